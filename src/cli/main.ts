@@ -1,0 +1,112 @@
+import { Command, CommanderError, Option } from 'commander';
+
+import { CliError } from './errors.js';
+import { type CommandIo, processIo } from './io.js';
+import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
+
+/** Declares the commands; each one is a function in its own module. */
+export function buildProgram(io: CommandIo, setExitCode: (code: number) => void): Command {
+  const program = new Command('order-importer')
+    .description(
+      'Turns order sheets into property-inspection orders through the Order and File Service API.',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+
+  const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+  program
+    .command('sandbox')
+    .description(
+      'Run the sandbox of the Order and File Service in the foreground and print its base URL and tokens.',
+    )
+    .option('--host <host>', 'address to listen on (env SANDBOX_HOST)', undefined)
+    .option(
+      '--port <port>',
+      `port to listen on, 0 for any free one (env SANDBOX_PORT; default ${DEFAULT_SANDBOX_PORT})`,
+    )
+    .option(
+      '--data <dir>',
+      'keep orders and files in this folder (env SANDBOX_DATA_DIR; default: in memory)',
+    )
+    .option(
+      '--token <token[:org]>',
+      'accepted bearer token and its organisation; repeatable (env SANDBOX_TOKENS, comma-separated; default: the demo token)',
+      collect,
+    )
+    .option(
+      '--products <file>',
+      'product catalogue JSON (env PRODUCTS_FILE; default samples/products.json)',
+    )
+    .option(
+      '--rate-limit <n>',
+      'requests per window per token, then 429 (env SANDBOX_RATE_LIMIT; default none)',
+    )
+    .option('--rate-window <seconds>', 'rate-limit window (env SANDBOX_RATE_WINDOW; default 60)')
+    .option(
+      '--post-max-size <size>',
+      "PHP's post_max_size: larger bodies get a JSON 413 (default 100M)",
+    )
+    .option(
+      '--proxy-body-limit <size>',
+      "a front proxy's limit: larger bodies get nginx's HTML 413 (nginx default 1M)",
+    )
+    .option(
+      '--upload-max-filesize <size>',
+      "PHP's upload_max_filesize: a larger file gets 422 'failed to upload' (PHP default 2M)",
+    )
+    .option(
+      '--max-file-uploads <n>',
+      "PHP's max_file_uploads: files past it are silently dropped (PHP default 20)",
+    )
+    .option('--redirect-trailing-slash', "answer /api/orders/ with Apache's 301 to /api/orders")
+    .option('--no-quirks', 'return retrieved orders without the documented quirks')
+    .option('--seed <n>', 'seed of the injected faults (default 1)')
+    .option('--latency <ms>', 'delay added to every API request')
+    .option('--jitter <ms>', 'random extra delay, up to this much')
+    .option('--p503 <p>', 'probability of a 503 with Retry-After before any work')
+    .option('--retry-after <seconds>', 'Retry-After of injected 503s (default 1)')
+    .option('--p-reset-before <p>', 'probability of a connection reset before any work')
+    .option('--p500-after <p>', 'probability of a 500 after an order or file is stored')
+    .option(
+      '--p-reset-after <p>',
+      'probability of a connection reset after an order or file is stored',
+    )
+    .addOption(new Option('--log-level <level>', 'log level (env LOG_LEVEL; default info)'))
+    .action(async (opts: SandboxCommandOptions) => {
+      setExitCode(await sandboxCommand(opts, io));
+    });
+  return program;
+}
+
+/** The entry point's work: run the command line, turn errors into messages and exit codes. */
+export async function main(argv: readonly string[], io: CommandIo = processIo()): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return 0;
+  }
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version arrive here too, with exit code 0
+      return error.exitCode;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`order-importer: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(
+      `order-importer: unexpected error: ${(error as Error).stack ?? String(error)}\n`,
+    );
+    return 1;
+  }
+}

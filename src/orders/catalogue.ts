@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises';
+
+import { z } from 'zod';
+
+/**
+ * Order fields that some product categories make required (provider documentation §2.1): an
+ * electrical inspection needs the number of breaker boxes, a per-unit product the number of units,
+ * a per-floor product the number of floors.
+ */
+export const CONDITIONAL_FIELDS = {
+  breaker_boxes: ['1.1', '1.2', '2.1'],
+  units: ['2.3'],
+  floors: ['2.4'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ConditionalField = keyof typeof CONDITIONAL_FIELDS;
+
+const productSchema = z.object({
+  id: z.string().trim().min(1, 'must be a non-empty string'),
+  name: z.string().trim().min(1, 'must be a non-empty string'),
+  category: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)*$/, 'must look like "1.1" (digits separated by dots)'),
+});
+
+export type Product = z.infer<typeof productSchema>;
+
+/** Why a catalogue could not be used; the message names the file and the bad entry. */
+export class CatalogueError extends Error {
+  override name = 'CatalogueError';
+}
+
+/** The product catalogue: which products exist and which extra fields each one requires. */
+export class Catalogue {
+  readonly #byId: ReadonlyMap<string, Product>;
+
+  constructor(readonly products: readonly Product[]) {
+    this.#byId = new Map(products.map((p) => [p.id, p]));
+  }
+
+  get(id: string): Product | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The conditional fields the given products require, each with the first product requiring it. */
+  requiredFields(productIds: Iterable<string>): Map<ConditionalField, Product> {
+    const required = new Map<ConditionalField, Product>();
+    for (const id of productIds) {
+      const product = this.#byId.get(id);
+      if (!product) continue;
+      for (const [field, categories] of Object.entries(CONDITIONAL_FIELDS)) {
+        const key = field as ConditionalField;
+        if ((categories as readonly string[]).includes(product.category) && !required.has(key)) {
+          required.set(key, product);
+        }
+      }
+    }
+    return required;
+  }
+}
+
+/** Validates a parsed catalogue; `source` names where it came from in error messages. */
+export function parseCatalogue(json: unknown, source: string): Catalogue {
+  const parsed = z.array(productSchema).min(1, 'must list at least one product').safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `entry ${issue.path.join('.')}` : 'the file';
+    throw new CatalogueError(
+      `Product catalogue ${source}: ${where} ${issue?.message ?? 'is invalid'}; expected a JSON array of { "id", "name", "category" }.`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const [index, product] of parsed.data.entries()) {
+    if (seen.has(product.id)) {
+      throw new CatalogueError(
+        `Product catalogue ${source}: entry ${index} repeats the product id "${product.id}".`,
+      );
+    }
+    seen.add(product.id);
+  }
+  return new Catalogue(parsed.data);
+}
+
+export async function loadCatalogue(file: string): Promise<Catalogue> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CatalogueError(
+      `Product catalogue ${file} cannot be read: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CatalogueError(
+      `Product catalogue ${file} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return parseCatalogue(json, file);
+}

@@ -1,0 +1,26 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The folder holding order-importer's package.json. Sources run from `src/` (tests) and from
+ * `dist/src/` (the built CLI), at different depths, so walk up rather than hard-code `../..`.
+ */
+export function packageRoot(from: string = fileURLToPath(import.meta.url)): string {
+  let dir = dirname(from);
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown };
+      if (parsed.name === 'order-importer') return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`order-importer's package.json not found above ${from}`);
+    dir = parent;
+  }
+}
+
+/** The sample product catalogue, shared by the sandbox and the importer. */
+export function defaultProductsFile(): string {
+  return join(packageRoot(), 'samples', 'products.json');
+}

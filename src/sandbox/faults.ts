@@ -1,0 +1,81 @@
+/**
+ * Seeded, deterministic fault injection: the n-th API request of a sandbox gets the same faults
+ * for the same seed, whatever the timing, so a failing rehearsal can be replayed exactly.
+ */
+
+export interface FaultSettings {
+  /** Seed of the fault sequence. */
+  seed: number;
+  /** Delay added to every API request, in ms. */
+  latencyMs: number;
+  /** Up to this many ms more, drawn per request. */
+  jitterMs: number;
+  /** Probability of a 503 (with Retry-After) before any work. */
+  p503: number;
+  /** The Retry-After of those 503s, in seconds. */
+  retryAfterSeconds: number;
+  /** Probability of the connection being reset before any work. */
+  pResetBefore: number;
+  /** Probability of a 500 after a create (order or file) is stored. */
+  p500After: number;
+  /** Probability of the connection being reset after a create is stored. */
+  pResetAfter: number;
+}
+
+export interface FaultDecision {
+  /** Which API request this is, from 1. */
+  sequence: number;
+  delayMs: number;
+  before: 'none' | 'reset' | '503';
+  after: 'none' | 'reset' | '500';
+}
+
+export class FaultPlan {
+  #sequence = 0;
+
+  constructor(readonly settings: FaultSettings) {}
+
+  next(): FaultDecision {
+    this.#sequence += 1;
+    return decide(this.settings, this.#sequence);
+  }
+}
+
+/** The faults of request number `sequence`: a pure function of the settings and the number. */
+export function decide(s: FaultSettings, sequence: number): FaultDecision {
+  const random = mulberry32(mix(s.seed, sequence));
+  const [jitter, reset, unavailable, resetAfter, error500] = [
+    random(),
+    random(),
+    random(),
+    random(),
+    random(),
+  ];
+  let before: FaultDecision['before'] = 'none';
+  if (reset < s.pResetBefore) before = 'reset';
+  else if (unavailable < s.p503) before = '503';
+  let after: FaultDecision['after'] = 'none';
+  if (resetAfter < s.pResetAfter) after = 'reset';
+  else if (error500 < s.p500After) after = '500';
+  return { sequence, delayMs: s.latencyMs + Math.floor(jitter * (s.jitterMs + 1)), before, after };
+}
+
+/** Combines seed and sequence into one 32-bit state (a murmur3-style finaliser). */
+function mix(seed: number, sequence: number): number {
+  let h = (seed ^ Math.imul(sequence, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A small, well-known 32-bit PRNG; plenty for fault draws. */
+function mulberry32(state: number): () => number {
+  let a = state;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

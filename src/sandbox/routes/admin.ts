@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+
+import { orderEntries } from '../order-view.js';
+import type { SandboxContext } from './context.js';
+
+/**
+ * Sandbox-only: the caller's organisation's orders with their files, so tests and rehearsals can
+ * count what was really created (the real API has no listing).
+ */
+export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
+  admin.get('/__sandbox/orders', async (request) => ({
+    data: ctx.store.listOrders(request.org).map((order) => ({
+      ...Object.fromEntries(orderEntries(order, false)),
+      created_at: order.createdAt,
+      files: ctx.store.listFiles(order.id).map((f) => ({
+        id: f.id,
+        collection_name: f.collection,
+        file_name: f.fileName,
+        mime_type: f.mimeType,
+        size: f.size,
+        sha256: f.sha256,
+        created_at: f.createdAt,
+      })),
+    })),
+  }));
+}
