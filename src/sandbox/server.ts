@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import multipart from '@fastify/multipart';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -112,7 +113,7 @@ export async function buildSandbox(
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: true,
     // One debug line per answer instead of Fastify's two info lines: rehearsals send thousands.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug(
