@@ -8,6 +8,7 @@ const ROUTES: ReadonlyArray<{ pattern: RegExp; methods: readonly string[] }> = [
   { pattern: /^\/api\/files$/, methods: ['POST'] },
   { pattern: /^\/api\/files\/[^/]+$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/orders$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/__sandbox\/products$/, methods: ['GET', 'HEAD'] },
 ];
 
 /** Laravel's Router::$verbs, the order in which a 405 lists the supported methods. */

@@ -49,6 +49,8 @@ describe('useTestRedis', () => {
   it('leaves nothing of its own behind when cleaned up', async () => {
     const mine = await useTestRedis();
     const observer = new Redis(mine.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    const observed: Error[] = [];
+    observer.on('error', (error: Error) => observed.push(error));
     await mine.client.set(`${mine.prefix}:a`, '1');
     await mine.cleanup();
     if (mine.source === 'REDIS_URL') {
@@ -59,6 +61,7 @@ describe('useTestRedis', () => {
       // A private server is stopped with its keys.
       await expect(observer.connect()).rejects.toThrow();
       observer.disconnect();
+      expect(observed.map((e) => e.message).join()).toMatch(/ECONNREFUSED/);
     }
   });
 });

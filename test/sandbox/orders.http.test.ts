@@ -271,6 +271,16 @@ describe('GET /api/orders/{id}', () => {
   });
 });
 
+describe('GET /__sandbox/products', () => {
+  it('lists the catalogue, so a rehearsal knows which product ids exist', async () => {
+    const answer = await sandbox.api.send('GET', '/__sandbox/products');
+    expect(answer.status).toBe(200);
+    const { data } = answer.json as { data: Array<{ id: string; category: string }> };
+    expect(data).toContainEqual(expect.objectContaining({ id: 'ELEC-1.1', category: '1.1' }));
+    expect((await sandbox.api.withToken(null).send('GET', '/__sandbox/products')).status).toBe(401);
+  });
+});
+
 describe('with quirks off', () => {
   it('returns integers as integers and contact_language once', async () => {
     const plain = await testSandbox({ quirks: false });

@@ -8,6 +8,9 @@ import type { SandboxContext } from './context.js';
  * count what was really created (the real API has no listing).
  */
 export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
+  // Which product ids the sandbox knows (the provider documents none).
+  admin.get('/__sandbox/products', async () => ({ data: ctx.catalogue.products }));
+
   admin.get('/__sandbox/orders', async (request) => ({
     data: ctx.store.listOrders(request.org).map((order) => ({
       ...Object.fromEntries(orderEntries(order, false)),
