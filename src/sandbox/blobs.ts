@@ -20,7 +20,7 @@ export interface BlobStore {
    * Streams `source` in whole, even past `maxBytes`, because the rest of a multipart body can only
    * be read after it; a file over the limit is dropped, as PHP drops an over-sized upload.
    */
-  write(source: Readable, maxBytes?: number): Promise<BlobWrite>;
+  write(source: Readable, maxBytes?: number, signal?: AbortSignal): Promise<BlobWrite>;
   read(key: string): Readable;
   remove(key: string): Promise<void>;
 }
@@ -59,20 +59,27 @@ async function meteredWrite(
   sink: Writable,
   key: string,
   maxBytes: number,
+  signal: AbortSignal | undefined,
 ): Promise<BlobWrite> {
   const meter = new Meter(maxBytes);
-  await pipeline(source, meter, sink);
+  await pipeline(source, meter, sink, signal ? { signal } : {});
   return { key, size: meter.size, sha256: meter.hash.digest('hex'), complete: meter.complete };
 }
 
 class FolderBlobStore implements BlobStore {
   constructor(private readonly dir: string) {}
 
-  async write(source: Readable, maxBytes = Infinity): Promise<BlobWrite> {
+  async write(source: Readable, maxBytes = Infinity, signal?: AbortSignal): Promise<BlobWrite> {
     const key = randomUUID();
-    const written = await meteredWrite(source, createWriteStream(this.#path(key)), key, maxBytes);
-    if (!written.complete) await this.remove(key);
-    return written;
+    const path = this.#path(key);
+    try {
+      const written = await meteredWrite(source, createWriteStream(path), key, maxBytes, signal);
+      if (!written.complete) await this.remove(key);
+      return written;
+    } catch (error) {
+      await this.remove(key);
+      throw error;
+    }
   }
 
   read(key: string): Readable {
@@ -91,7 +98,7 @@ class FolderBlobStore implements BlobStore {
 class MemoryBlobStore implements BlobStore {
   readonly #blobs = new Map<string, Buffer>();
 
-  async write(source: Readable, maxBytes = Infinity): Promise<BlobWrite> {
+  async write(source: Readable, maxBytes = Infinity, signal?: AbortSignal): Promise<BlobWrite> {
     const key = randomUUID();
     const chunks: Buffer[] = [];
     const sink = new Writable({
@@ -100,7 +107,7 @@ class MemoryBlobStore implements BlobStore {
         done();
       },
     });
-    const written = await meteredWrite(source, sink, key, maxBytes);
+    const written = await meteredWrite(source, sink, key, maxBytes, signal);
     if (written.complete) this.#blobs.set(key, Buffer.concat(chunks));
     return written;
   }

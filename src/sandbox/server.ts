@@ -144,6 +144,10 @@ export async function buildSandbox(
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error.statusCode === 413) return sendMessage(reply, 413, POST_TOO_LARGE);
+    if (request.raw.destroyed) {
+      request.log.info({ err: error }, 'the client went away before the answer');
+      return reply;
+    }
     request.log.error({ err: error }, 'sandbox request failed');
     return sendMessage(reply, 500, SERVER_ERROR);
   });

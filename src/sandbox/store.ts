@@ -104,10 +104,37 @@ interface FileRow {
 export class SandboxStore {
   readonly #db: Database.Database;
   readonly #now: () => Date;
+  readonly #sql;
 
   private constructor(db: Database.Database, now: () => Date) {
     this.#db = db;
     this.#now = now;
+    this.#sql = {
+      insertOrder: db.prepare<[string, string, string]>(
+        `INSERT INTO orders (org, fields, status, cancel_reason, created_at)
+         VALUES (?, ?, 'to schedule', NULL, ?)`,
+      ),
+      insertInspection: db.prepare<[number, string, string]>(
+        'INSERT INTO inspections (order_id, product_id, product_name) VALUES (?, ?, ?)',
+      ),
+      order: db.prepare<[number, string], OrderRow>(
+        'SELECT * FROM orders WHERE id = ? AND org = ?',
+      ),
+      orders: db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE org = ? ORDER BY id'),
+      inspections: db.prepare<[number], StoredInspection>(
+        `SELECT id, product_id, product_name, date, inspector_name
+         FROM inspections WHERE order_id = ? ORDER BY id`,
+      ),
+      insertFile: db.prepare<
+        [string, number, string, string, string, number, string, string, string]
+      >(
+        `INSERT INTO files
+           (org, order_id, collection, file_name, mime_type, size, sha256, blob_key, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      file: db.prepare<[number, string], FileRow>('SELECT * FROM files WHERE id = ? AND org = ?'),
+      files: db.prepare<[number], FileRow>('SELECT * FROM files WHERE order_id = ? ORDER BY id'),
+    };
   }
 
   /** Opens `<dataDir>/sandbox.sqlite`, or an in-memory database without a folder. */
@@ -135,18 +162,11 @@ export class SandboxStore {
     products: ReadonlyArray<{ id: string; name: string }>,
   ): StoredOrder {
     const createdAt = this.#timestamp();
-    const insertOrder = this.#db.prepare(
-      `INSERT INTO orders (org, fields, status, cancel_reason, created_at)
-       VALUES (?, ?, 'to schedule', NULL, ?)`,
-    );
-    const insertInspection = this.#db.prepare(
-      'INSERT INTO inspections (order_id, product_id, product_name) VALUES (?, ?, ?)',
-    );
     const id = this.#db.transaction(() => {
       const orderId = Number(
-        insertOrder.run(org, JSON.stringify(fields), createdAt).lastInsertRowid,
+        this.#sql.insertOrder.run(org, JSON.stringify(fields), createdAt).lastInsertRowid,
       );
-      for (const product of products) insertInspection.run(orderId, product.id, product.name);
+      for (const p of products) this.#sql.insertInspection.run(orderId, p.id, p.name);
       return orderId;
     })();
     const order = this.getOrder(org, id);
@@ -156,57 +176,42 @@ export class SandboxStore {
 
   /** The order if it belongs to `org`: another organisation's order does not exist for it. */
   getOrder(org: string, id: number): StoredOrder | undefined {
-    const row = this.#db
-      .prepare<[number, string], OrderRow>('SELECT * FROM orders WHERE id = ? AND org = ?')
-      .get(id, org);
+    const row = this.#sql.order.get(id, org);
     return row && this.#toOrder(row);
   }
 
   listOrders(org: string): StoredOrder[] {
-    return this.#db
-      .prepare<[string], OrderRow>('SELECT * FROM orders WHERE org = ? ORDER BY id')
-      .all(org)
-      .map((row) => this.#toOrder(row));
+    return this.#sql.orders.all(org).map((row) => this.#toOrder(row));
   }
 
   /** Records uploaded files in one transaction; their ids in the order given. */
   addFiles(files: readonly NewFile[]): number[] {
-    const insert = this.#db.prepare(
-      `INSERT INTO files (org, order_id, collection, file_name, mime_type, size, sha256, blob_key, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const createdAt = this.#timestamp();
     return this.#db.transaction(() =>
-      files.map((f) =>
-        Number(
-          insert.run(
-            f.org,
-            f.orderId,
-            f.collection,
-            f.fileName,
-            f.mimeType,
-            f.size,
-            f.sha256,
-            f.blobKey,
-            createdAt,
-          ).lastInsertRowid,
-        ),
-      ),
+      files.map((f) => {
+        const result = this.#sql.insertFile.run(
+          f.org,
+          f.orderId,
+          f.collection,
+          f.fileName,
+          f.mimeType,
+          f.size,
+          f.sha256,
+          f.blobKey,
+          createdAt,
+        );
+        return Number(result.lastInsertRowid);
+      }),
     )();
   }
 
   getFile(org: string, id: number): StoredFile | undefined {
-    const row = this.#db
-      .prepare<[number, string], FileRow>('SELECT * FROM files WHERE id = ? AND org = ?')
-      .get(id, org);
+    const row = this.#sql.file.get(id, org);
     return row && toFile(row);
   }
 
   listFiles(orderId: number): StoredFile[] {
-    return this.#db
-      .prepare<[number], FileRow>('SELECT * FROM files WHERE order_id = ? ORDER BY id')
-      .all(orderId)
-      .map(toFile);
+    return this.#sql.files.all(orderId).map(toFile);
   }
 
   close(): void {
@@ -214,12 +219,6 @@ export class SandboxStore {
   }
 
   #toOrder(row: OrderRow): StoredOrder {
-    const inspections = this.#db
-      .prepare<[number], StoredInspection>(
-        `SELECT id, product_id, product_name, date, inspector_name
-         FROM inspections WHERE order_id = ? ORDER BY id`,
-      )
-      .all(row.id);
     return {
       id: row.id,
       org: row.org,
@@ -227,7 +226,7 @@ export class SandboxStore {
       status: row.status,
       cancelReason: row.cancel_reason,
       createdAt: row.created_at,
-      inspections,
+      inspections: this.#sql.inspections.all(row.id),
     };
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,6 +42,46 @@ describe('a sandbox with a data folder', () => {
       expect((next.json as { id: number }).id).toBe(orderId + 1);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('an upload cut off half-way', () => {
+  it('leaves no file record and no stray bytes behind', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-abort-'));
+    const sandbox = await testSandbox({ dataDir: dir });
+    try {
+      const created = await sandbox.api.createOrder(validOrder());
+      const { id } = created.json as { id: number };
+      const boundary = 'cut0ff';
+      const req = httpRequest(`${sandbox.url}/api/files/`, {
+        method: 'POST',
+        headers: {
+          ...sandbox.api.headers(),
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'transfer-encoding': 'chunked',
+        },
+      });
+      req.on('error', () => undefined); // we cut it ourselves
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n${id}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="a.bin"\r\n\r\n`,
+      );
+      req.write(randomBytes(256 * 1024));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      req.destroy();
+
+      const blobs = join(dir, 'blobs');
+      const deadline = Date.now() + 5000;
+      while ((await readdir(blobs)).length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await readdir(blobs)).toEqual([]);
+      const [order] = await sandbox.api.listOrders();
+      expect(order?.files).toEqual([]);
+    } finally {
+      await sandbox.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -39,6 +39,8 @@ interface ReceivedForm {
   /** `files[]`/`files[n]` parts, or one `files` part (which fails the `array` rule). */
   files: ReceivedFile[] | ReceivedFile | undefined;
   totalBytes: number;
+  /** Every file written to the blob store so far, kept or not. */
+  stored: ReceivedFile[];
 }
 
 export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
@@ -50,9 +52,14 @@ export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
         'Files must be sent as multipart/form-data (fields model_id, model_type, collection_name, files[]).',
       );
     }
-    const form = await receiveForm(request, ctx);
-    const stored = Array.isArray(form.files) ? form.files : form.files ? [form.files] : [];
-    const discard = () => Promise.all(stored.map((f) => ctx.blobs.remove(f.written.key)));
+    const form: ReceivedForm = { fields: {}, files: undefined, totalBytes: 0, stored: [] };
+    const discard = () => Promise.all(form.stored.map((f) => ctx.blobs.remove(f.written.key)));
+    try {
+      await receiveForm(request, ctx, form);
+    } catch (error) {
+      await discard(); // a broken or aborted body leaves nothing behind
+      throw error;
+    }
     // PHP refuses a chunked body past post_max_size once it has read it.
     if (form.totalBytes > ctx.options.postMaxBytes) {
       await discard();
@@ -83,7 +90,7 @@ export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
       return sendJson(reply, 422, validationBody(errors));
     }
     const ids = ctx.store.addFiles(
-      stored.map((f) => ({
+      form.stored.map((f) => ({
         org: request.org,
         orderId,
         collection: 'clientFiles',
@@ -118,15 +125,25 @@ function sendStream(
   return reply.code(200).headers(headers).send(stream);
 }
 
-async function receiveForm(request: FastifyRequest, ctx: SandboxContext): Promise<ReceivedForm> {
+async function receiveForm(
+  request: FastifyRequest,
+  ctx: SandboxContext,
+  form: ReceivedForm,
+): Promise<void> {
   const { uploadMaxFileBytes, maxFileUploads } = ctx.options;
-  const form: ReceivedForm = { fields: {}, files: undefined, totalBytes: 0 };
   const list: ReceivedFile[] = [];
   const count = (chunk: Buffer) => {
     form.totalBytes += chunk.length;
   };
+  // A client that goes away mid-file leaves the part stream hanging: abort the write instead.
+  const cutOff = new AbortController();
+  const onClose = () => {
+    if (!request.raw.complete)
+      cutOff.abort(new Error('the client closed the connection mid-upload'));
+  };
   const parts = request.parts();
   request.raw.on('data', count);
+  request.raw.on('close', onClose);
   try {
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -141,16 +158,17 @@ async function receiveForm(request: FastifyRequest, ctx: SandboxContext): Promis
       const received: ReceivedFile = {
         fileName: part.filename || 'file',
         mimeType: part.mimetype || 'application/octet-stream',
-        written: await ctx.blobs.write(part.file, uploadMaxFileBytes),
+        written: await ctx.blobs.write(part.file, uploadMaxFileBytes, cutOff.signal),
       };
+      form.stored.push(received);
       if (slot === 'single') form.files = received;
       else list.push(received);
     }
   } finally {
     request.raw.off('data', count);
+    request.raw.off('close', onClose);
   }
   if (list.length > 0) form.files = list;
-  return form;
 }
 
 /** PHP's reading of a file part's name: `files[]`/`files[3]` join the list, `files` stands alone. */
