@@ -52,15 +52,19 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
     )
     .option(
       '--proxy-body-limit <size>',
-      "a front proxy's limit: larger bodies get nginx's HTML 413 (nginx default 1M)",
+      "a front proxy's limit: larger bodies get nginx's HTML 413 (default off; nginx's own is 1M)",
     )
     .option(
       '--upload-max-filesize <size>',
-      "PHP's upload_max_filesize: a larger file gets 422 'failed to upload' (PHP default 2M)",
+      "PHP's upload_max_filesize: a larger file gets 422 'failed to upload' (default off; PHP's own is 2M)",
     )
     .option(
       '--max-file-uploads <n>',
-      "PHP's max_file_uploads: files past it are silently dropped (PHP default 20)",
+      "PHP's max_file_uploads: files past it are silently dropped (default off; PHP's own is 20)",
+    )
+    .option(
+      '--php-defaults',
+      "PHP's stock limits where not given: upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M",
     )
     .option('--redirect-trailing-slash', "answer /api/orders/ with Apache's 301 to /api/orders")
     .option('--no-quirks', 'return retrieved orders without the documented quirks')

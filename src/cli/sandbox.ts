@@ -24,6 +24,7 @@ export interface SandboxCommandOptions {
   proxyBodyLimit?: string;
   uploadMaxFilesize?: string;
   maxFileUploads?: string;
+  phpDefaults?: boolean;
   redirectTrailingSlash?: boolean;
   quirks?: boolean;
   seed?: string;
@@ -36,6 +37,13 @@ export interface SandboxCommandOptions {
   pResetAfter?: string;
   logLevel?: string;
 }
+
+/** PHP's stock php.ini values, for `--php-defaults`. */
+const PHP_DEFAULTS = {
+  postMaxBytes: 8 * 1024 * 1024,
+  uploadMaxFileBytes: 2 * 1024 * 1024,
+  maxFileUploads: 20,
+} as const;
 
 /** The port `order-importer sandbox` listens on unless told otherwise. */
 export const DEFAULT_SANDBOX_PORT = 4010;
@@ -161,6 +169,7 @@ function sandboxInput(opts: SandboxCommandOptions, s: Settings, cwd: string): Sa
       cause: error,
     });
   }
+  const php = opts.phpDefaults ? PHP_DEFAULTS : undefined;
   const rateWindow = s.int(s.pick(opts.rateWindow, 'SANDBOX_RATE_WINDOW', '--rate-window'), 1);
   return {
     host: s.pick(opts.host, 'SANDBOX_HOST', '--host')?.value ?? '127.0.0.1',
@@ -170,17 +179,19 @@ function sandboxInput(opts: SandboxCommandOptions, s: Settings, cwd: string): Sa
     ...(products && { productsFile: resolve(cwd, products.value) }),
     rateLimit: s.int(s.pick(opts.rateLimit, 'SANDBOX_RATE_LIMIT', '--rate-limit'), 1),
     ...(rateWindow !== undefined && { rateWindowMs: rateWindow * 1000 }),
-    postMaxBytes: s.size(s.pick(opts.postMaxSize, 'SANDBOX_POST_MAX_SIZE', '--post-max-size')),
+    postMaxBytes:
+      s.size(s.pick(opts.postMaxSize, 'SANDBOX_POST_MAX_SIZE', '--post-max-size')) ??
+      php?.postMaxBytes,
     proxyMaxBytes: s.size(
       s.pick(opts.proxyBodyLimit, 'SANDBOX_PROXY_BODY_LIMIT', '--proxy-body-limit'),
     ),
-    uploadMaxFileBytes: s.size(
-      s.pick(opts.uploadMaxFilesize, 'SANDBOX_UPLOAD_MAX_FILESIZE', '--upload-max-filesize'),
-    ),
-    maxFileUploads: s.int(
-      s.pick(opts.maxFileUploads, 'SANDBOX_MAX_FILE_UPLOADS', '--max-file-uploads'),
-      1,
-    ),
+    uploadMaxFileBytes:
+      s.size(
+        s.pick(opts.uploadMaxFilesize, 'SANDBOX_UPLOAD_MAX_FILESIZE', '--upload-max-filesize'),
+      ) ?? php?.uploadMaxFileBytes,
+    maxFileUploads:
+      s.int(s.pick(opts.maxFileUploads, 'SANDBOX_MAX_FILE_UPLOADS', '--max-file-uploads'), 1) ??
+      php?.maxFileUploads,
     redirectTrailingSlash: opts.redirectTrailingSlash ?? false,
     quirks: opts.quirks ?? true,
     faults: {
@@ -202,6 +213,7 @@ function sandboxInput(opts: SandboxCommandOptions, s: Settings, cwd: string): Sa
 
 function describeLimits(input: SandboxOptionsInput): string {
   const parts = [
+    `post_max_size ${input.postMaxBytes ?? 100 * 1024 * 1024} bytes`,
     input.rateLimit !== undefined &&
       `${input.rateLimit} requests per ${(input.rateWindowMs ?? 60_000) / 1000} s per token`,
     input.proxyMaxBytes !== undefined && `proxy body ${input.proxyMaxBytes} bytes (HTML 413)`,
@@ -209,7 +221,7 @@ function describeLimits(input: SandboxOptionsInput): string {
     input.maxFileUploads !== undefined && `${input.maxFileUploads} files per request`,
     input.redirectTrailingSlash === true && '301 on a trailing slash',
   ].filter((p): p is string => typeof p === 'string');
-  return parts.length === 0 ? 'no rate limit' : parts.join(', ');
+  return parts.join(', ');
 }
 
 function describeFaults(input: SandboxOptionsInput): string {

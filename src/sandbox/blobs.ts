@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+import { SNIFF_BYTES } from './mime.js';
+
 /** What was stored from one uploaded file. */
 export interface BlobWrite {
   key: string;
@@ -12,6 +14,8 @@ export interface BlobWrite {
   sha256: string;
   /** False when the file went over `maxBytes`: nothing of it is kept. */
   complete: boolean;
+  /** Its first bytes, to tell its media type by. */
+  head: Buffer;
 }
 
 /** Where the sandbox keeps uploaded file bytes: a folder, or memory for tests. */
@@ -35,6 +39,7 @@ export async function openBlobStore(dir: string | undefined): Promise<BlobStore>
 class Meter extends Transform {
   size = 0;
   readonly hash = createHash('sha256');
+  head = Buffer.alloc(0);
 
   constructor(private readonly maxBytes: number) {
     super();
@@ -45,6 +50,9 @@ class Meter extends Transform {
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    if (this.head.length < SNIFF_BYTES) {
+      this.head = Buffer.concat([this.head, chunk.subarray(0, SNIFF_BYTES - this.head.length)]);
+    }
     this.size += chunk.length;
     if (this.complete) {
       this.hash.update(chunk);
@@ -63,7 +71,13 @@ async function meteredWrite(
 ): Promise<BlobWrite> {
   const meter = new Meter(maxBytes);
   await pipeline(source, meter, sink, signal ? { signal } : {});
-  return { key, size: meter.size, sha256: meter.hash.digest('hex'), complete: meter.complete };
+  return {
+    key,
+    size: meter.size,
+    sha256: meter.hash.digest('hex'),
+    complete: meter.complete,
+    head: meter.head,
+  };
 }
 
 class FolderBlobStore implements BlobStore {

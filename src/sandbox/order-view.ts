@@ -19,7 +19,7 @@ export function orderEntries(order: StoredOrder, quirks: boolean): Array<[string
     const value = order.fields[name] ?? null;
     const stringly = quirks && STRINGLY.has(name) && typeof value === 'number';
     entries.push([name, stringly ? String(value) : value]);
-    if (name === 'keyPickup_location') entries.push(['key_pickup_location', value]);
+    if (quirks && name === 'keyPickup_location') entries.push(['key_pickup_location', value]);
   }
   entries.push(
     ['status', order.status],

@@ -1,8 +1,7 @@
 /**
- * JSON text as Laravel's JsonResponse writes it: PHP's json_encode with Symfony's default flags
- * (JSON_HEX_TAG | JSON_HEX_APOS | JSON_HEX_AMP | JSON_HEX_QUOT) and without
- * JSON_UNESCAPED_SLASHES / JSON_UNESCAPED_UNICODE. Clients then meet `\/`, `\u00e9` and `\u0022`
- * exactly as the real API sends them.
+ * JSON text as Laravel's JsonResponse writes it: PHP's json_encode with no flags (Laravel passes
+ * 0), so without JSON_UNESCAPED_SLASHES / JSON_UNESCAPED_UNICODE. Clients then meet `\/` and
+ * `\u00e9` exactly as the real API sends them.
  */
 export function phpJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
@@ -29,12 +28,7 @@ const SHORT_ESCAPES: Record<string, string> = {
   '\n': '\\n',
   '\r': '\\r',
   '\t': '\\t',
-  // The JSON_HEX_* flags write these four in upper-case hex.
-  '<': '\\u003C',
-  '>': '\\u003E',
-  '&': '\\u0026',
-  "'": '\\u0027',
-  '"': '\\u0022',
+  '"': '\\"',
 };
 
 function phpString(text: string): string {

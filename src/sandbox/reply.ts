@@ -16,7 +16,7 @@ export function sendJsonText(
   return reply
     .code(status)
     .headers({ ...LARAVEL_HEADERS, ...headers, 'content-type': 'application/json' })
-    .send(text);
+    .send(Buffer.from(text)); // bytes, so Fastify leaves the media type as Laravel writes it
 }
 
 export function sendJson(

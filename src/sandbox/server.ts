@@ -110,7 +110,8 @@ export async function buildSandbox(
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: false }),
     bodyLimit: options.postMaxBytes,
-    routerOptions: { ignoreTrailingSlash: true },
+    // nginx merges slashes (`//api/orders`) before Laravel sees the path; Laravel ignores a trailing one.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     forceCloseConnections: true,
     // One debug line per answer instead of Fastify's two info lines: rehearsals send thousands.
     logController: new LogController({ disableRequestLogging: true }),
@@ -132,7 +133,7 @@ export async function buildSandbox(
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const path = (request.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
     const others = otherMethods(path, request.method);
     if (others.length === 0) return sendMessage(reply, 404, routeNotFound(path));
     if (request.method === 'OPTIONS')

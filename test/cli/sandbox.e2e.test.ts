@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort } from '../../src/redis/local-server.js';
 import { assertBuilt, type CliProcess, orderImporter, runCli } from '../helpers/cli.js';
+import { validOrder } from '../helpers/orders.js';
 
 beforeAll(assertBuilt);
 
@@ -105,6 +106,32 @@ describe('order-importer sandbox', () => {
     const finished = await cli.finished;
     expect(finished.code === 0 || finished.signal === 'SIGINT').toBe(true);
     await expect(fetch(`${baseUrl ?? ''}/api/orders/1`)).rejects.toThrow();
+  });
+
+  it("applies PHP's stock upload limits with --php-defaults", async () => {
+    const port = await freePort();
+    const cli = orderImporter(['sandbox', '--port', String(port), '--php-defaults']);
+    const [, baseUrl = ''] = await cli.waitFor(BASE_URL);
+    expect(cli.stdout).toMatch(/2097152 bytes per file, 20 files per request/);
+    const headers = { Authorization: 'Bearer sandbox-demo-token', Accept: 'application/json' };
+    const created = await fetch(`${baseUrl}/api/orders/`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(validOrder()),
+    });
+    const { id } = (await created.json()) as { id: number };
+    const form = new FormData();
+    form.append('model_id', String(id));
+    form.append('model_type', 'order');
+    form.append('collection_name', 'clientFiles');
+    form.append('files[]', new Blob([new Uint8Array(3 * 1024 * 1024)]), 'scan.pdf');
+    const uploaded = await fetch(`${baseUrl}/api/files/`, { method: 'POST', headers, body: form });
+    expect(uploaded.status).toBe(422);
+    expect(await uploaded.json()).toEqual({
+      message: 'The files.0 failed to upload.',
+      errors: { 'files.0': ['The files.0 failed to upload.'] },
+    });
+    await stopCleanly(cli);
   });
 
   it('takes its tokens and port from the environment', async () => {

@@ -44,7 +44,8 @@ export class ApiClient {
     path: string,
     options: { body?: string | Buffer | FormData; headers?: Record<string, string> } = {},
   ): Promise<RawAnswer> {
-    const res = await request(new URL(path, this.baseUrl), {
+    // Joined as text: `new URL('//x', base)` would read `//x` as another host.
+    const res = await request(`${this.baseUrl}${path}`, {
       method: method as 'GET',
       headers: this.headers(options.headers),
       body: options.body,

@@ -54,7 +54,24 @@ describe('POST /api/files/', () => {
     expect(file.headers['content-disposition']).toBe('attachment; filename="plan.bin"');
   });
 
-  it('keeps the uploaded media type and a non-ASCII file name', async () => {
+  it('tells the media type from the content, not from what the client claims', async () => {
+    const orderId = await newOrder();
+    const answer = await sandbox.api.upload(orderId, [
+      { name: 'not-really.pdf', data: Buffer.from('just text\n'), type: 'application/pdf' },
+      {
+        name: 'photo',
+        data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+        type: 'text/plain',
+      },
+    ]);
+    expect(answer.status).toBe(201);
+    const listed = (await sandbox.api.listOrders()).find((o) => o.id === orderId);
+    expect(listed?.files.map((f) => f.mime_type)).toEqual(['text/plain', 'image/png']);
+    const file = await sandbox.api.getFile(listed?.files[0]?.id ?? 0);
+    expect(file.headers['content-type']).toBe('text/plain');
+  });
+
+  it('keeps a non-ASCII file name', async () => {
     const orderId = await newOrder();
     const pdf = Buffer.from('%PDF-1.4\n% plan\n');
     const answer = await sandbox.api.upload(orderId, [
@@ -167,6 +184,56 @@ describe('POST /api/files/', () => {
     });
     expect(answer.status).toBe(415);
     expect((answer.json as { message: string }).message).toMatch(/multipart\/form-data/);
+  });
+
+  it('answers 422, not 500, to a multipart body without a boundary', async () => {
+    const orderId = await newOrder();
+    const answer = await sandbox.api.send('POST', '/api/files/', {
+      body: `model_id=${orderId}`,
+      headers: { 'content-type': 'multipart/form-data' },
+    });
+    expect(answer.status).toBe(422);
+    expect(Object.keys((answer.json as { errors: object }).errors)).toEqual([
+      'model_id',
+      'model_type',
+      'collection_name',
+      'files',
+    ]);
+  });
+
+  it('answers 422 to a truncated multipart body', async () => {
+    const orderId = await newOrder();
+    const answer = await sandbox.api.send('POST', '/api/files/', {
+      body: `--xx\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n${orderId}\r\n--xx\r\nContent-Disposition: form-data; name="files[]"; filename="a.txt"\r\n\r\nhalf a fi`,
+      headers: { 'content-type': 'multipart/form-data; boundary=xx' },
+    });
+    expect(answer.status).toBe(422);
+    const listed = (await sandbox.api.listOrders()).find((o) => o.id === orderId);
+    expect(listed?.files).toEqual([]);
+  });
+
+  it('names a text part sent as files[] and an empty file input, as Laravel does', async () => {
+    const orderId = await newOrder();
+    const part = (headers: string, body: string) => `--xx\r\n${headers}\r\n\r\n${body}\r\n`;
+    const body =
+      part('Content-Disposition: form-data; name="model_id"', String(orderId)) +
+      part('Content-Disposition: form-data; name="model_type"', 'order') +
+      part('Content-Disposition: form-data; name="collection_name"', 'clientFiles') +
+      part('Content-Disposition: form-data; name="files[]"', 'not a file') +
+      part(
+        'Content-Disposition: form-data; name="files[]"; filename=""\r\nContent-Type: application/octet-stream',
+        '',
+      ) +
+      '--xx--\r\n';
+    const answer = await sandbox.api.send('POST', '/api/files/', {
+      body,
+      headers: { 'content-type': 'multipart/form-data; boundary=xx' },
+    });
+    expect(answer.status).toBe(422);
+    expect((answer.json as { errors: object }).errors).toEqual({
+      'files.0': ['The files.0 field must be a file.'],
+      'files.1': ['The files.1 field is required.'],
+    });
   });
 
   it('ignores file parts under other names, as PHP does', async () => {

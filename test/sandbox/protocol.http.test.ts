@@ -75,6 +75,17 @@ describe('routing', () => {
     },
   );
 
+  it('merges doubled slashes as the front server does', async () => {
+    const created = await sandbox.api.createOrder(validOrder(), '//api//orders/');
+    expect(created.status).toBe(201);
+    const { id } = created.json as { id: number };
+    for (const path of [`//api/orders/${id}`, `/api/orders/${id}//`, `/api//orders/${id}`]) {
+      const answer = await sandbox.api.send('GET', path);
+      expect(answer.status, path).toBe(200);
+    }
+    expect((await anonymous.send('GET', '//api/orders')).headers.allow).toBe('POST');
+  });
+
   it('answers OPTIONS with the allowed methods', async () => {
     const answer = await anonymous.send('OPTIONS', '/api/orders/5');
     expect(answer.status).toBe(200);

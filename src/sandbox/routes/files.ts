@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
-import type { BlobWrite } from '../blobs.js';
 import {
   MEDIA_MODEL,
   modelNotFound,
@@ -10,6 +9,8 @@ import {
   POST_TOO_LARGE,
   validationBody,
 } from '../laravel.js';
+import { sniffMime } from '../mime.js';
+import { type FileEntry, receiveForm, type ReceivedForm } from '../multipart-form.js';
 import { cleanInput } from '../order-rules.js';
 import { answerCreated, sendJson, sendMessage } from '../reply.js';
 import type { RuleSet, UploadedFile } from '../validator.js';
@@ -27,22 +28,6 @@ const UPLOAD_RULES: RuleSet = [
   ['files.*', [{ kind: 'required' }, { kind: 'file' }]],
 ];
 
-interface ReceivedFile {
-  fileName: string;
-  mimeType: string;
-  written: BlobWrite;
-}
-
-/** A multipart body as PHP hands it to Laravel: text fields, and `files[]` as a list. */
-interface ReceivedForm {
-  fields: Record<string, string>;
-  /** `files[]`/`files[n]` parts, or one `files` part (which fails the `array` rule). */
-  files: ReceivedFile[] | ReceivedFile | undefined;
-  totalBytes: number;
-  /** Every file written to the blob store so far, kept or not. */
-  stored: ReceivedFile[];
-}
-
 export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   api.post('/api/files', async (request, reply) => {
     if (!request.isMultipart()) {
@@ -53,11 +38,11 @@ export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
       );
     }
     const form: ReceivedForm = { fields: {}, files: undefined, totalBytes: 0, stored: [] };
-    const discard = () => Promise.all(form.stored.map((f) => ctx.blobs.remove(f.written.key)));
+    const discard = () => Promise.all(form.stored.map((blob) => ctx.blobs.remove(blob.key)));
     try {
-      await receiveForm(request, ctx, form);
+      await receiveForm(request, ctx.blobs, ctx.options, form);
     } catch (error) {
-      await discard(); // a broken or aborted body leaves nothing behind
+      await discard(); // an aborted body leaves nothing behind
       throw error;
     }
     // PHP refuses a chunked body past post_max_size once it has read it.
@@ -72,34 +57,42 @@ export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
       await discard();
       return sendMessage(reply, 404, modelNotFound(ORDER_MODEL, modelId));
     }
-    const asUpload = (f: ReceivedFile): UploadedFile => ({
-      kind: 'uploaded-file',
-      ok: f.written.complete,
-    });
+    const files =
+      form.files === undefined
+        ? undefined
+        : 'list' in form.files
+          ? form.files.list
+          : [form.files.single];
     const errors = validate(
       {
         ...fields,
-        files: Array.isArray(form.files)
-          ? form.files.map(asUpload)
-          : form.files && asUpload(form.files),
+        ...(form.files !== undefined && {
+          files: 'list' in form.files ? form.files.list.map(asInput) : asInput(form.files.single),
+        }),
       },
       UPLOAD_RULES,
     );
-    if (Object.keys(errors).length > 0 || orderId === null) {
+    if (Object.keys(errors).length > 0 || orderId === null || files === undefined) {
       await discard();
       return sendJson(reply, 422, validationBody(errors));
     }
     const ids = ctx.store.addFiles(
-      form.stored.map((f) => ({
-        org: request.org,
-        orderId,
-        collection: 'clientFiles',
-        fileName: f.fileName,
-        mimeType: f.mimeType,
-        size: f.written.size,
-        sha256: f.written.sha256,
-        blobKey: f.written.key,
-      })),
+      files.flatMap((entry) =>
+        entry.kind === 'file'
+          ? [
+              {
+                org: request.org,
+                orderId,
+                collection: 'clientFiles',
+                fileName: entry.fileName,
+                mimeType: sniffMime(entry.written.head),
+                size: entry.written.size,
+                sha256: entry.written.sha256,
+                blobKey: entry.written.key,
+              },
+            ]
+          : [],
+      ),
     );
     // The controller answers with the last media record it added.
     return answerCreated(request, reply, { id: ids.at(-1) });
@@ -117,64 +110,18 @@ export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
   });
 }
 
+/** A `files` entry as the validator sees it: an upload, nothing, or text. */
+function asInput(entry: FileEntry): UploadedFile | string | null {
+  if (entry.kind === 'file') return { kind: 'uploaded-file', ok: entry.written.complete };
+  return entry.kind === 'text' ? entry.value : null;
+}
+
 function sendStream(
   reply: FastifyReply,
   stream: Readable,
   headers: Record<string, string | number>,
 ): FastifyReply {
   return reply.code(200).headers(headers).send(stream);
-}
-
-async function receiveForm(
-  request: FastifyRequest,
-  ctx: SandboxContext,
-  form: ReceivedForm,
-): Promise<void> {
-  const { uploadMaxFileBytes, maxFileUploads } = ctx.options;
-  const list: ReceivedFile[] = [];
-  const count = (chunk: Buffer) => {
-    form.totalBytes += chunk.length;
-  };
-  // A client that goes away mid-file leaves the part stream hanging: abort the write instead.
-  const cutOff = new AbortController();
-  const onClose = () => {
-    if (!request.raw.complete)
-      cutOff.abort(new Error('the client closed the connection mid-upload'));
-  };
-  const parts = request.parts();
-  request.raw.on('data', count);
-  request.raw.on('close', onClose);
-  try {
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        form.fields[part.fieldname] = String(part.value);
-        continue;
-      }
-      const slot = fileSlot(part.fieldname);
-      if (slot === null || (maxFileUploads !== undefined && list.length >= maxFileUploads)) {
-        part.file.resume(); // PHP ignores it; the stream must still be read to reach the next part
-        continue;
-      }
-      const received: ReceivedFile = {
-        fileName: part.filename || 'file',
-        mimeType: part.mimetype || 'application/octet-stream',
-        written: await ctx.blobs.write(part.file, uploadMaxFileBytes, cutOff.signal),
-      };
-      form.stored.push(received);
-      if (slot === 'single') form.files = received;
-      else list.push(received);
-    }
-  } finally {
-    request.raw.off('data', count);
-    request.raw.off('close', onClose);
-  }
-  if (list.length > 0) form.files = list;
-}
-
-/** PHP's reading of a file part's name: `files[]`/`files[3]` join the list, `files` stands alone. */
-function fileSlot(fieldName: string): 'list' | 'single' | null {
-  if (/^files\[\d*\]$/.test(fieldName)) return 'list';
-  return fieldName === 'files' ? 'single' : null;
 }
 
 /** Symfony's attachment disposition: an ASCII fallback, and the UTF-8 name when it differs. */
