@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './errors.js';
 import { type CommandIo, processIo } from './io.js';
 import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
+import { validateCommand, type ValidateCommandOptions } from './validate.js';
 
 /** Declares the commands; each one is a function in its own module. */
 export function buildProgram(io: CommandIo, setExitCode: (code: number) => void): Command {
@@ -18,6 +19,30 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
     .showHelpAfterError('(run with --help for usage)');
 
   const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+  program
+    .command('validate')
+    .description(
+      'Dry run: read, map and validate sheets and check their attachments, without any API call. Exit 0 all valid, 2 some invalid, 1 fatal.',
+    )
+    .argument('<sheet...>', 'CSV (.csv), JSON (.json) or NDJSON (.ndjson, .jsonl) sheets')
+    .option(
+      '--mapping <file>',
+      'JSON mapping of your own column names to API names, e.g. { "Straat": "address1" }',
+    )
+    .option('--json', 'print one JSON summary per sheet on stdout (human output goes to stderr)')
+    .option('--config <file>', 'JSON config file of settings')
+    .option(
+      '--products <file>',
+      'product catalogue (env PRODUCTS_FILE; default samples/products.json)',
+    )
+    .option(
+      '--max-attachment-mb <mb>',
+      'largest attachment accepted, per file (env MAX_ATTACHMENT_MB; default 20)',
+    )
+    .action(async (sheets: string[], opts: ValidateCommandOptions) => {
+      setExitCode(await validateCommand(sheets, opts, io));
+    });
+
   program
     .command('sandbox')
     .description(

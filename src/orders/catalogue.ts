@@ -34,13 +34,21 @@ export class CatalogueError extends Error {
 /** The product catalogue: which products exist and which extra fields each one requires. */
 export class Catalogue {
   readonly #byId: ReadonlyMap<string, Product>;
+  readonly #byLowerId: ReadonlyMap<string, Product>;
 
   constructor(readonly products: readonly Product[]) {
     this.#byId = new Map(products.map((p) => [p.id, p]));
+    this.#byLowerId = new Map(products.map((p) => [p.id.toLowerCase(), p]));
   }
 
+  /** The product with exactly this id (what the API accepts). */
   get(id: string): Product | undefined {
     return this.#byId.get(id);
+  }
+
+  /** The product a user meant: the id as written, else ignoring case (`epc` → `EPC`). */
+  find(id: string): Product | undefined {
+    return this.#byId.get(id) ?? this.#byLowerId.get(id.toLowerCase());
   }
 
   /** The conditional fields the given products require, each with the first product requiring it. */

@@ -1,0 +1,182 @@
+/**
+ * The importer's settings (DESIGN §2 "Configuration"): flags > environment > config file >
+ * defaults, parsed once with zod into one typed object that is passed to whatever needs it.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+
+import { z } from 'zod';
+
+import { defaultProductsFile } from '../package-root.js';
+
+/** A setting that cannot be used: the message is one line and names the setting. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const positiveInt = z.coerce.number().int().positive();
+const nonEmpty = z.string().trim().min(1);
+
+const scheduleSchema = z.object({
+  name: nonEmpty,
+  cron: nonEmpty,
+  dir: nonEmpty,
+});
+
+/**
+ * Every setting: its key in the config file, its environment variable, and its schema. Paths are
+ * resolved against the working folder after parsing.
+ */
+const SETTINGS = {
+  /** Order and File Service base URL. @defaultValue unset: the embedded sandbox */
+  apiBaseUrl: { env: 'API_BASE_URL', schema: z.url({ protocol: /^https?$/ }).optional() },
+  /** Bearer token. @defaultValue the sandbox's demo token when the sandbox is used */
+  apiToken: { env: 'API_TOKEN', schema: nonEmpty.optional() },
+  /** A file holding the bearer token. */
+  apiTokenFile: { env: 'API_TOKEN_FILE', schema: nonEmpty.optional() },
+  /** @defaultValue `redis://127.0.0.1:6379`, else a private redis-server */
+  redisUrl: { env: 'REDIS_URL', schema: z.url({ protocol: /^rediss?$/ }).optional() },
+  /** Root of inbox/, work/, archive/, reports/, failed/. @defaultValue `./data` */
+  dataDir: { env: 'DATA_DIR', schema: nonEmpty.default('data') },
+  /** Watched folder. @defaultValue `$DATA_DIR/inbox` */
+  inboxDir: { env: 'INBOX_DIR', schema: nonEmpty.optional() },
+  /** How long a sheet must stay unchanged before it is taken, in ms. @defaultValue 2000 */
+  inboxStableMs: { env: 'INBOX_STABLE_MS', schema: z.coerce.number().int().min(0).default(2000) },
+  /** @defaultValue `$DATA_DIR/reports` */
+  reportsDir: { env: 'REPORTS_DIR', schema: nonEmpty.optional() },
+  /** Product catalogue. @defaultValue `samples/products.json` */
+  productsFile: { env: 'PRODUCTS_FILE', schema: nonEmpty.optional() },
+  /** Row jobs in flight per worker process. @defaultValue 8 */
+  concurrency: { env: 'CONCURRENCY', schema: positiveInt.max(1000).default(8) },
+  /** Max API requests per minute over all workers. @defaultValue no cap */
+  apiRateLimit: { env: 'API_RATE_LIMIT', schema: positiveInt.optional() },
+  /** Per-request timeout in ms. @defaultValue 30000 */
+  apiTimeoutMs: { env: 'API_TIMEOUT_MS', schema: positiveInt.default(30_000) },
+  /** Largest attachment accepted, per file, in MB. @defaultValue 20 */
+  maxAttachmentMb: { env: 'MAX_ATTACHMENT_MB', schema: z.coerce.number().positive().default(20) },
+  /** @defaultValue `127.0.0.1` */
+  dashboardHost: { env: 'DASHBOARD_HOST', schema: nonEmpty.default('127.0.0.1') },
+  /** @defaultValue 3000 */
+  dashboardPort: {
+    env: 'DASHBOARD_PORT',
+    schema: z.coerce.number().int().min(0).max(65_535).default(3000),
+  },
+  dashboardUser: { env: 'DASHBOARD_USER', schema: nonEmpty.optional() },
+  dashboardPassword: { env: 'DASHBOARD_PASSWORD', schema: nonEmpty.optional() },
+  /** @defaultValue `info` */
+  logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info') },
+} as const;
+
+type SettingKey = keyof typeof SETTINGS;
+
+export type Settings = {
+  [K in SettingKey]: z.output<(typeof SETTINGS)[K]['schema']>;
+} & {
+  productsFile: string;
+  inboxDir: string;
+  reportsDir: string;
+  /** Scheduled imports, from the config file only. */
+  schedules: Array<z.output<typeof scheduleSchema>>;
+  /** The config file read, if any. */
+  configFile?: string;
+};
+
+export interface LoadSettingsInput {
+  /** Values from command-line flags, by setting key; undefined means "not given". */
+  flags?: Partial<Record<SettingKey, string | number | undefined>>;
+  env?: NodeJS.ProcessEnv;
+  /** `--config FILE`. */
+  configFile?: string;
+  /** Folder that relative paths are resolved against. */
+  cwd: string;
+}
+
+export async function loadSettings(input: LoadSettingsInput): Promise<Settings> {
+  const env = input.env ?? {};
+  const file = input.configFile === undefined ? undefined : resolve(input.cwd, input.configFile);
+  const fromFile = file === undefined ? {} : await readConfigFile(file);
+
+  const values: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as Array<
+    [SettingKey, (typeof SETTINGS)[SettingKey]]
+  >) {
+    const flag = input.flags?.[key];
+    const fromEnv = env[setting.env];
+    const [raw, source] =
+      flag !== undefined
+        ? [flag, `--${kebab(key)}`]
+        : fromEnv !== undefined && fromEnv !== ''
+          ? [fromEnv, setting.env]
+          : fromFile[key] !== undefined
+            ? [fromFile[key], `"${key}" in ${file ?? 'the config file'}`]
+            : [undefined, setting.env];
+    const parsed = (setting.schema as z.ZodType).safeParse(raw);
+    if (!parsed.success) {
+      const shown = typeof raw === 'string' ? `"${raw}"` : JSON.stringify(raw);
+      throw new ConfigError(`${source}: ${describe(parsed.error)} (got ${shown}).`);
+    }
+    values[key] = parsed.data;
+  }
+  const schedules = z.array(scheduleSchema).default([]).safeParse(fromFile.schedules);
+  if (!schedules.success) {
+    throw new ConfigError(
+      `"schedules" in ${file ?? 'the config file'}: ${describe(schedules.error)}.`,
+    );
+  }
+
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
+  const dataDir = at(values.dataDir as string);
+  return {
+    ...(values as Omit<Settings, 'productsFile' | 'inboxDir' | 'reportsDir' | 'schedules'>),
+    dataDir,
+    inboxDir: at((values.inboxDir as string | undefined) ?? resolve(dataDir, 'inbox')),
+    reportsDir: at((values.reportsDir as string | undefined) ?? resolve(dataDir, 'reports')),
+    productsFile: at((values.productsFile as string | undefined) ?? defaultProductsFile()),
+    ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile as string) }),
+    schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
+    ...(file !== undefined && { configFile: file }),
+  };
+}
+
+async function readConfigFile(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`--config ${file} cannot be read: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`--config ${file} is not valid JSON: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
+  }
+  const known = new Set<string>([...Object.keys(SETTINGS), 'schedules']);
+  const unknown = Object.keys(json).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `--config ${file}: unknown setting ${unknown.map((k) => `"${k}"`).join(', ')}; known: ${[...known].join(', ')}.`,
+    );
+  }
+  return json as Record<string, unknown>;
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'is invalid';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

@@ -1,0 +1,24 @@
+import { createReadStream } from 'node:fs';
+
+import iconv from 'iconv-lite';
+
+import type { SheetScan } from './scan.js';
+
+/** A stream stage (a decoder, a parser) that can be failed from outside. */
+export type Stage = NodeJS.ReadWriteStream & { destroy(error?: Error): unknown };
+
+/** The sheet's text as a stream of strings, in its detected encoding, without a byte-order mark. */
+export function decodedStream(path: string, scan: SheetScan): NodeJS.ReadableStream {
+  const bytes = createReadStream(path, { start: scan.bom ? 3 : 0 });
+  if (scan.encoding === 'utf-8') return bytes.setEncoding('utf8');
+  return chain(bytes, iconv.decodeStream('win1252') as Stage);
+}
+
+/**
+ * `source` piped into `next`, with a failure of the source surfacing as an error of `next` (a plain
+ * `.pipe()` would leave the reader waiting forever when the file cannot be read).
+ */
+export function chain<T extends Stage>(source: NodeJS.ReadableStream, next: T): T {
+  source.once('error', (error: Error) => next.destroy(error));
+  return source.pipe(next);
+}

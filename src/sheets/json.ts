@@ -1,0 +1,185 @@
+import { createInterface } from 'node:readline';
+
+import { decodedStream } from './decode.js';
+import { SheetError } from './errors.js';
+import type { SheetScan } from './scan.js';
+import type { SourceRecord } from './types.js';
+
+/** One element of a JSON array larger than this is not an order: refuse rather than buffer it. */
+const MAX_ELEMENT_CHARS = 1024 * 1024;
+
+/**
+ * The elements of a JSON array sheet, one at a time: the file is cut at the array's top-level
+ * commas as it streams in, so only one element is ever held in memory.
+ */
+export async function* readJsonArray(path: string, scan: SheetScan): AsyncGenerator<SourceRecord> {
+  const splitter = new ArraySplitter();
+  let row = 0;
+  for await (const chunk of decodedStream(path, scan) as AsyncIterable<string>) {
+    for (const element of splitter.push(chunk)) {
+      row += 1;
+      yield toRecord(row, null, element.text, element.line);
+    }
+  }
+  splitter.end();
+  if (row === 0) throw new SheetError('the JSON array is empty: there is no order in it.');
+}
+
+/** The lines of an NDJSON sheet, one object each; blank lines are skipped. */
+export async function* readNdjson(path: string, scan: SheetScan): AsyncGenerator<SourceRecord> {
+  const lines = createInterface({ input: decodedStream(path, scan), crlfDelay: Infinity });
+  let line = 0;
+  let row = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    row += 1;
+    yield toRecord(row, line, text, line);
+  }
+  if (row === 0) throw new SheetError('the sheet holds no order: every line is blank.');
+}
+
+function toRecord(row: number, line: number | null, text: string, textLine: number): SourceRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    if (line === null) {
+      throw new SheetError(`the JSON is broken in order ${row}: ${error.message}`, textLine, {
+        cause: error,
+      });
+    }
+    return { row, line, data: {}, problem: `this line is not valid JSON (${error.message}).` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const what = Array.isArray(value) ? 'a list' : value === null ? 'null' : `a ${typeof value}`;
+    return { row, line, data: {}, problem: `each order must be a JSON object ({…}), not ${what}.` };
+  }
+  return { row, line, data: value as Record<string, unknown> };
+}
+
+type State = 'before-array' | 'between' | 'after-comma' | 'in-element' | 'after-array';
+
+/**
+ * Cuts the text of a JSON array into the texts of its elements. It follows strings, escapes and
+ * nesting only; each element's own syntax is left to JSON.parse.
+ */
+export class ArraySplitter {
+  #state: State = 'before-array';
+  #line = 1;
+  #element = '';
+  #elementLine = 1;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+
+  *push(chunk: string): Generator<{ text: string; line: number }> {
+    let start = -1; // where the current element began in this chunk
+    for (let i = 0; i < chunk.length; i++) {
+      const ch = chunk.charAt(i);
+      if (this.#state === 'in-element') {
+        if (start === -1) start = i;
+        if (this.#inString) {
+          if (this.#escaped) this.#escaped = false;
+          else if (ch === '\\') this.#escaped = true;
+          else if (ch === '"') this.#inString = false;
+          else if (ch === '\n') this.#line += 1;
+          continue;
+        }
+        if (ch === '"') this.#inString = true;
+        else if (ch === '{' || ch === '[') this.#depth += 1;
+        else if (ch === '}' || ch === ']') {
+          if (this.#depth === 0) {
+            // the array's own `]` right after an element without a comma
+            this.#element += chunk.slice(start, i);
+            yield this.#finish();
+            start = -1;
+            this.#state = 'after-array';
+            continue;
+          }
+          this.#depth -= 1;
+        } else if (ch === ',' && this.#depth === 0) {
+          this.#element += chunk.slice(start, i);
+          yield this.#finish();
+          start = -1;
+          this.#state = 'after-comma';
+          continue;
+        } else if (ch === '\n') this.#line += 1;
+        continue;
+      }
+      if (ch === '\n') {
+        this.#line += 1;
+        continue;
+      }
+      if (ch === ' ' || ch === '\t' || ch === '\r') continue;
+      if (this.#between(ch)) {
+        start = i;
+        i -= 1; // read this character again as the element's first
+      }
+    }
+    if (this.#state === 'in-element' && start !== -1) {
+      this.#element += chunk.slice(start);
+      if (this.#element.length > MAX_ELEMENT_CHARS) {
+        throw new SheetError('an order in the JSON array is larger than 1 MB.', this.#elementLine);
+      }
+    }
+  }
+
+  end(): void {
+    if (this.#state === 'before-array') throw new SheetError('the sheet is empty.');
+    if (this.#state !== 'after-array') {
+      throw new SheetError(
+        'the JSON array is not closed: the file ends before its final `]`.',
+        this.#line,
+      );
+    }
+  }
+
+  /** Reads a character outside any element; true when it starts one. */
+  #between(ch: string): boolean {
+    switch (this.#state) {
+      case 'before-array':
+        if (ch !== '[') {
+          throw new SheetError(
+            'a .json sheet must be a JSON array of orders: [ {…}, {…} ] (one object per line is .ndjson).',
+            this.#line,
+          );
+        }
+        this.#state = 'between';
+        return false;
+      case 'between':
+        if (ch === ']') {
+          this.#state = 'after-array';
+          return false;
+        }
+        this.#begin();
+        return true;
+      case 'after-comma':
+        if (ch === ']' || ch === ',') {
+          throw new SheetError(`unexpected "${ch}" after a comma in the JSON array.`, this.#line);
+        }
+        this.#begin();
+        return true;
+      case 'after-array':
+        throw new SheetError('there is more text after the end of the JSON array.', this.#line);
+      case 'in-element':
+        return false;
+    }
+  }
+
+  #begin(): void {
+    this.#state = 'in-element';
+    this.#element = '';
+    this.#elementLine = this.#line;
+    this.#depth = 0;
+    this.#inString = false;
+    this.#escaped = false;
+  }
+
+  #finish(): { text: string; line: number } {
+    const element = { text: this.#element, line: this.#elementLine };
+    this.#element = '';
+    return element;
+  }
+}
