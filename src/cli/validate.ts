@@ -87,24 +87,26 @@ export async function validateCommand(
         delimiter: opened.info.delimiter ?? null,
       });
       human.write(`${out.bold(shownName)}  ${out.dim(`(${describeSheet(opened.info)})`)}\n`);
-      for await (const result of opened.rows) {
-        summary.total += 1;
-        if (result.ok) {
-          summary.valid += 1;
-          continue;
-        }
-        summary.invalid += 1;
-        const where =
-          result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
-        human.write(
-          `  ${out.red(where)}${result.reference ? out.dim(`  reference ${result.reference}`) : ''}\n`,
-        );
-        for (const problem of result.problems) {
+      for await (const batch of opened.batches) {
+        for (const result of batch) {
+          summary.total += 1;
+          if (result.ok) {
+            summary.valid += 1;
+            continue;
+          }
+          summary.invalid += 1;
+          const where =
+            result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
           human.write(
-            `    ${problem.column ? `${out.bold(problem.column)}: ` : ''}${problem.message}\n`,
+            `  ${out.red(where)}${result.reference ? out.dim(`  reference ${result.reference}`) : ''}\n`,
           );
-          if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
-          else summary.problemsOmitted += 1;
+          for (const problem of result.problems) {
+            human.write(
+              `    ${problem.column ? `${out.bold(problem.column)}: ` : ''}${problem.message}\n`,
+            );
+            if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
+            else summary.problemsOmitted += 1;
+          }
         }
       }
       summary.warnings = opened.warnings;

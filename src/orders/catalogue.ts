@@ -15,6 +15,18 @@ export const CONDITIONAL_FIELDS = {
 
 export type ConditionalField = keyof typeof CONDITIONAL_FIELDS;
 
+const BY_CATEGORY = new Map<string, ConditionalField[]>();
+for (const [field, categories] of Object.entries(CONDITIONAL_FIELDS)) {
+  for (const category of categories) {
+    BY_CATEGORY.set(category, [...(BY_CATEGORY.get(category) ?? []), field as ConditionalField]);
+  }
+}
+
+/** The order fields a product of this category makes required. */
+export function conditionalFieldsOf(category: string): readonly ConditionalField[] {
+  return BY_CATEGORY.get(category) ?? [];
+}
+
 const productSchema = z.object({
   id: z.string().trim().min(1, 'must be a non-empty string'),
   name: z.string().trim().min(1, 'must be a non-empty string'),
@@ -57,11 +69,8 @@ export class Catalogue {
     for (const id of productIds) {
       const product = this.#byId.get(id);
       if (!product) continue;
-      for (const [field, categories] of Object.entries(CONDITIONAL_FIELDS)) {
-        const key = field as ConditionalField;
-        if ((categories as readonly string[]).includes(product.category) && !required.has(key)) {
-          required.set(key, product);
-        }
+      for (const field of conditionalFieldsOf(product.category)) {
+        if (!required.has(field)) required.set(field, product);
       }
     }
     return required;

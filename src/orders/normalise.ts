@@ -2,6 +2,11 @@
  * Cell values → order values (DESIGN §2 "Rows"): trimmed, empty = absent, numeric strings for
  * integers, yes/no words in three languages for the mail flags, enumerations matched ignoring case
  * and spaces and sent in their canonical form, product lists and attachment lists parsed.
+ *
+ * A cell arrives as `unknown` (a CSV string, or any JSON value) and each function here is the
+ * parser of one kind of cell. Scalar cells are checked by hand rather than through zod: a sheet
+ * of a million rows has twenty million of them, and a schema call per cell costs seconds there
+ * (`npm run bench:validate`). Structured JSON cells (product lists) still go through zod.
  */
 import { z } from 'zod';
 
@@ -14,8 +19,10 @@ import {
   PROPERTY_TYPES,
 } from './fields.js';
 
-/** A normaliser's verdict on one value: the value to send, or why it cannot be used. */
-export type Normalised<T> = { ok: true; value: T } | { ok: false; message: string };
+/** Why a cell's value cannot be used; returned (not thrown) so that every problem is collected. */
+export class Invalid {
+  constructor(readonly message: string) {}
+}
 
 /** Empty cells, blank strings and JSON null all mean "not given". */
 export function isAbsent(value: unknown): boolean {
@@ -24,70 +31,48 @@ export function isAbsent(value: unknown): boolean {
   );
 }
 
-function fromZod<T>(schema: z.ZodType<T>, value: unknown): Normalised<T> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, message: parsed.error.issues[0]?.message ?? 'is not valid' };
-}
-
 const MAX_TEXT = 255;
-
-const textSchema = z
-  .union([z.string(), z.number()], { error: 'must be text' })
-  .transform((v) => String(v).trim())
-  .pipe(z.string().max(MAX_TEXT, { error: `is longer than ${MAX_TEXT} characters` }));
+const NOT_TEXT = new Invalid('must be text');
+const TOO_LONG = new Invalid(`is longer than ${MAX_TEXT} characters`);
 
 /** Free text; JSON numbers (a postal code written 9000) are taken as their digits. */
-export function normaliseText(value: unknown): Normalised<string> {
-  return fromZod(textSchema, value);
+export function normaliseText(value: unknown, maxLength = MAX_TEXT): string | Invalid {
+  let text: string;
+  if (typeof value === 'string') text = value.trim();
+  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else return NOT_TEXT;
+  // Counted in code points, as the API (PHP's mb_strlen) counts them.
+  if (text.length > maxLength && Array.from(text).length > maxLength) return TOO_LONG;
+  return text;
 }
 
-/** Remarks may be long; the provider gives no limit. */
-const longTextSchema = z
-  .union([z.string(), z.number()], { error: 'must be text' })
-  .transform((v) => String(v).trim());
-
-export function normaliseLongText(value: unknown): Normalised<string> {
-  return fromZod(longTextSchema, value);
+/** Remarks may be long: the provider gives no limit. */
+export function normaliseLongText(value: unknown): string | Invalid {
+  return normaliseText(value, Infinity);
 }
 
-const wholeNumberSchema = z.union(
-  [
-    z.number().int(),
-    z
-      .string()
-      .trim()
-      .regex(/^\+?\d{1,15}$/)
-      .transform(Number),
-  ],
-  { error: 'must be a whole number' },
-);
+const NOT_WHOLE = new Invalid('must be a whole number');
+const WHOLE = /^\+?\d{1,15}$/;
 
-export function normaliseInteger(value: unknown, min: number): Normalised<number> {
-  const parsed = fromZod(wholeNumberSchema, value);
-  if (!parsed.ok) return parsed;
-  if (parsed.value < min) return { ok: false, message: `must be at least ${min}` };
-  return parsed;
+export function normaliseInteger(value: unknown, min: number): number | Invalid {
+  let n: number;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) n = value;
+  else if (typeof value === 'string' && WHOLE.test(value.trim())) n = Number(value.trim());
+  else return NOT_WHOLE;
+  return n < min ? new Invalid(`must be at least ${min}`) : n;
 }
 
 const FLAG_WORDS = new Map<string, 0 | 1>([
   ...['1', 'true', 'yes', 'y', 'ja', 'j', 'oui', 'o'].map((w) => [w, 1] as const),
   ...['0', 'false', 'no', 'n', 'nee', 'non'].map((w) => [w, 0] as const),
 ]);
-
-const FLAG_MESSAGE = 'must be yes or no (1/0, true/false, ja/nee, oui/non)';
-
-const flagSchema = z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx) => {
-  const flag = FLAG_WORDS.get(String(v).trim().toLowerCase());
-  if (flag !== undefined) return flag;
-  ctx.addIssue({ code: 'custom', message: FLAG_MESSAGE });
-  return z.NEVER;
-});
+const NOT_FLAG = new Invalid('must be yes or no (1/0, true/false, ja/nee, oui/non)');
 
 /** The mail flags: 1 means "there is no such e-mail address". */
-export function normaliseFlag(value: unknown): Normalised<0 | 1> {
-  const parsed = fromZod(flagSchema, value);
-  return parsed.ok ? parsed : { ok: false, message: FLAG_MESSAGE };
+export function normaliseFlag(value: unknown): 0 | 1 | Invalid {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value !== 'string' && typeof value !== 'number') return NOT_FLAG;
+  return FLAG_WORDS.get(String(value).trim().toLowerCase()) ?? NOT_FLAG;
 }
 
 /** `Studio/appartement`, `studio / APPARTEMENT` → `Studio / Appartement`. */
@@ -95,18 +80,15 @@ function squash(text: string): string {
   return text.replace(/\s+/g, '').toLowerCase();
 }
 
-function enumeration(allowed: readonly string[]): (value: unknown) => Normalised<string> {
+function enumeration(allowed: readonly string[]): (value: unknown) => string | Invalid {
+  const exact = new Set(allowed);
   const canonical = new Map(allowed.map((v) => [squash(v), v]));
-  const message = `must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`;
-  const schema = z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const found = canonical.get(squash(String(v)));
-    if (found !== undefined) return found;
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  });
+  const invalid = new Invalid(`must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`);
   return (value) => {
-    const parsed = fromZod(schema, value);
-    return parsed.ok ? parsed : { ok: false, message };
+    if (typeof value !== 'string' && typeof value !== 'number') return invalid;
+    const text = String(value).trim();
+    if (exact.has(text)) return text;
+    return canonical.get(squash(text)) ?? invalid;
   };
 }
 
@@ -117,6 +99,7 @@ export const normaliseEnum = {
   is_contact_owner: enumeration(IS_CONTACT_OWNER),
 };
 
+/** A product list item as a JSON sheet may write it: `"EPC:2"` or `{ "id": "EPC", "quantity": 2 }`. */
 const productItemSchema = z.union([
   z.string(),
   z.object({ id: z.union([z.string(), z.number()]), quantity: z.unknown().optional() }),
@@ -129,44 +112,51 @@ const productItemSchema = z.union([
 export function normaliseProducts(
   value: unknown,
   catalogue: Catalogue,
-): { ok: true; value: OrderProduct[] } | { ok: false; messages: string[] } {
-  const items: unknown[] =
-    typeof value === 'string' ? value.split('|') : Array.isArray(value) ? value : [value];
+): OrderProduct[] | Invalid[] {
   const products: OrderProduct[] = [];
-  const problems: string[] = [];
-  for (const raw of items) {
-    if (typeof raw === 'string' && raw.trim() === '') continue;
-    const item = productItemSchema.safeParse(raw);
-    if (!item.success) {
-      problems.push(
-        `order_products has ${shown(raw)}, which is not a product: write ID or ID:QUANTITY.`,
-      );
-      continue;
-    }
-    const [id, quantity] =
-      typeof item.data === 'string'
-        ? splitItem(item.data)
-        : [String(item.data.id).trim(), item.data.quantity];
+  const problems: Invalid[] = [];
+  const add = (id: string, quantity: unknown) => {
     const product = catalogue.find(id);
     if (!product) {
       problems.push(
-        `order_products names an unknown product "${id}" (known: ${knownIds(catalogue)}).`,
+        new Invalid(
+          `order_products names an unknown product "${id}" (known: ${knownIds(catalogue)}).`,
+        ),
       );
-      continue;
+      return;
     }
-    const count = isAbsent(quantity)
-      ? { ok: true as const, value: 1 }
-      : normaliseInteger(quantity, 1);
-    if (!count.ok) {
+    const count = isAbsent(quantity) ? 1 : normaliseInteger(quantity, 1);
+    if (count instanceof Invalid) {
       problems.push(
-        `the quantity of ${product.id} in order_products ${count.message} (got ${shown(quantity)}).`,
+        new Invalid(
+          `the quantity of ${product.id} in order_products ${count.message} (got ${shown(quantity)}).`,
+        ),
       );
-      continue;
+      return;
     }
-    products.push({ id: product.id, quantity: count.value });
+    products.push({ id: product.id, quantity: count });
+  };
+  if (typeof value === 'string') {
+    for (const item of value.split('|')) {
+      if (item.trim() !== '') add(...splitItem(item));
+    }
+  } else {
+    for (const raw of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      const item = productItemSchema.safeParse(raw);
+      if (!item.success) {
+        problems.push(
+          new Invalid(
+            `order_products has ${shown(raw)}, which is not a product: write ID or ID:QUANTITY.`,
+          ),
+        );
+      } else if (typeof item.data === 'string') {
+        if (item.data.trim() !== '') add(...splitItem(item.data));
+      } else {
+        add(String(item.data.id).trim(), item.data.quantity);
+      }
+    }
   }
-  if (problems.length > 0) return { ok: false, messages: problems };
-  return { ok: true, value: products };
+  return problems.length > 0 ? problems : products;
 }
 
 function splitItem(item: string): [string, string | undefined] {
@@ -180,19 +170,21 @@ function knownIds(catalogue: Catalogue): string {
   return ids.length <= 12 ? ids.join(', ') : `${ids.slice(0, 12).join(', ')}, …`;
 }
 
-const filesSchema = z.union([z.string(), z.array(z.string(), { error: 'must list file paths' })], {
-  error: 'must be file paths separated by | (or a JSON list of paths)',
-});
+const NOT_FILES = new Invalid('must be file paths separated by | (or a JSON list of paths)');
 
 /** `plans\a.pdf | photos/b.jpg` → `["plans/a.pdf", "photos/b.jpg"]`. */
-export function normaliseFiles(value: unknown): Normalised<string[]> {
-  const parsed = fromZod(filesSchema, value);
-  if (!parsed.ok) return parsed;
-  const list = typeof parsed.value === 'string' ? parsed.value.split('|') : parsed.value;
-  return {
-    ok: true,
-    value: list.map((p) => p.trim().replace(/\\/g, '/')).filter((p) => p !== ''),
-  };
+export function normaliseFiles(value: unknown): string[] | Invalid {
+  let list: unknown[];
+  if (typeof value === 'string') list = value.split('|');
+  else if (Array.isArray(value)) list = value as unknown[];
+  else return NOT_FILES;
+  const paths: string[] = [];
+  for (const item of list) {
+    if (typeof item !== 'string') return NOT_FILES;
+    const path = item.trim().replace(/\\/g, '/');
+    if (path !== '') paths.push(path);
+  }
+  return paths;
 }
 
 /** A value as a user would recognise it in a message. */

@@ -2,12 +2,12 @@
  * One row's cells → the order to send, or every problem of the row at once, each naming the
  * column as the sheet names it and saying in plain words what to change.
  */
-import type { Cell, Cells, SheetField } from '../sheets/columns.js';
+import type { Cells, SheetField } from '../sheets/columns.js';
 import type { Catalogue, ConditionalField } from './catalogue.js';
-import { ORDER_FIELDS, type OrderProduct } from './fields.js';
+import { ORDER_FIELDS, type OrderFieldName, type OrderProduct } from './fields.js';
 import {
+  Invalid,
   isAbsent,
-  type Normalised,
   normaliseEnum,
   normaliseFiles,
   normaliseFlag,
@@ -19,7 +19,7 @@ import {
 } from './normalise.js';
 
 /** What the API receives: only the fields the row gives, in canonical form. */
-export type OrderPayload = Record<string, string | number | OrderProduct[]>;
+export type OrderPayload = Partial<Record<OrderFieldName, string | number | OrderProduct[]>>;
 
 export interface ValidRow {
   order: OrderPayload;
@@ -68,7 +68,7 @@ const CONDITIONAL_REASONS: Record<ConditionalField, [kind: string, ask: string]>
   floors: ['priced per floor', 'give the number of floors'],
 };
 
-const INTEGER_MINIMUM: Partial<Record<SheetField, number>> = {
+const INTEGER_MINIMUM: Partial<Record<OrderFieldName, number>> = {
   habbitable_space: 0,
   breaker_boxes: 1,
   floors: 1,
@@ -78,76 +78,90 @@ const INTEGER_MINIMUM: Partial<Record<SheetField, number>> = {
 // Laravel's `email` rule takes almost anything shaped local@domain; ask a little more of users.
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]{2,}$/u;
 
-export function validateRow(cells: Cells, catalogue: Catalogue): RowValidation {
-  const problems: RowProblem[] = [];
-  const order: OrderPayload = {};
-  const columnOf = (field: SheetField) => cells.get(field)?.column ?? field;
-  const fail = (field: SheetField, message: string) => {
-    problems.push({ column: columnOf(field), message });
-  };
-  const given = (field: SheetField): Cell | undefined => {
-    const cell = cells.get(field);
-    return cell === undefined || isAbsent(cell.value) ? undefined : cell;
-  };
-  const take = <T>(field: SheetField, result: Normalised<T>, cell: Cell): T | undefined => {
-    if (result.ok) return result.value;
-    fail(field, `${field} ${result.message} (got ${shown(cell.value)}).`);
-    return undefined;
-  };
+type Normaliser = (value: unknown) => string | number | OrderProduct[] | Invalid | Invalid[];
 
-  for (const [field, kind] of ORDER_FIELDS) {
-    const cell = given(field);
-    if (!cell) continue;
-    let value: string | number | OrderProduct[] | undefined;
-    if (kind === 'integer')
-      value = take(field, normaliseInteger(cell.value, INTEGER_MINIMUM[field] ?? 0), cell);
-    else if (kind === 'flag') value = take(field, normaliseFlag(cell.value), cell);
-    else if (kind === 'products') {
-      const products = normaliseProducts(cell.value, catalogue);
-      if (products.ok) value = products.value;
-      else for (const message of products.messages) fail(field, message);
-    } else if (field in normaliseEnum) {
-      value = take(field, normaliseEnum[field as keyof typeof normaliseEnum](cell.value), cell);
-    } else if (field === 'remark') value = take(field, normaliseLongText(cell.value), cell);
-    else value = take(field, normaliseText(cell.value), cell);
-    if (value !== undefined) order[field] = value;
-  }
-
-  for (const [field, what] of REQUIRED) {
-    if (given(field) === undefined) fail(field, `${field} is required: ${what}.`);
-  }
-  const products = order.order_products as OrderProduct[] | undefined;
-  if (products?.length === 0 && given('order_products')) {
-    fail('order_products', 'order_products lists no product: give at least one, e.g. EPC.');
-  }
-  for (const [field, flag, what] of MAIL_FLAGS) {
-    if (order[flag] === 1) continue;
-    const address = order[field];
-    if (address === undefined && given(field) === undefined) {
-      fail(field, `${field} is required: ${what}; if there is none, set ${flag} to yes.`);
-    } else if (typeof address === 'string' && !EMAIL.test(address)) {
-      fail(field, `${field} is not a valid e-mail address (got ${shown(address)}).`);
+/** The normaliser of each order field, chosen once rather than per row. */
+function normalisers(catalogue: Catalogue): Array<[OrderFieldName, Normaliser]> {
+  return ORDER_FIELDS.map(([field, kind]): [OrderFieldName, Normaliser] => {
+    if (kind === 'integer') {
+      const min = INTEGER_MINIMUM[field] ?? 0;
+      return [field, (v) => normaliseInteger(v, min)];
     }
-  }
-  const required = catalogue.requiredFields((products ?? []).map((p) => p.id));
-  for (const [field, product] of required) {
-    if (given(field) !== undefined) continue;
-    const [kind, ask] = CONDITIONAL_REASONS[field];
-    fail(
-      field,
-      `${field} is required because ${product.id} is ${kind} (category ${product.category}): ${ask}.`,
-    );
-  }
+    if (kind === 'flag') return [field, normaliseFlag];
+    if (kind === 'products') return [field, (v) => normaliseProducts(v, catalogue)];
+    if (field in normaliseEnum) return [field, normaliseEnum[field as keyof typeof normaliseEnum]];
+    return [field, field === 'remark' ? normaliseLongText : normaliseText];
+  });
+}
 
-  let reference: string | undefined;
-  const referenceCell = given('reference');
-  if (referenceCell)
-    reference = take('reference', normaliseText(referenceCell.value), referenceCell);
-  let files: string[] = [];
-  const filesCell = given('files');
-  if (filesCell) files = take('files', normaliseFiles(filesCell.value), filesCell) ?? [];
+/** Builds the row validator for a catalogue; call it once per sheet, then once per row. */
+export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidation {
+  const plan = normalisers(catalogue);
+  return (cells) => {
+    const problems: RowProblem[] = [];
+    const order: OrderPayload = {};
+    const fail = (field: SheetField, message: string) => {
+      problems.push({ column: cells.column(field) ?? field, message });
+    };
+    const given = (field: SheetField) => !isAbsent(cells.value(field));
 
-  const extras = { files, ...(reference !== undefined && { reference }) };
-  if (problems.length > 0) return { ok: false, problems, ...extras };
-  return { ok: true, value: { order, ...extras } };
+    for (const [field, normalise] of plan) {
+      const value = cells.value(field);
+      if (isAbsent(value)) continue;
+      const result = normalise(value);
+      if (result instanceof Invalid)
+        fail(field, `${field} ${result.message} (got ${shown(value)}).`);
+      else if (Array.isArray(result) && result[0] instanceof Invalid) {
+        for (const problem of result as Invalid[]) fail(field, problem.message);
+      } else order[field] = result as string | number | OrderProduct[];
+    }
+
+    for (const [field, what] of REQUIRED) {
+      if (!given(field)) fail(field, `${field} is required: ${what}.`);
+    }
+    const products = order.order_products as OrderProduct[] | undefined;
+    if (products?.length === 0) {
+      fail('order_products', 'order_products lists no product: give at least one, e.g. EPC.');
+    }
+    for (const [field, flag, what] of MAIL_FLAGS) {
+      if (order[flag] === 1) continue;
+      const address = order[field];
+      if (!given(field)) {
+        fail(field, `${field} is required: ${what}; if there is none, set ${flag} to yes.`);
+      } else if (typeof address === 'string' && !EMAIL.test(address)) {
+        fail(field, `${field} is not a valid e-mail address (got ${shown(address)}).`);
+      }
+    }
+    if (products && products.length > 0) {
+      for (const [field, product] of catalogue.requiredFields(products.map((p) => p.id))) {
+        if (given(field)) continue;
+        const [kind, ask] = CONDITIONAL_REASONS[field];
+        fail(
+          field,
+          `${field} is required because ${product.id} is ${kind} (category ${product.category}): ${ask}.`,
+        );
+      }
+    }
+
+    let reference: string | undefined;
+    const rawReference = cells.value('reference');
+    if (!isAbsent(rawReference)) {
+      const result = normaliseText(rawReference);
+      if (result instanceof Invalid)
+        fail('reference', `reference ${result.message} (got ${shown(rawReference)}).`);
+      else reference = result;
+    }
+    let files: string[] = [];
+    const rawFiles = cells.value('files');
+    if (!isAbsent(rawFiles)) {
+      const result = normaliseFiles(rawFiles);
+      if (result instanceof Invalid)
+        fail('files', `files ${result.message} (got ${shown(rawFiles)}).`);
+      else files = result;
+    }
+
+    const extras = reference === undefined ? { files } : { files, reference };
+    if (problems.length > 0) return { ok: false, problems, ...extras };
+    return { ok: true, value: { order, ...extras } };
+  };
 }

@@ -80,8 +80,9 @@ export async function loadMapping(file: string): Promise<ColumnMapping> {
 
 /** How the columns of a CSV header map to fields. */
 export interface HeaderMap {
-  /** Field of each column, by position; undefined for unknown columns. */
-  fields: Array<SheetField | undefined>;
+  header: readonly string[];
+  /** Column position of each field the sheet has. */
+  index: ReadonlyMap<SheetField, number>;
   unknown: string[];
 }
 
@@ -90,72 +91,92 @@ export interface HeaderMap {
  * with both names, rather than one silently winning.
  */
 export function mapHeader(header: readonly string[], mapping?: ColumnMapping): HeaderMap {
-  const fields = header.map((column) => fieldOf(column, mapping));
-  const seen = new Map<SheetField, string>();
-  fields.forEach((field, index) => {
-    if (field === undefined) return;
-    const column = header[index] ?? '';
-    const earlier = seen.get(field);
+  const index = new Map<SheetField, number>();
+  const unknown: string[] = [];
+  header.forEach((column, position) => {
+    const field = fieldOf(column, mapping);
+    if (field === undefined) {
+      if (column.trim() !== '') unknown.push(column);
+      return;
+    }
+    const earlier = index.get(field);
     if (earlier !== undefined) {
       throw new MappingError(
-        `the columns "${earlier}" and "${column}" both give ${field}; keep one of them.`,
+        `the columns "${header[earlier] ?? ''}" and "${column}" both give ${field}; keep one of them.`,
       );
     }
-    seen.set(field, column);
+    index.set(field, position);
   });
-  const unknown = header.filter(
-    (column, index) => fields[index] === undefined && column.trim() !== '',
-  );
-  return { fields, unknown };
+  return { header, index, unknown };
 }
 
-/** One mapped cell: its value as written and the column it came from (for messages). */
-export interface Cell {
-  value: unknown;
-  column: string;
+/** The cells of one row, by field: all that a row's validation reads. */
+export interface Cells {
+  /** The field's value as written; undefined when the row has no such cell. */
+  value(field: SheetField): unknown;
+  /** The column holding the field, as the sheet names it; undefined when the sheet has none. */
+  column(field: SheetField): string | undefined;
 }
 
-export type Cells = Map<SheetField, Cell>;
+/** A CSV record read through its header's map: nothing is copied per row. */
+export class CsvCells implements Cells {
+  constructor(
+    private readonly map: HeaderMap,
+    private readonly values: readonly string[],
+  ) {}
 
-/** The cells of a CSV record, by field. Cells past the header's width are reported, not lost. */
-export function csvCells(
-  values: readonly string[],
-  header: readonly string[],
-  map: HeaderMap,
-): {
-  cells: Cells;
-  extra: number;
-} {
-  const cells: Cells = new Map();
-  const width = Math.min(values.length, header.length);
-  for (let i = 0; i < width; i++) {
-    const field = map.fields[i];
-    if (field !== undefined) cells.set(field, { value: values[i], column: header[i] ?? field });
+  value(field: SheetField): string | undefined {
+    const position = this.map.index.get(field);
+    return position === undefined ? undefined : this.values[position];
   }
-  const extra = values.slice(header.length).filter((v) => v.trim() !== '').length;
-  return { cells, extra };
+
+  column(field: SheetField): string | undefined {
+    const position = this.map.index.get(field);
+    return position === undefined ? undefined : this.map.header[position];
+  }
+
+  /** Non-empty cells past the header's width: data that no column name claims. */
+  extra(): number {
+    let extra = 0;
+    for (let i = this.map.header.length; i < this.values.length; i++) {
+      if ((this.values[i] ?? '').trim() !== '') extra += 1;
+    }
+    return extra;
+  }
 }
 
-/** The cells of a JSON object, by field; `unknown` collects keys no field claims. */
-export function objectCells(
-  object: Record<string, unknown>,
-  mapping: ColumnMapping | undefined,
-  unknown: Set<string>,
-): { cells: Cells; clashes: string[] } {
-  const cells: Cells = new Map();
-  const clashes: string[] = [];
-  for (const [key, value] of Object.entries(object)) {
-    const field = fieldOf(key, mapping);
-    if (field === undefined) {
-      unknown.add(key);
-      continue;
+/** The cells of a JSON object, by field. */
+export class ObjectCells implements Cells {
+  readonly #cells = new Map<SheetField, { value: unknown; column: string }>();
+  /** Keys that give a field another key already gave. */
+  readonly clashes: string[] = [];
+
+  /** `unknown` collects the keys no field claims, for the sheet's warning. */
+  constructor(
+    object: Record<string, unknown>,
+    mapping: ColumnMapping | undefined,
+    unknown: Set<string>,
+  ) {
+    for (const [key, value] of Object.entries(object)) {
+      const field = fieldOf(key, mapping);
+      if (field === undefined) {
+        unknown.add(key);
+        continue;
+      }
+      const earlier = this.#cells.get(field);
+      if (earlier !== undefined) {
+        this.clashes.push(`"${earlier.column}" and "${key}" both give ${field}; keep one of them.`);
+        continue;
+      }
+      this.#cells.set(field, { value, column: key });
     }
-    const earlier = cells.get(field);
-    if (earlier !== undefined) {
-      clashes.push(`"${earlier.column}" and "${key}" both give ${field}; keep one of them.`);
-      continue;
-    }
-    cells.set(field, { value, column: key });
   }
-  return { cells, clashes };
+
+  value(field: SheetField): unknown {
+    return this.#cells.get(field)?.value;
+  }
+
+  column(field: SheetField): string | undefined {
+    return this.#cells.get(field)?.column;
+  }
 }

@@ -1,5 +1,3 @@
-import { createInterface } from 'node:readline';
-
 import { decodedStream } from './decode.js';
 import { SheetError } from './errors.js';
 import type { SheetScan } from './scan.js';
@@ -9,33 +7,51 @@ import type { SourceRecord } from './types.js';
 const MAX_ELEMENT_CHARS = 1024 * 1024;
 
 /**
- * The elements of a JSON array sheet, one at a time: the file is cut at the array's top-level
- * commas as it streams in, so only one element is ever held in memory.
+ * The elements of a JSON array sheet, a batch per chunk read: the file is cut at the array's
+ * top-level commas as it streams in, so only one element is ever held in memory whole.
  */
-export async function* readJsonArray(path: string, scan: SheetScan): AsyncGenerator<SourceRecord> {
+export async function* readJsonArray(
+  path: string,
+  scan: SheetScan,
+): AsyncGenerator<SourceRecord[]> {
   const splitter = new ArraySplitter();
   let row = 0;
   for await (const chunk of decodedStream(path, scan) as AsyncIterable<string>) {
+    const batch: SourceRecord[] = [];
     for (const element of splitter.push(chunk)) {
       row += 1;
-      yield toRecord(row, null, element.text, element.line);
+      batch.push(toRecord(row, null, element.text, element.line));
     }
+    if (batch.length > 0) yield batch;
   }
   splitter.end();
   if (row === 0) throw new SheetError('the JSON array is empty: there is no order in it.');
 }
 
-/** The lines of an NDJSON sheet, one object each; blank lines are skipped. */
-export async function* readNdjson(path: string, scan: SheetScan): AsyncGenerator<SourceRecord> {
-  const lines = createInterface({ input: decodedStream(path, scan), crlfDelay: Infinity });
+/** The lines of an NDJSON sheet, one object each, a batch per chunk read; blank lines are skipped. */
+export async function* readNdjson(path: string, scan: SheetScan): AsyncGenerator<SourceRecord[]> {
+  let carry = '';
   let line = 0;
   let row = 0;
-  for await (const text of lines) {
+  const take = (text: string, batch: SourceRecord[]) => {
     line += 1;
-    if (text.trim() === '') continue;
+    if (text.trim() === '') return;
     row += 1;
-    yield toRecord(row, line, text, line);
+    batch.push(toRecord(row, line, text, line));
+  };
+  for await (const chunk of decodedStream(path, scan) as AsyncIterable<string>) {
+    const parts = (carry + chunk).split('\n');
+    carry = parts.pop() ?? '';
+    if (carry.length > MAX_ELEMENT_CHARS) {
+      throw new SheetError('a line is larger than 1 MB: one order per line is expected.', line + 1);
+    }
+    const batch: SourceRecord[] = [];
+    for (const text of parts) take(text, batch);
+    if (batch.length > 0) yield batch;
   }
+  const last: SourceRecord[] = [];
+  take(carry, last);
+  if (last.length > 0) yield last;
   if (row === 0) throw new SheetError('the sheet holds no order: every line is blank.');
 }
 

@@ -6,15 +6,20 @@ import { dirname, extname } from 'node:path';
 
 import { type Attachment, AttachmentChecker } from '../orders/attachments.js';
 import type { Catalogue } from '../orders/catalogue.js';
-import { type OrderPayload, type RowProblem, validateRow } from '../orders/row.js';
+import {
+  type OrderPayload,
+  type RowProblem,
+  type RowValidation,
+  rowValidator,
+} from '../orders/row.js';
 import {
   type Cells,
   type ColumnMapping,
-  csvCells,
+  CsvCells,
   type HeaderMap,
   mapHeader,
   MappingError,
-  objectCells,
+  ObjectCells,
 } from './columns.js';
 import { openCsv } from './csv.js';
 import { delimiterName } from './delimiter.js';
@@ -39,7 +44,7 @@ export interface Problem extends RowProblem {
 interface RowBase {
   row: number;
   line: number | null;
-  reference?: string;
+  reference?: string | undefined;
   source: SourceRecord;
 }
 
@@ -49,9 +54,10 @@ export type RowResult =
 
 export interface OpenedSheet {
   info: SheetInfo;
-  /** Sheet-level warnings; complete once `rows` has been read to the end. */
+  /** Sheet-level warnings; complete once `batches` has been read to the end. */
   warnings: string[];
-  rows: AsyncIterable<RowResult>;
+  /** Every row, in sheet order, a batch at a time. */
+  batches: AsyncIterable<RowResult[]>;
 }
 
 const FORMATS: Record<string, SheetFormat> = {
@@ -86,8 +92,9 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
   const warnings: string[] = [];
   const attachments = new AttachmentChecker(dirname(path), options.maxAttachmentBytes);
   const references = new Map<string, number>();
-  const finish = (record: SourceRecord, cells: Cells, early: string[]) =>
-    rowResult(record, cells, early, options.catalogue, attachments, references);
+  const validate = rowValidator(options.catalogue);
+  const finish = (record: SourceRecord, cells: Cells, early: readonly string[]) =>
+    rowResult(record, cells, early, validate(cells), attachments, references);
 
   if (format === 'csv') {
     const csv = await openCsv(path, scan);
@@ -101,63 +108,71 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
       throw error;
     }
     if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
-    async function* rows(): AsyncGenerator<RowResult> {
-      for await (const record of csv.records) {
-        const { cells, extra } = csvCells(record.data as string[], csv.header, map);
-        const early =
-          extra > 0
-            ? [
-                `this row has ${extra} more cell${extra === 1 ? '' : 's'} than the header has columns: name the column${extra === 1 ? '' : 's'} in the header or remove the cell${extra === 1 ? '' : 's'}.`,
-              ]
-            : [];
-        yield finish(record, cells, early);
-      }
-    }
-    return { info, warnings, rows: rows() };
+    const csvRow = (record: SourceRecord): RowResult => {
+      const cells = new CsvCells(map, record.data as string[]);
+      const extra = cells.extra();
+      const s = extra === 1 ? '' : 's';
+      const early =
+        extra === 0
+          ? []
+          : [
+              `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
+            ];
+      return finish(record, cells, early);
+    };
+    return { info, warnings, batches: mapBatches(csv.batches, csvRow) };
   }
 
   const records = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
   const unknown = new Set<string>();
-  async function* rows(): AsyncGenerator<RowResult> {
-    for await (const record of records) {
-      const { cells, clashes } = objectCells(
-        record.data as Record<string, unknown>,
-        options.mapping,
-        unknown,
-      );
-      yield finish(record, cells, record.problem ? [record.problem, ...clashes] : clashes);
-    }
+  const objectRow = (record: SourceRecord): RowResult => {
+    const cells = new ObjectCells(record.data as Record<string, unknown>, options.mapping, unknown);
+    return finish(
+      record,
+      cells,
+      record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
+    );
+  };
+  async function* batches(): AsyncGenerator<RowResult[]> {
+    yield* mapBatches(records, objectRow);
     if (unknown.size > 0) warnings.push(unknownColumns([...unknown]));
   }
-  return { info, warnings, rows: rows() };
+  return { info, warnings, batches: batches() };
+}
+
+async function* mapBatches<T, U>(
+  batches: AsyncIterable<T[]>,
+  map: (item: T) => U,
+): AsyncGenerator<U[]> {
+  for await (const batch of batches) yield batch.map(map);
 }
 
 function rowResult(
   record: SourceRecord,
   cells: Cells,
   early: readonly string[],
-  catalogue: Catalogue,
+  validation: RowValidation,
   attachments: AttachmentChecker,
   references: Map<string, number>,
 ): RowResult {
-  const base = { row: record.row, line: record.line, source: record };
-  const at = (problem: RowProblem): Problem => ({ ...problem, row: record.row, line: record.line });
-  const problems: Problem[] = early.map((message) => at({ column: '', message }));
-  if (record.problem) return { ...base, ok: false, problems };
+  // Built without object spreads: this runs once per row of sheets of a million rows.
+  const { row, line } = record;
+  const problems: Problem[] = [];
+  const add = (column: string, message: string) => problems.push({ column, message, row, line });
+  for (const message of early) add('', message);
+  if (record.problem) return { row, line, source: record, ok: false, problems };
+  if (!validation.ok) for (const p of validation.problems) add(p.column, p.message);
 
-  const validation = validateRow(cells, catalogue);
-  if (!validation.ok) problems.push(...validation.problems.map(at));
-  const { files, reference = referenceOf(cells) } = validation.ok ? validation.value : validation;
-
+  const files = validation.ok ? validation.value.files : validation.files;
+  const reference =
+    (validation.ok ? validation.value.reference : validation.reference) ?? referenceOf(cells);
   if (reference !== undefined) {
     const first = references.get(reference);
-    if (first === undefined) references.set(reference, record.row);
+    if (first === undefined) references.set(reference, row);
     else {
-      problems.push(
-        at({
-          column: cells.get('reference')?.column ?? 'reference',
-          message: `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
-        }),
+      add(
+        cells.column('reference') ?? 'reference',
+        `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
       );
     }
   }
@@ -165,17 +180,25 @@ function rowResult(
   for (const path of files) {
     const result = attachments.check(path);
     if (result.ok) checked.push(result.attachment);
-    else
-      problems.push(at({ column: cells.get('files')?.column ?? 'files', message: result.message }));
+    else add(cells.column('files') ?? 'files', result.message);
   }
-  const withReference = reference === undefined ? base : { ...base, reference };
-  if (problems.length > 0 || !validation.ok) return { ...withReference, ok: false, problems };
-  return { ...withReference, ok: true, order: validation.value.order, attachments: checked };
+  if (problems.length > 0 || !validation.ok) {
+    return { row, line, reference, source: record, ok: false, problems };
+  }
+  return {
+    row,
+    line,
+    reference,
+    source: record,
+    ok: true,
+    order: validation.value.order,
+    attachments: checked,
+  };
 }
 
 /** A reference is echoed in reports even when the row is invalid. */
 function referenceOf(cells: Cells): string | undefined {
-  const value = cells.get('reference')?.value;
+  const value = cells.value('reference');
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 
 import iconv from 'iconv-lite';
@@ -28,8 +29,7 @@ const HEAD_BYTES = 64 * 1024;
  */
 export async function scanSheet(path: string): Promise<SheetScan> {
   const hash = createHash('sha256');
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  let validUtf8 = true;
+  const utf8 = new Utf8Check();
   let bytes = 0;
   const headChunks: Buffer[] = [];
   let headBytes = 0;
@@ -39,24 +39,10 @@ export async function scanSheet(path: string): Promise<SheetScan> {
       headChunks.push(chunk);
       headBytes += chunk.length;
     }
-    if (validUtf8) {
-      try {
-        utf8.decode(chunk, { stream: true });
-      } catch (error) {
-        if (!(error instanceof TypeError)) throw error;
-        validUtf8 = false; // TextDecoder's only complaint: a byte sequence that is not UTF-8
-      }
-    }
+    utf8.push(chunk);
     bytes += chunk.length;
   }
-  if (validUtf8) {
-    try {
-      utf8.decode();
-    } catch (error) {
-      if (!(error instanceof TypeError)) throw error;
-      validUtf8 = false; // the file ends inside a multi-byte character
-    }
-  }
+  const validUtf8 = utf8.end();
   const head = Buffer.concat(headChunks).subarray(0, HEAD_BYTES);
   refuseUnreadable(head, bytes);
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
@@ -88,4 +74,37 @@ function refuseUnreadable(head: Buffer, bytes: number): void {
 function decodeHead(head: Buffer, encoding: TextEncoding): string {
   // The head may end inside a character; a replacement character there does no harm.
   return encoding === 'utf-8' ? head.toString('utf8') : iconv.decode(head, 'win1252');
+}
+
+/**
+ * Whether a stream of chunks is valid UTF-8, chunk by chunk (a character may be cut between two
+ * chunks: its first bytes wait for the next one).
+ */
+export class Utf8Check {
+  #valid = true;
+  #carry: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): void {
+    if (!this.#valid) return;
+    const data = this.#carry.length === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
+    const cut = incompleteTail(data);
+    this.#carry = Buffer.from(data.subarray(cut));
+    if (!isUtf8(data.subarray(0, cut))) this.#valid = false;
+  }
+
+  end(): boolean {
+    return this.#valid && this.#carry.length === 0;
+  }
+}
+
+/** Where a multi-byte character that the data ends in the middle of begins (else the length). */
+function incompleteTail(data: Buffer): number {
+  for (let i = data.length - 1; i >= Math.max(0, data.length - 4); i--) {
+    const byte = data[i] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    if (byte < 0xc0) return data.length; // ASCII: nothing is cut
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    return data.length - i < length ? i : data.length;
+  }
+  return data.length;
 }

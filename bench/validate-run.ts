@@ -1,0 +1,42 @@
+/** Child process: the real `validate` command over a sheet, its output discarded. */
+import { Writable } from 'node:stream';
+
+import { validateCommand } from '../src/cli/validate.js';
+
+const path = process.argv[2] ?? '';
+const sink = new Writable({
+  write(_chunk, _encoding, done) {
+    done();
+  },
+});
+let summary = '';
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    summary += chunk.toString();
+    done();
+  },
+});
+const started = performance.now();
+const code = await validateCommand(
+  [path],
+  { json: true },
+  {
+    stdout: capture,
+    stderr: sink,
+    env: {},
+    cwd: process.cwd(),
+    stopSignal: () => new Promise(() => undefined),
+  },
+);
+const ms = performance.now() - started;
+const [result] = JSON.parse(summary) as Array<{ total: number; valid: number; invalid: number }>;
+process.stdout.write(
+  JSON.stringify({
+    code,
+    rows: result?.total ?? 0,
+    valid: result?.valid ?? 0,
+    invalid: result?.invalid ?? 0,
+    ms,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  }),
+);
