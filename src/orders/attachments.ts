@@ -74,7 +74,7 @@ export class AttachmentChecker {
       );
     if (stats.size > this.maxBytes) {
       return fail(
-        `"${path}" is ${megabytes(stats.size)} MB, over the limit of ${megabytes(this.maxBytes)} MB per attachment (MAX_ATTACHMENT_MB).`,
+        `"${path}" is ${megabytes(stats.size)} MB (${stats.size} bytes), over the limit of ${megabytes(this.maxBytes)} MB (${this.maxBytes} bytes) per attachment (MAX_ATTACHMENT_MB).`,
       );
     }
     return { ok: true, attachment: { path, absolute: real, bytes: stats.size } };
@@ -87,5 +87,5 @@ function inside(root: string, path: string): boolean {
 }
 
 function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '');
+  return (bytes / (1024 * 1024)).toFixed(2).replace(/\.?0+$/, '');
 }

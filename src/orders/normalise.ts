@@ -107,7 +107,8 @@ const productItemSchema = z.union([
 
 /**
  * `EPC:1|ELEC-1.1` (quantity 1 when omitted), or the API's own list of `{id, quantity}`, into
- * catalogue ids in their canonical spelling. Every bad item is named, one message each.
+ * catalogue ids in their canonical spelling. Every bad item is named, one message each. Commas and
+ * semicolons separate items too: product ids never hold them, and people type them.
  */
 export function normaliseProducts(
   value: unknown,
@@ -137,7 +138,7 @@ export function normaliseProducts(
     products.push({ id: product.id, quantity: count });
   };
   if (typeof value === 'string') {
-    for (const item of value.split('|')) {
+    for (const item of value.split(/[|,;]/)) {
       if (item.trim() !== '') add(...splitItem(item));
     }
   } else {

@@ -84,6 +84,8 @@ export interface HeaderMap {
   /** Column position of each field the sheet has. */
   index: ReadonlyMap<SheetField, number>;
   unknown: string[];
+  /** Positions of columns without a name (their cells must be empty, or they are reported). */
+  nameless: number[];
 }
 
 /**
@@ -93,10 +95,12 @@ export interface HeaderMap {
 export function mapHeader(header: readonly string[], mapping?: ColumnMapping): HeaderMap {
   const index = new Map<SheetField, number>();
   const unknown: string[] = [];
+  const nameless: number[] = [];
   header.forEach((column, position) => {
     const field = fieldOf(column, mapping);
     if (field === undefined) {
-      if (column.trim() !== '') unknown.push(column);
+      if (column.trim() === '') nameless.push(position);
+      else unknown.push(column);
       return;
     }
     const earlier = index.get(field);
@@ -107,7 +111,16 @@ export function mapHeader(header: readonly string[], mapping?: ColumnMapping): H
     }
     index.set(field, position);
   });
-  return { header, index, unknown };
+  return { header, index, unknown, nameless };
+}
+
+/** Excel's name for a column position: 0 → A, 26 → AA. */
+export function columnLetter(position: number): string {
+  let letters = '';
+  for (let n = position + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  }
+  return letters;
 }
 
 /** The cells of one row, by field: all that a row's validation reads. */
@@ -133,6 +146,11 @@ export class CsvCells implements Cells {
   column(field: SheetField): string | undefined {
     const position = this.map.index.get(field);
     return position === undefined ? undefined : this.map.header[position];
+  }
+
+  /** Whether a column without a name holds something in this row. */
+  namelessData(): boolean {
+    return this.map.nameless.some((position) => (this.values[position] ?? '').trim() !== '');
   }
 
   /** Non-empty cells past the header's width: data that no column name claims. */

@@ -2,7 +2,7 @@ import { type CsvError, parse } from 'csv-parse';
 
 import { readBatches } from './batches.js';
 import { chain, decodedStream } from './decode.js';
-import { type Delimiter, detectDelimiter } from './delimiter.js';
+import { type Delimiter, detectDelimiter, separatorHint } from './delimiter.js';
 import { SheetError } from './errors.js';
 import type { SheetScan } from './scan.js';
 import type { SourceRecord } from './types.js';
@@ -14,6 +14,7 @@ export interface CsvSheet {
   delimiter: Delimiter;
   /** Column names as written, trimmed. */
   header: string[];
+  headerLine: number;
   batches: AsyncIterable<SourceRecord[]>;
 }
 
@@ -23,7 +24,8 @@ export interface CsvSheet {
  * it starts on. Rows whose cells are all empty (Excel writes `;;;` for blank rows) are skipped.
  */
 export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> {
-  const delimiter = detectDelimiter(scan.head);
+  const hint = separatorHint(scan.head);
+  const delimiter = hint ?? detectDelimiter(scan.head);
   const parser = chain(
     decodedStream(path, scan),
     // No `info`: it costs a third of the parse, and lines are counted from the records instead.
@@ -38,9 +40,10 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
   const lines = new LineCounter();
   let pending: string[][] = [];
 
-  // The header: the first record that is not blank.
+  // The header: the first record that is not blank (nor Excel's `sep=` line).
   let header: string[] | undefined;
   let headerLine = 1;
+  let skip = hint === undefined ? 0 : 1;
   while (header === undefined) {
     if (pending.length === 0) {
       const next = await nextBatch(raw);
@@ -50,7 +53,8 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
     }
     const record = pending.shift() ?? [];
     headerLine = lines.start(record);
-    if (!isBlank(record)) header = record.map((name) => name.trim());
+    if (skip > 0) skip -= 1;
+    else if (!isBlank(record)) header = record.map((name) => name.trim());
   }
   if (header.every((name) => name === '')) {
     throw new SheetError(
@@ -83,7 +87,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
       parser.destroy();
     }
   }
-  return { delimiter, header, batches: batches() };
+  return { delimiter, header, headerLine, batches: batches() };
 }
 
 /** A blank line, or Excel's `;;;` for a row with nothing in it. */

@@ -15,6 +15,7 @@ import {
 import {
   type Cells,
   type ColumnMapping,
+  columnLetter,
   CsvCells,
   type HeaderMap,
   mapHeader,
@@ -107,9 +108,18 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
       if (error instanceof MappingError) throw new SheetError(error.message, 1, { cause: error });
       throw error;
     }
+    if (map.index.size === 0) {
+      const named = csv.header.filter((name) => name !== '').slice(0, 5);
+      throw new SheetError(
+        `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
+        csv.headerLine,
+      );
+    }
     if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
+    let namelessRows = 0;
     const csvRow = (record: SourceRecord): RowResult => {
       const cells = new CsvCells(map, record.data as string[]);
+      if (cells.namelessData()) namelessRows += 1;
       const extra = cells.extra();
       const s = extra === 1 ? '' : 's';
       const early =
@@ -120,7 +130,16 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
             ];
       return finish(record, cells, early);
     };
-    return { info, warnings, batches: mapBatches(csv.batches, csvRow) };
+    async function* csvBatches(): AsyncGenerator<RowResult[]> {
+      yield* mapBatches(csv.batches, csvRow);
+      if (namelessRows > 0) {
+        const letters = map.nameless.map(columnLetter).join(', ');
+        warnings.push(
+          `${namelessRows} row${namelessRows === 1 ? ' has' : 's have'} values in a column without a name (column ${letters}); they are ignored: give the column a name in the header.`,
+        );
+      }
+    }
+    return { info, warnings, batches: csvBatches() };
   }
 
   const records = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);

@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { ConfigError, loadSettings } from '../../src/config/settings.js';
+import { defaultProductsFile } from '../../src/package-root.js';
+import { put, tempDir } from '../helpers/files.js';
+
+const cwd = await tempDir('settings-');
+
+describe('loadSettings', () => {
+  it('has the documented defaults', async () => {
+    const settings = await loadSettings({ cwd });
+    expect(settings).toMatchObject({
+      dataDir: join(cwd, 'data'),
+      inboxDir: join(cwd, 'data', 'inbox'),
+      reportsDir: join(cwd, 'data', 'reports'),
+      productsFile: defaultProductsFile(),
+      inboxStableMs: 2000,
+      concurrency: 8,
+      apiTimeoutMs: 30_000,
+      maxAttachmentMb: 20,
+      dashboardHost: '127.0.0.1',
+      dashboardPort: 3000,
+      logLevel: 'info',
+      schedules: [],
+    });
+    expect(settings.apiBaseUrl).toBeUndefined();
+    expect(settings.redisUrl).toBeUndefined();
+    expect(settings.apiRateLimit).toBeUndefined();
+  });
+
+  it('takes flags over the environment over the config file', async () => {
+    const configFile = await put(
+      cwd,
+      'config.json',
+      JSON.stringify({ concurrency: 2, maxAttachmentMb: 5, apiTimeoutMs: 1000 }),
+    );
+    const settings = await loadSettings({
+      cwd,
+      configFile,
+      env: { CONCURRENCY: '4', MAX_ATTACHMENT_MB: '7' },
+      flags: { concurrency: '6' },
+    });
+    expect(settings).toMatchObject({
+      concurrency: 6,
+      maxAttachmentMb: 7,
+      apiTimeoutMs: 1000,
+      configFile,
+    });
+  });
+
+  it('resolves paths against the working folder, and derives folders from DATA_DIR', async () => {
+    const settings = await loadSettings({
+      cwd,
+      env: { DATA_DIR: 'work', PRODUCTS_FILE: 'cat.json' },
+    });
+    expect(settings.dataDir).toBe(join(cwd, 'work'));
+    expect(settings.inboxDir).toBe(join(cwd, 'work', 'inbox'));
+    expect(settings.productsFile).toBe(join(cwd, 'cat.json'));
+  });
+
+  it('ignores empty environment variables', async () => {
+    expect((await loadSettings({ cwd, env: { CONCURRENCY: '' } })).concurrency).toBe(8);
+  });
+
+  it.each([
+    [{ CONCURRENCY: 'many' }, /^CONCURRENCY: expected number, received NaN \(got "many"\)\.$/],
+    [{ CONCURRENCY: '0' }, /^CONCURRENCY: Too small/],
+    [{ MAX_ATTACHMENT_MB: '-1' }, /^MAX_ATTACHMENT_MB: /],
+    [{ API_BASE_URL: 'ftp://example.be' }, /^API_BASE_URL: /],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: /],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: .*(got "loud")/],
+    [{ DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT: /],
+  ])('refuses %j in one line naming the setting', async (env, message) => {
+    const error = await loadSettings({ cwd, env }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('names the flag when the flag is wrong', async () => {
+    await expect(loadSettings({ cwd, flags: { maxAttachmentMb: 'big' } })).rejects.toThrow(
+      /^--max-attachment-mb: /,
+    );
+  });
+
+  it('reads schedules from the config file', async () => {
+    const configFile = await put(
+      cwd,
+      'schedules.json',
+      JSON.stringify({ schedules: [{ name: 'nightly', cron: '0 2 * * *', dir: 'share' }] }),
+    );
+    const settings = await loadSettings({ cwd, configFile });
+    expect(settings.schedules).toEqual([
+      { name: 'nightly', cron: '0 2 * * *', dir: join(cwd, 'share') },
+    ]);
+  });
+
+  it.each([
+    ['missing.json', null, /cannot be read/],
+    ['broken.json', '{"concurrency": ', /is not valid JSON/],
+    ['list.json', '[]', /must hold a JSON object of settings/],
+    ['typo.json', '{"concurency": 2}', /unknown setting "concurency"/],
+    ['bad.json', '{"concurrency": "x"}', /^"concurrency" in .*bad\.json: /],
+    ['sched.json', '{"schedules": [{"name": "n"}]}', /^"schedules" in .*: 0\.cron: /],
+  ])('refuses the config file %s', async (name, content, message) => {
+    const configFile = content === null ? join(cwd, name) : await put(cwd, name, content);
+    await expect(loadSettings({ cwd, configFile })).rejects.toThrow(message);
+  });
+});

@@ -1,0 +1,69 @@
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { AttachmentChecker } from '../../src/orders/attachments.js';
+import { put, tempDir } from '../helpers/files.js';
+
+const root = await tempDir('attachments-');
+const sheetDir = join(root, 'sheet');
+await put(sheetDir, 'plans/a.pdf', 'plan');
+await put(sheetDir, 'big.bin', Buffer.alloc(2 * 1024 * 1024 + 1));
+await put(root, 'outside.pdf', 'secret');
+await mkdir(join(sheetDir, 'folder'));
+await symlink(join(root, 'outside.pdf'), join(sheetDir, 'escape.pdf'));
+await symlink(join(sheetDir, 'plans', 'a.pdf'), join(sheetDir, 'inside-link.pdf'));
+await symlink(join(sheetDir, 'nowhere.pdf'), join(sheetDir, 'dangling.pdf'));
+
+const checker = new AttachmentChecker(sheetDir, 2 * 1024 * 1024);
+const message = (path: string) => {
+  const result = checker.check(path);
+  return result.ok ? null : result.message;
+};
+
+describe('AttachmentChecker', () => {
+  it('accepts a file inside the sheet folder, with its size', () => {
+    expect(checker.check('plans/a.pdf')).toEqual({
+      ok: true,
+      attachment: { path: 'plans/a.pdf', absolute: join(sheetDir, 'plans', 'a.pdf'), bytes: 4 },
+    });
+  });
+
+  it('accepts a `..` that stays inside, and a link that stays inside', () => {
+    expect(checker.check('plans/../plans/a.pdf').ok).toBe(true);
+    expect(checker.check('inside-link.pdf')).toMatchObject({
+      ok: true,
+      attachment: { absolute: join(sheetDir, 'plans', 'a.pdf') },
+    });
+  });
+
+  it.each([
+    ['../outside.pdf', /points outside the sheet's folder/],
+    ['plans/../../outside.pdf', /points outside the sheet's folder/],
+    ['..', /points outside the sheet's folder/],
+    ['.', /points outside the sheet's folder/],
+    ['/etc/passwd', /is an absolute path/],
+    ['C:/Users/an/plan.pdf', /is an absolute path/],
+    ['//server/share/plan.pdf', /is an absolute path/],
+    ['escape.pdf', /is a link to a file outside the sheet's folder/],
+    ['plans/missing.pdf', /does not exist \(looked for .*plans\/missing\.pdf\)/],
+    ['dangling.pdf', /does not exist/],
+    ['folder', /is a folder, not a document/],
+    [
+      'big.bin',
+      /is 2 MB \(2097153 bytes\), over the limit of 2 MB \(2097152 bytes\) per attachment \(MAX_ATTACHMENT_MB\)/,
+    ],
+    ['a\0b', /is not a valid path/],
+  ])('refuses %j', (path, expected) => {
+    expect(message(path)).toMatch(expected);
+  });
+
+  it('remembers an answer for the sheet', async () => {
+    const cached = new AttachmentChecker(sheetDir, 100);
+    expect(cached.check('late.pdf').ok).toBe(false);
+    await put(sheetDir, 'late.pdf', 'now here');
+    expect(cached.check('late.pdf').ok).toBe(false);
+    expect(new AttachmentChecker(sheetDir, 100).check('late.pdf').ok).toBe(true);
+  });
+});

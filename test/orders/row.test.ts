@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+
+import { Catalogue } from '../../src/orders/catalogue.js';
+import { rowValidator } from '../../src/orders/row.js';
+import {
+  type ColumnMapping,
+  mapHeader,
+  ObjectCells,
+  parseMapping,
+  CsvCells,
+} from '../../src/sheets/columns.js';
+
+const catalogue = new Catalogue([
+  { id: 'EPC', name: 'EPC', category: '3.1' },
+  { id: 'ELEC-1.1', name: 'Electrical inspection', category: '1.1' },
+  { id: 'ELEC-2.1', name: 'Electrical common parts', category: '2.1' },
+  { id: 'ASB-UNITS', name: 'Asbestos per unit', category: '2.3' },
+  { id: 'ASB-FLOORS', name: 'Asbestos per floor', category: '2.4' },
+]);
+const validate = rowValidator(catalogue);
+
+const complete: Record<string, unknown> = {
+  property_type: 'Rijwoning / Duplex',
+  address1: 'Kerkstraat',
+  address2: '12',
+  city: 'Gent',
+  postal_code: '9000',
+  contact_name: 'An',
+  contact_language: 'nl',
+  contact_email: 'an@example.be',
+  inv_mail: 'facturen@example.be',
+  invoice_to: 'tenant',
+  is_contact_owner: 'contact',
+  order_products: 'EPC',
+};
+
+function check(row: Record<string, unknown>, mapping?: ColumnMapping) {
+  return validate(new ObjectCells(row, mapping, new Set()));
+}
+
+function problems(row: Record<string, unknown>, mapping?: ColumnMapping) {
+  const result = check(row, mapping);
+  return result.ok ? [] : result.problems;
+}
+
+describe('rowValidator', () => {
+  it('gives the order in canonical form, with only the fields the row has', () => {
+    const result = check({
+      ...complete,
+      property_type: 'studio/appartement',
+      contact_language: 'NL',
+      habbitable_space: '85',
+      no_contact_mail: 'nee',
+      remark: '',
+      order_products: 'epc:2',
+      reference: ' R-1 ',
+      files: 'a.pdf|b\\c.pdf',
+    });
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        order: {
+          ...complete,
+          property_type: 'Studio / Appartement',
+          contact_language: 'nl',
+          habbitable_space: 85,
+          no_contact_mail: 0,
+          order_products: [{ id: 'EPC', quantity: 2 }],
+        },
+        reference: 'R-1',
+        files: ['a.pdf', 'b/c.pdf'],
+      },
+    });
+  });
+
+  it('tells every missing required field at once, in plain words', () => {
+    expect(problems({}).map((p) => p.message)).toEqual([
+      'property_type is required: the kind of property, e.g. "Rijwoning / Duplex".',
+      'address1 is required: the street of the property.',
+      'address2 is required: the house number (and bus number) of the property.',
+      'city is required: the city of the property.',
+      'postal_code is required: the postal code of the property.',
+      'contact_name is required: the name of the contact person.',
+      'contact_language is required: the language of the contact person: nl, en or fr.',
+      'invoice_to is required: who receives the invoice: tenant, salesman or other.',
+      'is_contact_owner is required: who the contact person is: contact, yes or other.',
+      'order_products is required: the products to order, e.g. EPC|ELEC-1.1.',
+      'contact_email is required: the e-mail address of the contact person; if there is none, set no_contact_mail to yes.',
+      'inv_mail is required: the e-mail address for the invoice; if there is none, set no_inv_mail to yes.',
+    ]);
+  });
+
+  it('names the column as the sheet names it', () => {
+    const mapping = parseMapping({ Gemeente: 'city' }, 'm.json');
+    const { city: _city, ...withoutCity } = complete;
+    const found = problems({ ...withoutCity, Gemeente: ' ' }, mapping);
+    expect(found).toEqual([
+      { column: 'Gemeente', message: 'city is required: the city of the property.' },
+    ]);
+    const header = mapHeader(['Stad'], parseMapping({ Stad: 'city' }, 'm.json'));
+    const csv = validate(new CsvCells(header, ['']));
+    expect(csv.ok ? [] : csv.problems.find((p) => p.message.startsWith('city'))?.column).toBe(
+      'Stad',
+    );
+  });
+
+  it('lets the mail flags excuse the addresses, and checks addresses otherwise', () => {
+    const { contact_email: _c, inv_mail: _i, ...withoutMails } = complete;
+    expect(check({ ...withoutMails, no_contact_mail: 'ja', no_inv_mail: true }).ok).toBe(true);
+    expect(problems({ ...complete, contact_email: 'an(at)example.be', inv_mail: 'x@y' })).toEqual([
+      {
+        column: 'contact_email',
+        message: 'contact_email is not a valid e-mail address (got "an(at)example.be").',
+      },
+      { column: 'inv_mail', message: 'inv_mail is not a valid e-mail address (got "x@y").' },
+    ]);
+  });
+
+  it.each([
+    [
+      'ELEC-1.1',
+      'breaker_boxes',
+      'breaker_boxes is required because ELEC-1.1 is an electrical inspection (category 1.1): give the number of breaker boxes.',
+    ],
+    [
+      'ELEC-2.1',
+      'breaker_boxes',
+      'breaker_boxes is required because ELEC-2.1 is an electrical inspection (category 2.1): give the number of breaker boxes.',
+    ],
+    [
+      'ASB-UNITS',
+      'units',
+      'units is required because ASB-UNITS is priced per housing unit (category 2.3): give the number of units.',
+    ],
+    [
+      'ASB-FLOORS',
+      'floors',
+      'floors is required because ASB-FLOORS is priced per floor (category 2.4): give the number of floors.',
+    ],
+  ])('%s asks for %s and says why', (product, field, message) => {
+    expect(problems({ ...complete, order_products: `EPC|${product}` })).toEqual([
+      { column: field, message },
+    ]);
+    expect(check({ ...complete, order_products: `EPC|${product}`, [field]: '2' }).ok).toBe(true);
+  });
+
+  it('checks integers and their minimum', () => {
+    expect(problems({ ...complete, breaker_boxes: '0', habbitable_space: 'large' })).toEqual([
+      {
+        column: 'habbitable_space',
+        message: 'habbitable_space must be a whole number (got "large").',
+      },
+      { column: 'breaker_boxes', message: 'breaker_boxes must be at least 1 (got "0").' },
+    ]);
+  });
+
+  it('refuses an empty product list', () => {
+    expect(problems({ ...complete, order_products: [] })).toEqual([
+      {
+        column: 'order_products',
+        message: 'order_products lists no product: give at least one, e.g. EPC.',
+      },
+    ]);
+  });
+
+  it('keeps the reference and files of an invalid row, so they can still be checked', () => {
+    const result = check({ reference: 'R-9', files: ['x.pdf'] });
+    expect(result.ok).toBe(false);
+    expect(result).toMatchObject({ reference: 'R-9', files: ['x.pdf'] });
+  });
+
+  it('refuses a reference or files of the wrong kind', () => {
+    expect(problems({ ...complete, reference: { id: 1 }, files: 7 })).toEqual([
+      { column: 'reference', message: 'reference must be text (got "{"id":1}").' },
+      {
+        column: 'files',
+        message: 'files must be file paths separated by | (or a JSON list of paths) (got "7").',
+      },
+    ]);
+  });
+});
