@@ -43,7 +43,7 @@ export type RowValidation =
   | { ok: false; problems: RowProblem[]; reference?: string; files: string[] };
 
 /** What each required field is, for the message that asks for it. */
-const REQUIRED: ReadonlyArray<readonly [SheetField, string]> = [
+const REQUIRED: ReadonlyArray<readonly [OrderFieldName, string]> = [
   ['property_type', 'the kind of property, e.g. "Rijwoning / Duplex"'],
   ['address1', 'the street of the property'],
   ['address2', 'the house number (and bus number) of the property'],
@@ -100,18 +100,22 @@ export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidat
   return (cells) => {
     const problems: RowProblem[] = [];
     const order: OrderPayload = {};
+    const refused: OrderFieldName[] = []; // given, but not usable
     const fail = (field: SheetField, message: string) => {
       problems.push({ column: cells.column(field) ?? field, message });
     };
-    const given = (field: SheetField) => !isAbsent(cells.value(field));
+    // Every order field the row gives ends up in `order` or in `refused`.
+    const given = (field: OrderFieldName) => order[field] !== undefined || refused.includes(field);
 
     for (const [field, normalise] of plan) {
       const value = cells.value(field);
       if (isAbsent(value)) continue;
       const result = normalise(value);
-      if (result instanceof Invalid)
+      if (result instanceof Invalid) {
+        refused.push(field);
         fail(field, `${field} ${result.message} (got ${shown(value)}).`);
-      else if (Array.isArray(result) && result[0] instanceof Invalid) {
+      } else if (Array.isArray(result) && result[0] instanceof Invalid) {
+        refused.push(field);
         for (const problem of result as Invalid[]) fail(field, problem.message);
       } else order[field] = result as string | number | OrderProduct[];
     }
