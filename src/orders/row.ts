@@ -147,22 +147,17 @@ export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidat
       }
     }
 
-    let reference: string | undefined;
-    const rawReference = cells.value('reference');
-    if (!isAbsent(rawReference)) {
-      const result = normaliseText(rawReference);
-      if (result instanceof Invalid)
-        fail('reference', `reference ${result.message} (got ${shown(rawReference)}).`);
-      else reference = result;
-    }
-    let files: string[] = [];
-    const rawFiles = cells.value('files');
-    if (!isAbsent(rawFiles)) {
-      const result = normaliseFiles(rawFiles);
-      if (result instanceof Invalid)
-        fail('files', `files ${result.message} (got ${shown(rawFiles)}).`);
-      else files = result;
-    }
+    /** A non-order column's value, when given and usable. */
+    const extra = <T>(field: 'reference' | 'files', normalise: (v: unknown) => T | Invalid) => {
+      const value = cells.value(field);
+      if (isAbsent(value)) return undefined;
+      const result = normalise(value);
+      if (!(result instanceof Invalid)) return result;
+      fail(field, `${field} ${result.message} (got ${shown(value)}).`);
+      return undefined;
+    };
+    const reference = extra('reference', normaliseText);
+    const files = extra('files', normaliseFiles) ?? [];
 
     const extras = reference === undefined ? { files } : { files, reference };
     if (problems.length > 0) return { ok: false, problems, ...extras };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { Catalogue } from '../../src/orders/catalogue.js';
 import { rowValidator } from '../../src/orders/row.js';
 import {
   type ColumnMapping,
@@ -9,14 +8,9 @@ import {
   parseMapping,
   CsvCells,
 } from '../../src/sheets/columns.js';
+import { testCatalogue } from '../helpers/catalogue.js';
 
-const catalogue = new Catalogue([
-  { id: 'EPC', name: 'EPC', category: '3.1' },
-  { id: 'ELEC-1.1', name: 'Electrical inspection', category: '1.1' },
-  { id: 'ELEC-2.1', name: 'Electrical common parts', category: '2.1' },
-  { id: 'ASB-UNITS', name: 'Asbestos per unit', category: '2.3' },
-  { id: 'ASB-FLOORS', name: 'Asbestos per floor', category: '2.4' },
-]);
+const catalogue = testCatalogue;
 const validate = rowValidator(catalogue);
 
 const complete: Record<string, unknown> = {

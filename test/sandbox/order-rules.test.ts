@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { Catalogue } from '../../src/orders/catalogue.js';
 import { cleanInput, orderRules, validateOrder } from '../../src/sandbox/order-rules.js';
 import { validOrder } from '../helpers/orders.js';
+import { testCatalogue } from '../helpers/catalogue.js';
 
-const catalogue = new Catalogue([
-  { id: 'EPC', name: 'EPC', category: '3.1' },
-  { id: 'ELEC-1.1', name: 'Electrical inspection', category: '1.1' },
-  { id: 'ELEC-1.2', name: 'Electrical re-inspection', category: '1.2' },
-  { id: 'ELEC-2.1', name: 'Electrical common parts', category: '2.1' },
-  { id: 'ASB-UNITS', name: 'Asbestos per unit', category: '2.3' },
-  { id: 'ASB-FLOORS', name: 'Asbestos per floor', category: '2.4' },
-]);
+const catalogue = testCatalogue;
 const rules = orderRules(catalogue);
 
 function check(body: Record<string, unknown>) {
