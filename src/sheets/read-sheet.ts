@@ -22,7 +22,7 @@ import {
   MappingError,
   ObjectCells,
 } from './columns.js';
-import { openCsv } from './csv.js';
+import { type CsvSheet, openCsv } from './csv.js';
 import { delimiterName } from './delimiter.js';
 import { SheetError } from './errors.js';
 import { readJsonArray, readNdjson } from './json.js';
@@ -90,73 +90,88 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
     bytes: scan.bytes,
     encoding: scan.encoding,
   };
-  const warnings: string[] = [];
-  const attachments = new AttachmentChecker(dirname(path), options.maxAttachmentBytes);
   const references = new Map<string, number>();
+  const attachments = new AttachmentChecker(dirname(path), options.maxAttachmentBytes);
   const validate = rowValidator(options.catalogue);
-  const finish = (record: SourceRecord, cells: Cells, early: readonly string[]) =>
+  const finish: Finish = (record, cells, early) =>
     rowResult(record, cells, early, validate(cells), attachments, references);
+  const warnings: string[] = [];
+  if (format !== 'csv') {
+    const records = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
+    return { info, warnings, batches: objectRows(records, options.mapping, warnings, finish) };
+  }
+  const csv = await openCsv(path, scan);
+  info.delimiter = csv.delimiter;
+  info.header = csv.header;
+  return { info, warnings, batches: csvRows(csv, options.mapping, warnings, finish) };
+}
 
-  if (format === 'csv') {
-    const csv = await openCsv(path, scan);
-    info.delimiter = csv.delimiter;
-    info.header = csv.header;
-    let map: HeaderMap;
-    try {
-      map = mapHeader(csv.header, options.mapping);
-    } catch (error) {
-      if (error instanceof MappingError) throw new SheetError(error.message, 1, { cause: error });
-      throw error;
-    }
-    if (map.index.size === 0) {
-      const named = csv.header.filter((name) => name !== '').slice(0, 5);
-      throw new SheetError(
-        `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
-        csv.headerLine,
+/** A record's cells and record-level problems → its result. */
+type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
+
+function csvRows(
+  csv: CsvSheet,
+  mapping: ColumnMapping | undefined,
+  warnings: string[],
+  finish: Finish,
+): AsyncGenerator<RowResult[]> {
+  let map: HeaderMap;
+  try {
+    map = mapHeader(csv.header, mapping);
+  } catch (error) {
+    if (!(error instanceof MappingError)) throw error;
+    throw new SheetError(error.message, csv.headerLine, { cause: error });
+  }
+  if (map.index.size === 0) {
+    const named = csv.header.filter((name) => name !== '').slice(0, 5);
+    throw new SheetError(
+      `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
+      csv.headerLine,
+    );
+  }
+  if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
+  let namelessRows = 0;
+  const toResult = (record: SourceRecord): RowResult => {
+    const cells = new CsvCells(map, record.data as string[]);
+    if (cells.namelessData()) namelessRows += 1;
+    const extra = cells.extra();
+    const s = extra === 1 ? '' : 's';
+    const early =
+      extra === 0
+        ? []
+        : [
+            `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
+          ];
+    return finish(record, cells, early);
+  };
+  async function* batches(): AsyncGenerator<RowResult[]> {
+    yield* mapBatches(csv.batches, toResult);
+    if (namelessRows > 0) {
+      const letters = map.nameless.map(columnLetter).join(', ');
+      warnings.push(
+        `${namelessRows} row${namelessRows === 1 ? ' has' : 's have'} values in a column without a name (column ${letters}); they are ignored: give the column a name in the header.`,
       );
     }
-    if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
-    let namelessRows = 0;
-    const csvRow = (record: SourceRecord): RowResult => {
-      const cells = new CsvCells(map, record.data as string[]);
-      if (cells.namelessData()) namelessRows += 1;
-      const extra = cells.extra();
-      const s = extra === 1 ? '' : 's';
-      const early =
-        extra === 0
-          ? []
-          : [
-              `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
-            ];
-      return finish(record, cells, early);
-    };
-    async function* csvBatches(): AsyncGenerator<RowResult[]> {
-      yield* mapBatches(csv.batches, csvRow);
-      if (namelessRows > 0) {
-        const letters = map.nameless.map(columnLetter).join(', ');
-        warnings.push(
-          `${namelessRows} row${namelessRows === 1 ? ' has' : 's have'} values in a column without a name (column ${letters}); they are ignored: give the column a name in the header.`,
-        );
-      }
-    }
-    return { info, warnings, batches: csvBatches() };
   }
+  return batches();
+}
 
-  const records = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
+async function* objectRows(
+  records: AsyncIterable<SourceRecord[]>,
+  mapping: ColumnMapping | undefined,
+  warnings: string[],
+  finish: Finish,
+): AsyncGenerator<RowResult[]> {
   const unknown = new Set<string>();
-  const objectRow = (record: SourceRecord): RowResult => {
-    const cells = new ObjectCells(record.data as Record<string, unknown>, options.mapping, unknown);
+  yield* mapBatches(records, (record) => {
+    const cells = new ObjectCells(record.data as Record<string, unknown>, mapping, unknown);
     return finish(
       record,
       cells,
       record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
     );
-  };
-  async function* batches(): AsyncGenerator<RowResult[]> {
-    yield* mapBatches(records, objectRow);
-    if (unknown.size > 0) warnings.push(unknownColumns([...unknown]));
-  }
-  return { info, warnings, batches: batches() };
+  });
+  if (unknown.size > 0) warnings.push(unknownColumns([...unknown]));
 }
 
 async function* mapBatches<T, U>(
