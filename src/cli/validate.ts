@@ -10,6 +10,7 @@ import type { SheetInfo } from '../sheets/types.js';
 import { CliError } from './errors.js';
 import type { CommandIo } from './io.js';
 import { paint } from './paint.js';
+import { Progress } from './progress.js';
 
 export interface ValidateCommandOptions {
   mapping?: string;
@@ -47,8 +48,15 @@ export async function validateCommand(
   io: CommandIo,
 ): Promise<number> {
   const { catalogue, mapping, maxAttachmentBytes } = await prepare(opts, io);
-  const human = opts.json ? io.stderr : io.stdout;
-  const out = paint(human, io.env);
+  const progress = new Progress(io.stderr);
+  const stream = opts.json ? io.stderr : io.stdout;
+  const human = {
+    write: (text: string) => {
+      progress.clear();
+      stream.write(text);
+    },
+  };
+  const out = paint(stream, io.env);
   const summaries: ValidateSummary[] = [];
   let fatal = false;
 
@@ -88,6 +96,7 @@ export async function validateCommand(
       });
       human.write(`${out.bold(shownName)}  ${out.dim(`(${describeSheet(opened.info)})`)}\n`);
       for await (const batch of opened.batches) {
+        progress.update(`  ${shownName}: ${summary.total.toLocaleString('en')} rows checked…`);
         for (const result of batch) {
           summary.total += 1;
           if (result.ok) {
