@@ -1,0 +1,283 @@
+/**
+ * The Order and File Service client: undici over one keep-alive Agent per process, the bearer
+ * token on every request and in no log, a timeout per request, the caller's abort signal, and
+ * every failure turned into an ApiError that says what it means (classify.ts).
+ */
+import { openAsBlob } from 'node:fs';
+import { basename, extname } from 'node:path';
+
+import { type Dispatcher, FormData, request } from 'undici';
+import { z } from 'zod';
+
+import type { OrderPayload } from '../orders/row.js';
+import { classifyNetwork, classifyStatus, retryAfterMs } from './classify.js';
+import { readErrorBody } from './error-body.js';
+import { AbortedError, ApiError } from './errors.js';
+
+export interface ApiClientOptions {
+  /** e.g. `https://api.example.be`; the documented paths (`/api/orders/`) go after it. */
+  baseUrl: string;
+  token: string;
+  /** Per-request timeout, in ms. */
+  timeoutMs: number;
+  /** The process's keep-alive agent. */
+  dispatcher: Dispatcher;
+  /** Milliseconds since the epoch (for Retry-After dates). */
+  now?: () => number;
+}
+
+const createdSchema = z.object({
+  id: z.number().int(),
+  inspections: z.array(z.object({ id: z.number().int(), product_id: z.string() })).default([]),
+});
+export type CreatedOrder = z.infer<typeof createdSchema>;
+
+const uploadedSchema = z.object({ id: z.number().int() });
+
+const retrievedSchema = z.object({ data: z.looseObject({ id: z.number().int() }) });
+export type RetrievedOrder = z.infer<typeof retrievedSchema>['data'];
+
+/** A file to attach to an order. */
+export interface FileToUpload {
+  /** Where it is on disk. */
+  absolute: string;
+  /** The name the order shows (by default the file's own name). */
+  name?: string;
+}
+
+const MAX_REDIRECTS = 3;
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #token: string;
+  readonly #timeoutMs: number;
+  readonly #dispatcher: Dispatcher;
+  readonly #now: () => number;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs;
+    this.#dispatcher = options.dispatcher;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** POST /api/orders/ → the new order's id and one inspection per ordered product. */
+  async createOrder(order: OrderPayload, signal?: AbortSignal): Promise<CreatedOrder> {
+    const text = await this.#send('POST', '/api/orders/', signal, () => ({
+      body: JSON.stringify(order),
+      headers: { 'content-type': 'application/json' },
+    }));
+    return this.#parse(createdSchema, text, 'POST', '/api/orders/');
+  }
+
+  /** POST /api/files/ with one file, streamed from disk → the file's id. */
+  async uploadFile(orderId: number, file: FileToUpload, signal?: AbortSignal): Promise<number> {
+    const name = file.name ?? basename(file.absolute);
+    const text = await this.#send('POST', '/api/files/', signal, async () => {
+      const form = new FormData();
+      form.append('model_id', String(orderId));
+      form.append('model_type', 'order');
+      form.append('collection_name', 'clientFiles');
+      form.append('files[]', await openAsBlob(file.absolute, { type: mediaType(name) }), name);
+      return { body: form, headers: {} };
+    });
+    return this.#parse(uploadedSchema, text, 'POST', '/api/files/').id;
+  }
+
+  /**
+   * GET /api/orders/{id}. The API writes `contact_language` twice, the later one null; a plain
+   * JSON parse keeps the null, so the first value is taken from the text.
+   */
+  async getOrder(id: number, signal?: AbortSignal): Promise<RetrievedOrder> {
+    const path = `/api/orders/${id}`;
+    const text = await this.#send('GET', path, signal);
+    const { data } = this.#parse(retrievedSchema, text, 'GET', path);
+    if (data.contact_language === null || data.contact_language === undefined) {
+      const first = firstStringValue(text, 'contact_language');
+      if (first !== undefined) data.contact_language = first;
+    }
+    return data;
+  }
+
+  /** GET /api/files/{id} → the file's bytes. */
+  async getFile(id: number, signal?: AbortSignal): Promise<Buffer> {
+    return Buffer.from(await this.#send('GET', `/api/files/${id}`, signal, undefined, 'bytes'));
+  }
+
+  #send(
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal | undefined,
+    body?: () => Promise<RequestBody> | RequestBody,
+  ): Promise<string>;
+  #send(
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal | undefined,
+    body: undefined,
+    as: 'bytes',
+  ): Promise<ArrayBuffer>;
+  async #send(
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal | undefined,
+    body?: () => Promise<RequestBody> | RequestBody,
+    as: 'text' | 'bytes' = 'text',
+  ): Promise<string | ArrayBuffer> {
+    let url = `${this.baseUrl}${path}`;
+    for (let hop = 0; ; hop++) {
+      const timeout = AbortSignal.timeout(this.#timeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      const payload = body ? await body() : undefined;
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(url, {
+          method,
+          dispatcher: this.#dispatcher,
+          signal: combined,
+          headers: {
+            accept: 'application/json',
+            authorization: `Bearer ${this.#token}`,
+            ...payload?.headers,
+          },
+          body: payload?.body,
+        });
+      } catch (error) {
+        throw this.#networkError(error, method, url, signal, timeout);
+      }
+      const { statusCode: status, headers } = response;
+      if (status >= 200 && status < 300) {
+        try {
+          return as === 'bytes' ? await response.body.arrayBuffer() : await response.body.text();
+        } catch (error) {
+          throw this.#networkError(error, method, url, signal, timeout);
+        }
+      }
+      const text = await response.body.text().catch(() => '');
+      const location = headers.location;
+      if (
+        (status === 307 || status === 308) &&
+        typeof location === 'string' &&
+        hop < MAX_REDIRECTS
+      ) {
+        // The same method and body again: a 307/308 promises nothing was done.
+        url = new URL(location, url).toString();
+        continue;
+      }
+      throw this.#statusError(status, headers, text, method, url);
+    }
+  }
+
+  #statusError(
+    status: number,
+    headers: Dispatcher.ResponseData['headers'],
+    text: string,
+    method: string,
+    url: string,
+  ): ApiError {
+    const contentType = headers['content-type'];
+    const { message, fieldErrors } = readErrorBody(
+      status,
+      Array.isArray(contentType) ? contentType[0] : contentType,
+      text,
+    );
+    const kind = classifyStatus(status);
+    const location = headers.location;
+    const wait = retryAfterMs(headers['retry-after'], this.#now());
+    const shown =
+      status >= 300 && status < 400
+        ? `the API answered ${method} ${url} with a ${status} redirect to ${String(location)}; a ${method} must not be followed there as another request: set API_BASE_URL so that the documented paths need no redirect.`
+        : `${method} ${url} answered ${status}: ${message}`;
+    return new ApiError(shown, {
+      kind,
+      method,
+      url,
+      status,
+      ...(wait !== undefined && { retryAfterMs: wait }),
+      ...(fieldErrors && { fieldErrors }),
+    });
+  }
+
+  #networkError(
+    error: unknown,
+    method: string,
+    url: string,
+    signal: AbortSignal | undefined,
+    timeout: AbortSignal,
+  ): Error {
+    if (signal?.aborted)
+      return new AbortedError(`${method} ${url} stopped: shutting down`, { cause: error });
+    if (timeout.aborted) {
+      return new ApiError(
+        `${method} ${url} got no answer within ${this.#timeoutMs} ms (API_TIMEOUT_MS).`,
+        { kind: 'ambiguous', method, url, code: 'TIMEOUT' },
+        { cause: error },
+      );
+    }
+    const code = errorCode(error);
+    return new ApiError(
+      `${method} ${url} failed: ${(error as Error).message}${code ? ` (${code})` : ''}.`,
+      { kind: classifyNetwork(code), method, url, ...(code && { code }) },
+      { cause: error },
+    );
+  }
+
+  #parse<T>(schema: z.ZodType<T>, text: string, method: string, path: string): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      json = undefined;
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    // A success status with a body we cannot read: whatever was asked may well have been done.
+    throw new ApiError(
+      `${method} ${this.baseUrl}${path} answered with an unexpected body: ${text.slice(0, 200)}`,
+      {
+        kind: 'ambiguous',
+        method,
+        url: `${this.baseUrl}${path}`,
+      },
+    );
+  }
+}
+
+interface RequestBody {
+  body: string | FormData;
+  headers: Record<string, string>;
+}
+
+/** The error code of a failed request: the socket's (ECONNREFUSED) or undici's (UND_ERR_SOCKET). */
+function errorCode(error: unknown): string | undefined {
+  const own = (error as { code?: unknown } | null)?.code;
+  if (typeof own === 'string') return own;
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof cause === 'string' ? cause : undefined;
+}
+
+/** The first string value of `key` in raw JSON text (for keys the API writes twice). */
+export function firstStringValue(text: string, key: string): string | undefined {
+  const pattern = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`);
+  const match = pattern.exec(text)?.[1];
+  return match === undefined ? undefined : (JSON.parse(match) as string);
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.txt': 'text/plain',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.zip': 'application/zip',
+};
+
+function mediaType(name: string): string {
+  return MEDIA_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+}

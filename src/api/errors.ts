@@ -1,0 +1,45 @@
+/**
+ * What an API failure means for the row that met it:
+ * - `permanent`: the API refused this request; sending it again gets the same answer.
+ * - `retryable`: nothing happened on the server; the same request may be sent again.
+ * - `ambiguous`: the request may have been carried out (a timeout or reset after sending, 500,
+ *   504); sending a create again could create a second order.
+ * - `auth`: the token is refused (401/403); true for every row, so the import stops.
+ * - `config`: the API is not where the settings say (a redirect that must not be followed, 405).
+ */
+export type ErrorKind = 'permanent' | 'retryable' | 'ambiguous' | 'auth' | 'config';
+
+export interface ApiErrorDetails {
+  kind: ErrorKind;
+  method: string;
+  url: string;
+  /** The HTTP status, when an answer came. */
+  status?: number;
+  /** The socket or undici error code, when no answer came. */
+  code?: string;
+  /** From Retry-After (429, 503). */
+  retryAfterMs?: number;
+  /** A 422's field errors, by the API's field names (`order_products.0.id`). */
+  fieldErrors?: Record<string, string[]>;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+
+  constructor(
+    message: string,
+    readonly details: ApiErrorDetails,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  get kind(): ErrorKind {
+    return this.details.kind;
+  }
+}
+
+/** Thrown when the caller's signal (shutdown) stops a request: not a verdict on the request. */
+export class AbortedError extends Error {
+  override name = 'AbortedError';
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+
+import { Agent } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { ApiClient } from '../../src/api/client.js';
+import { AbortedError, ApiError } from '../../src/api/errors.js';
+import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import { put, tempDir } from '../helpers/files.js';
+import { validOrder } from '../helpers/orders.js';
+import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
+
+const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+afterAll(() => dispatcher.close());
+const dir = await tempDir('client-');
+
+function clientFor(baseUrl: string, token = 'sandbox-demo-token', timeoutMs = 5000) {
+  return new ApiClient({ baseUrl, token, timeoutMs, dispatcher });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('against a well-behaved sandbox', () => {
+  let sandbox: TestSandbox;
+  let client: ApiClient;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+    client = clientFor(`${sandbox.url}/`);
+  });
+  afterAll(() => sandbox.close());
+
+  it('creates an order, attaches a file streamed from disk, and reads both back', async () => {
+    const created = await client.createOrder(
+      validOrder({
+        order_products: [
+          { id: 'EPC', quantity: 1 },
+          { id: 'GAS', quantity: 1 },
+        ],
+        contact_language: 'fr',
+      }),
+    );
+    expect(created.inspections.map((i) => i.product_id)).toEqual(['EPC', 'GAS']);
+    const bytes = randomBytes(300_000);
+    const path = await put(dir, 'plan.pdf', bytes);
+    const fileId = await client.uploadFile(created.id, { absolute: path });
+    expect((await client.getFile(fileId)).equals(bytes)).toBe(true);
+    const order = await client.getOrder(created.id);
+    expect(order).toMatchObject({
+      id: created.id,
+      contact_language: 'fr',
+      habbitable_space: '140',
+    });
+    const listed = await sandbox.api.listOrders();
+    expect(listed.find((o) => o.id === created.id)?.files.map((f) => f.file_name)).toEqual([
+      'plan.pdf',
+    ]);
+  });
+
+  it('gives a 422 as a permanent error with the field errors', async () => {
+    const error = await failure(client.createOrder({ city: 'Gent' }));
+    expect(error.kind).toBe('permanent');
+    expect(error.details.status).toBe(422);
+    expect(error.details.fieldErrors?.address1).toEqual(['The address1 field is required.']);
+    expect(error.message).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/api\/orders\/ answered 422: The property type field is required\./,
+    );
+  });
+
+  it('gives a refused token as an auth error', async () => {
+    const error = await failure(clientFor(sandbox.url, 'wrong').createOrder(validOrder()));
+    expect(error.details).toMatchObject({ kind: 'auth', status: 401 });
+    expect(error.message).toContain('Unauthenticated.');
+  });
+
+  it('gives an unknown order as a permanent 404', async () => {
+    expect((await failure(client.getOrder(1))).details).toMatchObject({
+      kind: 'permanent',
+      status: 404,
+    });
+  });
+
+  it('stops at once when the caller aborts', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.createOrder(validOrder(), controller.signal)).rejects.toBeInstanceOf(
+      AbortedError,
+    );
+  });
+});
+
+describe('against a faulty sandbox', () => {
+  const open: TestSandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  async function faulty(options: SandboxOptionsInput) {
+    const sandbox = await testSandbox(options);
+    open.push(sandbox);
+    return { sandbox, client: clientFor(sandbox.url, 'sandbox-demo-token', 1500) };
+  }
+
+  it.each([
+    [
+      'a 503 with Retry-After',
+      { faults: { p503: 1, retryAfterSeconds: 4 } },
+      { kind: 'retryable', status: 503, retryAfterMs: 4000 },
+    ],
+    [
+      'a 500 after the order is stored',
+      { faults: { p500After: 1 } },
+      { kind: 'ambiguous', status: 500 },
+    ],
+    [
+      'a reset after the order is stored',
+      { faults: { pResetAfter: 1 } },
+      { kind: 'ambiguous', code: 'ECONNRESET' },
+    ],
+    [
+      'a reset before any work',
+      { faults: { pResetBefore: 1 } },
+      { kind: 'ambiguous', code: 'ECONNRESET' },
+    ],
+    ['no answer in time', { faults: { latencyMs: 3000 } }, { kind: 'ambiguous', code: 'TIMEOUT' }],
+    ['an HTML 413 from the proxy', { proxyMaxBytes: 100 }, { kind: 'permanent', status: 413 }],
+  ] as const)('classifies %s', async (_case, options, details) => {
+    const { client } = await faulty(options);
+    const error = await failure(client.createOrder(validOrder()));
+    expect(error.details).toMatchObject(details);
+  });
+
+  it('reads the 429 of a rate limit with its Retry-After', async () => {
+    const { client } = await faulty({ rateLimit: 1 });
+    await client.createOrder(validOrder());
+    const error = await failure(client.createOrder(validOrder()));
+    expect(error.details).toMatchObject({ kind: 'retryable', status: 429 });
+    expect(error.details.retryAfterMs).toBeGreaterThan(50_000);
+  });
+
+  it('refuses to follow a 301 on a POST, naming the URL', async () => {
+    const { sandbox, client } = await faulty({ redirectTrailingSlash: true });
+    const error = await failure(client.createOrder(validOrder()));
+    expect(error.details).toMatchObject({ kind: 'config', status: 301 });
+    expect(error.message).toContain(
+      `POST ${sandbox.url}/api/orders/ with a 301 redirect to /api/orders`,
+    );
+    expect(await sandbox.api.listOrders()).toEqual([]);
+  });
+
+  it('calls a connection refused retryable', async () => {
+    const error = await failure(clientFor('http://127.0.0.1:1').createOrder(validOrder()));
+    expect(error.details).toMatchObject({ kind: 'retryable', code: 'ECONNREFUSED' });
+  });
+});
+
+describe('a 307 redirect', () => {
+  let sandbox: TestSandbox;
+  let front: Server;
+  let frontUrl: string;
+  beforeAll(async () => {
+    sandbox = await testSandbox();
+    // A front server that sends every request on, as a 307 that keeps method and body.
+    front = createServer((req, res) => {
+      res.writeHead(307, { location: `${sandbox.url}${req.url ?? '/'}` }).end();
+    }).listen(0, '127.0.0.1');
+    await once(front, 'listening');
+    const address = front.address();
+    frontUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    front.close();
+    await sandbox.close();
+  });
+
+  it('is followed with the same method and body, once', async () => {
+    const client = clientFor(frontUrl);
+    const created = await client.createOrder(validOrder({ contact_name: 'Via 307' }));
+    const path = await put(dir, 'via.txt', 'redirected bytes');
+    const fileId = await client.uploadFile(created.id, { absolute: path });
+    const listed = await sandbox.api.listOrders();
+    expect(listed.map((o) => o.contact_name)).toEqual(['Via 307']);
+    expect(listed[0]?.files.map((f) => f.id)).toEqual([fileId]);
+  });
+});
