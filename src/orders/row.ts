@@ -24,6 +24,8 @@ export type OrderPayload = Partial<Record<OrderFieldName, string | number | Orde
 export interface ValidRow {
   order: OrderPayload;
   reference?: string;
+  /** The order already exists: only its missing attachments are to be sent. */
+  orderId?: number;
   /** Attachment paths as written (slashes normalised), relative to the sheet's folder. */
   files: string[];
 }
@@ -148,7 +150,10 @@ export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidat
     }
 
     /** A non-order column's value, when given and usable. */
-    const extra = <T>(field: 'reference' | 'files', normalise: (v: unknown) => T | Invalid) => {
+    const extra = <T>(
+      field: 'reference' | 'files' | 'order_id',
+      normalise: (v: unknown) => T | Invalid,
+    ) => {
       const value = cells.value(field);
       if (isAbsent(value)) return undefined;
       const result = normalise(value);
@@ -158,9 +163,12 @@ export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidat
     };
     const reference = extra('reference', normaliseText);
     const files = extra('files', normaliseFiles) ?? [];
+    const orderId = extra('order_id', (v) => normaliseInteger(v, 1));
 
     const extras = reference === undefined ? { files } : { files, reference };
     if (problems.length > 0) return { ok: false, problems, ...extras };
-    return { ok: true, value: { order, ...extras } };
+    const value: ValidRow = { order, ...extras };
+    if (orderId !== undefined) value.orderId = orderId;
+    return { ok: true, value };
   };
 }

@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { ORDER_FIELDS } from '../orders/fields.js';
 
 /** Columns a sheet may have besides the order fields. */
-export const EXTRA_COLUMNS = ['reference', 'files'] as const;
+/** `order_id`: an order that already exists (a row dropped back from a report's failed/ folder). */
+export const EXTRA_COLUMNS = ['reference', 'files', 'order_id'] as const;
 
 export type SheetField = (typeof ORDER_FIELDS)[number][0] | (typeof EXTRA_COLUMNS)[number];
 
@@ -20,6 +21,12 @@ const KNOWN = new Map<string, SheetField>(
 );
 // The retrieve answer spells it this way too; a sheet exported from it should still import.
 KNOWN.set('key_pickup_location', 'keyPickup_location');
+
+/**
+ * Columns the importer's own reports add (`failed.csv` has `error`): a sheet dropped back from
+ * failed/ carries them, and they are ignored without a warning.
+ */
+const REPORT_COLUMNS = new Set(['error']);
 
 /** A user's own column names for fields, normalised (trimmed, lower case). */
 export type ColumnMapping = ReadonlyMap<string, SheetField>;
@@ -100,7 +107,7 @@ export function mapHeader(header: readonly string[], mapping?: ColumnMapping): H
     const field = fieldOf(column, mapping);
     if (field === undefined) {
       if (column.trim() === '') nameless.push(position);
-      else unknown.push(column);
+      else if (!REPORT_COLUMNS.has(normaliseHeader(column))) unknown.push(column);
       return;
     }
     const earlier = index.get(field);
@@ -178,7 +185,7 @@ export class ObjectCells implements Cells {
     for (const [key, value] of Object.entries(object)) {
       const field = fieldOf(key, mapping);
       if (field === undefined) {
-        unknown.add(key);
+        if (!REPORT_COLUMNS.has(normaliseHeader(key))) unknown.add(key);
         continue;
       }
       const earlier = this.#cells.get(field);

@@ -50,7 +50,7 @@ interface RowBase {
 }
 
 export type RowResult =
-  | (RowBase & { ok: true; order: OrderPayload; attachments: Attachment[] })
+  | (RowBase & { ok: true; order: OrderPayload; attachments: Attachment[]; orderId?: number })
   | (RowBase & { ok: false; problems: Problem[] });
 
 export interface OpenedSheet {
@@ -103,18 +103,18 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
   const csv = await openCsv(path, scan);
   info.delimiter = csv.delimiter;
   info.header = csv.header;
-  return { info, warnings, batches: csvRows(csv, options.mapping, warnings, finish) };
+  const map = headerMap(csv, options.mapping);
+  info.columns = Object.fromEntries(
+    [...map.index].map(([field, at]) => [field, csv.header[at] ?? field]),
+  );
+  return { info, warnings, batches: csvRows(csv, map, warnings, finish) };
 }
 
 /** A record's cells and record-level problems → its result. */
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
 
-function csvRows(
-  csv: CsvSheet,
-  mapping: ColumnMapping | undefined,
-  warnings: string[],
-  finish: Finish,
-): AsyncGenerator<RowResult[]> {
+/** The header's map to fields; a header that names no field, or one twice, is refused. */
+function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
   let map: HeaderMap;
   try {
     map = mapHeader(csv.header, mapping);
@@ -129,6 +129,15 @@ function csvRows(
       csv.headerLine,
     );
   }
+  return map;
+}
+
+function csvRows(
+  csv: CsvSheet,
+  map: HeaderMap,
+  warnings: string[],
+  finish: Finish,
+): AsyncGenerator<RowResult[]> {
   if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
   let namelessRows = 0;
   const toResult = (record: SourceRecord): RowResult => {
@@ -219,7 +228,7 @@ function rowResult(
   if (problems.length > 0 || !validation.ok) {
     return { row, line, reference, source: record, ok: false, problems };
   }
-  return {
+  const valid: RowResult = {
     row,
     line,
     reference,
@@ -228,6 +237,8 @@ function rowResult(
     order: validation.value.order,
     attachments: checked,
   };
+  if (validation.value.orderId !== undefined) valid.orderId = validation.value.orderId;
+  return valid;
 }
 
 /** A reference is echoed in reports even when the row is invalid. */

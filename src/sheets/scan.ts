@@ -112,3 +112,14 @@ function incompleteTail(data: Buffer): number {
   }
   return data.length;
 }
+
+/** The sha256 of a file's bytes, streamed. */
+export async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: READ_CHUNK,
+  }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+  }
+  return hash.digest('hex');
+}

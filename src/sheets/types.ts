@@ -14,6 +14,8 @@ export interface SheetInfo {
   delimiter?: Delimiter;
   /** CSV only: the header row as written. */
   header?: string[];
+  /** CSV only: the column holding each field, as the header names it. */
+  columns?: Record<string, string>;
 }
 
 /** One record of a sheet, before its cells are mapped to order fields. */

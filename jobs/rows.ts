@@ -1,0 +1,50 @@
+/**
+ * The `rows` queue: one job per valid row. The state machine is in src/pipeline/row-job.ts; this
+ * turns its interruptions into BullMQ's control flow.
+ */
+import { DelayedError, type Job, RateLimitError } from 'bullmq';
+
+import {
+  runRowJob,
+  type RowJobData,
+  type RowJobDeps,
+  RowInterruption,
+} from '../src/pipeline/row-job.js';
+
+export interface RowsProcessorDeps extends RowJobDeps {
+  /** The rows queue: a Retry-After holds every worker back (`limiter` must be set on workers). */
+  rateLimit(ms: number): Promise<void>;
+  /** Every request must stop: pause the queue and say why. */
+  stopAll(reason: string): Promise<void>;
+}
+
+export function rowsProcessor(deps: RowsProcessorDeps) {
+  return async (job: Job, token?: string): Promise<void> => {
+    try {
+      await runRowJob(
+        {
+          data: job.data,
+          attemptsStarted: job.attemptsStarted,
+          attemptsMade: job.attemptsMade,
+          maxAttempts: job.opts.attempts ?? 1,
+          updateData: (data: RowJobData) => job.updateData(data),
+        },
+        deps,
+      );
+    } catch (error) {
+      if (!(error instanceof RowInterruption)) throw error;
+      const interrupt = error.interrupt;
+      if (interrupt.kind === 'delay') {
+        await job.moveToDelayed(Date.now() + interrupt.ms, token);
+        throw new DelayedError();
+      }
+      if (interrupt.kind === 'rate-limit') {
+        await deps.pace.holdFor(interrupt.ms);
+        await deps.rateLimit(interrupt.ms);
+      } else {
+        await deps.stopAll(interrupt.reason);
+      }
+      throw new RateLimitError(); // back to the queue as it is, no attempt spent
+    }
+  };
+}

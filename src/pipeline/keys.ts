@@ -1,0 +1,53 @@
+/**
+ * Every Redis key the importer writes besides BullMQ's own, under one prefix. The default prefix
+ * is a hash tag (`{order-importer}`), so on a Redis Cluster all of them live in one slot and the
+ * Lua scripts that touch several may run.
+ */
+export class Keys {
+  /** Under the prefix but apart from BullMQ's `<prefix>:<queue>:…` keys (a queue is named `sheets`). */
+  readonly #base: string;
+
+  constructor(readonly prefix: string) {
+    this.#base = `${prefix}:importer`;
+  }
+
+  /** sha256 of a sheet's bytes → the sheetId that imported it. */
+  get bySha(): string {
+    return `${this.#base}:by-sha`;
+  }
+
+  /** Sheets not yet reported, for the reconciler. */
+  get activeSheets(): string {
+    return `${this.#base}:active-sheets`;
+  }
+
+  /** A sheet's state and counters (hash). */
+  sheet(sheetId: string): string {
+    return `${this.#base}:sheet:${sheetId}`;
+  }
+
+  /** Row number → its final result (hash). */
+  results(sheetId: string): string {
+    return `${this.#base}:sheet:${sheetId}:results`;
+  }
+
+  /** Rows that reached their final status (set: a row finished twice counts once). */
+  final(sheetId: string): string {
+    return `${this.#base}:sheet:${sheetId}:final`;
+  }
+
+  /** The duplicates ledger: row key → the order made for it (hash). */
+  get ledger(): string {
+    return `${this.#base}:ledger`;
+  }
+
+  /** When the next API request may start, shared by all workers. */
+  get apiPace(): string {
+    return `${this.#base}:api:pace`;
+  }
+
+  /** Why the import had to stop for every row (a refused token), if it did. */
+  get fatal(): string {
+    return `${this.#base}:fatal`;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * API_RATE_LIMIT across every worker on every host: a shared schedule in Redis (GCRA) that gives
+ * each request its own start time, evenly spaced, so a fleet saturates the limit without bursts
+ * that would draw 429s. A 429's Retry-After pushes the schedule back for everyone.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { Redis } from 'ioredis';
+
+import type { Keys } from './keys.js';
+
+// KEYS: pace. ARGV: now ms, interval ms. Reserves the next slot; returns ms to wait for it.
+const RESERVE = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local next = tonumber(redis.call('GET', KEYS[1]) or '0')
+if next < now then next = now end
+redis.call('SET', KEYS[1], tostring(next + interval), 'PX', math.max(1000, next + interval - now + 60000))
+return next - now
+`;
+
+// KEYS: pace. ARGV: now ms, until ms. Moves the schedule to at least `until`.
+const HOLD = `
+local next = tonumber(redis.call('GET', KEYS[1]) or '0')
+local untilMs = tonumber(ARGV[2])
+if next < untilMs then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', math.max(1000, untilMs - tonumber(ARGV[1]) + 60000))
+end
+return 0
+`;
+
+type ScriptedRedis = Redis & {
+  oiReserve(key: string, now: string, interval: string): Promise<number>;
+  oiHold(key: string, now: string, until: string): Promise<number>;
+};
+
+export class ApiPace {
+  readonly #redis: ScriptedRedis;
+  /** ms between two requests; 0 when there is no limit. */
+  readonly #interval: number;
+
+  constructor(
+    redis: Redis,
+    private readonly keys: Keys,
+    requestsPerMinute: number | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (!('oiReserve' in redis)) {
+      redis.defineCommand('oiReserve', { numberOfKeys: 1, lua: RESERVE });
+      redis.defineCommand('oiHold', { numberOfKeys: 1, lua: HOLD });
+    }
+    this.#redis = redis as ScriptedRedis;
+    this.#interval = requestsPerMinute === undefined ? 0 : 60_000 / requestsPerMinute;
+  }
+
+  /** Waits for this process's turn to send one request. */
+  async turn(signal?: AbortSignal): Promise<void> {
+    const wait = await this.#redis.oiReserve(
+      this.keys.apiPace,
+      String(this.now()),
+      String(this.#interval),
+    );
+    if (wait > 0) await sleep(wait, undefined, { signal });
+  }
+
+  /** No request before `ms` from now, for anyone (a Retry-After). */
+  async holdFor(ms: number): Promise<void> {
+    const now = this.now();
+    await this.#redis.oiHold(this.keys.apiPace, String(now), String(now + ms));
+  }
+}

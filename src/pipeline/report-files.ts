@@ -1,0 +1,108 @@
+/**
+ * The files of a report, written as streams: CSV with a UTF-8 BOM and the input's delimiter (so
+ * Excel on the user's machine opens it right), JSON arrays and NDJSON in the input's own shape,
+ * and copies of the attachments that rows to fix refer to.
+ */
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+
+import { stringify } from 'csv-stringify';
+
+/** A CSV file written row by row, created on the first row. */
+export class CsvOut {
+  #csv: ReturnType<typeof stringify> | undefined;
+  #file: WriteStream | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly header: readonly string[],
+    private readonly delimiter: string,
+  ) {}
+
+  async write(record: ReadonlyArray<string | number | null | undefined>): Promise<void> {
+    if (!this.#csv) {
+      await mkdir(dirname(this.path), { recursive: true });
+      this.#file = createWriteStream(this.path);
+      this.#csv = stringify({ delimiter: this.delimiter, bom: true, record_delimiter: 'windows' });
+      this.#csv.pipe(this.#file);
+      this.#csv.write([...this.header]);
+    }
+    if (
+      !this.#csv.write(
+        record.map((cell) => (cell === undefined || cell === null ? '' : String(cell))),
+      )
+    ) {
+      await once(this.#csv, 'drain');
+    }
+  }
+
+  get started(): boolean {
+    return this.#csv !== undefined;
+  }
+
+  async close(): Promise<void> {
+    if (!this.#csv || !this.#file) return;
+    this.#csv.end();
+    await once(this.#file, 'finish');
+  }
+}
+
+/** A JSON array or NDJSON file written object by object, created on the first one. */
+export class JsonOut {
+  #file: WriteStream | undefined;
+  #count = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly style: 'array' | 'lines',
+  ) {}
+
+  async write(object: unknown): Promise<void> {
+    if (!this.#file) {
+      await mkdir(dirname(this.path), { recursive: true });
+      this.#file = createWriteStream(this.path);
+      if (this.style === 'array') this.#file.write('[\n');
+    }
+    const text = JSON.stringify(object);
+    const piece =
+      this.style === 'array' ? `${this.#count === 0 ? '' : ',\n'}  ${text}` : `${text}\n`;
+    this.#count += 1;
+    if (!this.#file.write(piece)) await once(this.#file, 'drain');
+  }
+
+  get started(): boolean {
+    return this.#file !== undefined;
+  }
+
+  async close(): Promise<void> {
+    if (!this.#file) return;
+    if (this.style === 'array') this.#file.write('\n]\n');
+    this.#file.end();
+    await once(this.#file, 'finish');
+  }
+}
+
+/**
+ * Copies attachments into a folder with the same layout as beside the sheet, each once, so
+ * that the folder can be fixed and dropped back into the inbox whole.
+ */
+export class AttachmentCopies {
+  readonly #copied = new Set<string>();
+
+  constructor(
+    private readonly sheetDir: string,
+    private readonly into: string,
+  ) {}
+
+  async copy(relativePath: string): Promise<void> {
+    if (this.#copied.has(relativePath)) return;
+    const target = resolve(this.into, relativePath);
+    // The sheet's checks kept every attachment inside its folder; keep the copies inside ours.
+    if (!target.startsWith(this.into + sep)) return;
+    this.#copied.add(relativePath);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(join(this.sheetDir, relativePath), target);
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * rows → **report**: when every row of a sheet is final, its report folder
+ * (`$REPORTS_DIR/<sheet-name>-<sheetId>/`): report.csv in sheet order, summary.json, failed/ in
+ * the input's own format with the attachments its rows refer to, and needs-review.csv apart.
+ * Written into a temporary folder and renamed into place: never half-written.
+ */
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+
+import type { Logger } from 'pino';
+
+import type { Catalogue } from '../orders/catalogue.js';
+import { SheetError } from '../sheets/errors.js';
+import { readSheet, type RowResult } from '../sheets/read-sheet.js';
+import type { SheetInfo } from '../sheets/types.js';
+import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
+import type { RowOutcome, RowStatus } from './results.js';
+import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
+
+/** summary.json (DESIGN §2 "Reports"); never holds the token. */
+export interface Summary {
+  sheet: string;
+  sheetId: string;
+  sha256: string;
+  total: number;
+  created: number;
+  invalid: number;
+  failed: number;
+  needsReview: number;
+  duplicate: number;
+  warnings: string[];
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  apiBaseUrl: string;
+  sandbox: boolean;
+  duplicateOf?: string;
+  /** Why the sheet could not be read at all. */
+  error?: string;
+  reportDir: string;
+}
+
+export interface ReportDeps {
+  store: SheetStore;
+  reportsDir: string;
+  catalogue: Catalogue;
+  maxAttachmentBytes: number;
+  logger: Logger;
+  now: () => number;
+}
+
+export const REPORT_COLUMNS = [
+  'row',
+  'line',
+  'reference',
+  'status',
+  'order_id',
+  'inspection_ids',
+  'file_ids',
+  'attempts',
+  'error',
+];
+
+/** Where a sheet's report goes. */
+export function reportDirOf(
+  reportsDir: string,
+  sheet: Pick<SheetRecord, 'path' | 'sheetId'>,
+): string {
+  const name = basename(sheet.path, extname(sheet.path)).replace(/[^\w.-]+/g, '_');
+  return join(reportsDir, `${name}-${sheet.sheetId}`);
+}
+
+/** Writes the report of a sheet whose rows are all final; returns its summary. */
+export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Summary | undefined> {
+  const sheet = await deps.store.get(sheetId);
+  if (!sheet) return undefined;
+  const finalDir = reportDirOf(deps.reportsDir, sheet);
+  if (sheet.state === 'done') return undefined; // written before
+  await deps.store.update(sheetId, { state: 'reporting' });
+  const tmp = `${finalDir}.partial`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+
+  const counts: Record<RowStatus, number> = {
+    created: 0,
+    invalid: 0,
+    failed: 0,
+    'needs-review': 0,
+    duplicate: 0,
+  };
+  let error = sheet.error;
+  let warnings = sheet.warnings;
+  if (error === undefined) {
+    try {
+      const mapping = sheetMapping(sheet);
+      const opened = await readSheet(sheet.path, { ...deps, ...(mapping && { mapping }) });
+      const writer = new ReportWriter(tmp, opened.info);
+      for await (const batch of opened.batches) {
+        const outcomes = await deps.store.outcomes(
+          sheetId,
+          batch.map((r) => r.row),
+        );
+        for (const [i, result] of batch.entries()) {
+          const outcome = outcomes[i] ?? missingOutcome();
+          counts[outcome.status] += 1;
+          await writer.add(result, outcome);
+        }
+      }
+      await writer.close();
+      warnings = [...opened.warnings, ...writer.problems];
+    } catch (caught) {
+      if (!(caught instanceof SheetError)) throw caught;
+      error = `the sheet could no longer be read for its report: ${caught.message}`;
+    }
+  }
+
+  const finishedAt = new Date(deps.now()).toISOString();
+  const summary: Summary = {
+    sheet: sheet.path,
+    sheetId,
+    sha256: sheet.sha256,
+    total: Object.values(counts).reduce((a, b) => a + b, 0),
+    created: counts.created,
+    invalid: counts.invalid,
+    failed: counts.failed,
+    needsReview: counts['needs-review'],
+    duplicate: counts.duplicate,
+    warnings,
+    startedAt: sheet.startedAt,
+    finishedAt,
+    durationMs: Date.parse(finishedAt) - Date.parse(sheet.startedAt),
+    apiBaseUrl: sheet.apiBaseUrl,
+    sandbox: sheet.sandbox,
+    ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+    ...(error !== undefined && { error }),
+    reportDir: finalDir,
+  };
+  await writeFile(join(tmp, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await rm(finalDir, { recursive: true, force: true }); // a report of an earlier, interrupted run
+  await rename(tmp, finalDir);
+  await deps.store.markReported(sheetId, finalDir, finishedAt);
+  deps.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
+  return summary;
+}
+
+function missingOutcome(): RowOutcome {
+  return { status: 'failed', attempts: 0, error: 'no result was recorded for this row.' };
+}
+
+/** The rows of one report, each written where it belongs as it comes. */
+class ReportWriter {
+  readonly #report: CsvOut;
+  readonly #failedCsv?: CsvOut;
+  readonly #failedJson?: JsonOut;
+  readonly #review: CsvOut;
+  readonly #copies: AttachmentCopies;
+  readonly #info: SheetInfo;
+  /** What went wrong while writing, for the summary's warnings. */
+  readonly problems: string[] = [];
+
+  constructor(dir: string, info: SheetInfo) {
+    this.#info = info;
+    const delimiter = info.delimiter ?? ',';
+    this.#report = new CsvOut(join(dir, 'report.csv'), REPORT_COLUMNS, delimiter);
+    const failedDir = join(dir, 'failed');
+    this.#copies = new AttachmentCopies(dirname(info.path), failedDir);
+    const sheetName = basename(info.path, extname(info.path));
+    if (info.format === 'csv') {
+      const header = info.header ?? [];
+      const extra = header.some((h) => h.toLowerCase() === 'order_id')
+        ? ['error']
+        : ['order_id', 'error'];
+      this.#failedCsv = new CsvOut(
+        join(failedDir, `${sheetName}.csv`),
+        [...header, ...extra],
+        delimiter,
+      );
+      this.#review = new CsvOut(
+        join(dir, 'needs-review.csv'),
+        [...header, ...REVIEW_COLUMNS],
+        delimiter,
+      );
+    } else {
+      const style = info.format === 'json' ? 'array' : 'lines';
+      this.#failedJson = new JsonOut(join(failedDir, `${sheetName}${extname(info.path)}`), style);
+      this.#review = new CsvOut(
+        join(dir, 'needs-review.csv'),
+        ['row', 'reference', ...REVIEW_COLUMNS, 'record'],
+        delimiter,
+      );
+    }
+  }
+
+  async add(result: RowResult, outcome: RowOutcome): Promise<void> {
+    const error = errorText(outcome, this.#info);
+    await this.#report.write([
+      result.row,
+      result.line ?? '',
+      result.reference ?? '',
+      outcome.status,
+      outcome.orderId ?? '',
+      (outcome.inspectionIds ?? []).join('|'),
+      (outcome.fileIds ?? []).map((id) => id ?? '').join('|'),
+      outcome.attempts,
+      error,
+    ]);
+    if (outcome.status === 'invalid' || outcome.status === 'failed')
+      await this.#addFailed(result, outcome, error);
+    if (outcome.status === 'needs-review') await this.#addReview(result, outcome);
+  }
+
+  /** The row as the user wrote it, with why; an order that exists keeps its id and only its missing files. */
+  async #addFailed(result: RowResult, outcome: RowOutcome, error: string): Promise<void> {
+    const files = outcome.missingFiles ?? (result.ok ? result.attachments.map((a) => a.path) : []);
+    for (const path of files) {
+      try {
+        await this.#copies.copy(path);
+      } catch (copyError) {
+        this.problems.push(
+          `row ${result.row}: "${path}" could not be copied into failed/ (${(copyError as Error).message}).`,
+        );
+      }
+    }
+    if (this.#failedCsv) {
+      const cells = [...(result.source.data as string[])];
+      const header = this.#info.header ?? [];
+      const filesAt =
+        this.#info.columns?.files === undefined ? -1 : header.indexOf(this.#info.columns.files);
+      if (outcome.missingFiles && filesAt >= 0) cells[filesAt] = outcome.missingFiles.join('|');
+      while (cells.length < header.length) cells.push('');
+      const orderIdAt = header.findIndex((h) => h.toLowerCase() === 'order_id');
+      if (orderIdAt >= 0)
+        cells[orderIdAt] =
+          outcome.orderId === undefined ? (cells[orderIdAt] ?? '') : String(outcome.orderId);
+      const extra = orderIdAt >= 0 ? [error] : [outcome.orderId ?? '', error];
+      await this.#failedCsv.write([...cells.slice(0, header.length), ...extra]);
+      return;
+    }
+    const object = { ...(result.source.data as Record<string, unknown>) };
+    if (outcome.missingFiles) object.files = outcome.missingFiles;
+    if (outcome.orderId !== undefined) object.order_id = outcome.orderId;
+    object.error = error;
+    await this.#failedJson?.write(object);
+  }
+
+  async #addReview(result: RowResult, outcome: RowOutcome): Promise<void> {
+    const known = [outcome.review?.sentAt ?? '', outcome.review?.answer ?? '', outcome.error ?? ''];
+    if (this.#info.format === 'csv') {
+      const header = this.#info.header ?? [];
+      const cells = [...(result.source.data as string[])].slice(0, header.length);
+      while (cells.length < header.length) cells.push('');
+      await this.#review.write([...cells, ...known]);
+    } else {
+      await this.#review.write([
+        result.row,
+        result.reference ?? '',
+        ...known,
+        JSON.stringify(result.source.data),
+      ]);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#report.close();
+    await this.#failedCsv?.close();
+    await this.#failedJson?.close();
+    await this.#review.close();
+  }
+}
+
+const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
+
+/** The row's error, with the API's field names (`order_products.0.id`) told as the sheet's columns. */
+function errorText(outcome: RowOutcome, info: SheetInfo): string {
+  if (!outcome.fieldErrors) return outcome.error ?? '';
+  const fields = Object.entries(outcome.fieldErrors).map(([field, messages]) => {
+    const base = field.split('.')[0] ?? field;
+    const column = info.columns?.[base] ?? base;
+    return `${column}: ${messages.join(' ')}`;
+  });
+  return `the API refused the order: ${fields.join(' | ')}`;
+}

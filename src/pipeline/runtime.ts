@@ -1,0 +1,349 @@
+/**
+ * The pipeline of one process: its queues on Redis, the stores that share them, and — when asked —
+ * its workers. `import` runs one with workers in-process; `worker` runs only workers; tests run
+ * many side by side (everything is injected, nothing is global).
+ */
+import { randomBytes } from 'node:crypto';
+import { basename, resolve } from 'node:path';
+
+import { type ConnectionOptions, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+import { reconcileProcessor } from '../../jobs/reconcile.js';
+import { reportsProcessor } from '../../jobs/reports.js';
+import { rowsProcessor } from '../../jobs/rows.js';
+import { sheetsProcessor } from '../../jobs/sheets.js';
+import type { ApiClient } from '../api/client.js';
+import type { Catalogue } from '../orders/catalogue.js';
+import type { ColumnMapping } from '../sheets/columns.js';
+import { hashFile } from '../sheets/scan.js';
+import { Keys } from './keys.js';
+import { Ledger } from './ledger.js';
+import { ApiPace } from './pace.js';
+import type { RowStatus } from './results.js';
+import type { RowOutcome } from './results.js';
+import { SheetStore, type SheetRecord } from './sheet-store.js';
+
+export const QUEUES = { sheets: 'sheets', rows: 'rows', reports: 'reports' } as const;
+
+export interface PipelineConfig {
+  redisUrl: string;
+  /** Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. */
+  prefix: string;
+  /** Row jobs in flight in this process. */
+  concurrency: number;
+  /** API requests per minute over every worker; undefined for none. */
+  apiRateLimit?: number;
+  /** How long a worker holds a job before another may take it over (stall recovery). */
+  lockMs: number;
+  /** Attempts of a row job before it fails. */
+  rowAttempts: number;
+  /** First retry delay; doubles each time, with jitter. */
+  retryDelayMs: number;
+  reportsDir: string;
+  maxAttachmentBytes: number;
+  catalogue: Catalogue;
+  api: ApiClient;
+  /** Where the orders go, as reports tell it (never with the token). */
+  apiBaseUrl: string;
+  /** Whether that is the embedded sandbox. */
+  sandbox: boolean;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface SheetProgress {
+  sheetId: string;
+  name: string;
+  state: SheetRecord['state'];
+  /** Rows in the sheet, once counted. */
+  total?: number;
+  final: number;
+  counts: Record<RowStatus, number>;
+  reportDir?: string;
+  error?: string;
+}
+
+export interface EnqueueOptions {
+  allowDuplicates?: boolean;
+  mapping?: ColumnMapping;
+}
+
+export class Pipeline {
+  readonly keys: Keys;
+  readonly store: SheetStore;
+  readonly ledger: Ledger;
+  readonly pace: ApiPace;
+  readonly queues: { sheets: Queue; rows: Queue; reports: Queue };
+  readonly #redis: Redis;
+  readonly #config: PipelineConfig;
+  readonly #workers: Worker[] = [];
+  readonly #abort = new AbortController();
+  readonly #now: () => number;
+
+  private constructor(config: PipelineConfig, redis: Redis) {
+    this.#config = config;
+    this.#redis = redis;
+    this.#now = config.now ?? Date.now;
+    this.keys = new Keys(config.prefix);
+    this.store = new SheetStore(redis, this.keys);
+    this.ledger = new Ledger(redis, this.keys);
+    this.pace = new ApiPace(redis, this.keys, config.apiRateLimit, this.#now);
+    const backoff = { type: 'exponential', delay: config.retryDelayMs, jitter: 0.5 } as const;
+    const queue = (name: string, attempts: number) =>
+      new Queue(name, {
+        connection: this.#connection(),
+        prefix: config.prefix,
+        defaultJobOptions: {
+          attempts,
+          backoff,
+          // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
+          removeOnComplete: { count: 1000 },
+          removeOnFail: { count: 5000 },
+        },
+      });
+    this.queues = {
+      sheets: queue(QUEUES.sheets, 5),
+      rows: queue(QUEUES.rows, config.rowAttempts),
+      reports: queue(QUEUES.reports, 5),
+    };
+  }
+
+  /** Connects to Redis; fails (with the URL, never a password) when nothing answers. */
+  static async connect(config: PipelineConfig): Promise<Pipeline> {
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
+    try {
+      await redis.connect();
+    } catch (error) {
+      redis.disconnect();
+      throw new Error(
+        `Redis at ${redactUrl(config.redisUrl)} does not answer: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return new Pipeline(config, redis);
+  }
+
+  /** Options, not a client: BullMQ then opens and closes its own connections. */
+  #connection(): ConnectionOptions {
+    // BullMQ wants connections that wait for Redis rather than fail a command.
+    return { url: this.#config.redisUrl, maxRetriesPerRequest: null };
+  }
+
+  /** Starts this process's workers for every queue, and the reconciler's schedule. */
+  async startWorkers(): Promise<void> {
+    const config = this.#config;
+    const logger = config.logger;
+    const queueReport = (sheetId: string) => this.queueReport(sheetId);
+    const common = {
+      prefix: config.prefix,
+      lockDuration: config.lockMs,
+      stalledInterval: Math.max(500, Math.floor(config.lockMs / 2)),
+      // A stalled row job resumes from its recorded step: stalls are safe to recover from.
+      maxStalledCount: 50,
+    };
+    const sheets = new Worker(
+      QUEUES.sheets,
+      sheetsProcessor({
+        store: this.store,
+        ledger: this.ledger,
+        catalogue: config.catalogue,
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        ledgerScope: ledgerScope(config),
+        rows: this.queues.rows,
+        queueReport,
+        logger,
+        signal: this.#abort.signal,
+      }),
+      { ...common, connection: this.#connection(), concurrency: 2 },
+    );
+    const rows = new Worker(
+      QUEUES.rows,
+      rowsProcessor({
+        api: config.api,
+        ledger: this.ledger,
+        pace: this.pace,
+        finish: async (sheetId: string, row: number, outcome: RowOutcome) => {
+          if (await this.store.finalize(sheetId, [[row, outcome]])) await queueReport(sheetId);
+        },
+        isFinal: (sheetId, row) => this.store.isFinal(sheetId, row),
+        rateLimit: (ms) => this.queues.rows.rateLimit(ms),
+        stopAll: (reason) => this.stopAll(reason),
+        logger,
+        now: this.#now,
+        signal: this.#abort.signal,
+      }),
+      {
+        ...common,
+        connection: this.#connection(),
+        concurrency: config.concurrency,
+        // Also what makes a Retry-After (queue.rateLimit) take effect at all.
+        limiter: { max: config.apiRateLimit ?? 1_000_000, duration: 60_000 },
+      },
+    );
+    const reportDeps = {
+      store: this.store,
+      reportsDir: config.reportsDir,
+      catalogue: config.catalogue,
+      maxAttachmentBytes: config.maxAttachmentBytes,
+      logger,
+      now: this.#now,
+    };
+    const report = reportsProcessor(reportDeps);
+    const reconcile = reconcileProcessor({ store: this.store, queueReport });
+    const reports = new Worker(
+      QUEUES.reports,
+      async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
+      { ...common, connection: this.#connection(), concurrency: 1 },
+    );
+    for (const worker of [sheets, rows, reports]) {
+      worker.on('failed', (job, error) => {
+        logger.warn(
+          { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, err: error },
+          'job attempt failed',
+        );
+      });
+      worker.on('error', (error) => {
+        logger.error({ queue: worker.name, err: error }, 'worker error');
+      });
+      this.#workers.push(worker);
+    }
+    await this.queues.reports.upsertJobScheduler(
+      'reconcile',
+      { every: 30_000 },
+      { name: 'reconcile' },
+    );
+  }
+
+  async queueReport(sheetId: string): Promise<void> {
+    await this.queues.reports.add(
+      'report',
+      { sheetId },
+      { jobId: `${sheetId}.report`, removeOnFail: true },
+    );
+  }
+
+  /**
+   * Registers a sheet for import and queues its sheet job. The same bytes imported before
+   * give a sheet whose rows are all `duplicate`; the same bytes still being imported give
+   * that import back (it resumes rather than starts again).
+   */
+  async enqueue(
+    path: string,
+    options: EnqueueOptions = {},
+  ): Promise<{ sheetId: string; resumed: boolean }> {
+    const absolute = resolve(path);
+    const sha256 = await hashFile(absolute);
+    const sheetId = newSheetId(this.#now());
+    const base = {
+      sheetId,
+      path: absolute,
+      name: basename(absolute),
+      sha256,
+      apiBaseUrl: this.#config.apiBaseUrl,
+      sandbox: this.#config.sandbox,
+      allowDuplicates: options.allowDuplicates ?? false,
+      startedAt: new Date(this.#now()).toISOString(),
+      ...(options.mapping && { mapping: options.mapping }),
+    };
+    if (!(await this.store.claimSha(sha256, sheetId))) {
+      const earlier = (await this.store.findBySha(sha256)) ?? '';
+      const earlierSheet = await this.store.get(earlier);
+      if (earlierSheet && earlierSheet.state !== 'done') {
+        await this.#queueSheet(earlier);
+        return { sheetId: earlier, resumed: true };
+      }
+      await this.store.create({ ...base, duplicateOf: earlier });
+      await this.store.rememberSha(sha256, sheetId);
+    } else {
+      await this.store.create(base);
+    }
+    await this.#queueSheet(sheetId);
+    return { sheetId, resumed: false };
+  }
+
+  async #queueSheet(sheetId: string): Promise<void> {
+    await this.queues.sheets.add('sheet', { sheetId }, { jobId: `${sheetId}.sheet` });
+  }
+
+  async progress(sheetId: string): Promise<SheetProgress | undefined> {
+    const sheet = await this.store.get(sheetId);
+    if (!sheet) return undefined;
+    const total = sheet.total ?? sheet.expected;
+    return {
+      sheetId,
+      name: sheet.name,
+      state: sheet.state,
+      ...(total !== undefined && { total }),
+      final: sheet.state === 'done' ? (total ?? 0) : await this.store.finalCount(sheetId),
+      counts: await this.store.statusCounts(sheetId),
+      ...(sheet.reportDir !== undefined && { reportDir: sheet.reportDir }),
+      ...(sheet.error !== undefined && { error: sheet.error }),
+    };
+  }
+
+  /** Why the import stopped for every row, if it did. */
+  async fatal(): Promise<string | undefined> {
+    return (await this.#redis.get(this.keys.fatal)) ?? undefined;
+  }
+
+  /** Pauses the rows queue for every worker and records why (a refused token). */
+  async stopAll(reason: string): Promise<void> {
+    await this.#redis.set(this.keys.fatal, reason);
+    await this.queues.rows.pause();
+    this.#config.logger.error({ reason }, 'import stopped');
+  }
+
+  /** Clears a recorded stop and resumes the rows queue (the token was fixed). */
+  async resume(): Promise<void> {
+    await this.#redis.del(this.keys.fatal);
+    await this.queues.rows.resume();
+  }
+
+  /**
+   * Stops: workers finish the jobs in flight (bounded by `graceMs`), then everything closes.
+   * With `force`, requests in flight are aborted; their rows resume from their recorded step.
+   */
+  async close(options: { graceMs?: number; force?: boolean } = {}): Promise<void> {
+    if (options.force) this.#abort.abort(new Error('stopping now'));
+    const closing = Promise.all(this.#workers.map((w) => w.close(options.force)));
+    const grace = options.graceMs ?? 30_000;
+    const timer = new Promise<'late'>((done) =>
+      setTimeout(() => {
+        done('late');
+      }, grace).unref(),
+    );
+    if ((await Promise.race([closing.then(() => 'closed' as const), timer])) === 'late') {
+      this.#abort.abort(new Error('grace period over'));
+      await Promise.all(this.#workers.map((w) => w.close(true)));
+    }
+    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+    this.#redis.disconnect();
+  }
+}
+
+/** Ledger keys are scoped to where the orders go; the embedded sandbox has a name of its own. */
+function ledgerScope(config: PipelineConfig): string {
+  return config.sandbox ? 'embedded-sandbox' : config.apiBaseUrl;
+}
+
+/** `20261126-101502-3fa9c1`: sortable, readable, and safe as part of a BullMQ job id. */
+export function newSheetId(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A Redis URL fit for messages: the password, if any, replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch (error) {
+    if (error instanceof TypeError) return '(an invalid Redis URL)';
+    throw error;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The sheet job: streams a sheet through the readers and validation, records invalid rows at
+ * once and enqueues one row job per valid row (addBulk, in chunks, with deterministic ids),
+ * checkpointing how far it got so that a retried sheet job neither skips nor re-adds a row.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { Logger } from 'pino';
+
+import type { Catalogue } from '../orders/catalogue.js';
+import { SheetError } from '../sheets/errors.js';
+import { readSheet, type RowResult } from '../sheets/read-sheet.js';
+import { ledgerKey, type Ledger } from './ledger.js';
+import type { RowOutcome } from './results.js';
+import type { RowJobData } from './row-job.js';
+import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
+
+export interface SheetJobDeps {
+  store: SheetStore;
+  ledger: Ledger;
+  catalogue: Catalogue;
+  maxAttachmentBytes: number;
+  /** Scope of ledger keys: the API the orders go to. */
+  ledgerScope: string;
+  /** Adds row jobs (BullMQ addBulk) and tells how many wait. */
+  rows: {
+    addBulk(
+      jobs: Array<{ name: string; data: RowJobData; opts: { jobId: string } }>,
+    ): Promise<unknown>;
+    getWaitingCount(): Promise<number>;
+  };
+  queueReport(sheetId: string): Promise<void>;
+  logger: Logger;
+  /** Stop feeding rows while more than this many wait, so Redis holds a bounded number. */
+  highWater?: number;
+  signal?: AbortSignal;
+}
+
+const CHUNK = 500;
+
+/** A row job's id: deterministic, so that adding it twice is a no-op (BullMQ refuses `:`). */
+export function rowJobId(sheetId: string, row: number): string {
+  return `${sheetId}.r${row}`;
+}
+
+export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<void> {
+  const { store } = deps;
+  const sheet = await store.get(sheetId);
+  if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
+  const log = deps.logger.child({ sheetId, sheet: sheet.name });
+  await store.update(sheetId, { state: 'reading' });
+
+  // A first pass proves the whole sheet readable before a single order is sent: a quote left
+  // open at row 90,000 must not leave 89,999 orders behind a sheet that "cannot be read".
+  let expected = 0;
+  try {
+    const first = await open(sheet, deps);
+    for await (const batch of first.batches) expected = batch.at(-1)?.row ?? expected;
+    await store.update(sheetId, {
+      format: first.info.format,
+      encoding: first.info.encoding,
+      expected,
+      ...(first.info.delimiter !== undefined && { delimiter: first.info.delimiter }),
+    });
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    return unreadable(sheet, error, deps);
+  }
+
+  let rows = 0;
+  let warnings: string[] = [];
+  try {
+    const opened = await open(sheet, deps);
+    for await (const batch of opened.batches) {
+      rows = batch.at(-1)?.row ?? rows;
+      const fresh = batch.filter((result) => result.row > sheet.checkpoint);
+      if (fresh.length === 0) continue;
+      await settle(sheet, fresh, deps);
+      await store.update(sheetId, { checkpoint: rows });
+      await backpressure(deps);
+    }
+    warnings = opened.warnings;
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    return unreadable(sheet, error, deps);
+  }
+  await store.update(sheetId, { warnings });
+  log.info({ rows }, 'sheet read');
+  if (await store.setTotal(sheetId, rows)) await deps.queueReport(sheetId);
+}
+
+/** Opens the sheet, refusing it if its bytes are not the ones that were queued. */
+async function open(sheet: SheetRecord, deps: SheetJobDeps) {
+  const mapping = sheetMapping(sheet);
+  const opened = await readSheet(sheet.path, { ...deps, ...(mapping && { mapping }) });
+  if (opened.info.sha256 !== sheet.sha256) {
+    throw new SheetError(
+      'the sheet changed after it was queued: queue it again to import its new content.',
+    );
+  }
+  return opened;
+}
+
+/** Records invalid rows and enqueues valid ones (or, for a sheet imported before, settles all). */
+async function settle(
+  sheet: SheetRecord,
+  batch: readonly RowResult[],
+  deps: SheetJobDeps,
+): Promise<void> {
+  const outcomes: Array<[number, RowOutcome]> = [];
+  const jobs: Array<{ name: string; data: RowJobData; opts: { jobId: string } }> = [];
+  for (const result of batch) {
+    if (!result.ok) {
+      outcomes.push([
+        result.row,
+        {
+          status: 'invalid',
+          attempts: 0,
+          error: result.problems
+            .map((p) => (p.column ? `${p.column}: ${p.message}` : p.message))
+            .join(' | '),
+        },
+      ]);
+      continue;
+    }
+    const key =
+      sheet.allowDuplicates || result.orderId !== undefined
+        ? null
+        : ledgerKey(deps.ledgerScope, {
+            reference: result.reference,
+            order: result.order,
+            files: result.attachments.map((a) => a.path),
+          });
+    if (sheet.duplicateOf !== undefined) {
+      outcomes.push([result.row, await duplicateOutcome(sheet.duplicateOf, key, deps.ledger)]);
+      continue;
+    }
+    jobs.push({
+      name: 'row',
+      data: {
+        sheetId: sheet.sheetId,
+        row: result.row,
+        key,
+        order: result.order,
+        attachments: result.attachments,
+        ...(result.orderId !== undefined && { existingOrderId: result.orderId }),
+      },
+      opts: { jobId: rowJobId(sheet.sheetId, result.row) },
+    });
+  }
+  await deps.store.finalize(sheet.sheetId, outcomes);
+  for (let i = 0; i < jobs.length; i += CHUNK) await deps.rows.addBulk(jobs.slice(i, i + CHUNK));
+}
+
+async function duplicateOutcome(
+  earlierSheet: string,
+  key: string | null,
+  ledger: Ledger,
+): Promise<RowOutcome> {
+  const entry = key === null ? undefined : await ledger.lookup(key);
+  const orderId = entry?.state === 'created' ? entry.orderId : undefined;
+  return {
+    status: 'duplicate',
+    attempts: 0,
+    ...(orderId !== undefined && { orderId }),
+    error: `this sheet's content was imported before (sheet ${earlierSheet})${orderId === undefined ? '; no order was made for this row then' : ''}.`,
+  };
+}
+
+async function backpressure(deps: SheetJobDeps): Promise<void> {
+  const highWater = deps.highWater ?? 10_000;
+  while ((await deps.rows.getWaitingCount()) > highWater) {
+    await sleep(250, undefined, deps.signal ? { signal: deps.signal } : undefined);
+  }
+}
+
+/** A sheet that cannot be read at all: no rows, one error, and a report that says so. */
+async function unreadable(
+  sheet: SheetRecord,
+  error: SheetError,
+  deps: SheetJobDeps,
+): Promise<void> {
+  deps.logger.warn({ sheetId: sheet.sheetId, err: error }, 'sheet cannot be read');
+  await deps.store.update(sheet.sheetId, { error: error.message });
+  await deps.store.forgetSha(sheet.sha256, sheet.sheetId);
+  if (await deps.store.setTotal(sheet.sheetId, 0)) await deps.queueReport(sheet.sheetId);
+}

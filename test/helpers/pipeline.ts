@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+
+import { pino } from 'pino';
+import { Agent } from 'undici';
+
+import { ApiClient } from '../../src/api/client.js';
+import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
+import { defaultProductsFile } from '../../src/package-root.js';
+import { Pipeline, type PipelineConfig, type SheetProgress } from '../../src/pipeline/runtime.js';
+import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import { tempDir } from './files.js';
+import { type TestRedis, useTestRedis } from './redis.js';
+import { type TestSandbox, testSandbox } from './sandbox.js';
+
+/** A pipeline with workers on a Redis of its own prefix, against a sandbox of its own. */
+export interface TestPipeline {
+  pipeline: Pipeline;
+  sandbox: TestSandbox;
+  redis: TestRedis;
+  reportsDir: string;
+  /** Every log line, for tests that look for what must never be logged. */
+  logs: string[];
+  config: PipelineConfig;
+  /** Queues a sheet and waits until its report is written. */
+  importSheet(path: string, timeoutMs?: number): Promise<SheetProgress>;
+  close(): Promise<void>;
+}
+
+export interface TestPipelineOptions {
+  sandbox?: SandboxOptionsInput;
+  config?: Partial<PipelineConfig>;
+  /** Products the importer knows beyond the sample catalogue (the sandbox does not). */
+  extraProducts?: Array<{ id: string; name: string; category: string }>;
+  token?: string;
+  workers?: boolean;
+}
+
+export async function testPipeline(options: TestPipelineOptions = {}): Promise<TestPipeline> {
+  const redis = await useTestRedis();
+  const sandbox = await testSandbox(options.sandbox);
+  const reportsDir = join(await tempDir('reports-'), 'reports');
+  const logs: string[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => logs.push(line) });
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  const samples = await loadCatalogue(defaultProductsFile());
+  const catalogue = new Catalogue([...samples.products, ...(options.extraProducts ?? [])]);
+  const config: PipelineConfig = {
+    redisUrl: redis.url,
+    prefix: `{${redis.prefix}}`,
+    concurrency: 4,
+    lockMs: 2000,
+    rowAttempts: 5,
+    retryDelayMs: 50,
+    reportsDir,
+    maxAttachmentBytes: 20 * 1024 * 1024,
+    catalogue,
+    api: new ApiClient({
+      baseUrl: sandbox.url,
+      token: options.token ?? sandbox.tokens[0]?.token ?? '',
+      timeoutMs: 5000,
+      dispatcher,
+    }),
+    apiBaseUrl: sandbox.url,
+    sandbox: true,
+    logger,
+    ...options.config,
+  };
+  const pipeline = await Pipeline.connect(config);
+  if (options.workers !== false) await pipeline.startWorkers();
+  return {
+    pipeline,
+    sandbox,
+    redis,
+    reportsDir,
+    logs,
+    config,
+    async importSheet(path, timeoutMs = 30_000) {
+      const { sheetId } = await pipeline.enqueue(path);
+      return waitForReport(pipeline, sheetId, timeoutMs);
+    },
+    async close() {
+      await pipeline.close({ graceMs: 2000 });
+      await dispatcher.close();
+      await sandbox.close();
+      await redis.cleanup();
+    },
+  };
+}
+
+export async function waitForReport(
+  pipeline: Pipeline,
+  sheetId: string,
+  timeoutMs = 30_000,
+): Promise<SheetProgress> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const progress = await pipeline.progress(sheetId);
+    if (progress?.state === 'done') return progress;
+    const fatal = await pipeline.fatal();
+    if (fatal !== undefined) throw new Error(`import stopped: ${fatal}`);
+    if (Date.now() > deadline) throw new Error(`no report in time: ${JSON.stringify(progress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
