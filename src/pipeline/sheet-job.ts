@@ -110,21 +110,8 @@ async function settle(
   const outcomes: Array<[number, RowOutcome]> = [];
   const jobs: Array<{ name: string; data: RowJobData; opts: { jobId: string } }> = [];
   for (const result of batch) {
-    if (!result.ok) {
-      outcomes.push([
-        result.row,
-        {
-          status: 'invalid',
-          attempts: 0,
-          error: result.problems
-            .map((p) => (p.column ? `${p.column}: ${p.message}` : p.message))
-            .join(' | '),
-        },
-      ]);
-      continue;
-    }
     const key =
-      sheet.allowDuplicates || result.orderId !== undefined
+      !result.ok || sheet.allowDuplicates || result.orderId !== undefined
         ? null
         : ledgerKey(deps.ledgerScope, {
             reference: result.reference,
@@ -132,7 +119,15 @@ async function settle(
             files: result.attachments.map((a) => a.path),
           });
     if (sheet.duplicateOf !== undefined) {
+      // The same bytes were imported before: every row is told so, and nothing is sent.
       outcomes.push([result.row, await duplicateOutcome(sheet.duplicateOf, key, deps.ledger)]);
+      continue;
+    }
+    if (!result.ok) {
+      const error = result.problems.map((p) =>
+        p.column ? `${p.column}: ${p.message}` : p.message,
+      );
+      outcomes.push([result.row, { status: 'invalid', attempts: 0, error: error.join(' | ') }]);
       continue;
     }
     jobs.push({

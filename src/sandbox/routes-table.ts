@@ -9,6 +9,7 @@ const ROUTES: ReadonlyArray<{ pattern: RegExp; methods: readonly string[] }> = [
   { pattern: /^\/api\/files\/[^/]+$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/orders$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/products$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/__sandbox\/requests$/, methods: ['GET', 'HEAD'] },
 ];
 
 /** Laravel's Router::$verbs, the order in which a 405 lists the supported methods. */

@@ -34,6 +34,7 @@ import {
 import { type SandboxOptions, type SandboxOptionsInput, sandboxOptionsSchema } from './options.js';
 import { orderRules } from './order-rules.js';
 import { type RateDecision, RateLimiter } from './rate-limiter.js';
+import { type LoggedRequest, RequestLog } from './request-log.js';
 import { resetConnection, sendMessage } from './reply.js';
 import { adminRoutes } from './routes/admin.js';
 import { type SandboxContext, UNSUPPORTED_BODY } from './routes/context.js';
@@ -49,6 +50,8 @@ declare module 'fastify' {
     org: string;
     /** The injected faults drawn for this API request. */
     fault: FaultDecision | null;
+    /** Its entry in the request log (API requests only). */
+    logged: LoggedRequest | null;
   }
 }
 
@@ -105,6 +108,7 @@ export async function buildSandbox(
     blobs,
     catalogue,
     rules: orderRules(catalogue),
+    requests: new RequestLog(),
   };
   const loggerInstance: FastifyBaseLogger | undefined = deps.logger;
   const app = Fastify({
@@ -117,6 +121,7 @@ export async function buildSandbox(
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.addHook('onResponse', async (request, reply) => {
+    if (request.logged) request.logged.status = reply.statusCode;
     request.log.debug(
       { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
       'answered',
@@ -124,8 +129,9 @@ export async function buildSandbox(
   });
   app.decorateRequest('org', '');
   app.decorateRequest('fault', null);
+  app.decorateRequest('logged', null);
 
-  registerFrontHooks(app, options, new FaultPlan(options.faults));
+  registerFrontHooks(app, options, new FaultPlan(options.faults), ctx.requests);
   registerBodyParsers(app);
   await app.register(multipart, {
     limits: { fileSize: Infinity, files: Infinity, parts: 10_000 },
@@ -193,6 +199,7 @@ function registerFrontHooks(
   app: FastifyInstance,
   options: SandboxOptions,
   faults: FaultPlan,
+  requests: RequestLog,
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     const length = Number(request.headers['content-length'] ?? 0);
@@ -208,6 +215,7 @@ function registerFrontHooks(
         .send(apacheMovedPage(location));
     }
     if (path.startsWith('/api/')) {
+      request.logged = requests.add({ at: Date.now(), method: request.method, path, status: null });
       const fault = faults.next();
       request.fault = fault;
       if (fault.delayMs > 0) await sleep(fault.delayMs);

@@ -105,3 +105,16 @@ export interface SandboxListedOrder {
   files: Array<{ id: number; file_name: string; mime_type: string; size: number; sha256: string }>;
   [field: string]: unknown;
 }
+
+export interface LoggedApiRequest {
+  at: number;
+  method: string;
+  path: string;
+  status: number | null;
+}
+
+/** The sandbox's log of API requests (sandbox only). */
+export async function sandboxRequests(api: ApiClient): Promise<LoggedApiRequest[]> {
+  const answer = await api.send('GET', '/__sandbox/requests');
+  return (answer.json as { data: LoggedApiRequest[] }).data;
+}

@@ -8,6 +8,8 @@ import type { SandboxContext } from './context.js';
  * count what was really created (the real API has no listing).
  */
 export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
+  // What clients sent, when, and what they got: to check a client's manners from outside.
+  admin.get('/__sandbox/requests', async () => ({ data: ctx.requests.list() }));
   // Which product ids the sandbox knows (the provider documents none).
   admin.get('/__sandbox/products', async () => ({ data: ctx.catalogue.products }));
 

@@ -2,6 +2,7 @@ import type { Catalogue } from '../../orders/catalogue.js';
 import type { BlobStore } from '../blobs.js';
 import type { SandboxOptions } from '../options.js';
 import type { RuleSet } from '../validator.js';
+import type { RequestLog } from '../request-log.js';
 import type { SandboxStore } from '../store.js';
 
 /** What the route handlers share; built once per sandbox. */
@@ -11,6 +12,7 @@ export interface SandboxContext {
   blobs: BlobStore;
   catalogue: Catalogue;
   rules: RuleSet;
+  requests: RequestLog;
 }
 
 /** The body of a request whose media type the route does not take. */

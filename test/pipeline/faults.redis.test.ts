@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { sandboxRequests } from '../helpers/api.js';
+import { put, tempDir } from '../helpers/files.js';
+import { type TestPipeline, type TestPipelineOptions, testPipeline } from '../helpers/pipeline.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+const open: TestPipeline[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+async function pipelineWith(options: TestPipelineOptions): Promise<TestPipeline> {
+  const t = await testPipeline(options);
+  open.push(t);
+  return t;
+}
+
+const rows = (n: number) => Array.from({ length: n }, (_, i) => sheetRow(i + 1));
+
+describe('ambiguous answers to a create', () => {
+  it.each([
+    ['a 500 after the order is stored', { p500After: 1 }],
+    ['a reset after the order is stored', { pResetAfter: 1 }],
+  ])('%s make the row needs-review, with one order at most, never two', async (_case, faults) => {
+    const t = await pipelineWith({ sandbox: { faults } });
+    const dir = await tempDir('ambiguous-');
+    const progress = await t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(3)));
+    expect(progress.counts).toMatchObject({ 'needs-review': 3, created: 0 });
+    const orders = await t.sandbox.api.listOrders();
+    const perContact = new Map<string, number>();
+    for (const o of orders) perContact.set(o.contact_name, (perContact.get(o.contact_name) ?? 0) + 1);
+    expect([...perContact.values()].every((n) => n === 1)).toBe(true);
+    // The create was sent once per row: no blind re-post.
+    const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST' && r.path === '/api/orders/');
+    expect(creates).toHaveLength(3);
+
+    const review = (await readFile(join(progress.reportDir ?? '', 'needs-review.csv'), 'utf8')).replace(/^\uFEFF/, '');
+    const [header, ...lines] = review.trim().split('\r\n');
+    expect(header?.endsWith(';sent_at;answer;what_to_check')).toBe(true);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/It may or may not exist/);
+  });
+});
+
+describe('a rate limit', () => {
+  it('ends with every row created, and nothing sent before a Retry-After has passed', async () => {
+    const t = await pipelineWith({ sandbox: { rateLimit: 4, rateWindowMs: 2000 } });
+    const dir = await tempDir('storm-');
+    const progress = await t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(14)), 60_000);
+    expect(progress.counts.created).toBe(14);
+    expect(await t.sandbox.api.listOrders()).toHaveLength(14);
+
+    const requests = await sandboxRequests(t.sandbox.api);
+    const refusals = requests.filter((r) => r.status === 429);
+    expect(refusals.length).toBeGreaterThan(0);
+    // Requests already on their way when a 429 was answered may still arrive; none may start
+    // later while its Retry-After (here up to 2 s) runs.
+    const inFlight = 150;
+    for (const refusal of refusals) {
+      const early = requests.filter((r) => r.at > refusal.at + inFlight && r.at < refusal.at + 900);
+      expect(early, `requests right after the 429 at ${refusal.at}`).toEqual([]);
+    }
+    expect(refusals.length).toBeLessThan(14);
+  });
+});
+
+describe('the same sheet imported twice', () => {
+  it('gives a second report whose rows are all duplicate, naming the first import', async () => {
+    const t = await pipelineWith({});
+    const dir = await tempDir('twice-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [...rows(3), sheetRow(4, { city: '' })]);
+    const first = await t.importSheet(path);
+    const second = await t.importSheet(path);
+    expect(second.sheetId).not.toBe(first.sheetId);
+    expect(second.counts).toMatchObject({ duplicate: 4, created: 0 });
+    const summary = JSON.parse(await readFile(join(second.reportDir ?? '', 'summary.json'), 'utf8')) as Record<string, unknown>;
+    expect(summary).toMatchObject({ total: 4, duplicate: 4, duplicateOf: first.sheetId });
+    expect(await t.sandbox.api.listOrders()).toHaveLength(3);
+  });
+
+  it('makes a row with a reference imported before a duplicate in another sheet', async () => {
+    const t = await pipelineWith({});
+    const dir = await tempDir('ledger-');
+    const first = await t.importSheet(await writeCsvSheet(dir, 'a.csv', [sheetRow(1)]));
+    const second = await t.importSheet(await writeCsvSheet(dir, 'b.csv', [sheetRow(1, { city: 'Brugge' }), sheetRow(2)]));
+    expect(first.counts.created).toBe(1);
+    expect(second.counts).toMatchObject({ duplicate: 1, created: 1 });
+    const report = await readFile(join(second.reportDir ?? '', 'report.csv'), 'utf8');
+    const [orderId] = (await t.sandbox.api.listOrders()).map((o) => o.id);
+    expect(report).toContain(`1;2;R-1;duplicate;${orderId};`);
+  });
+});
+
+describe('a refused token', () => {
+  it('stops the import early with one clear message, not one failure per row', async () => {
+    const t = await pipelineWith({ token: 'not-the-token' });
+    const dir = await tempDir('token-');
+    await expect(t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(30)), 15_000)).rejects.toThrow(
+      /import stopped: the API refused the token \(401 .*Unauthenticated\.\): check API_TOKEN/,
+    );
+    const requests = await sandboxRequests(t.sandbox.api);
+    expect(requests.filter((r) => r.status === 401).length).toBeLessThanOrEqual(t.config.concurrency);
+    expect(await t.sandbox.api.listOrders()).toEqual([]);
+  });
+});
+
+describe('the token', () => {
+  it('appears in no log line and no report file', async () => {
+    const token = 'secret-token-5f1e9a';
+    const t = await pipelineWith({ sandbox: { tokens: [{ token, org: 'acme' }], faults: { p500After: 0.3, seed: 3 } }, token });
+    const dir = await tempDir('leak-');
+    await put(dir, 'docs/a.pdf', 'plan');
+    const progress = await t.importSheet(
+      await writeCsvSheet(dir, 'orders.csv', [...rows(6), sheetRow(7, { city: '', files: 'docs/a.pdf' })]),
+    );
+    expect(progress.final).toBe(7);
+    expect(t.logs.length).toBeGreaterThan(0);
+    expect(t.logs.join('\n')).not.toContain(token);
+    for (const file of ['report.csv', 'summary.json', 'needs-review.csv', 'failed/orders.csv']) {
+      const text = await readFile(join(progress.reportDir ?? '', file), 'utf8').catch(() => '');
+      expect(text, file).not.toContain(token);
+    }
+  });
+});
