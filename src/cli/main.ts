@@ -3,7 +3,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './errors.js';
 import { type CommandIo, processIo } from './io.js';
 import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
+import { importCommand, type ImportCommandOptions } from './import.js';
 import { validateCommand, type ValidateCommandOptions } from './validate.js';
+import { workerCommand, type WorkerCommandOptions } from './worker.js';
 
 /** Declares the commands; each one is a function in its own module. */
 export function buildProgram(io: CommandIo, setExitCode: (code: number) => void): Command {
@@ -19,6 +21,52 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
     .showHelpAfterError('(run with --help for usage)');
 
   const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+  const settingOptions = (command: Command) =>
+    command
+      .option('--config <file>', 'JSON config file of settings')
+      .option('--concurrency <n>', 'row jobs in flight per process (env CONCURRENCY; default 8)')
+      .option(
+        '--products <file>',
+        'product catalogue (env PRODUCTS_FILE; default samples/products.json)',
+      )
+      .option(
+        '--max-attachment-mb <mb>',
+        'largest attachment, per file (env MAX_ATTACHMENT_MB; default 20)',
+      )
+      .option('--data-dir <dir>', 'root of the data folders (env DATA_DIR; default ./data)')
+      .option(
+        '--reports-dir <dir>',
+        'where reports go (env REPORTS_DIR; default DATA_DIR/reports)',
+      );
+  settingOptions(
+    program
+      .command('import')
+      .description(
+        'Import sheets: create an order per valid row and attach its files, then write a report per sheet. Exit 0 all created or duplicate, 2 some invalid, failed or needs-review, 1 fatal.',
+      )
+      .argument('<sheet...>', 'CSV, JSON or NDJSON sheets')
+      .option(
+        '--no-workers',
+        'only queue the sheets and wait: `order-importer worker` processes do the work',
+      )
+      .option('--allow-duplicates', 'create orders even for rows imported before')
+      .option('--mapping <file>', 'JSON mapping of your own column names to API names')
+      .option(
+        '--json',
+        'print one summary.json object per sheet on stdout (human output goes to stderr)',
+      ),
+  ).action(async (sheets: string[], opts: ImportCommandOptions) => {
+    setExitCode(await importCommand(sheets, opts, io));
+  });
+  settingOptions(
+    program
+      .command('worker')
+      .description(
+        'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
+      ),
+  ).action(async (opts: WorkerCommandOptions) => {
+    setExitCode(await workerCommand(opts, io));
+  });
   program
     .command('validate')
     .description(

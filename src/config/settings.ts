@@ -67,6 +67,21 @@ const SETTINGS = {
   dashboardPassword: { env: 'DASHBOARD_PASSWORD', schema: nonEmpty.optional() },
   /** @defaultValue `info` */
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info') },
+  /** Prefix of every Redis key; a `{hash tag}` keeps them in one Cluster slot. @defaultValue `{order-importer}` */
+  queuePrefix: {
+    env: 'QUEUE_PREFIX',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[^:\s]+$/, 'must not hold ":" or spaces')
+      .default('{order-importer}'),
+  },
+  /** Attempts of a row job before it fails. @defaultValue 8 */
+  rowAttempts: { env: 'ROW_ATTEMPTS', schema: positiveInt.max(100).default(8) },
+  /** First retry delay of a row, in ms (doubling, with jitter). @defaultValue 1000 */
+  retryDelayMs: { env: 'RETRY_DELAY_MS', schema: positiveInt.default(1000) },
+  /** How long a worker holds a job before a stall is declared and another worker resumes it. @defaultValue 30000 */
+  jobLockMs: { env: 'JOB_LOCK_MS', schema: positiveInt.min(500).default(30_000) },
 } as const;
 
 type SettingKey = keyof typeof SETTINGS;

@@ -18,6 +18,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { hashFile } from '../sheets/scan.js';
+import { redactUrl } from '../redis/url.js';
 import { Keys } from './keys.js';
 import { Ledger } from './ledger.js';
 import { ApiPace } from './pace.js';
@@ -334,16 +335,4 @@ function ledgerScope(config: PipelineConfig): string {
 export function newSheetId(now: number): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${randomBytes(3).toString('hex')}`;
-}
-
-/** A Redis URL fit for messages: the password, if any, replaced. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch (error) {
-    if (error instanceof TypeError) return '(an invalid Redis URL)';
-    throw error;
-  }
 }

@@ -1,0 +1,79 @@
+/**
+ * How an import shows it is alive: on a terminal, one line per sheet redrawn in place (rows
+ * final/total, rate, ETA, failures so far); elsewhere, a plain line per sheet every 10 seconds.
+ */
+import type { SheetProgress } from '../pipeline/runtime.js';
+
+interface Sample {
+  at: number;
+  final: number;
+}
+
+export class ImportProgress {
+  readonly #tty: boolean;
+  readonly #history = new Map<string, Sample[]>();
+  #drawnLines = 0;
+  #lastPlain = 0;
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly now: () => number = Date.now,
+    private readonly plainEveryMs = 10_000,
+  ) {
+    this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
+  }
+
+  update(sheets: readonly SheetProgress[]): void {
+    const now = this.now();
+    for (const sheet of sheets) this.#remember(sheet, now);
+    if (this.#tty) {
+      const up = this.#drawnLines > 0 ? `\u001b[${this.#drawnLines}F` : '';
+      this.stream.write(`${up}${sheets.map((s) => `\u001b[2K${this.line(s, now)}\n`).join('')}`);
+      this.#drawnLines = sheets.length;
+    } else if (now - this.#lastPlain >= this.plainEveryMs) {
+      this.#lastPlain = now;
+      for (const sheet of sheets) this.stream.write(`${this.line(sheet, now)}\n`);
+    }
+  }
+
+  /** One sheet's line: `orders.csv  [#####-----] 1,234/5,000 rows  42 rows/s  ETA 1m30s  failed 3`. */
+  line(sheet: SheetProgress, now: number): string {
+    const total = sheet.total;
+    const final = sheet.final;
+    const n = (v: number) => v.toLocaleString('en');
+    if (sheet.state === 'done') return `${sheet.name}  done: ${n(final)} rows`;
+    if (total === undefined)
+      return `${sheet.name}  ${sheet.state === 'queued' ? 'queued' : 'reading…'}`;
+    const width = 20;
+    const filled = total === 0 ? width : Math.min(width, Math.floor((final / total) * width));
+    const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+    const rate = this.#rate(sheet.sheetId, now);
+    const eta = rate > 0 ? ` ETA ${duration((total - final) / rate)}` : '';
+    const failures = sheet.counts.failed + sheet.counts.invalid + sheet.counts['needs-review'];
+    return `${sheet.name}  ${bar} ${n(final)}/${n(total)} rows  ${rate.toFixed(1)} rows/s${eta}${failures > 0 ? `  not created so far: ${n(failures)}` : ''}`;
+  }
+
+  #remember(sheet: SheetProgress, now: number): void {
+    const samples = this.#history.get(sheet.sheetId) ?? [];
+    samples.push({ at: now, final: sheet.final });
+    while (samples.length > 2 && (samples[0]?.at ?? now) < now - 30_000) samples.shift();
+    this.#history.set(sheet.sheetId, samples);
+  }
+
+  /** Rows per second over the last 30 s. */
+  #rate(sheetId: string, now: number): number {
+    const samples = this.#history.get(sheetId) ?? [];
+    const first = samples[0];
+    const last = samples.at(-1);
+    if (!first || !last || last.at - first.at < 1000) return 0;
+    return ((last.final - first.final) / (now - first.at)) * 1000;
+  }
+}
+
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

@@ -1,0 +1,207 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+
+import { ConfigError, loadSettings, type Settings } from '../config/settings.js';
+import { createLogger } from '../logger.js';
+import type { Summary } from '../pipeline/report.js';
+import type { SheetProgress } from '../pipeline/runtime.js';
+import { type ColumnMapping, loadMapping, MappingError } from '../sheets/columns.js';
+import { CliError } from './errors.js';
+import { ImportProgress } from './import-progress.js';
+import { openImporter } from './importer.js';
+import type { CommandIo } from './io.js';
+
+export interface ImportCommandOptions {
+  workers?: boolean;
+  allowDuplicates?: boolean;
+  mapping?: string;
+  json?: boolean;
+  config?: string;
+  concurrency?: string;
+  products?: string;
+  maxAttachmentMb?: string;
+  dataDir?: string;
+  reportsDir?: string;
+}
+
+/** Settings flags that import and worker share. */
+export function settingFlags(opts: {
+  concurrency?: string;
+  products?: string;
+  maxAttachmentMb?: string;
+  dataDir?: string;
+  reportsDir?: string;
+}): Parameters<typeof loadSettings>[0]['flags'] {
+  return {
+    concurrency: opts.concurrency,
+    productsFile: opts.products,
+    maxAttachmentMb: opts.maxAttachmentMb,
+    dataDir: opts.dataDir,
+    reportsDir: opts.reportsDir,
+  };
+}
+
+export async function loadCommandSettings(
+  io: CommandIo,
+  configFile: string | undefined,
+  flags: Parameters<typeof loadSettings>[0]['flags'],
+): Promise<Settings> {
+  try {
+    return await loadSettings({
+      flags,
+      env: io.env,
+      cwd: io.cwd,
+      ...(configFile !== undefined && { configFile }),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * One-shot import: queue the sheets, process them (in this process unless --no-workers), show
+ * progress, print a summary. Exit 0 when every row is created or duplicate, 2 when some row is
+ * invalid, failed or needs review, 1 when the import cannot go on.
+ */
+export async function importCommand(
+  sheets: readonly string[],
+  opts: ImportCommandOptions,
+  io: CommandIo,
+): Promise<number> {
+  const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
+  const mapping = await readMapping(opts.mapping, io.cwd);
+  const paths = sheets.map((s) => resolve(io.cwd, s));
+  for (const path of paths) await mustBeFile(path);
+
+  const human = opts.json ? io.stderr : io.stdout;
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+  // On a terminal the progress display says what is going on; logs would only garble it.
+  const quiet = (io.stderr as { isTTY?: boolean }).isTTY === true && io.env.LOG_LEVEL === undefined;
+  const logger = createLogger({ level: quiet ? 'warn' : settings.logLevel });
+  const importer = await openImporter({ settings, logger, say, workers: opts.workers !== false });
+  const stop = { interrupted: false };
+  try {
+    const ids: string[] = [];
+    for (const path of paths) {
+      const { sheetId, resumed } = await importer.pipeline.enqueue(path, {
+        allowDuplicates: opts.allowDuplicates ?? false,
+        ...(mapping && { mapping }),
+      });
+      say(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, io.cwd)} as sheet ${sheetId}.`);
+      ids.push(sheetId);
+    }
+    if (opts.workers === false)
+      say(
+        'No workers in this process (--no-workers): waiting for `order-importer worker` processes.',
+      );
+    void io.stopSignal().then(() => {
+      stop.interrupted = true;
+    });
+    const outcome = await waitForSheets(
+      ids,
+      importer.pipeline,
+      new ImportProgress(io.stderr),
+      () => stop.interrupted,
+    );
+    if (outcome.fatal !== undefined) throw new CliError(`the import stopped: ${outcome.fatal}`);
+    if (stop.interrupted) {
+      say('Interrupted: rows in flight finish; run the same import again to resume the rest.');
+      return 1;
+    }
+    const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
+    printSummaries(summaries, human, io.cwd);
+    if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
+    return summaries.every(
+      (s) => s.error === undefined && s.invalid + s.failed + s.needsReview === 0,
+    )
+      ? 0
+      : 2;
+  } finally {
+    await importer.close({ graceMs: stop.interrupted ? 30_000 : 5_000 });
+  }
+}
+
+async function waitForSheets(
+  ids: readonly string[],
+  pipeline: {
+    progress(id: string): Promise<SheetProgress | undefined>;
+    fatal(): Promise<string | undefined>;
+  },
+  progress: ImportProgress,
+  stopped: () => boolean,
+): Promise<{ sheets: SheetProgress[]; fatal?: string }> {
+  for (;;) {
+    const sheets = (await Promise.all(ids.map((id) => pipeline.progress(id)))).filter(
+      (s): s is SheetProgress => s !== undefined,
+    );
+    progress.update(sheets);
+    const fatal = await pipeline.fatal();
+    if (fatal !== undefined) return { sheets, fatal };
+    if (sheets.every((s) => s.state === 'done') || stopped()) return { sheets };
+    await new Promise((done) => setTimeout(done, 300));
+  }
+}
+
+async function readSummary(sheet: SheetProgress): Promise<Summary> {
+  const text = await readFile(join(sheet.reportDir ?? '', 'summary.json'), 'utf8');
+  return JSON.parse(text) as Summary;
+}
+
+function printSummaries(
+  summaries: readonly Summary[],
+  out: NodeJS.WritableStream,
+  cwd: string,
+): void {
+  const header = ['sheet', 'rows', 'created', 'invalid', 'failed', 'needs-review', 'duplicate'];
+  const rows = summaries.map((s) => [
+    shortPath(s.sheet, cwd),
+    String(s.total),
+    String(s.created),
+    String(s.invalid),
+    String(s.failed),
+    String(s.needsReview),
+    String(s.duplicate),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ');
+  out.write(`\n${line(header)}\n${rows.map(line).join('\n')}\n\n`);
+  for (const s of summaries) {
+    if (s.error !== undefined)
+      out.write(`${shortPath(s.sheet, cwd)}: cannot be read: ${s.error}\n`);
+    if (s.duplicateOf !== undefined)
+      out.write(
+        `${shortPath(s.sheet, cwd)}: imported before as sheet ${s.duplicateOf}; nothing was sent again.\n`,
+      );
+    for (const warning of s.warnings)
+      out.write(`${shortPath(s.sheet, cwd)}: warning: ${warning}\n`);
+    out.write(`Report: ${shortPath(s.reportDir, cwd)}\n`);
+  }
+}
+
+async function readMapping(
+  file: string | undefined,
+  cwd: string,
+): Promise<ColumnMapping | undefined> {
+  if (file === undefined) return undefined;
+  try {
+    return await loadMapping(resolve(cwd, file));
+  } catch (error) {
+    if (error instanceof MappingError) throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  }
+}
+
+async function mustBeFile(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => undefined);
+  if (!stats?.isFile())
+    throw new CliError(`${path} ${stats ? 'is not a file' : 'does not exist'}.`);
+}
+
+export function shortPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+}

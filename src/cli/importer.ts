@@ -1,0 +1,184 @@
+/**
+ * What `import` and `worker` share: settings → Redis, the API (or the embedded sandbox, said out
+ * loud), the catalogue, the pipeline and its workers, and a close that undoes all of it.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Logger } from 'pino';
+import { Agent } from 'undici';
+
+import { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { Settings } from '../config/settings.js';
+import { CatalogueError, loadCatalogue } from '../orders/catalogue.js';
+import { Pipeline } from '../pipeline/runtime.js';
+import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
+import { redactUrl } from '../redis/url.js';
+import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
+import { CliError } from './errors.js';
+
+export interface Importer {
+  pipeline: Pipeline;
+  apiBaseUrl: string;
+  sandbox: boolean;
+  close(options?: { graceMs?: number; force?: boolean }): Promise<void>;
+}
+
+export interface OpenImporterOptions {
+  settings: Settings;
+  logger: Logger;
+  /** Where announcements go (stderr). */
+  say: (line: string) => void;
+  workers: boolean;
+}
+
+export async function openImporter(options: OpenImporterOptions): Promise<Importer> {
+  const { settings, logger, say } = options;
+  const undo: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const step of undo.reverse()) await step();
+  };
+  try {
+    const catalogue = await loadCatalogue(settings.productsFile).catch((error: unknown) => {
+      if (error instanceof CatalogueError) throw new CliError(error.message, 1, { cause: error });
+      throw error;
+    });
+    const redis = await resolveRedis({
+      configured: settings.redisUrl,
+      dataDir: settings.dataDir,
+    }).catch((error: unknown) => {
+      if (error instanceof RedisUnavailableError)
+        throw new CliError(error.message, 1, { cause: error });
+      throw error;
+    });
+    undo.push(() => redis.release());
+    announceRedis(redis, say);
+
+    const api = await connectApi(settings, say);
+    undo.push(() => api.close());
+    const dispatcher = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: Math.max(16, settings.concurrency * 2),
+    });
+    undo.push(() => dispatcher.close());
+    const client = new ApiClient({
+      baseUrl: api.baseUrl,
+      token: api.token,
+      timeoutMs: settings.apiTimeoutMs,
+      dispatcher,
+    });
+    await preflight(client, api.baseUrl);
+
+    const pipeline = await Pipeline.connect({
+      redisUrl: redis.url,
+      prefix: settings.queuePrefix,
+      concurrency: settings.concurrency,
+      ...(settings.apiRateLimit !== undefined && { apiRateLimit: settings.apiRateLimit }),
+      lockMs: settings.jobLockMs,
+      rowAttempts: settings.rowAttempts,
+      retryDelayMs: settings.retryDelayMs,
+      reportsDir: settings.reportsDir,
+      maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+      catalogue,
+      api: client,
+      apiBaseUrl: api.baseUrl,
+      sandbox: api.sandbox !== undefined,
+      logger,
+    });
+    let closeOptions: { graceMs?: number; force?: boolean } = {};
+    undo.push(() => pipeline.close(closeOptions));
+    if (options.workers) await pipeline.startWorkers();
+    return {
+      pipeline,
+      apiBaseUrl: api.baseUrl,
+      sandbox: api.sandbox !== undefined,
+      close: async (how = {}) => {
+        closeOptions = how;
+        await close();
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function announceRedis(redis: ResolvedRedis, say: (line: string) => void): void {
+  if (redis.source === 'private') {
+    say(`Redis: a private redis-server at ${redis.url} (data under DATA_DIR/redis, AOF on).`);
+  } else {
+    say(
+      `Redis: ${redactUrl(redis.url)}${redis.source === 'default' ? ' (the local default; set REDIS_URL to use another)' : ''}.`,
+    );
+  }
+}
+
+interface ConnectedApi {
+  baseUrl: string;
+  token: string;
+  sandbox?: RunningSandbox;
+  close(): Promise<void>;
+}
+
+/** The API of the settings, or the embedded sandbox when none is set (announced loudly). */
+async function connectApi(settings: Settings, say: (line: string) => void): Promise<ConnectedApi> {
+  if (settings.apiBaseUrl !== undefined) {
+    const token = await readToken(settings);
+    return { baseUrl: settings.apiBaseUrl, token, close: () => Promise.resolve() };
+  }
+  const sandbox = await startSandbox({ port: 0, dataDir: join(settings.dataDir, 'sandbox') });
+  const token = sandbox.tokens[0]?.token ?? '';
+  say('');
+  say(
+    '*** No API_BASE_URL is set: orders go to the EMBEDDED SANDBOX, not to the inspection company. ***',
+  );
+  say(
+    `*** Sandbox at ${sandbox.url} (its data under DATA_DIR/sandbox). Set API_BASE_URL and API_TOKEN for real orders. ***`,
+  );
+  say('');
+  return { baseUrl: sandbox.url, token, sandbox, close: () => sandbox.close() };
+}
+
+async function readToken(settings: Settings): Promise<string> {
+  if (settings.apiToken !== undefined) return settings.apiToken;
+  if (settings.apiTokenFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(settings.apiTokenFile, 'utf8');
+    } catch (error) {
+      throw new CliError(
+        `API_TOKEN_FILE ${settings.apiTokenFile} cannot be read: ${(error as Error).message}.`,
+        1,
+        {
+          cause: error,
+        },
+      );
+    }
+    const token = text.trim();
+    if (token === '') throw new CliError(`API_TOKEN_FILE ${settings.apiTokenFile} is empty.`);
+    return token;
+  }
+  throw new CliError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
+}
+
+/**
+ * One harmless request before any sheet is read: a refused token or an API that does not
+ * answer stops here, with one message, rather than in ten thousand rows.
+ */
+async function preflight(client: ApiClient, baseUrl: string): Promise<void> {
+  try {
+    await client.getOrder(0);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.kind === 'permanent') return; // 404 for order 0: the API answers and takes the token
+    if (error.kind === 'auth') {
+      throw new CliError(
+        `The API at ${baseUrl} refused the token (${error.message}): check API_TOKEN / API_TOKEN_FILE.`,
+      );
+    }
+    throw new CliError(`The API at ${baseUrl} cannot be used: ${error.message}`, 1, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { createLogger } from '../logger.js';
+import { loadCommandSettings, settingFlags } from './import.js';
+import { openImporter } from './importer.js';
+import type { CommandIo } from './io.js';
+
+export interface WorkerCommandOptions {
+  config?: string;
+  concurrency?: string;
+  products?: string;
+  maxAttachmentMb?: string;
+  dataDir?: string;
+  reportsDir?: string;
+}
+
+/**
+ * Workers only, for scale-out: as many of these as wanted, on as many hosts, sharing one Redis
+ * (and the folders the sheets and reports are in). A first SIGINT/SIGTERM lets the rows in
+ * flight finish; a second one stops at once (those rows resume from their recorded step).
+ */
+export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): Promise<number> {
+  const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+  const logger = createLogger({ level: settings.logLevel });
+  const importer = await openImporter({ settings, logger, say, workers: true });
+  say(
+    `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl}. Stop with Ctrl+C.`,
+  );
+  const signal = await io.stopSignal();
+  say(`${signal}: finishing the rows in flight (again to stop at once)…`);
+  let force = false;
+  void io.stopSignal().then(() => {
+    force = true;
+    say('Stopping now; rows in flight resume from their last recorded step.');
+    void importer.close({ force: true });
+  });
+  await importer.close({ graceMs: 60_000, force });
+  return 0;
+}

@@ -1,0 +1,104 @@
+/**
+ * Which Redis to use (DESIGN §2): REDIS_URL when set, and then it must answer; else the usual
+ * local one; else a private `redis-server` with its data (AOF) under the data folder, shared by
+ * the importer's processes on this machine; else a clear error saying how to get one.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { Redis } from 'ioredis';
+
+import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
+import { redactUrl } from './url.js';
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export interface ResolvedRedis {
+  url: string;
+  /** Where it came from, for the start-up message. */
+  source: 'REDIS_URL' | 'default' | 'private';
+  /** Stops the private server this process started, if it did. */
+  release(): Promise<void>;
+}
+
+export class RedisUnavailableError extends Error {
+  override name = 'RedisUnavailableError';
+}
+
+export interface ResolveRedisOptions {
+  /** REDIS_URL, if set. */
+  configured?: string;
+  dataDir: string;
+  /** @defaultValue `redis://127.0.0.1:6379` */
+  defaultUrl?: string;
+  binary?: string;
+}
+
+export async function resolveRedis(options: ResolveRedisOptions): Promise<ResolvedRedis> {
+  const nothing = () => Promise.resolve();
+  if (options.configured !== undefined) {
+    const problem = await ping(options.configured);
+    if (problem !== null) {
+      throw new RedisUnavailableError(
+        `REDIS_URL ${redactUrl(options.configured)} does not answer (${problem}): start that Redis, or unset REDIS_URL to use a local one.`,
+      );
+    }
+    return { url: options.configured, source: 'REDIS_URL', release: nothing };
+  }
+  const defaultUrl = options.defaultUrl ?? DEFAULT_REDIS_URL;
+  if ((await ping(defaultUrl)) === null)
+    return { url: defaultUrl, source: 'default', release: nothing };
+
+  // A private server another importer process on this machine started already?
+  const dir = join(options.dataDir, 'redis');
+  const urlFile = join(dir, 'url');
+  const known = await readFile(urlFile, 'utf8').then(
+    (text) => text.trim(),
+    () => undefined,
+  );
+  if (known !== undefined && (await ping(known)) === null)
+    return { url: known, source: 'private', release: nothing };
+
+  if (!redisServerAvailable(options.binary)) {
+    throw new RedisUnavailableError(
+      `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
+    );
+  }
+  let server: LocalRedis;
+  try {
+    server = await startLocalRedis({
+      dir,
+      appendOnly: true,
+      ...(options.binary && { binary: options.binary }),
+    });
+  } catch (error) {
+    throw new RedisUnavailableError(
+      `could not start a private redis-server in ${dir}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  await writeFile(urlFile, `${server.url}\n`);
+  return { url: server.url, source: 'private', release: () => server.stop() };
+}
+
+/** null when Redis answers PING, else why not. */
+async function ping(url: string): Promise<string | null> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => undefined); // the failure is reported by connect() below
+  try {
+    await client.connect();
+    await client.ping();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    client.disconnect();
+  }
+}
