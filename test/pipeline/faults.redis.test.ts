@@ -31,13 +31,18 @@ describe('ambiguous answers to a create', () => {
     expect(progress.counts).toMatchObject({ 'needs-review': 3, created: 0 });
     const orders = await t.sandbox.api.listOrders();
     const perContact = new Map<string, number>();
-    for (const o of orders) perContact.set(o.contact_name, (perContact.get(o.contact_name) ?? 0) + 1);
+    for (const o of orders)
+      perContact.set(o.contact_name, (perContact.get(o.contact_name) ?? 0) + 1);
     expect([...perContact.values()].every((n) => n === 1)).toBe(true);
     // The create was sent once per row: no blind re-post.
-    const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST' && r.path === '/api/orders/');
+    const creates = (await sandboxRequests(t.sandbox.api)).filter(
+      (r) => r.method === 'POST' && r.path === '/api/orders/',
+    );
     expect(creates).toHaveLength(3);
 
-    const review = (await readFile(join(progress.reportDir ?? '', 'needs-review.csv'), 'utf8')).replace(/^\uFEFF/, '');
+    const review = (
+      await readFile(join(progress.reportDir ?? '', 'needs-review.csv'), 'utf8')
+    ).replace(/^\uFEFF/, '');
     const [header, ...lines] = review.trim().split('\r\n');
     expect(header?.endsWith(';sent_at;answer;what_to_check')).toBe(true);
     expect(lines).toHaveLength(3);
@@ -76,7 +81,9 @@ describe('the same sheet imported twice', () => {
     const second = await t.importSheet(path);
     expect(second.sheetId).not.toBe(first.sheetId);
     expect(second.counts).toMatchObject({ duplicate: 4, created: 0 });
-    const summary = JSON.parse(await readFile(join(second.reportDir ?? '', 'summary.json'), 'utf8')) as Record<string, unknown>;
+    const summary = JSON.parse(
+      await readFile(join(second.reportDir ?? '', 'summary.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(summary).toMatchObject({ total: 4, duplicate: 4, duplicateOf: first.sheetId });
     expect(await t.sandbox.api.listOrders()).toHaveLength(3);
   });
@@ -85,7 +92,9 @@ describe('the same sheet imported twice', () => {
     const t = await pipelineWith({});
     const dir = await tempDir('ledger-');
     const first = await t.importSheet(await writeCsvSheet(dir, 'a.csv', [sheetRow(1)]));
-    const second = await t.importSheet(await writeCsvSheet(dir, 'b.csv', [sheetRow(1, { city: 'Brugge' }), sheetRow(2)]));
+    const second = await t.importSheet(
+      await writeCsvSheet(dir, 'b.csv', [sheetRow(1, { city: 'Brugge' }), sheetRow(2)]),
+    );
     expect(first.counts.created).toBe(1);
     expect(second.counts).toMatchObject({ duplicate: 1, created: 1 });
     const report = await readFile(join(second.reportDir ?? '', 'report.csv'), 'utf8');
@@ -98,11 +107,15 @@ describe('a refused token', () => {
   it('stops the import early with one clear message, not one failure per row', async () => {
     const t = await pipelineWith({ token: 'not-the-token' });
     const dir = await tempDir('token-');
-    await expect(t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(30)), 15_000)).rejects.toThrow(
+    await expect(
+      t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(30)), 15_000),
+    ).rejects.toThrow(
       /import stopped: the API refused the token \(401 .*Unauthenticated\.\): check API_TOKEN/,
     );
     const requests = await sandboxRequests(t.sandbox.api);
-    expect(requests.filter((r) => r.status === 401).length).toBeLessThanOrEqual(t.config.concurrency);
+    expect(requests.filter((r) => r.status === 401).length).toBeLessThanOrEqual(
+      t.config.concurrency,
+    );
     expect(await t.sandbox.api.listOrders()).toEqual([]);
   });
 });
@@ -110,11 +123,17 @@ describe('a refused token', () => {
 describe('the token', () => {
   it('appears in no log line and no report file', async () => {
     const token = 'secret-token-5f1e9a';
-    const t = await pipelineWith({ sandbox: { tokens: [{ token, org: 'acme' }], faults: { p500After: 0.3, seed: 3 } }, token });
+    const t = await pipelineWith({
+      sandbox: { tokens: [{ token, org: 'acme' }], faults: { p500After: 0.3, seed: 3 } },
+      token,
+    });
     const dir = await tempDir('leak-');
     await put(dir, 'docs/a.pdf', 'plan');
     const progress = await t.importSheet(
-      await writeCsvSheet(dir, 'orders.csv', [...rows(6), sheetRow(7, { city: '', files: 'docs/a.pdf' })]),
+      await writeCsvSheet(dir, 'orders.csv', [
+        ...rows(6),
+        sheetRow(7, { city: '', files: 'docs/a.pdf' }),
+      ]),
     );
     expect(progress.final).toBe(7);
     expect(t.logs.length).toBeGreaterThan(0);

@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Summary } from '../../src/pipeline/report.js';
+import { assertBuilt, orderImporter } from '../helpers/cli.js';
+import { put, tempDir } from '../helpers/files.js';
+import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+let redis: TestRedis;
+let sandbox: TestSandbox;
+let dataDir: string;
+beforeAll(async () => {
+  assertBuilt();
+  redis = await useTestRedis();
+  sandbox = await testSandbox();
+  dataDir = await tempDir('import-e2e-');
+});
+afterAll(async () => {
+  await sandbox.close();
+  await redis.cleanup();
+});
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: `{${redis.prefix}}`,
+    API_BASE_URL: sandbox.url,
+    API_TOKEN: 'sandbox-demo-token',
+    DATA_DIR: dataDir,
+    RETRY_DELAY_MS: '50',
+    ...extra,
+  };
+}
+
+describe('order-importer import', () => {
+  it('imports the samples, prints a summary and exits 0', async () => {
+    const finished = await orderImporter(
+      ['import', 'samples/orders.csv', 'samples/orders.ndjson'],
+      env(),
+    ).finished;
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(finished.stdout).toMatch(/samples\/orders\.csv\s+5\s+5\s+0\s+0\s+0\s+0/);
+    expect(finished.stdout).toMatch(/Report: .*reports\/orders-/);
+    const listed = await sandbox.api.listOrders();
+    expect(listed).toHaveLength(10);
+    expect(listed.flatMap((o) => o.files)).toHaveLength(12);
+  });
+
+  it('exits 2 with --json summaries when rows are invalid', async () => {
+    const dir = await tempDir('mixed-');
+    const path = await writeCsvSheet(dir, 'mixed.csv', [
+      sheetRow(901),
+      sheetRow(902, { city: '' }),
+    ]);
+    const finished = await orderImporter(['import', '--json', path], env()).finished;
+    expect(finished.code, finished.stderr).toBe(2);
+    const [summary] = JSON.parse(finished.stdout) as Summary[];
+    expect(summary).toMatchObject({
+      sheet: path,
+      total: 2,
+      created: 1,
+      invalid: 1,
+      sandbox: false,
+      apiBaseUrl: sandbox.url,
+    });
+    expect(JSON.stringify(summary)).not.toContain('sandbox-demo-token');
+    const failed = await readFile(join(summary?.reportDir ?? '', 'failed', 'mixed.csv'), 'utf8');
+    expect(failed.replace(/^\uFEFF/, '').split('\r\n')[0]).toMatch(/;order_id;error$/);
+  });
+
+  it('stops at once with one line and exit 1 when the token is refused', async () => {
+    const dir = await tempDir('token-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(950)]);
+    const finished = await orderImporter(['import', path], env({ API_TOKEN: 'wrong' })).finished;
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toMatch(
+      /order-importer: The API at .* refused the token \(.*Unauthenticated\.\): check API_TOKEN/,
+    );
+    expect(finished.stderr).not.toContain('wrong');
+  });
+
+  it('exits 1 when the REDIS_URL it is given does not answer', async () => {
+    const finished = await orderImporter(
+      ['import', 'samples/orders.csv'],
+      env({ REDIS_URL: 'redis://127.0.0.1:1' }),
+    ).finished;
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toMatch(
+      /^order-importer: REDIS_URL redis:\/\/127\.0\.0\.1:1 does not answer/m,
+    );
+  });
+
+  it('exits 1 for a sheet that does not exist', async () => {
+    const finished = await orderImporter(['import', join(dataDir, 'none.csv')], env()).finished;
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toMatch(/none\.csv does not exist/);
+  });
+
+  it('uses the embedded sandbox when no API is set, and says so', async () => {
+    const dir = await tempDir('embedded-');
+    await put(dir, 'plan.pdf', '%PDF-1.4');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(960, { files: 'plan.pdf' })]);
+    const { API_BASE_URL: _url, API_TOKEN: _token, ...rest } = env();
+    const finished = await orderImporter(['import', '--json', path], rest).finished;
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(finished.stderr).toContain('orders go to the EMBEDDED SANDBOX');
+    const [summary] = JSON.parse(finished.stdout) as Summary[];
+    expect(summary).toMatchObject({ created: 1, sandbox: true });
+  });
+});
