@@ -103,7 +103,7 @@ describe('Ledger', () => {
     const b = { sheetId: 'B', row: 4 };
     const claims = await Promise.all([ledger.claim(key, a), ledger.claim(key, b)]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'mine']);
-    const owner = claims[0]?.kind === 'mine' ? a : b;
+    const owner = claims[0].kind === 'mine' ? a : b;
     const other = owner === a ? b : a;
     expect(await ledger.claim(key, owner)).toEqual({ kind: 'mine' });
     await ledger.confirm(key, owner, 555);
