@@ -84,6 +84,8 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       api: client,
       apiBaseUrl: api.baseUrl,
       sandbox: api.sandbox !== undefined,
+      apiScope:
+        api.sandbox === undefined ? api.baseUrl : `sandbox:${join(settings.dataDir, 'sandbox')}`,
       logger,
     });
     let closeOptions: { graceMs?: number; force?: boolean } = {};

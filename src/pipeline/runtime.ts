@@ -50,6 +50,11 @@ export interface PipelineConfig {
   apiBaseUrl: string;
   /** Whether that is the embedded sandbox. */
   sandbox: boolean;
+  /**
+   * Which orders "imported before" means: the API's base URL, or the embedded sandbox's own
+   * data folder (a new sandbox has none of the orders an old one has).
+   */
+  apiScope: string;
   logger: Logger;
   now?: () => number;
 }
@@ -153,7 +158,7 @@ export class Pipeline {
         ledger: this.ledger,
         catalogue: config.catalogue,
         maxAttachmentBytes: config.maxAttachmentBytes,
-        ledgerScope: ledgerScope(config),
+        ledgerScope: config.apiScope,
         rows: this.queues.rows,
         queueReport,
         logger,
@@ -250,15 +255,16 @@ export class Pipeline {
       startedAt: new Date(this.#now()).toISOString(),
       ...(options.mapping && { mapping: options.mapping }),
     };
-    if (!(await this.store.claimSha(sha256, sheetId))) {
-      const earlier = (await this.store.findBySha(sha256)) ?? '';
+    const content = `${this.#config.apiScope}|${sha256}`;
+    if (!(await this.store.claimSha(content, sheetId))) {
+      const earlier = (await this.store.findBySha(content)) ?? '';
       const earlierSheet = await this.store.get(earlier);
       if (earlierSheet && earlierSheet.state !== 'done') {
         await this.#queueSheet(earlier);
         return { sheetId: earlier, resumed: true };
       }
       await this.store.create({ ...base, duplicateOf: earlier });
-      await this.store.rememberSha(sha256, sheetId);
+      await this.store.rememberSha(content, sheetId);
     } else {
       await this.store.create(base);
     }
@@ -324,11 +330,6 @@ export class Pipeline {
     await Promise.all(Object.values(this.queues).map((q) => q.close()));
     this.#redis.disconnect();
   }
-}
-
-/** Ledger keys are scoped to where the orders go; the embedded sandbox has a name of its own. */
-function ledgerScope(config: PipelineConfig): string {
-  return config.sandbox ? 'embedded-sandbox' : config.apiBaseUrl;
 }
 
 /** `20261126-101502-3fa9c1`: sortable, readable, and safe as part of a BullMQ job id. */

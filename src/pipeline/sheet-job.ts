@@ -177,6 +177,6 @@ async function unreadable(
 ): Promise<void> {
   deps.logger.warn({ sheetId: sheet.sheetId, err: error }, 'sheet cannot be read');
   await deps.store.update(sheet.sheetId, { error: error.message });
-  await deps.store.forgetSha(sheet.sha256, sheet.sheetId);
+  await deps.store.forgetSha(`${deps.ledgerScope}|${sheet.sha256}`, sheet.sheetId);
   if (await deps.store.setTotal(sheet.sheetId, 0)) await deps.queueReport(sheet.sheetId);
 }

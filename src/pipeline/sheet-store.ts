@@ -171,23 +171,24 @@ export class SheetStore {
     await this.#redis.hset(this.keys.sheet(sheetId), values);
   }
 
-  /** The sheet that imported these bytes before, if any. */
-  async findBySha(sha256: string): Promise<string | undefined> {
-    return (await this.#redis.hget(this.keys.bySha, sha256)) ?? undefined;
+  /** The sheet that imported this content (`<api scope>|<sha256>`) before, if any. */
+  async findBySha(content: string): Promise<string | undefined> {
+    return (await this.#redis.hget(this.keys.bySha, content)) ?? undefined;
   }
 
-  /** Registers these bytes as imported by `sheetId`; false when another sheet got there first. */
-  async claimSha(sha256: string, sheetId: string): Promise<boolean> {
-    return (await this.#redis.hsetnx(this.keys.bySha, sha256, sheetId)) === 1;
+  /** Registers this content as imported by `sheetId`; false when another sheet got there first. */
+  async claimSha(content: string, sheetId: string): Promise<boolean> {
+    return (await this.#redis.hsetnx(this.keys.bySha, content, sheetId)) === 1;
   }
 
-  /** These bytes are now imported by `sheetId` (a later import of a finished one). */
-  async rememberSha(sha256: string, sheetId: string): Promise<void> {
-    await this.#redis.hset(this.keys.bySha, sha256, sheetId);
+  /** This content is now imported by `sheetId` (a later import of a finished one). */
+  async rememberSha(content: string, sheetId: string): Promise<void> {
+    await this.#redis.hset(this.keys.bySha, content, sheetId);
   }
 
-  async forgetSha(sha256: string, sheetId: string): Promise<void> {
-    if ((await this.findBySha(sha256)) === sheetId) await this.#redis.hdel(this.keys.bySha, sha256);
+  async forgetSha(content: string, sheetId: string): Promise<void> {
+    if ((await this.findBySha(content)) === sheetId)
+      await this.#redis.hdel(this.keys.bySha, content);
   }
 
   /**

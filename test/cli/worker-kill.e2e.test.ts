@@ -46,6 +46,7 @@ beforeAll(async () => {
     }),
     apiBaseUrl: sandbox.url,
     sandbox: false,
+    apiScope: sandbox.url,
     logger: pino({ level: 'silent' }),
   });
 });

@@ -62,6 +62,7 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
     }),
     apiBaseUrl: sandbox.url,
     sandbox: true,
+    apiScope: sandbox.url,
     logger,
     ...options.config,
   };
