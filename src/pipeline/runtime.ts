@@ -22,8 +22,8 @@ import { redactUrl } from '../redis/url.js';
 import { Keys } from './keys.js';
 import { Ledger } from './ledger.js';
 import { ApiPace } from './pace.js';
-import type { RowStatus } from './results.js';
-import type { RowOutcome } from './results.js';
+import type { RowOutcome, RowStatus } from './results.js';
+import { rowJobSchema } from './row-job.js';
 import { SheetStore, type SheetRecord } from './sheet-store.js';
 
 export const QUEUES = { sheets: 'sheets', rows: 'rows', reports: 'reports' } as const;
@@ -205,6 +205,13 @@ export class Pipeline {
       async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
       { ...common, connection: this.#connection(), concurrency: 1 },
     );
+    rows.on('failed', (job, error) => {
+      if (job && isGivenUp(job, error))
+        void this.#settleGivenUpRow(job.data, job.attemptsStarted, error);
+    });
+    sheets.on('failed', (job, error) => {
+      if (job && isGivenUp(job, error)) void this.#settleGivenUpSheet(job.data, error);
+    });
     for (const worker of [sheets, rows, reports]) {
       worker.on('failed', (job, error) => {
         logger.warn(
@@ -222,6 +229,58 @@ export class Pipeline {
       { every: 30_000 },
       { name: 'reconcile' },
     );
+  }
+
+  /**
+   * A row job BullMQ will not run again (attempts spent on an unexpected error, or stalled too
+   * often) still ends in a status: `needs-review` if its create may have been sent, else `failed`.
+   */
+  async #settleGivenUpRow(data: unknown, attempts: number, error: Error): Promise<void> {
+    const parsed = rowJobSchema.safeParse(data);
+    if (!parsed.success) return;
+    const { sheetId, row, state, attachments } = parsed.data;
+    const unknown = state.intent !== undefined && state.orderId === undefined;
+    const fileIds = attachments.map((_, k) => state.fileIds[k] ?? null);
+    const outcome: RowOutcome = unknown
+      ? {
+          status: 'needs-review',
+          attempts,
+          error: `the row job gave up (${error.message}) after sending its create at ${state.intent?.sentAt ?? '?'}: the order may or may not exist.`,
+        }
+      : {
+          status: 'failed',
+          attempts,
+          ...(state.orderId !== undefined && {
+            orderId: state.orderId,
+            inspectionIds: state.inspectionIds ?? [],
+            fileIds,
+            missingFiles: attachments.filter((_, k) => fileIds[k] === null).map((a) => a.path),
+          }),
+          error: `the row job gave up: ${error.message}`,
+        };
+    try {
+      if (await this.store.finalize(sheetId, [[row, outcome]])) await this.queueReport(sheetId);
+    } catch (settleError) {
+      this.#config.logger.error(
+        { sheetId, row, err: settleError },
+        'could not record a given-up row',
+      );
+    }
+  }
+
+  /** A sheet job given up: the rows it settled are reported, the rest as not processed. */
+  async #settleGivenUpSheet(data: unknown, error: Error): Promise<void> {
+    const sheetId = (data as { sheetId?: unknown } | null)?.sheetId;
+    if (typeof sheetId !== 'string') return;
+    try {
+      const sheet = await this.store.get(sheetId);
+      if (!sheet || sheet.total !== undefined) return;
+      const warning = `the sheet job gave up (${error.message}): rows after row ${sheet.checkpoint} were not processed.`;
+      await this.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
+      if (await this.store.setTotal(sheetId, sheet.checkpoint)) await this.queueReport(sheetId);
+    } catch (settleError) {
+      this.#config.logger.error({ sheetId, err: settleError }, 'could not record a given-up sheet');
+    }
   }
 
   async queueReport(sheetId: string): Promise<void> {
@@ -330,6 +389,14 @@ export class Pipeline {
     await Promise.all(Object.values(this.queues).map((q) => q.close()));
     this.#redis.disconnect();
   }
+}
+
+/** BullMQ will not run this job again. */
+function isGivenUp(
+  job: { attemptsMade: number; opts: { attempts?: number } },
+  error: Error,
+): boolean {
+  return job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled more than/i.test(error.message);
 }
 
 /** `20261126-101502-3fa9c1`: sortable, readable, and safe as part of a BullMQ job id. */

@@ -1,11 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
-import { type TestPipeline, type TestPipelineOptions, testPipeline } from '../helpers/pipeline.js';
+import {
+  type TestPipeline,
+  type TestPipelineOptions,
+  testPipeline,
+  waitForReport,
+} from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 const open: TestPipeline[] = [];
@@ -142,5 +147,30 @@ describe('the token', () => {
       const text = await readFile(join(progress.reportDir ?? '', file), 'utf8').catch(() => '');
       expect(text, file).not.toContain(token);
     }
+  });
+});
+
+describe('a row job that cannot go on', () => {
+  it('still ends in a status when its attempts are spent on an unexpected error', async () => {
+    // Slow answers: the attachment is gone before the order's create has come back.
+    const t = await pipelineWith({
+      config: { rowAttempts: 2 },
+      sandbox: { faults: { latencyMs: 400 } },
+    });
+    const dir = await tempDir('given-up-');
+    await put(dir, 'docs/plan.pdf', '%PDF');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1, { files: 'docs/plan.pdf' })]);
+    const { sheetId } = await t.pipeline.enqueue(path);
+    while ((await t.pipeline.store.get(sheetId))?.total === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await rm(join(dir, 'docs', 'plan.pdf'));
+    const progress = await waitForReport(t.pipeline, sheetId);
+    expect(progress.counts.failed).toBe(1);
+    const [order] = await t.sandbox.api.listOrders();
+    const report = await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8');
+    expect(report).toContain(
+      `1;2;R-1;failed;${order?.id ?? 'none'};500001;;2;the row job gave up: `,
+    );
   });
 });
