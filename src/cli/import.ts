@@ -11,11 +11,8 @@ import { ImportProgress } from './import-progress.js';
 import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
 
-export interface ImportCommandOptions {
-  workers?: boolean;
-  allowDuplicates?: boolean;
-  mapping?: string;
-  json?: boolean;
+/** The setting flags that `import` and `worker` share. */
+export interface SettingCommandOptions {
   config?: string;
   concurrency?: string;
   products?: string;
@@ -24,14 +21,16 @@ export interface ImportCommandOptions {
   reportsDir?: string;
 }
 
-/** Settings flags that import and worker share. */
-export function settingFlags(opts: {
-  concurrency?: string;
-  products?: string;
-  maxAttachmentMb?: string;
-  dataDir?: string;
-  reportsDir?: string;
-}): Parameters<typeof loadSettings>[0]['flags'] {
+export interface ImportCommandOptions extends SettingCommandOptions {
+  workers?: boolean;
+  allowDuplicates?: boolean;
+  mapping?: string;
+  json?: boolean;
+}
+
+export function settingFlags(
+  opts: SettingCommandOptions,
+): Parameters<typeof loadSettings>[0]['flags'] {
   return {
     concurrency: opts.concurrency,
     productsFile: opts.products,

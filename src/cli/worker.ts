@@ -1,16 +1,9 @@
 import { createLogger } from '../logger.js';
-import { loadCommandSettings, settingFlags } from './import.js';
+import { loadCommandSettings, type SettingCommandOptions, settingFlags } from './import.js';
 import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
 
-export interface WorkerCommandOptions {
-  config?: string;
-  concurrency?: string;
-  products?: string;
-  maxAttachmentMb?: string;
-  dataDir?: string;
-  reportsDir?: string;
-}
+export type WorkerCommandOptions = SettingCommandOptions;
 
 /**
  * Workers only, for scale-out: as many of these as wanted, on as many hosts, sharing one Redis

@@ -51,3 +51,8 @@ export class Keys {
     return `${this.#base}:fatal`;
   }
 }
+
+/** A row job's id: deterministic, so that adding it twice is a no-op (BullMQ refuses `:`). */
+export function rowJobId(sheetId: string, row: number): string {
+  return `${sheetId}.r${row}`;
+}

@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import type { ApiClient } from '../api/client.js';
 import { AbortedError, ApiError } from '../api/errors.js';
+import { rowJobId } from './keys.js';
 import type { Ledger } from './ledger.js';
 import type { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
@@ -86,7 +87,7 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
   const data = rowJobSchema.parse(job.data);
   const { sheetId, row, key } = data;
   const me = { sheetId, row };
-  const log = deps.logger.child({ sheetId, row });
+  const log = deps.logger.child({ sheetId, row, jobId: rowJobId(sheetId, row) });
   if (await deps.isFinal(sheetId, row)) return;
 
   let state: RowState =

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Catalogue } from '../orders/catalogue.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet, type RowResult } from '../sheets/read-sheet.js';
+import { rowJobId } from './keys.js';
 import { ledgerKey, type Ledger } from './ledger.js';
 import type { RowOutcome } from './results.js';
 import type { RowJobData } from './row-job.js';
@@ -37,11 +38,6 @@ export interface SheetJobDeps {
 }
 
 const CHUNK = 500;
-
-/** A row job's id: deterministic, so that adding it twice is a no-op (BullMQ refuses `:`). */
-export function rowJobId(sheetId: string, row: number): string {
-  return `${sheetId}.r${row}`;
-}
 
 export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<void> {
   const { store } = deps;
