@@ -16,6 +16,8 @@ export interface RowsProcessorDeps extends RowJobDeps {
   rateLimit(ms: number): Promise<void>;
   /** Every request must stop: pause the queue and say why. */
   stopAll(reason: string): Promise<void>;
+  /** The last attempt failed: the row must still end in a status. */
+  giveUp(data: unknown, attempts: number, reason: string): Promise<void>;
 }
 
 export function rowsProcessor(deps: RowsProcessorDeps) {
@@ -32,7 +34,12 @@ export function rowsProcessor(deps: RowsProcessorDeps) {
         deps,
       );
     } catch (error) {
-      if (!(error instanceof RowInterruption)) throw error;
+      if (!(error instanceof RowInterruption)) {
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+          await deps.giveUp(job.data, job.attemptsStarted, (error as Error).message);
+        }
+        throw error;
+      }
       const interrupt = error.interrupt;
       if (interrupt.kind === 'delay') {
         await job.moveToDelayed(Date.now() + interrupt.ms, token);

@@ -36,6 +36,14 @@ export class Keys {
     return `${this.#base}:sheet:${sheetId}:final`;
   }
 
+  /**
+   * Row number → `sent|<token>` while its create is out, `answered|<orderId>|<inspections>` once
+   * it came back: no two workers send one row's create, and an answer survives any crash (hash).
+   */
+  creates(sheetId: string): string {
+    return `${this.#base}:sheet:${sheetId}:creates`;
+  }
+
   /** The duplicates ledger: row key → the order made for it (hash). */
   get ledger(): string {
     return `${this.#base}:ledger`;

@@ -9,22 +9,24 @@ import type { Redis } from 'ioredis';
 
 import type { Keys } from './keys.js';
 
-// KEYS: pace. ARGV: now ms, interval ms. Reserves the next slot; returns ms to wait for it.
+// KEYS: pace. ARGV: now ms, interval ms (may have a fraction). Reserves the next slot and
+// returns the whole ms to wait for it. PX takes whole numbers only.
 const RESERVE = `
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
-local next = tonumber(redis.call('GET', KEYS[1]) or '0')
-if next < now then next = now end
-redis.call('SET', KEYS[1], tostring(next + interval), 'PX', math.max(1000, next + interval - now + 60000))
-return next - now
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
+if slot < now then slot = now end
+local following = slot + interval
+redis.call('SET', KEYS[1], string.format('%.3f', following), 'PX', math.ceil(math.max(1000, following - now + 60000)))
+return math.ceil(slot - now)
 `;
 
-// KEYS: pace. ARGV: now ms, until ms. Moves the schedule to at least `until`.
+// KEYS: pace. ARGV: now ms, until ms. Moves the schedule to at least until ms.
 const HOLD = `
-local next = tonumber(redis.call('GET', KEYS[1]) or '0')
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
 local untilMs = tonumber(ARGV[2])
-if next < untilMs then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', math.max(1000, untilMs - tonumber(ARGV[1]) + 60000))
+if slot < untilMs then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', math.ceil(math.max(1000, untilMs - tonumber(ARGV[1]) + 60000)))
 end
 return 0
 `;

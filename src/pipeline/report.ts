@@ -81,6 +81,8 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
 
+  // report.csv comes from the recorded results alone, so it lists every row even when the sheet
+  // has changed since; failed/ and needs-review.csv need the rows as written and are skipped then.
   const counts: Record<RowStatus, number> = {
     created: 0,
     invalid: 0,
@@ -88,30 +90,23 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
     'needs-review': 0,
     duplicate: 0,
   };
-  let error = sheet.error;
-  let warnings = sheet.warnings;
-  if (error === undefined) {
-    try {
-      const mapping = sheetMapping(sheet);
-      const opened = await readSheet(sheet.path, { ...deps, ...(mapping && { mapping }) });
-      const writer = new ReportWriter(tmp, opened.info);
-      for await (const batch of opened.batches) {
-        const outcomes = await deps.store.outcomes(
-          sheetId,
-          batch.map((r) => r.row),
-        );
-        for (const [i, result] of batch.entries()) {
-          const outcome = outcomes[i] ?? missingOutcome();
-          counts[outcome.status] += 1;
-          await writer.add(result, outcome);
-        }
-      }
-      await writer.close();
-      warnings = [...opened.warnings, ...writer.problems];
-    } catch (caught) {
-      if (!(caught instanceof SheetError)) throw caught;
-      error = `the sheet could no longer be read for its report: ${caught.message}`;
+  const report = new CsvOut(join(tmp, 'report.csv'), REPORT_COLUMNS, sheet.delimiter ?? ',');
+  const toBundle = new Set<number>();
+  const total = sheet.total ?? 0;
+  for (let first = 1; first <= total; first += 1000) {
+    const rows = Array.from({ length: Math.min(1000, total - first + 1) }, (_, i) => first + i);
+    const outcomes = await deps.store.outcomes(sheetId, rows);
+    for (const [i, row] of rows.entries()) {
+      const outcome = outcomes[i] ?? missingOutcome();
+      counts[outcome.status] += 1;
+      await report.write(reportLine(row, outcome, sheet.columns));
+      if (outcome.status !== 'created' && outcome.status !== 'duplicate') toBundle.add(row);
     }
+  }
+  await report.close();
+  const warnings = [...sheet.warnings];
+  if (toBundle.size > 0 && sheet.error === undefined) {
+    warnings.push(...(await writeBundles(sheet, toBundle, tmp, deps)));
   }
 
   const finishedAt = new Date(deps.now()).toISOString();
@@ -119,20 +114,20 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
     sheet: sheet.path,
     sheetId,
     sha256: sheet.sha256,
-    total: Object.values(counts).reduce((a, b) => a + b, 0),
+    total,
     created: counts.created,
     invalid: counts.invalid,
     failed: counts.failed,
     needsReview: counts['needs-review'],
     duplicate: counts.duplicate,
-    warnings,
+    warnings: [...new Set(warnings)],
     startedAt: sheet.startedAt,
     finishedAt,
     durationMs: Date.parse(finishedAt) - Date.parse(sheet.startedAt),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox,
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
-    ...(error !== undefined && { error }),
+    ...(sheet.error !== undefined && { error: sheet.error }),
     reportDir: finalDir,
   };
   await writeFile(join(tmp, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -143,13 +138,65 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   return summary;
 }
 
+function reportLine(row: number, outcome: RowOutcome, columns: Record<string, string>) {
+  return [
+    row,
+    outcome.line ?? '',
+    outcome.reference ?? '',
+    outcome.status,
+    outcome.orderId ?? '',
+    (outcome.inspectionIds ?? []).join('|'),
+    (outcome.fileIds ?? []).map((id) => id ?? '').join('|'),
+    outcome.attempts,
+    errorText(outcome, columns),
+  ];
+}
+
+/** failed/ and needs-review.csv, from the sheet read again; returns warnings. */
+async function writeBundles(
+  sheet: SheetRecord,
+  rows: ReadonlySet<number>,
+  dir: string,
+  deps: ReportDeps,
+): Promise<string[]> {
+  try {
+    const mapping = sheetMapping(sheet);
+    const opened = await readSheet(sheet.path, { ...deps, ...(mapping && { mapping }) });
+    if (opened.info.sha256 !== sheet.sha256) {
+      return [
+        'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
+      ];
+    }
+    const writer = new ReportWriter(dir, opened.info);
+    for await (const batch of opened.batches) {
+      const wanted = batch.filter((r) => rows.has(r.row));
+      const outcomes = await deps.store.outcomes(
+        sheet.sheetId,
+        wanted.map((r) => r.row),
+      );
+      for (const [i, result] of wanted.entries())
+        await writer.add(result, outcomes[i] ?? missingOutcome());
+    }
+    await writer.close();
+    return writer.problems;
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    return [
+      `the sheet could no longer be read: failed/ and needs-review.csv were not written (${error.message}).`,
+    ];
+  }
+}
+
 function missingOutcome(): RowOutcome {
-  return { status: 'failed', attempts: 0, error: 'no result was recorded for this row.' };
+  return {
+    status: 'failed',
+    attempts: 0,
+    error: 'not processed: no result was recorded for this row (see the warnings).',
+  };
 }
 
 /** The rows of one report, each written where it belongs as it comes. */
 class ReportWriter {
-  readonly #report: CsvOut;
   readonly #failedCsv?: CsvOut;
   readonly #failedJson?: JsonOut;
   readonly #review: CsvOut;
@@ -161,7 +208,6 @@ class ReportWriter {
   constructor(dir: string, info: SheetInfo) {
     this.#info = info;
     const delimiter = info.delimiter ?? ',';
-    this.#report = new CsvOut(join(dir, 'report.csv'), REPORT_COLUMNS, delimiter);
     const failedDir = join(dir, 'failed');
     this.#copies = new AttachmentCopies(dirname(info.path), failedDir);
     const sheetName = basename(info.path, extname(info.path));
@@ -192,20 +238,9 @@ class ReportWriter {
   }
 
   async add(result: RowResult, outcome: RowOutcome): Promise<void> {
-    const error = errorText(outcome, this.#info);
-    await this.#report.write([
-      result.row,
-      result.line ?? '',
-      result.reference ?? '',
-      outcome.status,
-      outcome.orderId ?? '',
-      (outcome.inspectionIds ?? []).join('|'),
-      (outcome.fileIds ?? []).map((id) => id ?? '').join('|'),
-      outcome.attempts,
-      error,
-    ]);
-    if (outcome.status === 'invalid' || outcome.status === 'failed')
-      await this.#addFailed(result, outcome, error);
+    if (outcome.status === 'invalid' || outcome.status === 'failed') {
+      await this.#addFailed(result, outcome, errorText(outcome, this.#info.columns ?? {}));
+    }
     if (outcome.status === 'needs-review') await this.#addReview(result, outcome);
   }
 
@@ -261,7 +296,6 @@ class ReportWriter {
   }
 
   async close(): Promise<void> {
-    await this.#report.close();
     await this.#failedCsv?.close();
     await this.#failedJson?.close();
     await this.#review.close();
@@ -271,11 +305,11 @@ class ReportWriter {
 const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
 
 /** The row's error, with the API's field names (`order_products.0.id`) told as the sheet's columns. */
-function errorText(outcome: RowOutcome, info: SheetInfo): string {
+function errorText(outcome: RowOutcome, columns: Record<string, string>): string {
   if (!outcome.fieldErrors) return outcome.error ?? '';
   const fields = Object.entries(outcome.fieldErrors).map(([field, messages]) => {
     const base = field.split('.')[0] ?? field;
-    const column = info.columns?.[base] ?? base;
+    const column = columns[base] ?? base;
     return `${column}: ${messages.join(' ')}`;
   });
   return `the API refused the order: ${fields.join(' | ')}`;

@@ -7,6 +7,12 @@ export type RowStatus = (typeof ROW_STATUSES)[number];
 /** What happened to one row, kept until its sheet's report is written. */
 export const rowResultSchema = z.object({
   status: z.enum(ROW_STATUSES),
+  /**
+   * Where the row starts in the sheet (null in a JSON array) and its reference: report.csv is
+   * written from these results alone, even when the sheet has changed since.
+   */
+  line: z.number().int().nullable().optional(),
+  reference: z.string().optional(),
   orderId: z.number().int().optional(),
   inspectionIds: z.array(z.number().int()).optional(),
   /** One per attachment, in the row's order; null where the upload did not succeed. */

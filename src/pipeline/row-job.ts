@@ -1,9 +1,14 @@
 /**
- * The row job: a small state machine whose every step is stored on the job before the next one
+ * The row job: a small state machine whose every step is stored before the next one
  * (DESIGN §3): intent → order created (id, inspections) → file k uploaded (id) … → done. A job
  * that runs again — retried, resumed after a crash, handed over after a stall — goes on from the
  * last recorded step and never sends a create whose outcome it does not know.
+ *
+ * Two records keep the create safe: the intent on the job (before sending), and a claim in Redis
+ * that only one attempt anywhere can hold, which becomes the answer the moment it comes back.
  */
+import { randomBytes } from 'node:crypto';
+
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
@@ -13,22 +18,29 @@ import { rowJobId } from './keys.js';
 import type { Ledger } from './ledger.js';
 import type { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
+import type { CreateClaim } from './sheet-store.js';
 
 export const rowStateSchema = z.object({
   /** Set just before the create is sent; cleared when its answer is recorded. */
-  intent: z.object({ sentAt: z.string(), attempt: z.number().int() }).optional(),
+  intent: z
+    .object({ sentAt: z.string(), attempt: z.number().int(), token: z.string().optional() })
+    .optional(),
   orderId: z.number().int().optional(),
   inspectionIds: z.array(z.number().int()).optional(),
   /** By attachment position; null until that file's upload has an id. */
   fileIds: z.array(z.number().int().nullable()).default([]),
   /** Attachments sent again after an unclear answer: they may be on the order twice. */
   resent: z.array(z.number().int()).default([]),
+  /** How often this row has waited for another row or attempt to finish. */
+  waits: z.number().int().default(0),
 });
 export type RowState = z.infer<typeof rowStateSchema>;
 
 export const rowJobSchema = z.object({
   sheetId: z.string(),
   row: z.number().int().positive(),
+  line: z.number().int().nullable().default(null),
+  reference: z.string().optional(),
   /** Ledger key; null when duplicates are allowed (or the order already exists). */
   key: z.string().nullable(),
   /** The order to create, as validated. */
@@ -36,7 +48,7 @@ export const rowJobSchema = z.object({
   attachments: z.array(z.object({ path: z.string(), absolute: z.string(), bytes: z.number() })),
   /** The order exists already (a row dropped back from failed/): only its files are sent. */
   existingOrderId: z.number().int().optional(),
-  state: rowStateSchema.default({ fileIds: [], resent: [] }),
+  state: rowStateSchema.default({ fileIds: [], resent: [], waits: 0 }),
 });
 export type RowJobData = z.input<typeof rowJobSchema>;
 
@@ -53,7 +65,7 @@ export interface RowJobHandle {
 
 /** Ways out of a row job that are not a result: BullMQ control flow, raised by the processor. */
 export type RowInterrupt =
-  /** Wait this long, then try again (another row holds the same ledger key). */
+  /** Wait this long, then try again (another row or attempt holds what this one needs). */
   | { kind: 'delay'; ms: number }
   /** Every request must wait (429/503 Retry-After); the job goes back to the queue untouched. */
   | { kind: 'rate-limit'; ms: number }
@@ -70,10 +82,24 @@ export class RowInterruption extends Error {
   }
 }
 
+/** The per-row create claims (sheet-store.ts). */
+export interface CreateClaims {
+  claimCreate(sheetId: string, row: number, token: string): Promise<CreateClaim>;
+  createOf(sheetId: string, row: number): Promise<CreateClaim>;
+  answerCreate(
+    sheetId: string,
+    row: number,
+    orderId: number,
+    inspectionIds: readonly number[],
+  ): Promise<void>;
+  unclaimCreate(sheetId: string, row: number, token: string): Promise<void>;
+}
+
 export interface RowJobDeps {
   api: ApiClient;
   ledger: Ledger;
   pace: ApiPace;
+  creates: CreateClaims;
   /** Records the row's final result (once; later calls for the same row do nothing). */
   finish(sheetId: string, row: number, outcome: RowOutcome): Promise<void>;
   isFinal(sheetId: string, row: number): Promise<boolean>;
@@ -81,6 +107,10 @@ export interface RowJobDeps {
   now: () => number;
   signal: AbortSignal;
 }
+
+/** How long to wait for another row or attempt before asking a person: 150 × 2 s. */
+const MAX_WAITS = 150;
+const WAIT_MS = 2000;
 
 /** Runs one row to its final status, or throws to be retried or interrupted. */
 export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<void> {
@@ -99,11 +129,56 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
     await job.updateData({ ...data, state });
   };
   const finish = (outcome: Omit<RowOutcome, 'attempts'>) =>
-    deps.finish(sheetId, row, { ...outcome, attempts: job.attemptsStarted });
+    deps.finish(sheetId, row, {
+      line: data.line,
+      ...(data.reference !== undefined && { reference: data.reference }),
+      ...outcome,
+      attempts: job.attemptsStarted,
+    });
   const lastAttempt = job.attemptsMade + 1 >= job.maxAttempts;
+  const wait = async (why: string) => {
+    if (state.waits >= MAX_WAITS) {
+      return finish({
+        status: 'needs-review',
+        error: `${why} for over ${(MAX_WAITS * WAIT_MS) / 60_000} minutes: check it, then import this row again.`,
+      });
+    }
+    await save({ ...state, waits: state.waits + 1 });
+    throw new RowInterruption({ kind: 'delay', ms: WAIT_MS });
+  };
+  const adopt = async (answered: Extract<CreateClaim, { kind: 'answered' }>) => {
+    await save({
+      ...state,
+      intent: undefined,
+      orderId: answered.orderId,
+      inspectionIds: answered.inspectionIds,
+      fileIds: data.attachments.map(() => null),
+    });
+    if (key !== null) await deps.ledger.confirm(key, me, answered.orderId);
+  };
+  const unknownOutcome = async (sentAt: string, answer: string) => {
+    if (key !== null) await deps.ledger.markUnknown(key, me);
+    return finish({
+      status: 'needs-review',
+      error: needsReviewText(sentAt, answer),
+      review: { sentAt, answer },
+    });
+  };
 
-  // 1. Has this row (by reference or content) become an order before?
-  if (key !== null && state.orderId === undefined && state.intent === undefined) {
+  // 1. An answer recorded by an attempt that stopped before writing it here.
+  if (state.orderId === undefined) {
+    const known = await deps.creates.createOf(sheetId, row);
+    if (known.kind === 'answered') await adopt(known);
+    else if (known.kind === 'sent' && state.intent !== undefined) {
+      // Sent by this row's earlier attempt and never answered: give a live sender (a stall that
+      // was not a death) a moment to record its answer, then it is unknown.
+      if (state.waits < 5) return wait('the create sent earlier has no recorded answer');
+      return unknownOutcome(state.intent.sentAt, 'none recorded: the attempt that sent it stopped');
+    }
+  }
+
+  // 2. Has this row (by reference or content) become an order before?
+  if (key !== null && state.orderId === undefined) {
     const claim = await deps.ledger.claim(key, me);
     if (claim.kind === 'duplicate') {
       return finish({
@@ -118,45 +193,43 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
         error: `an earlier import of this row (sheet ${claim.sheetId}, row ${claim.row}) has an unknown outcome: check whether that order exists before importing the row again.`,
       });
     }
-    if (claim.kind === 'busy') throw new RowInterruption({ kind: 'delay', ms: 2000 });
+    if (claim.kind === 'busy') {
+      return wait(
+        `another row with the same key (sheet ${claim.sheetId}, row ${claim.row}) is being imported`,
+      );
+    }
   }
 
-  // 2. The create: at most once, and never again when its outcome is unknown.
+  // 3. The create: sent by one attempt at most, and never again when its outcome is unknown.
   if (state.orderId === undefined) {
-    if (state.intent !== undefined) {
-      // Sent before, and the answer was never recorded (a crash, a stall): it may exist.
-      if (key !== null) await deps.ledger.markUnknown(key, me);
-      return finish({
-        status: 'needs-review',
-        error: needsReviewText(
-          state.intent.sentAt,
-          'no answer was recorded (the worker stopped while waiting for it)',
-        ),
-        review: { sentAt: state.intent.sentAt, answer: 'none recorded: the worker stopped' },
-      });
-    }
     await deps.pace.turn(deps.signal);
-    const sentAt = new Date(deps.now()).toISOString();
-    await save({ ...state, intent: { sentAt, attempt: job.attemptsStarted } });
-    let created;
-    try {
-      created = await deps.api.createOrder(data.order, deps.signal);
-    } catch (error) {
-      return handleCreateError(error);
+    const token = `${job.attemptsStarted}.${randomBytes(6).toString('hex')}`;
+    const claim = await deps.creates.claimCreate(sheetId, row, token);
+    if (claim.kind === 'answered') await adopt(claim);
+    else if (claim.kind === 'sent') {
+      if (state.waits < 5) return wait('another attempt is sending this row');
+      return unknownOutcome(
+        state.intent?.sentAt ?? 'an unknown time',
+        'sent by another attempt, no answer recorded',
+      );
+    } else {
+      const sentAt = new Date(deps.now()).toISOString();
+      await save({ ...state, intent: { sentAt, attempt: job.attemptsStarted, token } });
+      let created;
+      try {
+        created = await deps.api.createOrder(data.order, deps.signal);
+      } catch (error) {
+        return handleCreateError(error, token);
+      }
+      const inspectionIds = created.inspections.map((i) => i.id);
+      await deps.creates.answerCreate(sheetId, row, created.id, inspectionIds); // first: survives anything
+      await adopt({ kind: 'answered', orderId: created.id, inspectionIds });
+      log.info({ orderId: created.id }, 'order created');
     }
-    await save({
-      ...state,
-      intent: undefined,
-      orderId: created.id,
-      inspectionIds: created.inspections.map((i) => i.id),
-      fileIds: data.attachments.map(() => null),
-    });
-    if (key !== null) await deps.ledger.confirm(key, me, created.id);
-    log.info({ orderId: created.id }, 'order created');
   }
   const orderId = state.orderId as number;
 
-  // 3. Each attachment, once it has an id it is never sent again.
+  // 4. Each attachment; once it has an id it is never sent again.
   const fileIds = data.attachments.map((_, k) => state.fileIds[k] ?? null);
   const refused: string[] = [];
   for (const [k, attachment] of data.attachments.entries()) {
@@ -195,11 +268,7 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
     .filter((k) => fileIds[k] !== null)
     .map((k) => data.attachments[k]?.path)
     .filter((p): p is string => p !== undefined);
-  const done = {
-    orderId,
-    inspectionIds: state.inspectionIds ?? [],
-    fileIds,
-  };
+  const done = { orderId, inspectionIds: state.inspectionIds ?? [], fileIds };
   if (missing.length > 0) {
     return finish({
       status: 'failed',
@@ -216,12 +285,13 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
     }),
   });
 
-  async function handleCreateError(error: unknown): Promise<void> {
-    if (error instanceof AbortedError) throw error; // shutting down: the intent stays, as it should
+  async function handleCreateError(error: unknown, token: string): Promise<void> {
+    if (error instanceof AbortedError) throw error; // shutting down: the intent and claim stay, as they should
     if (!(error instanceof ApiError)) throw error;
     const cleared = { ...state, intent: undefined };
     switch (error.kind) {
       case 'permanent':
+        await deps.creates.unclaimCreate(sheetId, row, token);
         await save(cleared);
         if (key !== null) await deps.ledger.release(key, me);
         return finish({
@@ -229,19 +299,16 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
           error: `the API refused the order: ${error.message}`,
           ...(error.details.fieldErrors && { fieldErrors: error.details.fieldErrors }),
         });
-      case 'ambiguous': {
-        const sentAt = state.intent?.sentAt ?? new Date(deps.now()).toISOString();
-        if (key !== null) await deps.ledger.markUnknown(key, me);
-        return finish({
-          status: 'needs-review',
-          error: needsReviewText(sentAt, error.message),
-          review: { sentAt, answer: error.message },
-        });
-      }
+      case 'ambiguous':
+        return unknownOutcome(
+          state.intent?.sentAt ?? new Date(deps.now()).toISOString(),
+          error.message,
+        );
       case 'retryable':
       case 'auth':
       case 'config':
         // Nothing was done on the server: the create may be sent again.
+        await deps.creates.unclaimCreate(sheetId, row, token);
         await save(cleared);
         if (error.kind === 'retryable' && lastAttempt && error.details.retryAfterMs === undefined) {
           if (key !== null) await deps.ledger.release(key, me);

@@ -23,7 +23,7 @@ import { Keys } from './keys.js';
 import { Ledger } from './ledger.js';
 import { ApiPace } from './pace.js';
 import type { RowOutcome, RowStatus } from './results.js';
-import { rowJobSchema } from './row-job.js';
+import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from './give-up.js';
 import { SheetStore, type SheetRecord } from './sheet-store.js';
 
 export const QUEUES = { sheets: 'sheets', rows: 'rows', reports: 'reports' } as const;
@@ -144,6 +144,7 @@ export class Pipeline {
     const config = this.#config;
     const logger = config.logger;
     const queueReport = (sheetId: string) => this.queueReport(sheetId);
+    const giveUp = this.#giveUpDeps();
     const common = {
       prefix: config.prefix,
       lockDuration: config.lockMs,
@@ -161,6 +162,7 @@ export class Pipeline {
         ledgerScope: config.apiScope,
         rows: this.queues.rows,
         queueReport,
+        hasRowJob: giveUp.hasRowJob,
         logger,
         signal: this.#abort.signal,
       }),
@@ -176,8 +178,10 @@ export class Pipeline {
           if (await this.store.finalize(sheetId, [[row, outcome]])) await queueReport(sheetId);
         },
         isFinal: (sheetId, row) => this.store.isFinal(sheetId, row),
+        creates: this.store,
         rateLimit: (ms) => this.queues.rows.rateLimit(ms),
         stopAll: (reason) => this.stopAll(reason),
+        giveUp: (data, attempts, reason) => settleGivenUpRow(data, attempts, reason, giveUp),
         logger,
         now: this.#now,
         signal: this.#abort.signal,
@@ -199,18 +203,28 @@ export class Pipeline {
       now: this.#now,
     };
     const report = reportsProcessor(reportDeps);
-    const reconcile = reconcileProcessor({ store: this.store, queueReport });
+    const reconcile = reconcileProcessor({
+      ...giveUp,
+      failedRows: (start, end) => this.queues.rows.getFailed(start, end),
+      failedSheets: (start, end) => this.queues.sheets.getFailed(start, end),
+    });
     const reports = new Worker(
       QUEUES.reports,
       async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
       { ...common, connection: this.#connection(), concurrency: 1 },
     );
     rows.on('failed', (job, error) => {
-      if (job && isGivenUp(job, error))
-        void this.#settleGivenUpRow(job.data, job.attemptsStarted, error);
+      if (job && isGivenUp(job, error)) {
+        void this.#guard(settleGivenUpRow(job.data, job.attemptsStarted, error.message, giveUp));
+      }
     });
     sheets.on('failed', (job, error) => {
-      if (job && isGivenUp(job, error)) void this.#settleGivenUpSheet(job.data, error);
+      const sheetId = (job?.data as { sheetId?: unknown } | undefined)?.sheetId;
+      if (job && typeof sheetId === 'string' && isGivenUp(job, error)) {
+        void this.#guard(
+          closeSheetEarly(sheetId, `the sheet job gave up: ${error.message}`, giveUp),
+        );
+      }
     });
     for (const worker of [sheets, rows, reports]) {
       worker.on('failed', (job, error) => {
@@ -231,55 +245,22 @@ export class Pipeline {
     );
   }
 
-  /**
-   * A row job BullMQ will not run again (attempts spent on an unexpected error, or stalled too
-   * often) still ends in a status: `needs-review` if its create may have been sent, else `failed`.
-   */
-  async #settleGivenUpRow(data: unknown, attempts: number, error: Error): Promise<void> {
-    const parsed = rowJobSchema.safeParse(data);
-    if (!parsed.success) return;
-    const { sheetId, row, state, attachments } = parsed.data;
-    const unknown = state.intent !== undefined && state.orderId === undefined;
-    const fileIds = attachments.map((_, k) => state.fileIds[k] ?? null);
-    const outcome: RowOutcome = unknown
-      ? {
-          status: 'needs-review',
-          attempts,
-          error: `the row job gave up (${error.message}) after sending its create at ${state.intent?.sentAt ?? '?'}: the order may or may not exist.`,
-        }
-      : {
-          status: 'failed',
-          attempts,
-          ...(state.orderId !== undefined && {
-            orderId: state.orderId,
-            inspectionIds: state.inspectionIds ?? [],
-            fileIds,
-            missingFiles: attachments.filter((_, k) => fileIds[k] === null).map((a) => a.path),
-          }),
-          error: `the row job gave up: ${error.message}`,
-        };
-    try {
-      if (await this.store.finalize(sheetId, [[row, outcome]])) await this.queueReport(sheetId);
-    } catch (settleError) {
-      this.#config.logger.error(
-        { sheetId, row, err: settleError },
-        'could not record a given-up row',
-      );
-    }
+  #giveUpDeps(): GiveUpDeps {
+    return {
+      store: this.store,
+      ledger: this.ledger,
+      queueReport: (sheetId) => this.queueReport(sheetId),
+      hasRowJob: async (jobId) => (await this.queues.rows.getJob(jobId)) !== undefined,
+      logger: this.#config.logger,
+    };
   }
 
-  /** A sheet job given up: the rows it settled are reported, the rest as not processed. */
-  async #settleGivenUpSheet(data: unknown, error: Error): Promise<void> {
-    const sheetId = (data as { sheetId?: unknown } | null)?.sheetId;
-    if (typeof sheetId !== 'string') return;
+  /** Runs background settling, logging rather than losing what goes wrong. */
+  async #guard(work: Promise<void>): Promise<void> {
     try {
-      const sheet = await this.store.get(sheetId);
-      if (!sheet || sheet.total !== undefined) return;
-      const warning = `the sheet job gave up (${error.message}): rows after row ${sheet.checkpoint} were not processed.`;
-      await this.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
-      if (await this.store.setTotal(sheetId, sheet.checkpoint)) await this.queueReport(sheetId);
-    } catch (settleError) {
-      this.#config.logger.error({ sheetId, err: settleError }, 'could not record a given-up sheet');
+      await work;
+    } catch (error) {
+      this.#config.logger.error({ err: error }, 'could not settle a given-up job');
     }
   }
 
@@ -317,13 +298,18 @@ export class Pipeline {
     const content = `${this.#config.apiScope}|${sha256}`;
     if (!(await this.store.claimSha(content, sheetId))) {
       const earlier = (await this.store.findBySha(content)) ?? '';
-      const earlierSheet = await this.store.get(earlier);
+      // Another process may have claimed the content a moment ago and not yet written its record.
+      let earlierSheet = await this.store.get(earlier);
+      for (let tries = 0; !earlierSheet && tries < 40; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        earlierSheet = await this.store.get(earlier);
+      }
       if (earlierSheet && earlierSheet.state !== 'done') {
         await this.#queueSheet(earlier);
         return { sheetId: earlier, resumed: true };
       }
+      // The content stays registered to the import that sent its orders.
       await this.store.create({ ...base, duplicateOf: earlier });
-      await this.store.rememberSha(content, sheetId);
     } else {
       await this.store.create(base);
     }

@@ -11,6 +11,7 @@ import type { Catalogue } from '../orders/catalogue.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet, type RowResult } from '../sheets/read-sheet.js';
 import { rowJobId } from './keys.js';
+import { closeSheetEarly } from './give-up.js';
 import { ledgerKey, type Ledger } from './ledger.js';
 import type { RowOutcome } from './results.js';
 import type { RowJobData } from './row-job.js';
@@ -31,6 +32,8 @@ export interface SheetJobDeps {
     getWaitingCount(): Promise<number>;
   };
   queueReport(sheetId: string): Promise<void>;
+  /** Whether the rows queue holds a job of this id. */
+  hasRowJob: (jobId: string) => Promise<boolean>;
   logger: Logger;
   /** Stop feeding rows while more than this many wait, so Redis holds a bounded number. */
   highWater?: number;
@@ -57,6 +60,7 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
       encoding: first.info.encoding,
       expected,
       ...(first.info.delimiter !== undefined && { delimiter: first.info.delimiter }),
+      ...(first.info.columns !== undefined && { columns: first.info.columns }),
     });
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
@@ -106,6 +110,10 @@ async function settle(
   const outcomes: Array<[number, RowOutcome]> = [];
   const jobs: Array<{ name: string; data: RowJobData; opts: { jobId: string } }> = [];
   for (const result of batch) {
+    const where = {
+      line: result.line,
+      ...(result.reference !== undefined && { reference: result.reference }),
+    };
     const key =
       !result.ok || sheet.allowDuplicates || result.orderId !== undefined
         ? null
@@ -116,14 +124,18 @@ async function settle(
           });
     if (sheet.duplicateOf !== undefined) {
       // The same bytes were imported before: every row is told so, and nothing is sent.
-      outcomes.push([result.row, await duplicateOutcome(sheet.duplicateOf, key, deps.ledger)]);
+      const outcome = await duplicateOutcome(sheet.duplicateOf, key, deps.ledger);
+      outcomes.push([result.row, { ...where, ...outcome }]);
       continue;
     }
     if (!result.ok) {
       const error = result.problems.map((p) =>
         p.column ? `${p.column}: ${p.message}` : p.message,
       );
-      outcomes.push([result.row, { status: 'invalid', attempts: 0, error: error.join(' | ') }]);
+      outcomes.push([
+        result.row,
+        { ...where, status: 'invalid', attempts: 0, error: error.join(' | ') },
+      ]);
       continue;
     }
     jobs.push({
@@ -131,6 +143,7 @@ async function settle(
       data: {
         sheetId: sheet.sheetId,
         row: result.row,
+        ...where,
         key,
         order: result.order,
         attachments: result.attachments,
@@ -165,13 +178,18 @@ async function backpressure(deps: SheetJobDeps): Promise<void> {
   }
 }
 
-/** A sheet that cannot be read at all: no rows, one error, and a report that says so. */
+/**
+ * A sheet that cannot be read: with no row handed on yet, no rows, one error and a report that
+ * says so; after some were (the file changed half-way), those are reported as they end.
+ */
 async function unreadable(
   sheet: SheetRecord,
   error: SheetError,
   deps: SheetJobDeps,
 ): Promise<void> {
   deps.logger.warn({ sheetId: sheet.sheetId, err: error }, 'sheet cannot be read');
+  const current = await deps.store.get(sheet.sheetId);
+  if ((current?.checkpoint ?? 0) > 0) return closeSheetEarly(sheet.sheetId, error.message, deps);
   await deps.store.update(sheet.sheetId, { error: error.message });
   await deps.store.forgetSha(`${deps.ledgerScope}|${sheet.sha256}`, sheet.sheetId);
   if (await deps.store.setTotal(sheet.sheetId, 0)) await deps.queueReport(sheet.sheetId);

@@ -39,6 +39,11 @@ const sheetSchema = z.object({
     .transform((v) => (v === undefined ? [] : (JSON.parse(v) as string[]))),
   /** Why the sheet could not be read at all. */
   error: z.string().optional(),
+  /** Field → the sheet's own column name (CSV), to name columns in the report. */
+  columns: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? {} : (JSON.parse(v) as Record<string, string>))),
   /** The import's column mapping (`--mapping`), as [column, field] pairs, for any worker. */
   mapping: z
     .string()
@@ -67,6 +72,7 @@ export type SheetUpdate = Partial<
   checkpoint?: number;
   expected?: number;
   warnings?: string[];
+  columns?: Record<string, string>;
 };
 
 export interface NewSheet {
@@ -111,7 +117,24 @@ end
 return 0
 `;
 
+// KEYS: creates. ARGV: row, token. Deletes the claim only if this token holds it.
+const UNCLAIM = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == 'sent|' .. ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+`;
+
+/** Where a row's create stands across every worker. */
+export type CreateClaim =
+  | { kind: 'claimed' }
+  | { kind: 'answered'; orderId: number; inspectionIds: number[] }
+  /** Sent by an earlier attempt or another worker, with no answer recorded. */
+  | { kind: 'sent' }
+  | { kind: 'none' };
+
 type ScriptedRedis = Redis & {
+  oiUnclaim(creates: string, row: string, token: string): Promise<number>;
   oiFinalize(
     sheet: string,
     results: string,
@@ -131,6 +154,7 @@ export class SheetStore {
     if (!('oiFinalize' in redis)) {
       redis.defineCommand('oiFinalize', { numberOfKeys: 3, lua: FINALIZE });
       redis.defineCommand('oiSetTotal', { numberOfKeys: 2, lua: SET_TOTAL });
+      redis.defineCommand('oiUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
     }
     this.#redis = redis as ScriptedRedis;
   }
@@ -163,11 +187,12 @@ export class SheetStore {
   }
 
   async update(sheetId: string, fields: SheetUpdate): Promise<void> {
-    const { warnings, checkpoint, expected, ...rest } = fields;
+    const { warnings, checkpoint, expected, columns, ...rest } = fields;
     const values: Record<string, string> = { ...(rest as Record<string, string>) };
     if (warnings !== undefined) values.warnings = JSON.stringify(warnings);
     if (checkpoint !== undefined) values.checkpoint = String(checkpoint);
     if (expected !== undefined) values.expected = String(expected);
+    if (columns !== undefined) values.columns = JSON.stringify(columns);
     await this.#redis.hset(this.keys.sheet(sheetId), values);
   }
 
@@ -225,6 +250,46 @@ export class SheetStore {
     );
   }
 
+  /** Takes the right to send a row's create; at most one attempt anywhere holds it. */
+  async claimCreate(sheetId: string, row: number, token: string): Promise<CreateClaim> {
+    const key = this.keys.creates(sheetId);
+    if ((await this.#redis.hsetnx(key, String(row), `sent|${token}`)) === 1) {
+      return { kind: 'claimed' };
+    }
+    const current = await this.createOf(sheetId, row);
+    return current.kind === 'none' ? this.claimCreate(sheetId, row, token) : current;
+  }
+
+  async createOf(sheetId: string, row: number): Promise<CreateClaim> {
+    const value = (await this.#redis.hget(this.keys.creates(sheetId), String(row))) ?? '';
+    const [state = '', orderId = '', inspections = ''] = value.split('|');
+    if (state !== 'answered') return value === '' ? { kind: 'none' } : { kind: 'sent' };
+    return {
+      kind: 'answered',
+      orderId: Number(orderId),
+      inspectionIds: inspections === '' ? [] : inspections.split(',').map(Number),
+    };
+  }
+
+  /** Records the create's answer the moment it comes back, before anything else. */
+  async answerCreate(
+    sheetId: string,
+    row: number,
+    orderId: number,
+    inspectionIds: readonly number[],
+  ): Promise<void> {
+    await this.#redis.hset(
+      this.keys.creates(sheetId),
+      String(row),
+      `answered|${orderId}|${inspectionIds.join(',')}`,
+    );
+  }
+
+  /** Gives the claim back: the create surely did nothing (refused, or never reached the API). */
+  async unclaimCreate(sheetId: string, row: number, token: string): Promise<void> {
+    await this.#redis.oiUnclaim(this.keys.creates(sheetId), String(row), token);
+  }
+
   async isFinal(sheetId: string, row: number): Promise<boolean> {
     return (await this.#redis.sismember(this.keys.final(sheetId), String(row))) === 1;
   }
@@ -246,7 +311,7 @@ export class SheetStore {
       .multi()
       .hset(this.keys.sheet(sheetId), { state: 'done', reportDir, finishedAt })
       .hincrby(this.keys.sheet(sheetId), 'reportWrites', 1)
-      .del(this.keys.results(sheetId), this.keys.final(sheetId))
+      .del(this.keys.results(sheetId), this.keys.final(sheetId), this.keys.creates(sheetId))
       .srem(this.keys.activeSheets, sheetId)
       .exec();
   }

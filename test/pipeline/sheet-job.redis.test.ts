@@ -62,6 +62,7 @@ describe('a sheet job that dies part-way and runs again', () => {
         getWaitingCount: async () => 0,
       },
       queueReport: async () => undefined,
+      hasRowJob: async () => false,
       logger: pino({ level: 'silent' }),
     };
     await expect(runSheetJob('s-cp', deps)).rejects.toThrow('the process died');

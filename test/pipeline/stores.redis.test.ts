@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reconcileProcessor } from '../../jobs/reconcile.js';
@@ -82,7 +83,12 @@ describe('SheetStore', () => {
     const queued: string[] = [];
     const reconcile = reconcileProcessor({
       store,
+      ledger: new Ledger(client, keys),
       queueReport: async (id) => void queued.push(id),
+      hasRowJob: async () => false,
+      failedRows: async () => [],
+      failedSheets: async () => [],
+      logger: pino({ level: 'silent' }),
     });
     await reconcile({} as never);
     expect(queued).toContain('s3');
@@ -164,6 +170,13 @@ describe('ApiPace', () => {
     // Timers may fire late, never early: each request waits its own slot.
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(40);
     expect((starts.at(-1) ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(14 * 50 - 20);
+  });
+
+  it('works with a limit that does not divide a minute', async () => {
+    const pace = new ApiPace(client, new Keys(`{${redis.prefix}}-odd`), 90 * 60); // 11.11 ms apart
+    for (let i = 0; i < 4; i++) await pace.turn();
+    const slot = Number(await client.get(`{${redis.prefix}}-odd:importer:api:pace`));
+    expect(slot).toBeGreaterThan(Date.now());
   });
 
   it('holds every process back for a Retry-After', async () => {

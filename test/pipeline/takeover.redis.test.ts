@@ -1,0 +1,103 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { runRowJob, RowInterruption, type RowJobData } from '../../src/pipeline/row-job.js';
+import { sandboxRequests } from '../helpers/api.js';
+import { tempDir } from '../helpers/files.js';
+import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import { validOrder } from '../helpers/orders.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+const open: TestPipeline[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+describe('one row job run by two workers at once (a stall taken over while the first still runs)', () => {
+  it('sends the create once', async () => {
+    const t = await testPipeline({ workers: false, sandbox: { faults: { latencyMs: 300 } } });
+    open.push(t);
+    const p = t.pipeline;
+    const data: RowJobData = {
+      sheetId: 'takeover',
+      row: 1,
+      line: 2,
+      key: null,
+      order: validOrder(),
+      attachments: [],
+    };
+    const handle = () => {
+      let current: unknown = data;
+      return {
+        get data() {
+          return current;
+        },
+        attemptsStarted: 1,
+        attemptsMade: 0,
+        maxAttempts: 5,
+        updateData: async (next: RowJobData) => {
+          current = next;
+        },
+      };
+    };
+    const finished: string[] = [];
+    const deps = {
+      api: t.config.api,
+      ledger: p.ledger,
+      pace: p.pace,
+      creates: p.store,
+      finish: async (_s: string, _r: number, outcome: { status: string }) =>
+        void finished.push(outcome.status),
+      isFinal: async () => false,
+      logger: t.config.logger,
+      now: Date.now,
+      signal: new AbortController().signal,
+    };
+    const results = await Promise.allSettled([
+      runRowJob(handle(), deps),
+      runRowJob(handle(), deps),
+    ]);
+    const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
+    expect(creates).toHaveLength(1);
+    expect(finished).toEqual(['created']);
+    const waiting = results.find((r) => r.status === 'rejected');
+    expect(waiting?.reason).toBeInstanceOf(RowInterruption);
+  });
+});
+
+describe('a sheet that changes before its report', () => {
+  it('still gets a report.csv of every row, and says why failed/ is missing', async () => {
+    const t = await testPipeline({ sandbox: { faults: { latencyMs: 300 } } });
+    open.push(t);
+    const dir = await tempDir('changed-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [
+      sheetRow(1),
+      sheetRow(2, { city: '' }),
+      sheetRow(3),
+    ]);
+    const { sheetId } = await t.pipeline.enqueue(path);
+    while ((await t.pipeline.store.get(sheetId))?.total === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await writeFile(path, 'reference;city\nR-9;Gent\n'); // someone saves over it meanwhile
+    const progress = await waitForReport(t.pipeline, sheetId);
+    const report = (await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8'))
+      .trim()
+      .split('\r\n');
+    expect(report.slice(1).map((l) => l.split(';').slice(0, 4).join(';'))).toEqual([
+      '1;2;R-1;created',
+      '2;3;R-2;invalid',
+      '3;4;R-3;created',
+    ]);
+    const summary = JSON.parse(
+      await readFile(join(progress.reportDir ?? '', 'summary.json'), 'utf8'),
+    ) as {
+      warnings: string[];
+    };
+    expect(summary.warnings).toContainEqual(
+      expect.stringMatching(/the sheet has changed since it was imported/),
+    );
+  });
+});
