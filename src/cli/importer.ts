@@ -11,7 +11,7 @@ import { Agent } from 'undici';
 import { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Settings } from '../config/settings.js';
-import { CatalogueError, loadCatalogue } from '../orders/catalogue.js';
+import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import { Pipeline } from '../pipeline/runtime.js';
 import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
 import { redactUrl } from '../redis/url.js';
@@ -22,6 +22,10 @@ export interface Importer {
   pipeline: Pipeline;
   apiBaseUrl: string;
   sandbox: boolean;
+  catalogue: Catalogue;
+  redisUrl: string;
+  /** Whether the API answers and takes the token (for /healthz). */
+  apiAnswers(): Promise<boolean>;
   close(options?: { graceMs?: number; force?: boolean }): Promise<void>;
 }
 
@@ -31,6 +35,8 @@ export interface OpenImporterOptions {
   /** Where announcements go (stderr). */
   say: (line: string) => void;
   workers: boolean;
+  /** The hot folder's folders: reported sheets move from work/ to archive/. */
+  archive?: { workDir: string; archiveDir: string };
 }
 
 export async function openImporter(options: OpenImporterOptions): Promise<Importer> {
@@ -87,6 +93,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       apiScope:
         api.sandbox === undefined ? api.baseUrl : `sandbox:${join(settings.dataDir, 'sandbox')}`,
       logger,
+      ...(options.archive && { archive: options.archive }),
     });
     let closeOptions: { graceMs?: number; force?: boolean } = {};
     undo.push(() => pipeline.close(closeOptions));
@@ -95,6 +102,9 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       pipeline,
       apiBaseUrl: api.baseUrl,
       sandbox: api.sandbox !== undefined,
+      catalogue,
+      redisUrl: redis.url,
+      apiAnswers: async () => (await probeApi(client)) === undefined,
       close: async (how = {}) => {
         closeOptions = how;
         await close();
@@ -169,18 +179,23 @@ async function readToken(settings: Settings): Promise<string> {
  * answer stops here, with one message, rather than in ten thousand rows.
  */
 async function preflight(client: ApiClient, baseUrl: string): Promise<void> {
+  const error = await probeApi(client);
+  if (error === undefined) return;
+  if (error.kind === 'auth') {
+    throw new CliError(
+      `The API at ${baseUrl} refused the token (${error.message}): check API_TOKEN / API_TOKEN_FILE.`,
+    );
+  }
+  throw new CliError(`The API at ${baseUrl} cannot be used: ${error.message}`, 1, { cause: error });
+}
+
+/** undefined when the API answers and takes the token (a 404 for order 0), else why not. */
+async function probeApi(client: ApiClient): Promise<ApiError | undefined> {
   try {
     await client.getOrder(0);
+    return undefined;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.kind === 'permanent') return; // 404 for order 0: the API answers and takes the token
-    if (error.kind === 'auth') {
-      throw new CliError(
-        `The API at ${baseUrl} refused the token (${error.message}): check API_TOKEN / API_TOKEN_FILE.`,
-      );
-    }
-    throw new CliError(`The API at ${baseUrl} cannot be used: ${error.message}`, 1, {
-      cause: error,
-    });
+    return error.kind === 'permanent' ? undefined : error;
   }
 }

@@ -5,6 +5,7 @@ import { type CommandIo, processIo } from './io.js';
 import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
 import { importCommand, type ImportCommandOptions } from './import.js';
 import { validateCommand, type ValidateCommandOptions } from './validate.js';
+import { watchCommand, type WatchCommandOptions } from './watch.js';
 import { workerCommand, type WorkerCommandOptions } from './worker.js';
 
 /** Declares the commands; each one is a function in its own module. */
@@ -57,6 +58,20 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
       ),
   ).action(async (sheets: string[], opts: ImportCommandOptions) => {
     setExitCode(await importCommand(sheets, opts, io));
+  });
+  settingOptions(
+    program
+      .command('watch')
+      .description(
+        'The hot folder: take every sheet dropped into INBOX_DIR (and each scheduled folder), import it, serve the dashboard; until SIGINT/SIGTERM.',
+      )
+      .option('--no-dashboard', 'do not serve the dashboard')
+      .option(
+        '--poll',
+        'poll the inbox instead of waiting for file events (network shares; env INBOX_POLLING)',
+      ),
+  ).action(async (opts: WatchCommandOptions) => {
+    setExitCode(await watchCommand(opts, io));
   });
   settingOptions(
     program

@@ -42,6 +42,14 @@ const SETTINGS = {
   dataDir: { env: 'DATA_DIR', schema: nonEmpty.default('data') },
   /** Watched folder. @defaultValue `$DATA_DIR/inbox` */
   inboxDir: { env: 'INBOX_DIR', schema: nonEmpty.optional() },
+  /** Poll the inbox instead of waiting for file events (network shares). @defaultValue false */
+  inboxPolling: {
+    env: 'INBOX_POLLING',
+    schema: z
+      .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])])
+      .default(false)
+      .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes'),
+  },
   /** How long a sheet must stay unchanged before it is taken, in ms. @defaultValue 2000 */
   inboxStableMs: { env: 'INBOX_STABLE_MS', schema: z.coerce.number().int().min(0).default(2000) },
   /** @defaultValue `$DATA_DIR/reports` */
@@ -92,6 +100,12 @@ export type Settings = {
   productsFile: string;
   inboxDir: string;
   reportsDir: string;
+  /** Where the hot folder keeps a sheet (and its attachments) while it is imported. */
+  workDir: string;
+  /** Where the hot folder puts a sheet once its report is written. */
+  archiveDir: string;
+  /** Where the hot folder puts a sheet that cannot be read, with an error file. */
+  failedDir: string;
   /** Scheduled imports, from the config file only. */
   schedules: Array<z.output<typeof scheduleSchema>>;
   /** The config file read, if any. */
@@ -144,10 +158,22 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
   const dataDir = at(values.dataDir as string);
   return {
-    ...(values as Omit<Settings, 'productsFile' | 'inboxDir' | 'reportsDir' | 'schedules'>),
+    ...(values as Omit<
+      Settings,
+      | 'productsFile'
+      | 'inboxDir'
+      | 'reportsDir'
+      | 'workDir'
+      | 'archiveDir'
+      | 'failedDir'
+      | 'schedules'
+    >),
     dataDir,
     inboxDir: at((values.inboxDir as string | undefined) ?? resolve(dataDir, 'inbox')),
     reportsDir: at((values.reportsDir as string | undefined) ?? resolve(dataDir, 'reports')),
+    workDir: resolve(dataDir, 'work'),
+    archiveDir: resolve(dataDir, 'archive'),
+    failedDir: resolve(dataDir, 'failed'),
     productsFile: at((values.productsFile as string | undefined) ?? defaultProductsFile()),
     ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile as string) }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),

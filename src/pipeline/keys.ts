@@ -16,6 +16,11 @@ export class Keys {
     return `${this.#base}:by-sha`;
   }
 
+  /** Every sheet by the time it was queued (sorted set), for the dashboard. */
+  get allSheets(): string {
+    return `${this.#base}:all-sheets`;
+  }
+
   /** Sheets not yet reported, for the reconciler. */
   get activeSheets(): string {
     return `${this.#base}:active-sheets`;

@@ -47,6 +47,8 @@ export interface ReportDeps {
   maxAttachmentBytes: number;
   logger: Logger;
   now: () => number;
+  /** The hot folder's: a sheet taken into `workDir/<sheetId>/` moves to `archiveDir/<sheetId>/` once reported. */
+  archive?: { workDir: string; archiveDir: string };
 }
 
 export const REPORT_COLUMNS = [
@@ -135,7 +137,25 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await rename(tmp, finalDir);
   await deps.store.markReported(sheetId, finalDir, finishedAt);
   deps.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
+  if (deps.archive) await archiveWorkFolder(sheet, deps.archive, deps.logger);
   return summary;
+}
+
+/** Moves a hot-folder sheet's work folder (the sheet and its attachments) to the archive. */
+async function archiveWorkFolder(
+  sheet: SheetRecord,
+  dirs: { workDir: string; archiveDir: string },
+  logger: Logger,
+): Promise<void> {
+  const work = join(dirs.workDir, sheet.sheetId);
+  if (dirname(sheet.path) !== work && !sheet.path.startsWith(`${work}/`)) return;
+  await mkdir(dirs.archiveDir, { recursive: true });
+  try {
+    await rename(work, join(dirs.archiveDir, sheet.sheetId));
+  } catch (error) {
+    // Left in work/ rather than lost: nothing is ever deleted.
+    logger.error({ sheetId: sheet.sheetId, err: error }, 'could not archive the work folder');
+  }
 }
 
 function reportLine(row: number, outcome: RowOutcome, columns: Record<string, string>) {

@@ -57,11 +57,15 @@ export interface PipelineConfig {
   apiScope: string;
   logger: Logger;
   now?: () => number;
+  /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
+  archive?: { workDir: string; archiveDir: string };
 }
 
 export interface SheetProgress {
   sheetId: string;
   name: string;
+  startedAt: string;
+  finishedAt?: string;
   state: SheetRecord['state'];
   /** Rows in the sheet, once counted. */
   total?: number;
@@ -74,6 +78,8 @@ export interface SheetProgress {
 export interface EnqueueOptions {
   allowDuplicates?: boolean;
   mapping?: ColumnMapping;
+  /** The id to give the sheet (the hot folder names its work folder after it). */
+  sheetId?: string;
 }
 
 export class Pipeline {
@@ -201,6 +207,7 @@ export class Pipeline {
       maxAttachmentBytes: config.maxAttachmentBytes,
       logger,
       now: this.#now,
+      ...(config.archive && { archive: config.archive }),
     };
     const report = reportsProcessor(reportDeps);
     const reconcile = reconcileProcessor({
@@ -283,7 +290,7 @@ export class Pipeline {
   ): Promise<{ sheetId: string; resumed: boolean }> {
     const absolute = resolve(path);
     const sha256 = await hashFile(absolute);
-    const sheetId = newSheetId(this.#now());
+    const sheetId = options.sheetId ?? newSheetId(this.#now());
     const base = {
       sheetId,
       path: absolute,
@@ -298,6 +305,11 @@ export class Pipeline {
     const content = `${this.#config.apiScope}|${sha256}`;
     if (!(await this.store.claimSha(content, sheetId))) {
       const earlier = (await this.store.findBySha(content)) ?? '';
+      if (earlier === sheetId) {
+        // Queued under this very id before (a hot-folder intake resumed after a crash).
+        if ((await this.store.get(sheetId))?.state !== 'done') await this.#queueSheet(sheetId);
+        return { sheetId, resumed: true };
+      }
       // Another process may have claimed the content a moment ago and not yet written its record.
       let earlierSheet = await this.store.get(earlier);
       for (let tries = 0; !earlierSheet && tries < 40; tries++) {
@@ -328,6 +340,8 @@ export class Pipeline {
     return {
       sheetId,
       name: sheet.name,
+      startedAt: sheet.startedAt,
+      ...(sheet.finishedAt !== undefined && { finishedAt: sheet.finishedAt }),
       state: sheet.state,
       ...(total !== undefined && { total }),
       final: sheet.state === 'done' ? (total ?? 0) : await this.store.finalCount(sheetId),
@@ -335,6 +349,24 @@ export class Pipeline {
       ...(sheet.reportDir !== undefined && { reportDir: sheet.reportDir }),
       ...(sheet.error !== undefined && { error: sheet.error }),
     };
+  }
+
+  /** The latest sheets, newest first, as the dashboard shows them. */
+  async overview(limit = 200): Promise<SheetProgress[]> {
+    const ids = await this.store.recentSheets(limit);
+    const sheets = await Promise.all(ids.map((id) => this.progress(id)));
+    return sheets.filter((s): s is SheetProgress => s !== undefined);
+  }
+
+  /** Answers when Redis does (for /healthz). */
+  async redisAnswers(): Promise<boolean> {
+    try {
+      await this.#redis.ping();
+      return true;
+    } catch (error) {
+      this.#config.logger.warn({ err: error }, 'Redis does not answer');
+      return false;
+    }
   }
 
   /** Why the import stopped for every row, if it did. */

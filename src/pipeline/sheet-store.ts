@@ -177,6 +177,7 @@ export class SheetStore {
       .multi()
       .hset(this.keys.sheet(sheet.sheetId), fields)
       .sadd(this.keys.activeSheets, sheet.sheetId)
+      .zadd(this.keys.allSheets, Date.parse(sheet.startedAt), sheet.sheetId)
       .exec();
   }
 
@@ -326,6 +327,11 @@ export class SheetStore {
       RowStatus,
       number
     >;
+  }
+
+  /** The most recently queued sheets, newest first. */
+  async recentSheets(limit: number): Promise<string[]> {
+    return this.#redis.zrevrange(this.keys.allSheets, 0, limit - 1);
   }
 
   /** Sheets not yet reported (for the reconciler and progress displays). */

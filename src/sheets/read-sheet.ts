@@ -51,7 +51,12 @@ interface RowBase {
 
 export type RowResult =
   | (RowBase & { ok: true; order: OrderPayload; attachments: Attachment[]; orderId?: number })
-  | (RowBase & { ok: false; problems: Problem[] });
+  | (RowBase & {
+      ok: false;
+      problems: Problem[];
+      /** The attachment paths the row gives, usable or not (for the hot folder to move along). */
+      files: string[];
+    });
 
 export interface OpenedSheet {
   info: SheetInfo;
@@ -203,7 +208,7 @@ function rowResult(
   const problems: Problem[] = [];
   const add = (column: string, message: string) => problems.push({ column, message, row, line });
   for (const message of early) add('', message);
-  if (record.problem) return { row, line, source: record, ok: false, problems };
+  if (record.problem) return { row, line, source: record, ok: false, problems, files: [] };
   if (!validation.ok) for (const p of validation.problems) add(p.column, p.message);
 
   const files = validation.ok ? validation.value.files : validation.files;
@@ -226,7 +231,7 @@ function rowResult(
     else add(cells.column('files') ?? 'files', result.message);
   }
   if (problems.length > 0 || !validation.ok) {
-    return { row, line, reference, source: record, ok: false, problems };
+    return { row, line, reference, source: record, ok: false, problems, files };
   }
   const valid: RowResult = {
     row,

@@ -1,0 +1,19 @@
+/** The `intake` queue: a schedule's scan of its folder, taking each sheet as the watcher does. */
+import type { Job } from 'bullmq';
+import { z } from 'zod';
+
+import type { Intake } from '../src/intake/intake.js';
+import { sheetsIn } from '../src/intake/watcher.js';
+
+export const scanJobSchema = z.object({ name: z.string(), dir: z.string() });
+
+export function scanProcessor(intake: Intake) {
+  return async (job: Job): Promise<number> => {
+    const { dir } = scanJobSchema.parse(job.data);
+    let queued = 0;
+    for (const path of await sheetsIn(dir)) {
+      if ((await intake.take(path)).kind === 'queued') queued += 1;
+    }
+    return queued;
+  };
+}

@@ -1,0 +1,149 @@
+import { mkdir } from 'node:fs/promises';
+
+import { DashboardError, type RunningDashboard, startDashboard } from '../dashboard/server.js';
+import { Intake } from '../intake/intake.js';
+import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
+import { startWatcher } from '../intake/watcher.js';
+import { createLogger } from '../logger.js';
+import { CliError } from './errors.js';
+import {
+  loadCommandSettings,
+  type SettingCommandOptions,
+  settingFlags,
+  shortPath,
+} from './import.js';
+import { openImporter } from './importer.js';
+import type { CommandIo } from './io.js';
+
+export interface WatchCommandOptions extends SettingCommandOptions {
+  dashboard?: boolean;
+  poll?: boolean;
+}
+
+/**
+ * The hot folder: the watcher, the workers and the dashboard, until SIGINT/SIGTERM. The first
+ * signal stops taking sheets and lets the rows in flight finish; a second one stops at once.
+ * The next start resumes where this one stopped.
+ */
+export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
+  const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+  const logger = createLogger({ level: settings.logLevel });
+  for (const dir of [
+    settings.inboxDir,
+    settings.workDir,
+    settings.archiveDir,
+    settings.failedDir,
+    settings.reportsDir,
+  ]) {
+    await mkdir(dir, { recursive: true });
+  }
+  const importer = await openImporter({
+    settings,
+    logger,
+    say,
+    workers: true,
+    archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
+  });
+  const stops: Array<() => Promise<unknown>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
+  try {
+    const intake = new Intake({
+      pipeline: importer.pipeline,
+      catalogue: importer.catalogue,
+      maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+      workDir: settings.workDir,
+      failedDir: settings.failedDir,
+      stableMs: settings.inboxStableMs,
+      logger,
+    });
+    const recovered = await intake.recover();
+    if (recovered > 0) say(`Finished ${recovered} intake(s) an earlier stop interrupted.`);
+
+    if (settings.schedules.length > 0) {
+      const schedules: RunningSchedules = await startSchedules({
+        schedules: settings.schedules,
+        redisUrl: importer.redisUrl,
+        prefix: settings.queuePrefix,
+        intake,
+        logger,
+      }).catch((error: unknown) => {
+        if (error instanceof ScheduleError) throw new CliError(error.message, 1, { cause: error });
+        throw error;
+      });
+      stops.push(() => schedules.close());
+      for (const s of settings.schedules)
+        say(`Schedule "${s.name}" (${s.cron}) scans ${shortPath(s.dir, io.cwd)}.`);
+    }
+
+    let dashboard: RunningDashboard | undefined;
+    if (opts.dashboard !== false) {
+      dashboard = await startDashboard({
+        host: settings.dashboardHost,
+        port: settings.dashboardPort,
+        ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
+        ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
+        overview: () => importer.pipeline.overview(),
+        health: async () => ({
+          redis: await importer.pipeline.redisAnswers(),
+          api: await importer.apiAnswers(),
+        }),
+        queues: Object.values(importer.pipeline.queues),
+        logger,
+      }).catch((error: unknown) => {
+        if (error instanceof DashboardError) throw new CliError(error.message, 1, { cause: error });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE' || code === 'EACCES') {
+          throw new CliError(
+            `The dashboard cannot listen on ${settings.dashboardHost}:${settings.dashboardPort} (${code}): set DASHBOARD_PORT, or --no-dashboard.`,
+            1,
+            { cause: error },
+          );
+        }
+        throw error;
+      });
+      const running = dashboard;
+      stops.push(() => running.close());
+    }
+
+    const watcher = startWatcher({
+      inboxDir: settings.inboxDir,
+      intake,
+      stableMs: settings.inboxStableMs,
+      polling: opts.poll ?? settings.inboxPolling,
+      logger,
+      onResult: (path, result) => {
+        if (result.kind === 'queued')
+          say(`Took ${shortPath(path, io.cwd)} as sheet ${result.sheetId}.`);
+        if (result.kind === 'unreadable')
+          say(
+            `${shortPath(path, io.cwd)} cannot be read: moved to ${shortPath(result.folder, io.cwd)}.`,
+          );
+      },
+    });
+    stops.push(() => watcher.close());
+    await watcher.ready;
+    say(`Watching ${settings.inboxDir}: drop a sheet (with its documents) there.`);
+    say(`Reports go to ${settings.reportsDir}.`);
+    if (dashboard) say(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    say('Stop with Ctrl+C.');
+
+    const signal = await io.stopSignal();
+    say(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
+    let force = false;
+    void io.stopSignal().then(async () => {
+      force = true;
+      say('Stopping now; rows in flight resume from their last recorded step at the next start.');
+      await importer.close({ force: true });
+    });
+    await stopAll();
+    await importer.close({ graceMs: 60_000, force });
+    return 0;
+  } catch (error) {
+    await stopAll();
+    await importer.close({ graceMs: 5_000 });
+    throw error;
+  }
+}

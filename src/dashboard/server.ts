@@ -1,0 +1,161 @@
+/**
+ * The dashboard `watch` serves: `/` the imports overview (one line per sheet, refreshing itself),
+ * `/queues` bull-board, `/healthz` for supervisors, and each report's report.csv and failed/
+ * bundle (zip). On a non-loopback address it refuses to start without basic-auth credentials.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Queue } from 'bullmq';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import yazl from 'yazl';
+
+import type { SheetProgress } from '../pipeline/runtime.js';
+import { overviewPage } from './page.js';
+
+export interface DashboardOptions {
+  host: string;
+  port: number;
+  user?: string;
+  password?: string;
+  /** The sheets, newest first. */
+  overview(): Promise<SheetProgress[]>;
+  /** Whether Redis and the API answer. */
+  health(): Promise<{ redis: boolean; api: boolean }>;
+  queues: Queue[];
+  logger: Logger;
+}
+
+export interface RunningDashboard {
+  url: string;
+  close(): Promise<void>;
+}
+
+export class DashboardError extends Error {
+  override name = 'DashboardError';
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
+  const guarded = options.user !== undefined && options.password !== undefined;
+  if (!LOOPBACK.has(options.host) && !guarded) {
+    throw new DashboardError(
+      `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`,
+    );
+  }
+  const app = Fastify({ logger: false });
+  if (guarded) app.addHook('onRequest', basicAuth(options.user ?? '', options.password ?? ''));
+
+  const board = new FastifyAdapter();
+  createBullBoard({
+    queues: options.queues.map((q) => new BullMQAdapter(q)),
+    serverAdapter: board,
+  });
+  board.setBasePath('/queues');
+  await app.register(board.registerPlugin(), { prefix: '/queues' });
+
+  app.get('/', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(overviewPage()),
+  );
+  app.get('/api/imports', async () => ({ imports: await options.overview() }));
+  app.get('/healthz', async (_request, reply) => {
+    const health = await options.health();
+    return reply.code(health.redis && health.api ? 200 : 503).send(health);
+  });
+  app.get<{ Params: { sheetId: string } }>(
+    '/reports/:sheetId/report.csv',
+    async (request, reply) => {
+      const dir = await reportDir(options, request.params.sheetId);
+      if (dir === undefined)
+        return reply.code(404).send({ message: 'No report for this sheet (yet).' });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="report-${request.params.sheetId}.csv"`,
+        )
+        .send(createReadStream(join(dir, 'report.csv')));
+    },
+  );
+  app.get<{ Params: { sheetId: string } }>(
+    '/reports/:sheetId/failed.zip',
+    async (request, reply) => {
+      const dir = await reportDir(options, request.params.sheetId);
+      const failed = dir === undefined ? undefined : join(dir, 'failed');
+      if (failed === undefined || !(await isDir(failed))) {
+        return reply.code(404).send({ message: 'This sheet has no failed/ bundle.' });
+      }
+      return reply
+        .type('application/zip')
+        .header(
+          'content-disposition',
+          `attachment; filename="failed-${request.params.sheetId}.zip"`,
+        )
+        .send(await zipFolder(failed));
+    },
+  );
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { url: `http://${shownHost}:${port}`, close: () => app.close() };
+}
+
+/** The report folder of a sheet, only when the sheet is one the overview knows. */
+async function reportDir(options: DashboardOptions, sheetId: string): Promise<string | undefined> {
+  const sheet = (await options.overview()).find((s) => s.sheetId === sheetId);
+  return sheet?.reportDir;
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** A folder as a zip stream, laid out as on disk, under a top folder named `failed/`. */
+async function zipFolder(folder: string): Promise<PassThrough> {
+  const zip = new yazl.ZipFile();
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) zip.addFile(path, join('failed', relative(folder, path)));
+    }
+  };
+  await walk(folder);
+  zip.end();
+  const out = new PassThrough();
+  zip.outputStream.pipe(out);
+  return out;
+}
+
+/** Basic auth on every request, the password compared in constant time. */
+function basicAuth(user: string, password: string) {
+  const expected = Buffer.from(`${user}:${password}`);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization ?? '';
+    const given = header.startsWith('Basic ')
+      ? Buffer.from(header.slice(6), 'base64')
+      : Buffer.alloc(0);
+    const ok = given.length === expected.length && timingSafeEqual(given, expected);
+    if (!ok) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="order-importer", charset="UTF-8"')
+        .send({ message: 'Log in with DASHBOARD_USER and DASHBOARD_PASSWORD.' });
+    }
+  };
+}

@@ -1,0 +1,72 @@
+import { rename, copyFile, mkdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { sheetFormat } from '../sheets/read-sheet.js';
+
+/** Files that editors, browsers and copy tools leave while they work: never sheets. */
+const PASSING = [/^~\$/, /^\.~lock/, /\.tmp$/i, /\.part$/i, /\.crdownload$/i, /^\./];
+
+/** A file the hot folder takes: a sheet by its extension, and not a temporary or hidden file. */
+export function isSheetCandidate(path: string): boolean {
+  const name = basename(path);
+  return sheetFormat(name) !== undefined && !PASSING.some((pattern) => pattern.test(name));
+}
+
+/** Paths the watcher need not look at: temporary, lock and hidden files and folders. */
+export function isIgnoredPath(path: string): boolean {
+  const name = basename(path);
+  return PASSING.some((pattern) => pattern.test(name));
+}
+
+/**
+ * Waits until a file has kept its size and modification time for `stableMs` (a copy in progress
+ * keeps changing them). Resolves false if the file disappears, or is still changing at `deadline`.
+ */
+export async function waitStable(
+  path: string,
+  stableMs: number,
+  options: { deadline?: number; signal?: AbortSignal; now?: () => number } = {},
+): Promise<boolean> {
+  const now = options.now ?? Date.now;
+  const step = Math.max(50, Math.min(500, stableMs / 4));
+  let last = await signature(path);
+  let since = now();
+  for (;;) {
+    if (last === null) return false;
+    if (now() - since >= stableMs) return true;
+    if (options.deadline !== undefined && now() > options.deadline) return false;
+    await sleep(step, undefined, options.signal ? { signal: options.signal } : undefined);
+    const current = await signature(path);
+    if (current !== last) {
+      last = current;
+      since = now();
+    }
+  }
+}
+
+async function signature(path: string): Promise<string | null> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? `${stats.size}:${stats.mtimeMs}` : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Moves a file (creating the target's folder). A rename is atomic, and the first of several
+ * watchers to rename a sheet is the one that takes it; across file systems it is a copy, then
+ * the original removed.
+ */
+export async function moveFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to);
+    await unlink(from);
+  }
+}

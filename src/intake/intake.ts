@@ -1,0 +1,213 @@
+/**
+ * **intake** → sheet → rows → report: takes a sheet dropped in the inbox (or found by a
+ * schedule) once it has stopped changing, moves it with the attachments it refers to into
+ * `work/<sheetId>/`, and queues it. An unreadable sheet goes to `failed/` with an error file.
+ * Nothing is ever deleted; a crash at any step is finished by `recover()` at the next start.
+ */
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+import type { Catalogue } from '../orders/catalogue.js';
+import { newSheetId, type Pipeline } from '../pipeline/runtime.js';
+import { SheetError } from '../sheets/errors.js';
+import { readSheet } from '../sheets/read-sheet.js';
+import { isSheetCandidate, moveFile, waitStable } from './files.js';
+
+export interface IntakeOptions {
+  pipeline: Pipeline;
+  catalogue: Catalogue;
+  maxAttachmentBytes: number;
+  workDir: string;
+  failedDir: string;
+  /** How long a sheet (and each attachment) must stay unchanged before it is taken. */
+  stableMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+export type IntakeResult =
+  | { kind: 'queued'; sheetId: string; resumed: boolean }
+  | { kind: 'unreadable'; folder: string }
+  /** Not a sheet, gone, or taken by another watcher first. */
+  | { kind: 'skipped'; why: string };
+
+/** Written first into each work folder: where the sheet came from, and how far its intake got. */
+const journalSchema = z.object({
+  source: z.string(),
+  files: z.array(z.string()),
+  queued: z.boolean(),
+});
+type Journal = z.infer<typeof journalSchema>;
+const JOURNAL = '.intake.json';
+
+export class Intake {
+  readonly #inFlight = new Set<string>();
+  readonly #now: () => number;
+
+  constructor(private readonly options: IntakeOptions) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Takes one sheet; a path already being taken is skipped (watch events repeat). */
+  async take(path: string, signal?: AbortSignal): Promise<IntakeResult> {
+    if (!isSheetCandidate(path)) return { kind: 'skipped', why: 'not a sheet' };
+    if (this.#inFlight.has(path)) return { kind: 'skipped', why: 'already being taken' };
+    this.#inFlight.add(path);
+    try {
+      return await this.#take(path, signal);
+    } finally {
+      this.#inFlight.delete(path);
+    }
+  }
+
+  async #take(path: string, signal?: AbortSignal): Promise<IntakeResult> {
+    const { stableMs, logger } = this.options;
+    if (!(await waitStable(path, stableMs, signal ? { signal } : {})))
+      return { kind: 'skipped', why: 'gone' };
+    const sheetId = newSheetId(this.#now());
+    let files: string[];
+    try {
+      files = await this.#referencedFiles(path);
+    } catch (error) {
+      if (!(error instanceof SheetError)) throw error;
+      return this.#unreadable(path, sheetId, error);
+    }
+    await this.#attachmentsSettled(dirname(path), files, signal);
+
+    const work = join(this.options.workDir, sheetId);
+    await mkdir(work, { recursive: true });
+    await this.#journal(work, { source: path, files, queued: false });
+    try {
+      await moveFile(path, join(work, basename(path))); // the claim: the first rename wins
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await rm(work, { recursive: true, force: true }); // only our own journal is in it
+      return { kind: 'skipped', why: 'taken by another watcher' };
+    }
+    logger.info({ sheetId, sheet: path }, 'sheet taken from the inbox');
+    return this.#finish(work, { source: path, files, queued: false });
+  }
+
+  /** Moves the attachments that are still beside the source, then queues the sheet. */
+  async #finish(work: string, journal: Journal): Promise<IntakeResult> {
+    const sourceDir = dirname(journal.source);
+    for (const file of journal.files) {
+      const from = join(sourceDir, file);
+      const to = join(work, file);
+      // Only inside the sheet's own folder, as validation demands; others stay where they are.
+      if (relative(sourceDir, from).startsWith('..') || relative(work, to).startsWith('..'))
+        continue;
+      try {
+        await moveFile(from, to);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // moved already, or never there
+      }
+    }
+    const sheetId = basename(work);
+    const { resumed } = await this.options.pipeline.enqueue(join(work, basename(journal.source)), {
+      sheetId,
+    });
+    await this.#journal(work, { ...journal, queued: true });
+    return { kind: 'queued', sheetId, resumed };
+  }
+
+  /**
+   * Finishes the intakes a crash interrupted: a work folder whose sheet arrived gets its
+   * attachments and its queueing; one whose sheet never arrived is dropped (the sheet is still
+   * in the inbox and will be taken again).
+   */
+  async recover(): Promise<number> {
+    let recovered = 0;
+    const entries = await readdir(this.options.workDir).catch(() => []);
+    for (const sheetId of entries) {
+      const work = join(this.options.workDir, sheetId);
+      const journal = await this.#readJournal(work);
+      if (!journal || journal.queued) continue;
+      const sheet = join(work, basename(journal.source));
+      if (!(await exists(sheet))) {
+        await rm(work, { recursive: true, force: true });
+        continue;
+      }
+      await this.#finish(work, journal);
+      recovered += 1;
+    }
+    return recovered;
+  }
+
+  /** Every attachment path the sheet's rows give (valid rows or not). */
+  async #referencedFiles(path: string): Promise<string[]> {
+    const opened = await readSheet(path, {
+      catalogue: this.options.catalogue,
+      maxAttachmentBytes: this.options.maxAttachmentBytes,
+    });
+    const files = new Set<string>();
+    for await (const batch of opened.batches) {
+      for (const row of batch) {
+        for (const file of row.ok ? row.attachments.map((a) => a.path) : row.files) files.add(file);
+      }
+    }
+    return [...files];
+  }
+
+  /** Waits (bounded) for attachments still being copied next to the sheet. */
+  async #attachmentsSettled(
+    dir: string,
+    files: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const deadline = this.#now() + Math.max(10_000, this.options.stableMs * 5);
+    await Promise.all(
+      files.map(async (file) => {
+        const path = join(dir, file);
+        while (!(await exists(path)) && this.#now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          if (signal?.aborted) return;
+        }
+        await waitStable(path, this.options.stableMs, { deadline, ...(signal && { signal }) });
+      }),
+    );
+  }
+
+  async #unreadable(path: string, sheetId: string, error: SheetError): Promise<IntakeResult> {
+    const folder = join(this.options.failedDir, `${sheetId}-${basename(path)}`);
+    await moveFile(path, join(folder, basename(path)));
+    await writeFile(
+      join(folder, 'error.txt'),
+      `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\nFix the sheet and drop it into the inbox again.\n`,
+    );
+    this.options.logger.warn(
+      { sheet: path, folder, err: error },
+      'unreadable sheet moved to failed/',
+    );
+    return { kind: 'unreadable', folder };
+  }
+
+  async #journal(work: string, journal: Journal): Promise<void> {
+    await writeFile(join(work, JOURNAL), `${JSON.stringify(journal, null, 2)}\n`);
+  }
+
+  async #readJournal(work: string): Promise<Journal | undefined> {
+    try {
+      return journalSchema.parse(JSON.parse(await readFile(join(work, JOURNAL), 'utf8')));
+    } catch (error) {
+      this.options.logger.warn(
+        { work, err: error },
+        'work folder without a readable intake journal',
+      );
+      return undefined;
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The hot folder: chokidar on the inbox and its subfolders (a folder holding a sheet and its
+ * documents can be dropped whole). Every sheet, also one already there at start-up (chokidar's
+ * awaitWriteFinish does not cover those), goes through the intake's own stability check.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { watch } from 'chokidar';
+import type { Logger } from 'pino';
+
+import { isIgnoredPath, isSheetCandidate } from './files.js';
+import type { Intake, IntakeResult } from './intake.js';
+
+export interface WatcherOptions {
+  inboxDir: string;
+  intake: Intake;
+  stableMs: number;
+  /** Poll instead of waiting for file events (network shares send none). */
+  polling: boolean;
+  logger: Logger;
+  /** Told of every intake's outcome (for the start-up message and tests). */
+  onResult?: (path: string, result: IntakeResult) => void;
+}
+
+export interface RunningWatcher {
+  /** Resolves once the inbox has been scanned the first time. */
+  ready: Promise<void>;
+  /** Stops taking sheets; waits for the intakes under way. */
+  close(): Promise<void>;
+}
+
+export function startWatcher(options: WatcherOptions): RunningWatcher {
+  const { intake, logger } = options;
+  const abort = new AbortController();
+  const underway = new Set<Promise<void>>();
+  const take = (path: string) => {
+    if (!isSheetCandidate(path) || abort.signal.aborted) return;
+    const work = intake
+      .take(path, abort.signal)
+      .then((result) => options.onResult?.(path, result))
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return;
+        logger.error({ sheet: path, err: error }, 'intake failed; the sheet stays in the inbox');
+      })
+      .finally(() => underway.delete(work));
+    underway.add(work);
+  };
+  const watcher = watch(options.inboxDir, {
+    ignored: (path) => path !== options.inboxDir && isIgnoredPath(path),
+    ignoreInitial: false,
+    depth: 10,
+    usePolling: options.polling,
+    interval: 1000,
+    awaitWriteFinish: {
+      stabilityThreshold: options.stableMs,
+      pollInterval: Math.min(500, options.stableMs),
+    },
+  });
+  watcher.on('add', take);
+  watcher.on('change', take);
+  watcher.on('error', (error) => {
+    logger.error({ err: error }, 'inbox watcher error');
+  });
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      resolve();
+    }),
+  );
+  return {
+    ready,
+    close: async () => {
+      abort.abort();
+      await watcher.close();
+      await Promise.allSettled([...underway]);
+    },
+  };
+}
+
+/** Every sheet in a folder and its subfolders (a schedule's scan). */
+export async function sheetsIn(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (folder: string, depth: number) => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (isIgnoredPath(entry.name)) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && depth < 10) await walk(path, depth + 1);
+      else if (entry.isFile() && isSheetCandidate(path)) found.push(path);
+    }
+  };
+  await walk(dir, 0);
+  return found.sort();
+}
