@@ -266,11 +266,14 @@ class ReportWriter {
 
   /** The row as the user wrote it, with why; an order that exists keeps its id and only its missing files. */
   async #addFailed(result: RowResult, outcome: RowOutcome, error: string): Promise<void> {
-    const files = outcome.missingFiles ?? (result.ok ? result.attachments.map((a) => a.path) : []);
+    const files =
+      outcome.missingFiles ?? (result.ok ? result.attachments.map((a) => a.path) : result.files);
     for (const path of files) {
       try {
         await this.#copies.copy(path);
       } catch (copyError) {
+        // A file the row names but that does not exist is what its error already says.
+        if ((copyError as NodeJS.ErrnoException).code === 'ENOENT') continue;
         this.problems.push(
           `row ${result.row}: "${path}" could not be copied into failed/ (${(copyError as Error).message}).`,
         );

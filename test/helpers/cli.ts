@@ -52,6 +52,19 @@ export class CliProcess {
     }
   }
 
+  /** Like waitFor, on stderr (where the CLI's human messages go). */
+  async waitForStderr(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(this.stderr);
+      if (match) return match;
+      if (this.child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`no ${pattern} on stderr.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   /** Signals the whole process group (npx runs the CLI as a grandchild). */
   signal(signal: NodeJS.Signals): void {
     if (this.child.pid !== undefined) process.kill(-this.child.pid, signal);

@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+
+import { pino } from 'pino';
+import { Agent } from 'undici';
+
+import { ApiClient } from '../../src/api/client.js';
+import { loadCatalogue } from '../../src/orders/catalogue.js';
+import { defaultProductsFile } from '../../src/package-root.js';
+import { Pipeline, type SheetProgress } from '../../src/pipeline/runtime.js';
+import { freePort } from '../../src/redis/local-server.js';
+import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import { type CliProcess, orderImporter } from './cli.js';
+import { tempDir } from './files.js';
+import { type TestRedis, useTestRedis } from './redis.js';
+import { type TestSandbox, testSandbox } from './sandbox.js';
+
+/** A `watch` process of its own (child process), with a Redis prefix, a sandbox and a data folder. */
+export interface TestWatch {
+  dataDir: string;
+  inbox: string;
+  sandbox: TestSandbox;
+  redis: TestRedis;
+  /** A pipeline on the same Redis, without workers: to look at what the watcher did. */
+  pipeline: Pipeline;
+  dashboardPort: number;
+  env: Record<string, string>;
+  /** Starts `order-importer watch` and waits until it watches. */
+  start(extraEnv?: Record<string, string>, args?: string[]): Promise<CliProcess>;
+  /** Waits until `count` sheets are done; returns them, oldest first. */
+  done(count: number, timeoutMs?: number): Promise<SheetProgress[]>;
+  close(): Promise<void>;
+}
+
+export async function testWatch(
+  options: { sandbox?: SandboxOptionsInput } = {},
+): Promise<TestWatch> {
+  const redis = await useTestRedis();
+  const sandbox = await testSandbox(options.sandbox);
+  const dataDir = await tempDir('watch-');
+  const dispatcher = new Agent();
+  const pipeline = await Pipeline.connect({
+    redisUrl: redis.url,
+    prefix: `{${redis.prefix}}`,
+    concurrency: 1,
+    lockMs: 2000,
+    rowAttempts: 5,
+    retryDelayMs: 50,
+    reportsDir: join(dataDir, 'reports'),
+    maxAttachmentBytes: 1 << 20,
+    catalogue: await loadCatalogue(defaultProductsFile()),
+    api: new ApiClient({
+      baseUrl: sandbox.url,
+      token: 'sandbox-demo-token',
+      timeoutMs: 5000,
+      dispatcher,
+    }),
+    apiBaseUrl: sandbox.url,
+    sandbox: false,
+    apiScope: sandbox.url,
+    logger: pino({ level: 'silent' }),
+  });
+  const dashboardPort = await freePort();
+  const env = {
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: `{${redis.prefix}}`,
+    API_BASE_URL: sandbox.url,
+    API_TOKEN: 'sandbox-demo-token',
+    DATA_DIR: dataDir,
+    INBOX_STABLE_MS: '300',
+    JOB_LOCK_MS: '2000',
+    RETRY_DELAY_MS: '50',
+    DASHBOARD_PORT: String(dashboardPort),
+  };
+  const processes: CliProcess[] = [];
+  return {
+    dataDir,
+    inbox: join(dataDir, 'inbox'),
+    sandbox,
+    redis,
+    pipeline,
+    dashboardPort,
+    env,
+    async start(extraEnv = {}, args = []) {
+      const cli = orderImporter(['watch', ...args], { ...env, ...extraEnv });
+      processes.push(cli);
+      await cli.waitForStderr(/Watching /, 30_000);
+      return cli;
+    },
+    async done(count, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const sheets = (await pipeline.overview()).reverse();
+        if (sheets.filter((s) => s.state === 'done').length >= count) return sheets;
+        if (Date.now() > deadline)
+          throw new Error(`not ${count} sheets done in time: ${JSON.stringify(sheets)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async close() {
+      for (const cli of processes) {
+        if (cli.child.exitCode === null && cli.child.signalCode === null) {
+          cli.child.kill('SIGKILL');
+          await cli.finished;
+        }
+      }
+      await pipeline.close();
+      await dispatcher.close();
+      await sandbox.close();
+      await redis.cleanup();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { readdir, readFile, writeFile, mkdir, cp } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { assertBuilt } from '../helpers/cli.js';
+import { put } from '../helpers/files.js';
+import { sheetRow, writeCsvSheet, type SheetRow } from '../helpers/sheets.js';
+import { type TestWatch, testWatch } from '../helpers/watch.js';
+
+beforeAll(assertBuilt);
+const open_: TestWatch[] = [];
+afterEach(async () => {
+  await Promise.all(open_.splice(0).map((w) => w.close()));
+});
+async function watchFor(options: Parameters<typeof testWatch>[0] = {}): Promise<TestWatch> {
+  const w = await testWatch(options);
+  open_.push(w);
+  return w;
+}
+
+function csv(rows: readonly SheetRow[]): string {
+  const columns = Object.keys(rows[0] ?? {});
+  return `${[columns.join(';'), ...rows.map((r) => columns.map((c) => r[c as keyof SheetRow] ?? '').join(';'))].join('\r\n')}\r\n`;
+}
+
+describe('order-importer watch', () => {
+  it('takes a sheet that was there before it started, and one copied in slowly, each once and whole', async () => {
+    const w = await watchFor();
+    await writeCsvSheet(w.inbox, 'before.csv', [sheetRow(1), sheetRow(2)]);
+    await w.start();
+
+    // A sheet written in small pieces, with pauses shorter than INBOX_STABLE_MS.
+    const rows = Array.from({ length: 30 }, (_, i) => sheetRow(100 + i));
+    const text = Buffer.from(csv(rows));
+    const file = await open(join(w.inbox, 'slow.csv'), 'w');
+    for (let at = 0; at < text.length; at += 256) {
+      await file.write(text.subarray(at, at + 256));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    await file.close();
+
+    const sheets = await w.done(2);
+    const byName = new Map(sheets.map((s) => [s.name, s]));
+    expect(byName.get('before.csv')).toMatchObject({ total: 2, counts: { created: 2 } });
+    expect(byName.get('slow.csv')).toMatchObject({
+      total: 30,
+      counts: { created: 30, invalid: 0 },
+    });
+    expect(sheets).toHaveLength(2);
+    expect(await w.sandbox.api.listOrders()).toHaveLength(32);
+    // Both left the inbox for the archive, with their intake journal.
+    expect(await readdir(w.inbox)).toEqual([]);
+    expect((await readdir(join(w.dataDir, 'archive'))).sort()).toEqual(
+      sheets.map((s) => s.sheetId).sort(),
+    );
+  });
+
+  it('imports the same content once: dropped again, it is archived pointing at the first import', async () => {
+    const w = await watchFor();
+    await w.start();
+    const content = csv([sheetRow(1), sheetRow(2)]);
+    await writeFile(join(w.inbox, 'orders.csv'), content);
+    const [first] = await w.done(1);
+    await writeFile(join(w.inbox, 'orders-again.csv'), content);
+    const sheets = await w.done(2);
+    const second = sheets.find((s) => s.name === 'orders-again.csv');
+    expect(second?.counts).toMatchObject({ duplicate: 2, created: 0 });
+    const summary = JSON.parse(
+      await readFile(join(second?.reportDir ?? '', 'summary.json'), 'utf8'),
+    ) as { duplicateOf?: string };
+    expect(summary.duplicateOf).toBe(first?.sheetId);
+    expect(await readdir(join(w.dataDir, 'archive', second?.sheetId ?? ''))).toContain(
+      'orders-again.csv',
+    );
+    expect(await w.sandbox.api.listOrders()).toHaveLength(2);
+  });
+
+  it('moves a sheet that cannot be read to failed/, with an error file', async () => {
+    const w = await watchFor();
+    await w.start();
+    await writeFile(join(w.inbox, 'broken.csv'), 'city,remark\nGent,"never closed\n');
+    const deadline = Date.now() + 15_000;
+    let folders: string[] = [];
+    while (folders.length === 0 && Date.now() < deadline) {
+      folders = await readdir(join(w.dataDir, 'failed')).catch(() => []);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(folders).toHaveLength(1);
+    const error = await readFile(join(w.dataDir, 'failed', folders[0] ?? '', 'error.txt'), 'utf8');
+    expect(error).toMatch(/broken\.csv cannot be read.*\n\nline 2: a quoted cell is never closed/s);
+    expect(await readdir(w.inbox)).toEqual([]);
+  });
+
+  it('imports a fixed failed/ bundle dropped back into the inbox', async () => {
+    const w = await watchFor();
+    await w.start();
+    const folder = join(w.inbox, 'agency');
+    await put(folder, 'docs/plan.pdf', '%PDF-1.4 plan');
+    await writeCsvSheet(folder, 'orders.csv', [
+      sheetRow(1, { files: 'docs/plan.pdf' }),
+      sheetRow(2, { city: '', files: 'docs/plan.pdf' }),
+    ]);
+    const [first] = await w.done(1);
+    expect(first?.counts).toMatchObject({ created: 1, invalid: 1 });
+
+    // The user fixes the row in the bundle and drops the whole folder back.
+    const bundle = join(first?.reportDir ?? '', 'failed');
+    const fixed = join(w.dataDir, 'fixing');
+    await cp(bundle, fixed, { recursive: true });
+    const sheet = join(fixed, 'orders.csv');
+    const text = await readFile(sheet, 'utf8');
+    await writeFile(sheet, text.replace(';Kerkstraat;2;;9000;', ';Kerkstraat;2;Gent;9000;'));
+    await mkdir(join(w.inbox, 'fixed'));
+    await cp(fixed, join(w.inbox, 'fixed'), { recursive: true });
+
+    const sheets = await w.done(2);
+    const again = sheets.find((s) => s.sheetId !== first?.sheetId);
+    expect(again?.counts).toMatchObject({ created: 1, invalid: 0, failed: 0 });
+    const orders = await w.sandbox.api.listOrders();
+    expect(orders.map((o) => o.contact_name).sort()).toEqual(['Contact 1', 'Contact 2']);
+    expect(
+      orders.find((o) => o.contact_name === 'Contact 2')?.files.map((f) => f.file_name),
+    ).toEqual(['plan.pdf']);
+  });
+
+  it('takes the sheets of a scheduled folder', async () => {
+    const w = await watchFor();
+    const share = join(w.dataDir, 'share');
+    await mkdir(share, { recursive: true });
+    const config = await put(
+      w.dataDir,
+      'config.json',
+      JSON.stringify({ schedules: [{ name: 'every-second', cron: '* * * * * *', dir: share }] }),
+    );
+    const cli = await w.start({}, ['--config', config]);
+    expect(cli.stderr).toContain('Schedule "every-second" (* * * * * *) scans');
+    await writeCsvSheet(share, 'nightly.csv', [sheetRow(1)]);
+    const [sheet] = await w.done(1);
+    expect(sheet).toMatchObject({ name: 'nightly.csv', counts: { created: 1 } });
+    expect(await readdir(share)).toEqual([]);
+  });
+
+  it('resumes after being killed with SIGKILL mid-import: finished, no order twice, one report', async () => {
+    const w = await watchFor({ sandbox: { faults: { latencyMs: 150 } } });
+    const first = await w.start();
+    await writeCsvSheet(
+      w.inbox,
+      'orders.csv',
+      Array.from({ length: 24 }, (_, i) => sheetRow(i + 1)),
+    );
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const [sheet] = await w.pipeline.overview();
+      if ((sheet?.final ?? 0) >= 5) break;
+      if (Date.now() > deadline) throw new Error('the import did not start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    first.signal('SIGKILL');
+    await first.finished;
+    await w.start();
+    const [sheet] = await w.done(1, 60_000);
+    expect((sheet?.counts.created ?? 0) + (sheet?.counts['needs-review'] ?? 0)).toBe(24);
+    const orders = await w.sandbox.api.listOrders();
+    const contacts = orders.map((o) => o.contact_name);
+    expect(new Set(contacts).size).toBe(contacts.length);
+    expect((await w.pipeline.store.get(sheet?.sheetId ?? ''))?.reportWrites).toBe(1);
+    expect(
+      (await readdir(join(w.dataDir, 'reports'))).filter((d) => d.endsWith(sheet?.sheetId ?? '')),
+    ).toHaveLength(1);
+  });
+});
