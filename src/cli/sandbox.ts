@@ -45,6 +45,31 @@ const PHP_DEFAULTS = {
   maxFileUploads: 20,
 } as const;
 
+/** Every environment variable `order-importer sandbox` reads. */
+export const SANDBOX_ENV = [
+  'SANDBOX_HOST',
+  'SANDBOX_PORT',
+  'SANDBOX_DATA_DIR',
+  'SANDBOX_TOKENS',
+  'PRODUCTS_FILE',
+  'SANDBOX_RATE_LIMIT',
+  'SANDBOX_RATE_WINDOW',
+  'SANDBOX_POST_MAX_SIZE',
+  'SANDBOX_PROXY_BODY_LIMIT',
+  'SANDBOX_UPLOAD_MAX_FILESIZE',
+  'SANDBOX_MAX_FILE_UPLOADS',
+  'SANDBOX_SEED',
+  'SANDBOX_LATENCY_MS',
+  'SANDBOX_JITTER_MS',
+  'SANDBOX_P503',
+  'SANDBOX_RETRY_AFTER',
+  'SANDBOX_P_RESET_BEFORE',
+  'SANDBOX_P500_AFTER',
+  'SANDBOX_P_RESET_AFTER',
+  'LOG_LEVEL',
+] as const;
+type SandboxEnv = (typeof SANDBOX_ENV)[number];
+
 /** The port `order-importer sandbox` listens on unless told otherwise. */
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -116,7 +141,7 @@ interface Picked {
 class Settings {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
-  pick(flag: string | undefined, envName: string, flagName = ''): Picked | undefined {
+  pick(flag: string | undefined, envName: SandboxEnv, flagName = ''): Picked | undefined {
     if (flag !== undefined) return { value: flag, name: flagName || `the flag for ${envName}` };
     const fromEnv = this.env[envName];
     return fromEnv === undefined || fromEnv === '' ? undefined : { value: fromEnv, name: envName };

@@ -94,6 +94,9 @@ const SETTINGS = {
 
 type SettingKey = keyof typeof SETTINGS;
 
+/** Every environment variable the importer's settings read. */
+export const SETTING_ENV: readonly string[] = Object.values(SETTINGS).map((s) => s.env);
+
 export type Settings = {
   [K in SettingKey]: z.output<(typeof SETTINGS)[K]['schema']>;
 } & {

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+import { SANDBOX_ENV } from '../../src/cli/sandbox.js';
+import { SETTING_ENV } from '../../src/config/settings.js';
+import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+
+interface Service {
+  build?: string;
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+}
+
+let services: Record<string, Service>;
+beforeAll(async () => {
+  assertBuilt();
+  const compose = parse(await readFile(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, Service>;
+  };
+  services = compose.services;
+});
+
+describe('docker-compose.yml', () => {
+  it('has Redis with AOF and noeviction, the sandbox, and the watcher', () => {
+    expect(Object.keys(services).sort()).toEqual(['redis', 'sandbox', 'watcher']);
+    expect(services.redis?.command).toEqual(
+      expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']),
+    );
+    expect(services.watcher?.command).toEqual(['watch']);
+  });
+
+  it('runs only commands and flags the product has, and sets only settings it reads', async () => {
+    const known = new Set<string>([...SETTING_ENV, ...SANDBOX_ENV]);
+    for (const [name, service] of Object.entries(services)) {
+      if (service.build === undefined) continue; // an image of its own (redis)
+      const [command = '', ...args] = service.command ?? [];
+      const help = await orderImporter([command, '--help']).finished;
+      expect(help.code, `${name}: ${command} --help`).toBe(0);
+      for (const flag of args.filter((a) => a.startsWith('--'))) {
+        expect(help.stdout, `${name}: ${command} ${flag}`).toContain(flag);
+      }
+      for (const variable of Object.keys(service.environment ?? {})) {
+        expect(known.has(variable), `${name}: ${variable}`).toBe(true);
+      }
+    }
+  });
+
+  it('points the watcher at the services by their names', () => {
+    const env = services.watcher?.environment ?? {};
+    expect(env.REDIS_URL).toBe('redis://redis:6379');
+    expect(env.API_BASE_URL).toBe('http://sandbox:4010');
+    expect(services.sandbox?.command).toEqual(
+      expect.arrayContaining(['--port', '4010', '--host', '0.0.0.0']),
+    );
+    // A dashboard on 0.0.0.0 must have a password, or it refuses to start.
+    expect(env.DASHBOARD_HOST).toBe('0.0.0.0');
+    expect(env.DASHBOARD_USER).toBeTruthy();
+    expect(env.DASHBOARD_PASSWORD).toBeTruthy();
+  });
+});

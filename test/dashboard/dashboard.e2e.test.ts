@@ -1,0 +1,119 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freePort } from '../../src/redis/local-server.js';
+import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { put } from '../helpers/files.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { type TestWatch, testWatch } from '../helpers/watch.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+let w: TestWatch;
+beforeAll(async () => {
+  assertBuilt();
+  w = await testWatch();
+});
+afterAll(() => w.close());
+
+describe('the dashboard', () => {
+  it('shows a sheet with its counts and a report link that works, in a real browser', async () => {
+    await w.start();
+    const folder = join(w.inbox, 'agency');
+    await put(folder, 'docs/plan.pdf', '%PDF-1.4');
+    await writeCsvSheet(folder, 'weekly-orders.csv', [
+      sheetRow(1, { files: 'docs/plan.pdf' }),
+      sheetRow(2),
+      sheetRow(3, { city: '' }),
+    ]);
+    const [sheet] = await w.done(1);
+    const url = `http://127.0.0.1:${w.dashboardPort}/`;
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(url);
+      const row = page.locator(`tr[data-sheet-id="${sheet?.sheetId ?? ''}"]`);
+      await row.waitFor();
+      const cells = await row.locator('td').allTextContents();
+      expect(cells[0]).toBe('weekly-orders.csv');
+      expect(cells[2]).toBe('done');
+      expect(cells[3]).toBe('3/3');
+      expect(cells.slice(4, 9)).toEqual(['2', '1', '0', '0', '0']);
+
+      const report = row.getByRole('link', { name: 'report.csv' });
+      const href = await report.getAttribute('href');
+      const answer = await page.request.get(new URL(href ?? '', url).toString());
+      expect(answer.status()).toBe(200);
+      expect((await answer.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+        'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error',
+      );
+      const zip = await page.request.get(
+        new URL(`/reports/${sheet?.sheetId ?? ''}/failed.zip`, url).toString(),
+      );
+      expect(zip.status()).toBe(200);
+      expect((await zip.body()).subarray(0, 2).toString()).toBe('PK');
+
+      await mkdir(join(ROOT, 'test-artifacts'), { recursive: true });
+      await page.screenshot({
+        path: join(ROOT, 'test-artifacts', 'dashboard.png'),
+        fullPage: true,
+      });
+
+      await page.goto(new URL('/queues', url).toString());
+      await page.getByText('rows', { exact: false }).first().waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('answers /healthz with Redis and the API', async () => {
+    const answer = await fetch(`http://127.0.0.1:${w.dashboardPort}/healthz`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ redis: true, api: true });
+  });
+});
+
+describe('the dashboard beyond this machine', () => {
+  it('refuses to start without a password, and asks for it when it has one', async () => {
+    const refused = await import('../helpers/cli.js').then(
+      ({ orderImporter }) =>
+        orderImporter(['watch'], { ...w.env, DASHBOARD_HOST: '0.0.0.0', DASHBOARD_PORT: '0' })
+          .finished,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD/);
+
+    const port = await freePort();
+    const guarded = await w.start({
+      DASHBOARD_HOST: '0.0.0.0',
+      DASHBOARD_PORT: String(port),
+      DASHBOARD_USER: 'an',
+      DASHBOARD_PASSWORD: 's3cret',
+    });
+    const anonymous = await fetch(`http://127.0.0.1:${port}/api/imports`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic /);
+    const wrong = await fetch(`http://127.0.0.1:${port}/`, {
+      headers: { authorization: `Basic ${btoa('an:nope')}` },
+    });
+    expect(wrong.status).toBe(401);
+    const right = await fetch(`http://127.0.0.1:${port}/api/imports`, {
+      headers: { authorization: `Basic ${btoa('an:s3cret')}` },
+    });
+    expect(right.status).toBe(200);
+    guarded.child.kill('SIGTERM');
+    expect((await guarded.finished).code).toBe(0);
+  });
+});
