@@ -87,11 +87,11 @@ describe('the dashboard', () => {
 
 describe('the dashboard beyond this machine', () => {
   it('refuses to start without a password, and asks for it when it has one', async () => {
-    const refused = await import('../helpers/cli.js').then(
-      ({ orderImporter }) =>
-        orderImporter(['watch'], { ...w.env, DASHBOARD_HOST: '0.0.0.0', DASHBOARD_PORT: '0' })
-          .finished,
-    );
+    const refused = await orderImporter(['watch'], {
+      ...w.env,
+      DASHBOARD_HOST: '0.0.0.0',
+      DASHBOARD_PORT: '0',
+    }).finished;
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD/);
 
