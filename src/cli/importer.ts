@@ -42,8 +42,12 @@ export interface OpenImporterOptions {
 export async function openImporter(options: OpenImporterOptions): Promise<Importer> {
   const { settings, logger, say } = options;
   const undo: Array<() => Promise<unknown>> = [];
-  const close = async () => {
-    for (const step of undo.reverse()) await step();
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      for (const step of [...undo].reverse()) await step();
+    })();
+    return closing;
   };
   try {
     const catalogue = await loadCatalogue(settings.productsFile).catch((error: unknown) => {
@@ -106,7 +110,8 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       redisUrl: redis.url,
       apiAnswers: async () => (await probeApi(client)) === undefined,
       close: async (how = {}) => {
-        closeOptions = how;
+        if (closing === undefined) closeOptions = how;
+        else if (how.force) await pipeline.forceStop(); // a second signal while stopping
         await close();
       },
     };

@@ -392,6 +392,20 @@ export class Pipeline {
    * With `force`, requests in flight are aborted; their rows resume from their recorded step.
    */
   async close(options: { graceMs?: number; force?: boolean } = {}): Promise<void> {
+    this.#closing ??= this.#close(options);
+    if (options.force) await this.forceStop();
+    await this.#closing;
+  }
+
+  /** Stops at once: requests in flight are aborted, their rows resume from their recorded step. */
+  async forceStop(): Promise<void> {
+    this.#abort.abort(new Error('stopping now'));
+    await Promise.all(this.#workers.map((w) => w.close(true)));
+  }
+
+  #closing: Promise<void> | undefined;
+
+  async #close(options: { graceMs?: number; force?: boolean }): Promise<void> {
     if (options.force) this.#abort.abort(new Error('stopping now'));
     const closing = Promise.all(this.#workers.map((w) => w.close(options.force)));
     const grace = options.graceMs ?? 30_000;

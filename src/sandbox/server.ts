@@ -131,7 +131,8 @@ export async function buildSandbox(
   app.decorateRequest('fault', null);
   app.decorateRequest('logged', null);
 
-  registerFrontHooks(app, options, new FaultPlan(options.faults), ctx.requests);
+  const shutdown = new AbortController();
+  registerFrontHooks(app, options, new FaultPlan(options.faults), ctx.requests, shutdown.signal);
   registerBodyParsers(app);
   await app.register(multipart, {
     limits: { fileSize: Infinity, files: Infinity, parts: 10_000 },
@@ -188,6 +189,7 @@ export async function buildSandbox(
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    shutdown.abort(); // injected delays end now, not when they would have
     await app.close();
     store.close();
   };
@@ -200,6 +202,7 @@ function registerFrontHooks(
   options: SandboxOptions,
   faults: FaultPlan,
   requests: RequestLog,
+  shutdown: AbortSignal,
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     const length = Number(request.headers['content-length'] ?? 0);
@@ -218,7 +221,14 @@ function registerFrontHooks(
       request.logged = requests.add({ at: Date.now(), method: request.method, path, status: null });
       const fault = faults.next();
       request.fault = fault;
-      if (fault.delayMs > 0) await sleep(fault.delayMs);
+      if (fault.delayMs > 0) {
+        try {
+          await sleep(fault.delayMs, undefined, { signal: shutdown });
+        } catch (error) {
+          if (!shutdown.aborted) throw error;
+          return resetConnection(request, reply); // the sandbox is closing
+        }
+      }
       if (fault.before === 'reset') return resetConnection(request, reply);
       if (fault.before === '503') {
         return sendMessage(reply, 503, SERVICE_UNAVAILABLE, {

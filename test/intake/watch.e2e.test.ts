@@ -171,3 +171,26 @@ describe('order-importer watch', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('stopping order-importer watch', () => {
+  it('stops at once on a second signal, without waiting for the requests in flight', async () => {
+    // Every answer takes 10 s: a graceful stop would wait for the requests in flight.
+    const w = await watchFor({ sandbox: { faults: { latencyMs: 10_000 } } });
+    const first = await w.start();
+    await writeCsvSheet(w.inbox, 'orders.csv', [sheetRow(1), sheetRow(2)]);
+    const deadline = Date.now() + 20_000;
+    while ((await w.pipeline.overview())[0]?.total === undefined) {
+      if (Date.now() > deadline) throw new Error('the sheet was not taken');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the creates are on their way
+    first.child.kill('SIGTERM');
+    await first.waitForStderr(/no more sheets are taken/);
+    const started = Date.now();
+    first.child.kill('SIGTERM');
+    const finished = await first.finished;
+    expect(finished.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(finished.stderr).toContain('Stopping now');
+  });
+});
