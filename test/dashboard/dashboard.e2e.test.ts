@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -10,7 +11,7 @@ import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -23,6 +24,11 @@ const FLAGS = [
 let w: TestWatch;
 beforeAll(async () => {
   assertBuilt();
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: apt-get install chromium (Debian), or set CHROMIUM_PATH`,
+    );
+  }
   w = await testWatch();
 });
 afterAll(() => w.close());
