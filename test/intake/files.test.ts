@@ -1,0 +1,67 @@
+import { appendFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { isIgnoredPath, isSheetCandidate, moveFile, waitStable } from '../../src/intake/files.js';
+import { put, tempDir } from '../helpers/files.js';
+
+describe('isSheetCandidate', () => {
+  it.each([
+    ['orders.csv', true],
+    ['inbox/agency/ORDERS.CSV', true],
+    ['export.json', true],
+    ['lines.ndjson', true],
+    ['lines.jsonl', true],
+    ['~$orders.csv', false],
+    ['.~lock.orders.csv#', false],
+    ['orders.csv.tmp', false],
+    ['orders.csv.part', false],
+    ['orders.csv.crdownload', false],
+    ['.hidden.csv', false],
+    ['plan.pdf', false],
+    ['orders.xlsx', false],
+  ])('%s → %s', (path, taken) => {
+    expect(isSheetCandidate(path)).toBe(taken);
+  });
+
+  it('ignores hidden folders and temporary files, not ordinary ones', () => {
+    expect(isIgnoredPath('/data/inbox/.git')).toBe(true);
+    expect(isIgnoredPath('/data/inbox/docs')).toBe(false);
+    expect(isIgnoredPath('/data/inbox/docs/plan.pdf')).toBe(false);
+  });
+});
+
+describe('waitStable', () => {
+  it('waits while a file keeps growing, then says it is stable', async () => {
+    const dir = await tempDir('stable-');
+    const path = join(dir, 'growing.csv');
+    await writeFile(path, 'a');
+    let writes = 0;
+    const writer = setInterval(() => {
+      if (writes++ < 6) void appendFile(path, 'more');
+    }, 40);
+    const started = Date.now();
+    expect(await waitStable(path, 200)).toBe(true);
+    clearInterval(writer);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200 + 5 * 40 - 60);
+  });
+
+  it('says false for a file that is gone, or still changing at the deadline', async () => {
+    const dir = await tempDir('stable-');
+    expect(await waitStable(join(dir, 'none.csv'), 100)).toBe(false);
+    const path = await put(dir, 'busy.csv', 'x');
+    const writer = setInterval(() => void appendFile(path, 'y'), 20);
+    expect(await waitStable(path, 500, { deadline: Date.now() + 300 })).toBe(false);
+    clearInterval(writer);
+  });
+});
+
+describe('moveFile', () => {
+  it('moves into a folder it creates', async () => {
+    const dir = await tempDir('move-');
+    const from = await put(dir, 'a/plan.pdf', 'plan');
+    await moveFile(from, join(dir, 'work', 'x', 'docs', 'plan.pdf'));
+    await expect(moveFile(from, join(dir, 'again.pdf'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
