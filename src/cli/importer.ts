@@ -35,8 +35,6 @@ export interface OpenImporterOptions {
   /** Where announcements go (stderr). */
   say: (line: string) => void;
   workers: boolean;
-  /** The hot folder's folders: reported sheets move from work/ to archive/. */
-  archive?: { workDir: string; archiveDir: string };
 }
 
 export async function openImporter(options: OpenImporterOptions): Promise<Importer> {
@@ -97,7 +95,8 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       apiScope:
         api.sandbox === undefined ? api.baseUrl : `sandbox:${join(settings.dataDir, 'sandbox')}`,
       logger,
-      ...(options.archive && { archive: options.archive }),
+      // Any process may write a hot-folder sheet's report, so any may archive its work folder.
+      archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
     });
     let closeOptions: { graceMs?: number; force?: boolean } = {};
     undo.push(() => pipeline.close(closeOptions));

@@ -43,7 +43,6 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     logger,
     say,
     workers: true,
-    archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
   });
   const stops: Array<() => Promise<unknown>> = [];
   const stopAll = async () => {
