@@ -1,16 +1,13 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { pino } from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ApiClient } from '../../src/api/client.js';
-import { loadCatalogue } from '../../src/orders/catalogue.js';
-import { defaultProductsFile } from '../../src/package-root.js';
 import { Pipeline } from '../../src/pipeline/runtime.js';
 import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
+import { testPipelineConfig } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -29,25 +26,13 @@ beforeAll(async () => {
   sandbox = await testSandbox({ faults: { latencyMs: 120, jitterMs: 60 } });
   dataDir = await tempDir('kill-');
   pipeline = await Pipeline.connect({
-    redisUrl: redis.url,
-    prefix: `{${redis.prefix}}`,
-    concurrency: 1,
-    lockMs: 2000,
-    rowAttempts: 5,
-    retryDelayMs: 50,
-    reportsDir: join(dataDir, 'reports'),
-    maxAttachmentBytes: 1 << 20,
-    catalogue: await loadCatalogue(defaultProductsFile()),
-    api: new ApiClient({
-      baseUrl: sandbox.url,
-      token: 'sandbox-demo-token',
-      timeoutMs: 5000,
+    ...(await testPipelineConfig({
+      redis,
+      sandbox,
+      reportsDir: join(dataDir, 'reports'),
       dispatcher,
-    }),
-    apiBaseUrl: sandbox.url,
-    sandbox: false,
-    apiScope: sandbox.url,
-    logger: pino({ level: 'silent' }),
+    })),
+    concurrency: 1,
   });
 });
 afterAll(async () => {

@@ -40,26 +40,28 @@ export class CliProcess {
   }
 
   /** Resolves with the first match of `pattern` in stdout; fails if the process ends first. */
-  async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const match = pattern.exec(this.stdout);
-      if (match) return match;
-      if (this.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`no ${pattern} in output.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    return this.#waitIn('stdout', pattern, timeoutMs);
   }
 
-  /** Like waitFor, on stderr (where the CLI's human messages go). */
-  async waitForStderr(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+  /** The same on stderr (where the CLI's human messages go). */
+  waitForStderr(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    return this.#waitIn('stderr', pattern, timeoutMs);
+  }
+
+  async #waitIn(
+    stream: 'stdout' | 'stderr',
+    pattern: RegExp,
+    timeoutMs: number,
+  ): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const match = pattern.exec(this.stderr);
+      const match = pattern.exec(this[stream]);
       if (match) return match;
       if (this.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`no ${pattern} on stderr.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+        throw new Error(
+          `no ${pattern} on ${stream}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }

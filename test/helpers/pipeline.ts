@@ -35,6 +35,42 @@ export interface TestPipelineOptions {
   workers?: boolean;
 }
 
+/**
+ * A pipeline config for tests: the Redis's own prefix, quick retries and stall recovery, the
+ * sample catalogue, and a client for the sandbox.
+ */
+export async function testPipelineConfig(parts: {
+  redis: TestRedis;
+  sandbox: TestSandbox;
+  reportsDir: string;
+  dispatcher: Agent;
+  logger?: PipelineConfig['logger'];
+  token?: string;
+  catalogue?: Catalogue;
+}): Promise<PipelineConfig> {
+  return {
+    redisUrl: parts.redis.url,
+    prefix: `{${parts.redis.prefix}}`,
+    concurrency: 4,
+    lockMs: 2000,
+    rowAttempts: 5,
+    retryDelayMs: 50,
+    reportsDir: parts.reportsDir,
+    maxAttachmentBytes: 20 * 1024 * 1024,
+    catalogue: parts.catalogue ?? (await loadCatalogue(defaultProductsFile())),
+    api: new ApiClient({
+      baseUrl: parts.sandbox.url,
+      token: parts.token ?? parts.sandbox.tokens[0]?.token ?? '',
+      timeoutMs: 5000,
+      dispatcher: parts.dispatcher,
+    }),
+    apiBaseUrl: parts.sandbox.url,
+    sandbox: true,
+    apiScope: parts.sandbox.url,
+    logger: parts.logger ?? pino({ level: 'silent' }),
+  };
+}
+
 export async function testPipeline(options: TestPipelineOptions = {}): Promise<TestPipeline> {
   const redis = await useTestRedis();
   const sandbox = await testSandbox(options.sandbox);
@@ -45,25 +81,15 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
   const samples = await loadCatalogue(defaultProductsFile());
   const catalogue = new Catalogue([...samples.products, ...(options.extraProducts ?? [])]);
   const config: PipelineConfig = {
-    redisUrl: redis.url,
-    prefix: `{${redis.prefix}}`,
-    concurrency: 4,
-    lockMs: 2000,
-    rowAttempts: 5,
-    retryDelayMs: 50,
-    reportsDir,
-    maxAttachmentBytes: 20 * 1024 * 1024,
-    catalogue,
-    api: new ApiClient({
-      baseUrl: sandbox.url,
-      token: options.token ?? sandbox.tokens[0]?.token ?? '',
-      timeoutMs: 5000,
+    ...(await testPipelineConfig({
+      redis,
+      sandbox,
+      reportsDir,
       dispatcher,
-    }),
-    apiBaseUrl: sandbox.url,
-    sandbox: true,
-    apiScope: sandbox.url,
-    logger,
+      logger,
+      catalogue,
+      ...(options.token !== undefined && { token: options.token }),
+    })),
     ...options.config,
   };
   const pipeline = await Pipeline.connect(config);

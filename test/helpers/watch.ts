@@ -1,16 +1,13 @@
 import { join } from 'node:path';
 
-import { pino } from 'pino';
 import { Agent } from 'undici';
 
-import { ApiClient } from '../../src/api/client.js';
-import { loadCatalogue } from '../../src/orders/catalogue.js';
-import { defaultProductsFile } from '../../src/package-root.js';
 import { Pipeline, type SheetProgress } from '../../src/pipeline/runtime.js';
 import { freePort } from '../../src/redis/local-server.js';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
 import { type CliProcess, orderImporter } from './cli.js';
 import { tempDir } from './files.js';
+import { testPipelineConfig } from './pipeline.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
 
@@ -39,25 +36,13 @@ export async function testWatch(
   const dataDir = await tempDir('watch-');
   const dispatcher = new Agent();
   const pipeline = await Pipeline.connect({
-    redisUrl: redis.url,
-    prefix: `{${redis.prefix}}`,
-    concurrency: 1,
-    lockMs: 2000,
-    rowAttempts: 5,
-    retryDelayMs: 50,
-    reportsDir: join(dataDir, 'reports'),
-    maxAttachmentBytes: 1 << 20,
-    catalogue: await loadCatalogue(defaultProductsFile()),
-    api: new ApiClient({
-      baseUrl: sandbox.url,
-      token: 'sandbox-demo-token',
-      timeoutMs: 5000,
+    ...(await testPipelineConfig({
+      redis,
+      sandbox,
+      reportsDir: join(dataDir, 'reports'),
       dispatcher,
-    }),
-    apiBaseUrl: sandbox.url,
-    sandbox: false,
-    apiScope: sandbox.url,
-    logger: pino({ level: 'silent' }),
+    })),
+    concurrency: 1,
   });
   const dashboardPort = await freePort();
   const env = {
