@@ -4,7 +4,15 @@
  * `work/<sheetId>/`, and queues it. An unreadable sheet goes to `failed/` with an error file.
  * Nothing is ever deleted; a crash at any step is finished by `recover()` at the next start.
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  copyFile as copyInto,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
@@ -91,9 +99,14 @@ export class Intake {
     return this.#finish(work, { source: path, files, queued: false });
   }
 
-  /** Moves the attachments that are still beside the source, then queues the sheet. */
+  /**
+   * Brings the attachments that are still beside the source, then queues the sheet. An
+   * attachment another sheet in the same folder still needs (a shared `documents/`) is copied,
+   * not moved: the last sheet to need it takes it along.
+   */
   async #finish(work: string, journal: Journal): Promise<IntakeResult> {
     const sourceDir = dirname(journal.source);
+    const stillNeeded = await this.#neededBySiblings(journal.source);
     for (const file of journal.files) {
       const from = join(sourceDir, file);
       const to = join(work, file);
@@ -101,7 +114,8 @@ export class Intake {
       if (relative(sourceDir, from).startsWith('..') || relative(work, to).startsWith('..'))
         continue;
       try {
-        await moveFile(from, to);
+        if (stillNeeded.has(from)) await copyFile(from, to);
+        else await moveFile(from, to);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // moved already, or never there
       }
@@ -135,6 +149,23 @@ export class Intake {
       recovered += 1;
     }
     return recovered;
+  }
+
+  /** The attachments (absolute paths) that the other sheets beside this one name. */
+  async #neededBySiblings(sheet: string): Promise<Set<string>> {
+    const dir = dirname(sheet);
+    const needed = new Set<string>();
+    const siblings = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of siblings) {
+      const path = join(dir, entry.name);
+      if (!entry.isFile() || path === sheet || !isSheetCandidate(path)) continue;
+      try {
+        for (const file of await this.#referencedFiles(path)) needed.add(join(dir, file));
+      } catch (error) {
+        if (!(error instanceof SheetError)) throw error; // an unreadable sibling needs nothing
+      }
+    }
+    return needed;
   }
 
   /** Every attachment path the sheet's rows give (valid rows or not). */
@@ -179,7 +210,7 @@ export class Intake {
       `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\nFix the sheet and drop it into the inbox again.\n`,
     );
     this.options.logger.warn(
-      { sheet: path, folder, err: error },
+      { sheet: path, folder, reason: error.message },
       'unreadable sheet moved to failed/',
     );
     return { kind: 'unreadable', folder };
@@ -200,6 +231,12 @@ export class Intake {
       return undefined;
     }
   }
+}
+
+/** Copies a file, creating the target's folder. */
+async function copyFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  await copyInto(from, to);
 }
 
 async function exists(path: string): Promise<boolean> {

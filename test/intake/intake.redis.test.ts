@@ -82,3 +82,29 @@ describe('Intake', () => {
     expect(await intake.take(join(inbox, 'gone.csv'))).toEqual({ kind: 'skipped', why: 'gone' });
   });
 });
+
+describe('Intake with a documents folder two sheets share', () => {
+  it('leaves a document the other sheet still names, so both sheets create all their orders', async () => {
+    const inbox = join(data, 'inbox-4');
+    await put(inbox, 'documents/shared.pdf', '%PDF shared');
+    await put(inbox, 'documents/only-a.pdf', '%PDF a');
+    const a = await writeCsvSheet(inbox, 'a.csv', [
+      sheetRow(41, { files: 'documents/shared.pdf|documents/only-a.pdf' }),
+    ]);
+    const b = await writeCsvSheet(inbox, 'b.csv', [
+      sheetRow(42, { files: 'documents/shared.pdf' }),
+    ]);
+
+    const first = await intake.take(a);
+    expect(await readdir(join(inbox, 'documents'))).toEqual(['shared.pdf']);
+    const second = await intake.take(b);
+    expect(await readdir(join(inbox, 'documents'))).toEqual([]);
+
+    for (const result of [first, second]) {
+      const sheetId = result.kind === 'queued' ? result.sheetId : '';
+      expect(sheetId).not.toBe('');
+      const progress = await waitForReport(t.pipeline, sheetId);
+      expect(progress.counts).toMatchObject({ created: 1, failed: 0, invalid: 0 });
+    }
+  });
+});
