@@ -282,7 +282,7 @@ export class Pipeline {
   /**
    * Registers a sheet for import and queues its sheet job. The same bytes imported before
    * give a sheet whose rows are all `duplicate`; the same bytes still being imported give
-   * that import back (it resumes rather than starts again).
+   * that import back (it resumes rather than starts again). `allowDuplicates` skips both.
    */
   async enqueue(
     path: string,
@@ -303,7 +303,10 @@ export class Pipeline {
       ...(options.mapping && { mapping: options.mapping }),
     };
     const content = `${this.#config.apiScope}|${sha256}`;
-    if (!(await this.store.claimSha(content, sheetId))) {
+    if (base.allowDuplicates) {
+      // Asked for on purpose: a new import of these bytes, whatever was imported before.
+      await this.store.create(base);
+    } else if (!(await this.store.claimSha(content, sheetId))) {
       const earlier = (await this.store.findBySha(content)) ?? '';
       if (earlier === sheetId) {
         // Queued under this very id before (a hot-folder intake resumed after a crash).

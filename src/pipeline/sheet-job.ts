@@ -12,6 +12,7 @@ import { SheetError } from '../sheets/errors.js';
 import { readSheet, type RowResult } from '../sheets/read-sheet.js';
 import { rowJobId } from './keys.js';
 import { closeSheetEarly } from './give-up.js';
+import { duplicateOutcome, type EarlierRow, readEarlierReport } from './earlier-report.js';
 import { ledgerKey, type Ledger } from './ledger.js';
 import type { RowOutcome } from './results.js';
 import type { RowJobData } from './row-job.js';
@@ -67,6 +68,10 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
     return unreadable(sheet, error, deps);
   }
 
+  const earlier =
+    sheet.duplicateOf === undefined
+      ? undefined
+      : await readEarlierReport(await store.get(sheet.duplicateOf));
   let rows = 0;
   let warnings: string[] = [];
   try {
@@ -75,7 +80,7 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
       rows = batch.at(-1)?.row ?? rows;
       const fresh = batch.filter((result) => result.row > sheet.checkpoint);
       if (fresh.length === 0) continue;
-      await settle(sheet, fresh, deps);
+      await settle(sheet, fresh, earlier, deps);
       await store.update(sheetId, { checkpoint: rows });
       await backpressure(deps);
     }
@@ -105,6 +110,7 @@ async function open(sheet: SheetRecord, deps: SheetJobDeps) {
 async function settle(
   sheet: SheetRecord,
   batch: readonly RowResult[],
+  earlier: Map<number, EarlierRow> | undefined,
   deps: SheetJobDeps,
 ): Promise<void> {
   const outcomes: Array<[number, RowOutcome]> = [];
@@ -124,7 +130,8 @@ async function settle(
           });
     if (sheet.duplicateOf !== undefined) {
       // The same bytes were imported before: every row is told so, and nothing is sent.
-      const outcome = await duplicateOutcome(sheet.duplicateOf, key, deps.ledger);
+      const row = earlier?.get(result.row) ?? (await fromLedger(key, deps.ledger));
+      const outcome = duplicateOutcome(sheet.duplicateOf, row);
       outcomes.push([result.row, { ...where, ...outcome }]);
       continue;
     }
@@ -156,19 +163,12 @@ async function settle(
   for (let i = 0; i < jobs.length; i += CHUNK) await deps.rows.addBulk(jobs.slice(i, i + CHUNK));
 }
 
-async function duplicateOutcome(
-  earlierSheet: string,
-  key: string | null,
-  ledger: Ledger,
-): Promise<RowOutcome> {
+/** What the ledger knows of a row when the earlier report is gone. */
+async function fromLedger(key: string | null, ledger: Ledger): Promise<EarlierRow | undefined> {
   const entry = key === null ? undefined : await ledger.lookup(key);
-  const orderId = entry?.state === 'created' ? entry.orderId : undefined;
-  return {
-    status: 'duplicate',
-    attempts: 0,
-    ...(orderId !== undefined && { orderId }),
-    error: `this sheet's content was imported before (sheet ${earlierSheet})${orderId === undefined ? '; no order was made for this row then' : ''}.`,
-  };
+  return entry?.state === 'created' && entry.orderId !== undefined
+    ? { status: 'created', orderId: entry.orderId }
+    : undefined;
 }
 
 async function backpressure(deps: SheetJobDeps): Promise<void> {

@@ -207,11 +207,6 @@ export class SheetStore {
     return (await this.#redis.hsetnx(this.keys.bySha, content, sheetId)) === 1;
   }
 
-  /** This content is now imported by `sheetId` (a later import of a finished one). */
-  async rememberSha(content: string, sheetId: string): Promise<void> {
-    await this.#redis.hset(this.keys.bySha, content, sheetId);
-  }
-
   async forgetSha(content: string, sheetId: string): Promise<void> {
     if ((await this.findBySha(content)) === sheetId)
       await this.#redis.hdel(this.keys.bySha, content);

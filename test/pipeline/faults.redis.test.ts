@@ -1,6 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { sandboxRequests } from '../helpers/api.js';
@@ -21,6 +22,12 @@ async function pipelineWith(options: TestPipelineOptions): Promise<TestPipeline>
   const t = await testPipeline(options);
   open.push(t);
   return t;
+}
+
+/** report.csv's rows: order id and error. */
+function reportRows(csv: string): Array<{ orderId: string; error: string }> {
+  const records = parse<Record<string, string>>(csv, { bom: true, columns: true, delimiter: ';' });
+  return records.map((r) => ({ orderId: r.order_id ?? '', error: r.error ?? '' }));
 }
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => sheetRow(i + 1));
@@ -91,6 +98,57 @@ describe('the same sheet imported twice', () => {
     ) as Record<string, unknown>;
     expect(summary).toMatchObject({ total: 4, duplicate: 4, duplicateOf: first.sheetId });
     expect(await t.sandbox.api.listOrders()).toHaveLength(3);
+
+    const earlier = reportRows(await readFile(join(first.reportDir ?? '', 'report.csv'), 'utf8'));
+    const again = reportRows(await readFile(join(second.reportDir ?? '', 'report.csv'), 'utf8'));
+    expect(again.map((r) => r.orderId)).toEqual(earlier.map((r) => r.orderId));
+    expect(again.slice(0, 3).map((r) => r.error)).toEqual(
+      earlier
+        .slice(0, 3)
+        .map(
+          (r) =>
+            `this sheet's content was imported before (sheet ${first.sheetId}); order ${r.orderId} was made for this row then.`,
+        ),
+    );
+    expect(again[3]?.error).toMatch(/no order was made for this row then \(it was invalid\)/);
+  });
+
+  it("gives the earlier order ids even when the rows' documents are gone since", async () => {
+    const t = await pipelineWith({});
+    const dir = await tempDir('twice-docs-');
+    await put(dir, 'docs/plan.pdf', '%PDF plan');
+    const path = await writeCsvSheet(dir, 'orders.csv', [
+      sheetRow(1, { files: 'docs/plan.pdf' }),
+      sheetRow(2, { files: 'docs/plan.pdf' }),
+    ]);
+    const first = await t.importSheet(path);
+    expect(first.counts.created).toBe(2);
+    // As in the hot folder, where the documents left with the first import.
+    await rm(join(dir, 'docs'), { recursive: true });
+    const second = await t.importSheet(path);
+    expect(second.counts).toMatchObject({ duplicate: 2 });
+    const orderIds = (await t.sandbox.api.listOrders()).map((o) => String(o.id)).sort();
+    const again = reportRows(await readFile(join(second.reportDir ?? '', 'report.csv'), 'utf8'));
+    expect(again.map((r) => r.orderId).sort()).toEqual(orderIds);
+  });
+
+  it('imports the same bytes anew with --allow-duplicates', async () => {
+    const t = await pipelineWith({});
+    const dir = await tempDir('twice-allowed-');
+    const path = await writeCsvSheet(dir, 'orders.csv', rows(2));
+    const first = await t.importSheet(path);
+    const { sheetId } = await t.pipeline.enqueue(path, { allowDuplicates: true });
+    expect(sheetId).not.toBe(first.sheetId);
+    const second = await waitForReport(t.pipeline, sheetId);
+    expect(second.counts).toMatchObject({ created: 2, duplicate: 0 });
+    expect(await t.sandbox.api.listOrders()).toHaveLength(4);
+    // The content stays with the import that sent it first.
+    const third = await t.importSheet(path);
+    expect(third.counts.duplicate).toBe(2);
+    const summary = JSON.parse(
+      await readFile(join(third.reportDir ?? '', 'summary.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(summary.duplicateOf).toBe(first.sheetId);
   });
 
   it('makes a row with a reference imported before a duplicate in another sheet', async () => {
