@@ -2,14 +2,17 @@
  * The `rows` queue: one job per valid row. The state machine is in src/pipeline/row-job.ts; this
  * turns its interruptions into BullMQ's control flow.
  */
-import { DelayedError, type Job, RateLimitError } from 'bullmq';
+import { type Job, RateLimitError } from 'bullmq';
 
+import { AbortedError } from '../src/api/errors.js';
 import {
   runRowJob,
   type RowJobData,
   type RowJobDeps,
   RowInterruption,
 } from '../src/pipeline/row-job.js';
+import { StoppingError } from '../src/pipeline/stopping.js';
+import { backToQueue } from './back-to-queue.js';
 
 export interface RowsProcessorDeps extends RowJobDeps {
   /** The rows queue: a Retry-After holds every worker back (`limiter` must be set on workers). */
@@ -34,6 +37,9 @@ export function rowsProcessor(deps: RowsProcessorDeps) {
         deps,
       );
     } catch (error) {
+      if (error instanceof StoppingError) return backToQueue(job, token);
+      // Stopping at once is no verdict on the row: it resumes later, whatever attempt this was.
+      if (error instanceof AbortedError) throw error;
       if (!(error instanceof RowInterruption)) {
         if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
           await deps.giveUp(job.data, job.attemptsStarted, (error as Error).message);
@@ -41,10 +47,7 @@ export function rowsProcessor(deps: RowsProcessorDeps) {
         throw error;
       }
       const interrupt = error.interrupt;
-      if (interrupt.kind === 'delay') {
-        await job.moveToDelayed(Date.now() + interrupt.ms, token);
-        throw new DelayedError();
-      }
+      if (interrupt.kind === 'delay') return backToQueue(job, token, interrupt.ms);
       if (interrupt.kind === 'rate-limit') {
         await deps.pace.holdFor(interrupt.ms);
         await deps.rateLimit(interrupt.ms);

@@ -3,13 +3,21 @@ import type { Job } from 'bullmq';
 import { z } from 'zod';
 
 import { runSheetJob, type SheetJobDeps } from '../src/pipeline/sheet-job.js';
+import { StoppingError } from '../src/pipeline/stopping.js';
+import { backToQueue } from './back-to-queue.js';
 
 export const sheetJobSchema = z.object({ sheetId: z.string().min(1) });
 export type SheetJobPayload = z.infer<typeof sheetJobSchema>;
 
 export function sheetsProcessor(deps: SheetJobDeps) {
-  return async (job: Job): Promise<void> => {
+  return async (job: Job, token?: string): Promise<void> => {
     const { sheetId } = sheetJobSchema.parse(job.data);
-    await runSheetJob(sheetId, deps);
+    try {
+      await runSheetJob(sheetId, deps);
+    } catch (error) {
+      // Its checkpoint says how far it got: whoever takes it next goes on from there.
+      if (error instanceof StoppingError) await backToQueue(job, token);
+      throw error;
+    }
   };
 }

@@ -139,6 +139,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     });
     await stopAll();
     await importer.close({ graceMs: 60_000, force });
+    say('Stopped.');
     return 0;
   } catch (error) {
     await stopAll();

@@ -27,5 +27,6 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
     void importer.close({ force: true });
   });
   await importer.close({ graceMs: 60_000, force });
+  say('Stopped.');
   return 0;
 }

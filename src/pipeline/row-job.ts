@@ -19,6 +19,7 @@ import type { Ledger } from './ledger.js';
 import type { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
 import type { CreateClaim } from './sheet-store.js';
+import { interruptibleWait } from './stopping.js';
 
 export const rowStateSchema = z.object({
   /** Set just before the create is sent; cleared when its answer is recorded. */
@@ -106,6 +107,8 @@ export interface RowJobDeps {
   logger: Logger;
   now: () => number;
   signal: AbortSignal;
+  /** Aborted when a graceful stop begins (see stopping.ts). */
+  stopping?: AbortSignal;
 }
 
 /** How long to wait for another row or attempt before asking a person: 150 × 2 s. */
@@ -202,7 +205,7 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
 
   // 3. The create: sent by one attempt at most, and never again when its outcome is unknown.
   if (state.orderId === undefined) {
-    await deps.pace.turn(deps.signal);
+    await interruptibleWait((signal) => deps.pace.turn(signal), deps);
     const token = `${job.attemptsStarted}.${randomBytes(6).toString('hex')}`;
     const claim = await deps.creates.claimCreate(sheetId, row, token);
     if (claim.kind === 'answered') await adopt(claim);
@@ -235,7 +238,7 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
   for (const [k, attachment] of data.attachments.entries()) {
     if (fileIds[k] !== null) continue;
     try {
-      await deps.pace.turn(deps.signal);
+      await interruptibleWait((signal) => deps.pace.turn(signal), deps);
       fileIds[k] = await deps.api.uploadFile(
         orderId,
         { absolute: attachment.absolute },

@@ -15,6 +15,7 @@ import { reportsProcessor } from '../../jobs/reports.js';
 import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
 import type { ApiClient } from '../api/client.js';
+import { AbortedError } from '../api/errors.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { hashFile } from '../sheets/scan.js';
@@ -92,6 +93,8 @@ export class Pipeline {
   readonly #config: PipelineConfig;
   readonly #workers: Worker[] = [];
   readonly #abort = new AbortController();
+  /** Aborted when a graceful stop begins: jobs that are only waiting go back to their queue. */
+  readonly #stopping = new AbortController();
   readonly #now: () => number;
 
   private constructor(config: PipelineConfig, redis: Redis) {
@@ -171,6 +174,7 @@ export class Pipeline {
         hasRowJob: giveUp.hasRowJob,
         logger,
         signal: this.#abort.signal,
+        stopping: this.#stopping.signal,
       }),
       { ...common, connection: this.#connection(), concurrency: 2 },
     );
@@ -191,6 +195,7 @@ export class Pipeline {
         logger,
         now: this.#now,
         signal: this.#abort.signal,
+        stopping: this.#stopping.signal,
       }),
       {
         ...common,
@@ -235,10 +240,9 @@ export class Pipeline {
     });
     for (const worker of [sheets, rows, reports]) {
       worker.on('failed', (job, error) => {
-        logger.warn(
-          { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, err: error },
-          'job attempt failed',
-        );
+        const where = { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade };
+        if (error instanceof AbortedError) logger.info(where, 'job stopped; it resumes later');
+        else logger.warn({ ...where, err: error }, 'job attempt failed');
       });
       worker.on('error', (error) => {
         logger.error({ queue: worker.name, err: error }, 'worker error');
@@ -409,6 +413,7 @@ export class Pipeline {
   #closing: Promise<void> | undefined;
 
   async #close(options: { graceMs?: number; force?: boolean }): Promise<void> {
+    this.#stopping.abort(new Error('stopping'));
     if (options.force) this.#abort.abort(new Error('stopping now'));
     const closing = Promise.all(this.#workers.map((w) => w.close(options.force)));
     const grace = options.graceMs ?? 30_000;

@@ -16,9 +16,10 @@ import { duplicateOutcome, type EarlierRow, readEarlierReport } from './earlier-
 import { ledgerKey, type Ledger } from './ledger.js';
 import type { RowOutcome } from './results.js';
 import type { RowJobData } from './row-job.js';
+import { interruptibleWait, type StopSignals } from './stopping.js';
 import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
 
-export interface SheetJobDeps {
+export interface SheetJobDeps extends StopSignals {
   store: SheetStore;
   ledger: Ledger;
   catalogue: Catalogue;
@@ -38,7 +39,6 @@ export interface SheetJobDeps {
   logger: Logger;
   /** Stop feeding rows while more than this many wait, so Redis holds a bounded number. */
   highWater?: number;
-  signal?: AbortSignal;
 }
 
 const CHUNK = 500;
@@ -174,7 +174,8 @@ async function fromLedger(key: string | null, ledger: Ledger): Promise<EarlierRo
 async function backpressure(deps: SheetJobDeps): Promise<void> {
   const highWater = deps.highWater ?? 10_000;
   while ((await deps.rows.getWaitingCount()) > highWater) {
-    await sleep(250, undefined, deps.signal ? { signal: deps.signal } : undefined);
+    // Rows drain only while workers run: a stopping process hands the sheet back instead.
+    await interruptibleWait((signal) => sleep(250, undefined, signal && { signal }), deps);
   }
 }
 

@@ -192,5 +192,6 @@ describe('stopping order-importer watch', () => {
     expect(finished.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(8000);
     expect(finished.stderr).toContain('Stopping now');
+    expect(finished.stderr).toContain('Stopped.\n');
   });
 });
