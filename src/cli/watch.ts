@@ -121,6 +121,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
             `${shortPath(path, io.cwd)} cannot be read: moved to ${shortPath(result.folder, io.cwd)}.`,
           );
       },
+      onRefused: (_path, why) => {
+        say(why);
+      },
     });
     stops.push(() => watcher.close());
     await watcher.ready;

@@ -13,6 +13,18 @@ export function isSheetCandidate(path: string): boolean {
   return sheetFormat(name) !== undefined && !PASSING.some((pattern) => pattern.test(name));
 }
 
+const WORKBOOKS = /\.(xlsx|xlsm|xls|ods|numbers)$/i;
+
+/**
+ * What to tell the user about a file dropped as a sheet in a format the importer does not read
+ * (a workbook), or undefined for any other file (documents are expected beside sheets).
+ */
+export function unreadableFormatHint(path: string): string | undefined {
+  const name = basename(path);
+  if (!WORKBOOKS.test(name) || PASSING.some((pattern) => pattern.test(name))) return undefined;
+  return `${name} is a workbook, which the importer does not read (it stays where it is): save it as CSV (UTF-8) and drop that instead.`;
+}
+
 /** Paths the watcher need not look at: temporary, lock and hidden files and folders. */
 export function isIgnoredPath(path: string): boolean {
   const name = basename(path);

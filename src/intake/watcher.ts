@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 
-import { isIgnoredPath, isSheetCandidate } from './files.js';
+import { isIgnoredPath, isSheetCandidate, unreadableFormatHint } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 
 export interface WatcherOptions {
@@ -21,6 +21,8 @@ export interface WatcherOptions {
   logger: Logger;
   /** Told of every intake's outcome (for the start-up message and tests). */
   onResult?: (path: string, result: IntakeResult) => void;
+  /** Told, once per file, of a file that looks meant as a sheet but cannot be one (a workbook). */
+  onRefused?: (path: string, why: string) => void;
 }
 
 export interface RunningWatcher {
@@ -34,8 +36,21 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
   const { intake, logger } = options;
   const abort = new AbortController();
   const underway = new Set<Promise<void>>();
+  const refused = new Set<string>();
   const take = (path: string) => {
-    if (!isSheetCandidate(path) || abort.signal.aborted) return;
+    if (abort.signal.aborted) return;
+    if (!isSheetCandidate(path)) {
+      const why = unreadableFormatHint(path);
+      if (why !== undefined && !refused.has(path)) {
+        refused.add(path);
+        logger.warn(
+          { sheet: path, reason: why },
+          'not a sheet the importer reads; left in the inbox',
+        );
+        options.onRefused?.(path, why);
+      }
+      return;
+    }
     const work = intake
       .take(path, abort.signal)
       .then((result) => options.onResult?.(path, result))

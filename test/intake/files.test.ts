@@ -3,7 +3,13 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { isIgnoredPath, isSheetCandidate, moveFile, waitStable } from '../../src/intake/files.js';
+import {
+  isIgnoredPath,
+  isSheetCandidate,
+  moveFile,
+  unreadableFormatHint,
+  waitStable,
+} from '../../src/intake/files.js';
 import { put, tempDir } from '../helpers/files.js';
 
 describe('isSheetCandidate', () => {
@@ -30,6 +36,22 @@ describe('isSheetCandidate', () => {
     expect(isIgnoredPath('/data/inbox/docs')).toBe(false);
     expect(isIgnoredPath('/data/inbox/docs/plan.pdf')).toBe(false);
   });
+});
+
+describe('unreadableFormatHint', () => {
+  it.each(['orders.xlsx', 'inbox/Orders.XLS', 'orders.xlsm', 'orders.ods', 'orders.numbers'])(
+    'tells the user to save %s as CSV',
+    (path) => {
+      expect(unreadableFormatHint(path)).toMatch(/is a workbook.*save it as CSV \(UTF-8\)/);
+    },
+  );
+
+  it.each(['plan.pdf', 'orders.csv', '~$orders.xlsx', '.~lock.orders.xlsx#', 'photo.jpg'])(
+    'says nothing of %s',
+    (path) => {
+      expect(unreadableFormatHint(path)).toBeUndefined();
+    },
+  );
 });
 
 describe('waitStable', () => {

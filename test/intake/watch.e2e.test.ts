@@ -77,10 +77,12 @@ describe('order-importer watch', () => {
     expect(await w.sandbox.api.listOrders()).toHaveLength(2);
   });
 
-  it('moves a sheet that cannot be read to failed/, with an error file', async () => {
+  it('moves a sheet that cannot be read to failed/, with an error file; a workbook stays, with a hint', async () => {
     const w = await watchFor();
-    await w.start();
+    const running = await w.start();
     await writeFile(join(w.inbox, 'broken.csv'), 'city,remark\nGent,"never closed\n');
+    await writeFile(join(w.inbox, 'orders.xlsx'), 'PK\u0003\u0004 a workbook');
+    await running.waitForStderr(/orders\.xlsx is a workbook.*save it as CSV/);
     const deadline = Date.now() + 15_000;
     let folders: string[] = [];
     while (folders.length === 0 && Date.now() < deadline) {
@@ -90,7 +92,7 @@ describe('order-importer watch', () => {
     expect(folders).toHaveLength(1);
     const error = await readFile(join(w.dataDir, 'failed', folders[0] ?? '', 'error.txt'), 'utf8');
     expect(error).toMatch(/broken\.csv cannot be read.*\n\nline 2: a quoted cell is never closed/s);
-    expect(await readdir(w.inbox)).toEqual([]);
+    expect(await readdir(w.inbox)).toEqual(['orders.xlsx']);
   });
 
   it('imports a fixed failed/ bundle dropped back into the inbox', async () => {
