@@ -247,7 +247,7 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
       await save({ ...state, fileIds: [...fileIds] });
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'permanent') {
-        refused.push(`${attachment.path}: ${error.message}`);
+        refused.push(`${attachment.path}: ${withoutFullStop(error.message)}`);
         continue;
       }
       if (error instanceof ApiError && error.kind === 'ambiguous') {
@@ -259,7 +259,7 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
         error instanceof ApiError &&
         (error.kind === 'ambiguous' || error.kind === 'retryable')
       ) {
-        refused.push(`${attachment.path}: ${error.message} (no more retries)`);
+        refused.push(`${attachment.path}: ${withoutFullStop(error.message)} (no more retries)`);
         continue;
       }
       throw interruptionFor(error) ?? error;
@@ -320,6 +320,11 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
         throw interruptionFor(error) ?? error;
     }
   }
+}
+
+/** A message to be quoted inside a longer sentence, which brings its own full stop. */
+function withoutFullStop(message: string): string {
+  return message.replace(/[.\s]+$/, '');
 }
 
 /** The BullMQ-level interruption an API error calls for, if any. */

@@ -38,6 +38,8 @@ describe('a row whose file cannot be attached', () => {
     const report = (await readFile(join(reportDir, 'report.csv'), 'utf8')).split('\r\n');
     expect(report[1]).toMatch(new RegExp(`^1;2;R-1;failed;${orderId};\\d+;\\d+\\|;`));
     expect(report[1]).toContain('docs/scans/big.pdf: POST');
+    // The API's own sentence is quoted without its full stop, so the report reads as one sentence.
+    expect(report[1]).toMatch(/[^.]\. Drop the row back from failed\//);
     const failed = (await readFile(join(reportDir, 'failed', 'orders.csv'), 'utf8'))
       .replace(/^\uFEFF/, '')
       .trim()
