@@ -20,6 +20,14 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
   }
 }
 
+/** order-importer's own version, from its package.json. */
+export function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as {
+    version?: unknown;
+  };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
 /** The sample product catalogue, shared by the sandbox and the importer. */
 export function defaultProductsFile(): string {
   return join(packageRoot(), 'samples', 'products.json');

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 
+import { packageVersion } from '../package-root.js';
 import { CliError } from './errors.js';
 import { type CommandIo, processIo } from './io.js';
 import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
@@ -14,6 +15,7 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
     .description(
       'Turns order sheets into property-inspection orders through the Order and File Service API.',
     )
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

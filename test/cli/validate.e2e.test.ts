@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,17 @@ const mistakes = await put(
   ].join('\r\n'),
 );
 const mapping = await put(dir, 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+
+describe('order-importer --version', () => {
+  it('prints the version of package.json', async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const finished = await orderImporter(['--version']).finished;
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toBe(`${version}\n`);
+  });
+});
 
 describe('order-importer validate', () => {
   it('passes the samples with exit code 0', async () => {
