@@ -1,6 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 
-import { DashboardError, type RunningDashboard, startDashboard } from '../dashboard/server.js';
+import {
+  DashboardError,
+  exposureProblem,
+  type RunningDashboard,
+  startDashboard,
+} from '../dashboard/server.js';
 import { Intake } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
@@ -28,6 +33,16 @@ export interface WatchCommandOptions extends SettingCommandOptions {
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
   const say = (line: string) => io.stderr.write(`${line}\n`);
+  // Refused before anything starts: no worker may take a sheet for a watch that will not run.
+  const exposure =
+    opts.dashboard === false
+      ? undefined
+      : exposureProblem({
+          host: settings.dashboardHost,
+          ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
+          ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
+        });
+  if (exposure !== undefined) throw new CliError(exposure, 1);
   const logger = createLogger({ level: settings.logLevel });
   for (const dir of [
     settings.inboxDir,

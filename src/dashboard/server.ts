@@ -44,13 +44,22 @@ export class DashboardError extends Error {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
+/**
+ * Why the dashboard must not start with these settings (open beyond this machine without a
+ * password), or undefined when it may. Callers check it before starting anything else.
+ */
+export function exposureProblem(
+  options: Pick<DashboardOptions, 'host' | 'user' | 'password'>,
+): string | undefined {
   const guarded = options.user !== undefined && options.password !== undefined;
-  if (!LOOPBACK.has(options.host) && !guarded) {
-    throw new DashboardError(
-      `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`,
-    );
-  }
+  if (LOOPBACK.has(options.host) || guarded) return undefined;
+  return `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`;
+}
+
+export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
+  const problem = exposureProblem(options);
+  if (problem !== undefined) throw new DashboardError(problem);
+  const guarded = options.user !== undefined && options.password !== undefined;
   const app = Fastify({ logger: false });
   if (guarded) app.addHook('onRequest', basicAuth(options.user ?? '', options.password ?? ''));
 
