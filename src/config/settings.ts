@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
 import { defaultProductsFile } from '../package-root.js';
+import { issueText } from './issue-text.js';
 
 /** A setting that cannot be used: the message is one line and names the setting. */
 export class ConfigError extends Error {
@@ -31,13 +32,21 @@ const scheduleSchema = z.object({
  */
 const SETTINGS = {
   /** Order and File Service base URL. @defaultValue unset: the embedded sandbox */
-  apiBaseUrl: { env: 'API_BASE_URL', schema: z.url({ protocol: /^https?$/ }).optional() },
+  apiBaseUrl: {
+    env: 'API_BASE_URL',
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  },
   /** Bearer token. @defaultValue the sandbox's demo token when the sandbox is used */
   apiToken: { env: 'API_TOKEN', schema: nonEmpty.optional() },
   /** A file holding the bearer token. */
   apiTokenFile: { env: 'API_TOKEN_FILE', schema: nonEmpty.optional() },
   /** @defaultValue `redis://127.0.0.1:6379`, else a private redis-server */
-  redisUrl: { env: 'REDIS_URL', schema: z.url({ protocol: /^rediss?$/ }).optional() },
+  redisUrl: {
+    env: 'REDIS_URL',
+    schema: z
+      .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+      .optional(),
+  },
   /** Root of inbox/, work/, archive/, reports/, failed/. @defaultValue `./data` */
   dataDir: { env: 'DATA_DIR', schema: nonEmpty.default('data') },
   /** Watched folder. @defaultValue `$DATA_DIR/inbox` */
@@ -144,14 +153,17 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
           : fromFile[key] !== undefined
             ? [fromFile[key], `"${key}" in ${file ?? 'the config file'}`]
             : [undefined, setting.env];
-    const parsed = (setting.schema as z.ZodType).safeParse(raw);
+    const parsed = (setting.schema as z.ZodType).safeParse(raw, { reportInput: true });
     if (!parsed.success) {
       const shown = typeof raw === 'string' ? `"${raw}"` : JSON.stringify(raw);
       throw new ConfigError(`${source}: ${describe(parsed.error)} (got ${shown}).`);
     }
     values[key] = parsed.data;
   }
-  const schedules = z.array(scheduleSchema).default([]).safeParse(fromFile.schedules);
+  const schedules = z
+    .array(scheduleSchema)
+    .default([])
+    .safeParse(fromFile.schedules, { reportInput: true });
   if (!schedules.success) {
     throw new ConfigError(
       `"schedules" in ${file ?? 'the config file'}: ${describe(schedules.error)}.`,
@@ -218,7 +230,7 @@ function describe(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'is invalid';
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  return `${where}${issue.message.replace(/^Invalid input: /, '')}`;
+  return `${where}${issueText(issue)}`;
 }
 
 function kebab(key: string): string {

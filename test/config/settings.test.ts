@@ -65,13 +65,17 @@ describe('loadSettings', () => {
   });
 
   it.each([
-    [{ CONCURRENCY: 'many' }, /^CONCURRENCY: expected number, received NaN \(got "many"\)\.$/],
-    [{ CONCURRENCY: '0' }, /^CONCURRENCY: Too small/],
-    [{ MAX_ATTACHMENT_MB: '-1' }, /^MAX_ATTACHMENT_MB: /],
-    [{ API_BASE_URL: 'ftp://example.be' }, /^API_BASE_URL: /],
-    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: /],
-    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: .*(got "loud")/],
-    [{ DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT: /],
+    [{ CONCURRENCY: 'many' }, /^CONCURRENCY: must be a number \(got "many"\)\.$/],
+    [{ CONCURRENCY: '0' }, /^CONCURRENCY: must be more than 0 \(got "0"\)\.$/],
+    [{ CONCURRENCY: '1.5' }, /^CONCURRENCY: must be a whole number /],
+    [{ MAX_ATTACHMENT_MB: '-1' }, /^MAX_ATTACHMENT_MB: must be more than 0 /],
+    [{ API_BASE_URL: 'ftp://example.be' }, /^API_BASE_URL: must be an http:\/\/ or https:\/\/ URL/],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of "fatal", .*"silent" \(got "loud"\)/],
+    [{ DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT: must be at most 65535 /],
+    [{ INBOX_POLLING: 'maybe' }, /^INBOX_POLLING: must be one of .*"yes", "no" \(got "maybe"\)/],
+    [{ QUEUE_PREFIX: 'a:b' }, /^QUEUE_PREFIX: must not hold ":" or spaces /],
+    [{ JOB_LOCK_MS: '10' }, /^JOB_LOCK_MS: must be at least 500 /],
   ])('refuses %j in one line naming the setting', async (env, message) => {
     const error = await loadSettings({ cwd, env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
@@ -102,8 +106,9 @@ describe('loadSettings', () => {
     ['broken.json', '{"concurrency": ', /is not valid JSON/],
     ['list.json', '[]', /must hold a JSON object of settings/],
     ['typo.json', '{"concurency": 2}', /unknown setting "concurency"/],
-    ['bad.json', '{"concurrency": "x"}', /^"concurrency" in .*bad\.json: /],
-    ['sched.json', '{"schedules": [{"name": "n"}]}', /^"schedules" in .*: 0\.cron: /],
+    ['bad.json', '{"concurrency": "x"}', /^"concurrency" in .*bad\.json: must be a number/],
+    ['sched.json', '{"schedules": [{"name": "n"}]}', /^"schedules" in .*: 0\.cron: is required\.$/],
+    ['sched-object.json', '{"schedules": {}}', /^"schedules" in .*: must be a list\.$/],
   ])('refuses the config file %s', async (name, content, message) => {
     const configFile = content === null ? join(cwd, name) : await put(cwd, name, content);
     await expect(loadSettings({ cwd, configFile })).rejects.toThrow(message);

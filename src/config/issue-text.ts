@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+
+/**
+ * A zod issue in the words of someone editing a settings file ("must be a number") rather than
+ * zod's own ("Invalid input: expected number, received NaN"). Messages given in a schema are kept.
+ */
+export function issueText(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      // Only parses run with `reportInput` say what they got; without it, say the type.
+      if ('input' in issue && issue.input === undefined) return 'is required';
+      return `must be ${TYPES[issue.expected] ?? `a ${issue.expected}`}`;
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
+      return `must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' && issue.message === 'Invalid URL'
+        ? 'must be a URL'
+        : issue.message;
+    case 'invalid_union': {
+      // Each branch's own reason; the values of every branch that takes literal values.
+      const values = issue.errors.flatMap((branch) =>
+        branch.flatMap((i) => (i.code === 'invalid_value' ? i.values : [])),
+      );
+      return values.length > 0
+        ? `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`
+        : issue.message;
+    }
+    default:
+      return issue.message;
+  }
+}
+
+const TYPES: Record<string, string> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
