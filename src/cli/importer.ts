@@ -156,7 +156,7 @@ async function connectApi(settings: Settings, say: (line: string) => void): Prom
   return { baseUrl: sandbox.url, token, sandbox, close: () => sandbox.close() };
 }
 
-async function readToken(settings: Settings): Promise<string> {
+export async function readToken(settings: Settings): Promise<string> {
   if (settings.apiToken !== undefined) return settings.apiToken;
   if (settings.apiTokenFile !== undefined) {
     let text: string;
@@ -194,7 +194,7 @@ async function preflight(client: ApiClient, baseUrl: string): Promise<void> {
 }
 
 /** undefined when the API answers and takes the token (a 404 for order 0), else why not. */
-async function probeApi(client: ApiClient): Promise<ApiError | undefined> {
+export async function probeApi(client: ApiClient): Promise<ApiError | undefined> {
   try {
     await client.getOrder(0);
     return undefined;

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 
 import { packageVersion } from '../package-root.js';
+import { dashboardCommand, type DashboardCommandOptions } from './dashboard.js';
 import { CliError } from './errors.js';
 import { type CommandIo, processIo } from './io.js';
 import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
@@ -84,6 +85,21 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
   ).action(async (opts: WorkerCommandOptions) => {
     setExitCode(await workerCommand(opts, io));
   });
+  program
+    .command('dashboard')
+    .description(
+      'Serve the dashboard alone (imports overview, queues, /healthz) for the watch and worker processes sharing Redis; it imports nothing.',
+    )
+    .option('--config <file>', 'JSON config file of settings')
+    .option('--data-dir <dir>', "data folder, where a private Redis's address is (env DATA_DIR)")
+    .option(
+      '--host <host>',
+      'address to listen on (env DASHBOARD_HOST; default 127.0.0.1; any other needs DASHBOARD_USER and DASHBOARD_PASSWORD)',
+    )
+    .option('--port <port>', 'port to listen on (env DASHBOARD_PORT; default 3000)')
+    .action(async (opts: DashboardCommandOptions) => {
+      setExitCode(await dashboardCommand(opts, io));
+    });
   program
     .command('validate')
     .description(

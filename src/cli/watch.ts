@@ -1,15 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 
-import {
-  DashboardError,
-  exposureProblem,
-  type RunningDashboard,
-  startDashboard,
-} from '../dashboard/server.js';
+import type { RunningDashboard } from '../dashboard/server.js';
 import { Intake } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
 import { createLogger } from '../logger.js';
+import { refuseExposure, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {
   loadCommandSettings,
@@ -34,15 +30,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
   const say = (line: string) => io.stderr.write(`${line}\n`);
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
-  const exposure =
-    opts.dashboard === false
-      ? undefined
-      : exposureProblem({
-          host: settings.dashboardHost,
-          ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
-          ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
-        });
-  if (exposure !== undefined) throw new CliError(exposure, 1);
+  if (opts.dashboard !== false) refuseExposure(settings);
   const logger = createLogger({ level: settings.logLevel });
   for (const dir of [
     settings.inboxDir,
@@ -94,30 +82,19 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
 
     let dashboard: RunningDashboard | undefined;
     if (opts.dashboard !== false) {
-      dashboard = await startDashboard({
-        host: settings.dashboardHost,
-        port: settings.dashboardPort,
-        ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
-        ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
-        overview: () => importer.pipeline.overview(),
-        health: async () => ({
-          redis: await importer.pipeline.redisAnswers(),
-          api: await importer.apiAnswers(),
-        }),
-        queues: Object.values(importer.pipeline.queues),
-        logger,
-      }).catch((error: unknown) => {
-        if (error instanceof DashboardError) throw new CliError(error.message, 1, { cause: error });
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE' || code === 'EACCES') {
-          throw new CliError(
-            `The dashboard cannot listen on ${settings.dashboardHost}:${settings.dashboardPort} (${code}): set DASHBOARD_PORT, or --no-dashboard.`,
-            1,
-            { cause: error },
-          );
-        }
-        throw error;
-      });
+      dashboard = await serveDashboard(
+        settings,
+        {
+          overview: () => importer.pipeline.overview(),
+          health: async () => ({
+            redis: await importer.pipeline.redisAnswers(),
+            api: await importer.apiAnswers(),
+          }),
+          queues: Object.values(importer.pipeline.queues),
+          logger,
+        },
+        'set DASHBOARD_PORT, or --no-dashboard',
+      );
       const running = dashboard;
       stops.push(() => running.close());
     }

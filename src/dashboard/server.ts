@@ -27,8 +27,8 @@ export interface DashboardOptions {
   password?: string;
   /** The sheets, newest first. */
   overview(): Promise<SheetProgress[]>;
-  /** Whether Redis and the API answer. */
-  health(): Promise<{ redis: boolean; api: boolean }>;
+  /** Whether Redis and the API answer; api is null when this process cannot see the API. */
+  health(): Promise<{ redis: boolean; api: boolean | null }>;
   queues: Queue[];
   logger: Logger;
 }
@@ -77,7 +77,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   app.get('/api/imports', async () => ({ imports: await options.overview() }));
   app.get('/healthz', async (_request, reply) => {
     const health = await options.health();
-    return reply.code(health.redis && health.api ? 200 : 503).send(health);
+    return reply.code(health.redis && health.api !== false ? 200 : 503).send(health);
   });
   app.get<{ Params: { sheetId: string } }>(
     '/reports/:sheetId/report.csv',

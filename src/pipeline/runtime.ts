@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { reconcileProcessor } from '../../jobs/reconcile.js';
@@ -19,15 +19,17 @@ import { AbortedError } from '../api/errors.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { hashFile } from '../sheets/scan.js';
-import { redactUrl } from '../redis/url.js';
+import { connectRedis, pingRedis } from '../redis/connect.js';
 import { Keys } from './keys.js';
 import { Ledger } from './ledger.js';
 import { ApiPace } from './pace.js';
-import type { RowOutcome, RowStatus } from './results.js';
+import type { RowOutcome } from './results.js';
 import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from './give-up.js';
-import { SheetStore, type SheetRecord } from './sheet-store.js';
+import { recentProgress, type SheetProgress, sheetProgress } from './progress.js';
+import { SheetStore } from './sheet-store.js';
 
 export const QUEUES = { sheets: 'sheets', rows: 'rows', reports: 'reports' } as const;
+export type { SheetProgress } from './progress.js';
 
 export interface PipelineConfig {
   redisUrl: string;
@@ -60,20 +62,6 @@ export interface PipelineConfig {
   now?: () => number;
   /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
   archive?: { workDir: string; archiveDir: string };
-}
-
-export interface SheetProgress {
-  sheetId: string;
-  name: string;
-  startedAt: string;
-  finishedAt?: string;
-  state: SheetRecord['state'];
-  /** Rows in the sheet, once counted. */
-  total?: number;
-  final: number;
-  counts: Record<RowStatus, number>;
-  reportDir?: string;
-  error?: string;
 }
 
 export interface EnqueueOptions {
@@ -127,19 +115,7 @@ export class Pipeline {
 
   /** Connects to Redis; fails (with the URL, never a password) when nothing answers. */
   static async connect(config: PipelineConfig): Promise<Pipeline> {
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
-    try {
-      await redis.connect();
-    } catch (error) {
-      redis.disconnect();
-      throw new Error(
-        `Redis at ${redactUrl(config.redisUrl)} does not answer: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    return new Pipeline(config, redis);
+    return new Pipeline(config, await connectRedis(config.redisUrl));
   }
 
   /** Options, not a client: BullMQ then opens and closes its own connections. */
@@ -341,39 +317,17 @@ export class Pipeline {
   }
 
   async progress(sheetId: string): Promise<SheetProgress | undefined> {
-    const sheet = await this.store.get(sheetId);
-    if (!sheet) return undefined;
-    const total = sheet.total ?? sheet.expected;
-    return {
-      sheetId,
-      name: sheet.name,
-      startedAt: sheet.startedAt,
-      ...(sheet.finishedAt !== undefined && { finishedAt: sheet.finishedAt }),
-      state: sheet.state,
-      ...(total !== undefined && { total }),
-      final: sheet.state === 'done' ? (total ?? 0) : await this.store.finalCount(sheetId),
-      counts: await this.store.statusCounts(sheetId),
-      ...(sheet.reportDir !== undefined && { reportDir: sheet.reportDir }),
-      ...(sheet.error !== undefined && { error: sheet.error }),
-    };
+    return sheetProgress(this.store, sheetId);
   }
 
   /** The latest sheets, newest first, as the dashboard shows them. */
   async overview(limit = 200): Promise<SheetProgress[]> {
-    const ids = await this.store.recentSheets(limit);
-    const sheets = await Promise.all(ids.map((id) => this.progress(id)));
-    return sheets.filter((s): s is SheetProgress => s !== undefined);
+    return recentProgress(this.store, limit);
   }
 
   /** Answers when Redis does (for /healthz). */
-  async redisAnswers(): Promise<boolean> {
-    try {
-      await this.#redis.ping();
-      return true;
-    } catch (error) {
-      this.#config.logger.warn({ err: error }, 'Redis does not answer');
-      return false;
-    }
+  redisAnswers(): Promise<boolean> {
+    return pingRedis(this.#redis, this.#config.logger);
   }
 
   /** Why the import stopped for every row, if it did. */

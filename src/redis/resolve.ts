@@ -32,6 +32,12 @@ export interface ResolveRedisOptions {
   /** @defaultValue `redis://127.0.0.1:6379` */
   defaultUrl?: string;
   binary?: string;
+  /**
+   * Whether a private redis-server may be started when none answers. A process that only looks
+   * at imports (the dashboard alone) must not: it would see an empty Redis of its own.
+   * @defaultValue true
+   */
+  startPrivate?: boolean;
 }
 
 export async function resolveRedis(options: ResolveRedisOptions): Promise<ResolvedRedis> {
@@ -59,6 +65,11 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
   if (known !== undefined && (await ping(known)) === null)
     return { url: known, source: 'private', release: nothing };
 
+  if (options.startPrivate === false) {
+    throw new RedisUnavailableError(
+      `no Redis answers at ${defaultUrl}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
+    );
+  }
   if (!redisServerAvailable(options.binary)) {
     throw new RedisUnavailableError(
       `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,

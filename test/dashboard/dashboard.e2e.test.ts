@@ -91,6 +91,47 @@ describe('the dashboard', () => {
   });
 });
 
+describe('the dashboard alone', () => {
+  it('shows what the watch process imported, with its report, and its own health', async () => {
+    const port = await freePort();
+    const alone = orderImporter(['dashboard', '--port', String(port)], w.env);
+    try {
+      await alone.waitForStderr(/Stop with Ctrl\+C/);
+      const base = `http://127.0.0.1:${port}`;
+      const { imports } = (await (await fetch(`${base}/api/imports`)).json()) as {
+        imports: Array<{ sheetId: string; name: string; state: string; final: number }>;
+      };
+      expect(imports.map((s) => [s.name, s.state, s.final])).toEqual([
+        ['weekly-orders.csv', 'done', 3],
+      ]);
+      const report = await fetch(`${base}/reports/${imports[0]?.sheetId ?? ''}/report.csv`);
+      expect(report.status).toBe(200);
+      expect((await report.text()).split('\r\n')).toHaveLength(5);
+      const health = await fetch(`${base}/healthz`);
+      expect(await health.json()).toEqual({ redis: true, api: true });
+    } finally {
+      alone.child.kill('SIGTERM');
+    }
+    const stopped = await alone.finished;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toMatch(/Stopped\.\n$/);
+
+    // On the embedded defaults the API lives inside the importing process: health leaves it out.
+    const { API_BASE_URL: _url, API_TOKEN: _token, ...embedded } = w.env;
+    const port2 = await freePort();
+    const blind = orderImporter(['dashboard', '--port', String(port2)], embedded);
+    try {
+      await blind.waitForStderr(/"api": null/);
+      const health = await fetch(`http://127.0.0.1:${port2}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ redis: true, api: null });
+    } finally {
+      blind.child.kill('SIGTERM');
+    }
+    expect((await blind.finished).code).toBe(0);
+  });
+});
+
 describe('the dashboard beyond this machine', () => {
   it('refuses to start without a password, and asks for it when it has one', async () => {
     const refused = await orderImporter(['watch'], {

@@ -203,8 +203,16 @@ describe('resolveRedis', () => {
       const check = new Redis(first.url);
       expect(await check.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
       check.disconnect();
+      // A process that only looks (the dashboard alone) uses the running one, never starts one.
+      const looking = await resolveRedis({ dataDir, defaultUrl: closed, startPrivate: false });
+      expect(looking).toMatchObject({ source: 'private', url: first.url });
       await second.release();
       await first.release();
+      await expect(
+        resolveRedis({ dataDir, defaultUrl: closed, startPrivate: false }),
+      ).rejects.toThrow(
+        /no importer's private redis-server runs under .*: start order-importer watch/,
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

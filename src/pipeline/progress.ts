@@ -1,0 +1,45 @@
+/** How far a sheet has got, as the progress display and the dashboard show it. */
+import type { RowStatus } from './results.js';
+import type { SheetRecord, SheetStore } from './sheet-store.js';
+
+export interface SheetProgress {
+  sheetId: string;
+  name: string;
+  startedAt: string;
+  finishedAt?: string;
+  state: SheetRecord['state'];
+  /** Rows in the sheet, once counted. */
+  total?: number;
+  final: number;
+  counts: Record<RowStatus, number>;
+  reportDir?: string;
+  error?: string;
+}
+
+export async function sheetProgress(
+  store: SheetStore,
+  sheetId: string,
+): Promise<SheetProgress | undefined> {
+  const sheet = await store.get(sheetId);
+  if (!sheet) return undefined;
+  const total = sheet.total ?? sheet.expected;
+  return {
+    sheetId,
+    name: sheet.name,
+    startedAt: sheet.startedAt,
+    ...(sheet.finishedAt !== undefined && { finishedAt: sheet.finishedAt }),
+    state: sheet.state,
+    ...(total !== undefined && { total }),
+    final: sheet.state === 'done' ? (total ?? 0) : await store.finalCount(sheetId),
+    counts: await store.statusCounts(sheetId),
+    ...(sheet.reportDir !== undefined && { reportDir: sheet.reportDir }),
+    ...(sheet.error !== undefined && { error: sheet.error }),
+  };
+}
+
+/** The latest sheets, newest first. */
+export async function recentProgress(store: SheetStore, limit: number): Promise<SheetProgress[]> {
+  const ids = await store.recentSheets(limit);
+  const sheets = await Promise.all(ids.map((id) => sheetProgress(store, id)));
+  return sheets.filter((s): s is SheetProgress => s !== undefined);
+}
