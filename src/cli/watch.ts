@@ -99,11 +99,12 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       stops.push(() => running.close());
     }
 
+    const polling = opts.poll ?? settings.inboxPolling;
     const watcher = startWatcher({
       inboxDir: settings.inboxDir,
       intake,
       stableMs: settings.inboxStableMs,
-      polling: opts.poll ?? settings.inboxPolling,
+      polling,
       logger,
       onResult: (path, result) => {
         if (result.kind === 'queued')
@@ -119,7 +120,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     });
     stops.push(() => watcher.close());
     await watcher.ready;
-    say(`Watching ${settings.inboxDir}: drop a sheet (with its documents) there.`);
+    say(
+      `Watching ${settings.inboxDir}${polling ? ' (polling it every second)' : ''}: drop a sheet (with its documents) there.`,
+    );
     say(`Reports go to ${settings.reportsDir}.`);
     if (dashboard) say(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
     say('Stop with Ctrl+C.');

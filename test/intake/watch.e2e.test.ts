@@ -57,9 +57,10 @@ describe('order-importer watch', () => {
     );
   });
 
-  it('imports the same content once: dropped again, it is archived pointing at the first import', async () => {
+  it('imports the same content once: dropped again, it is archived pointing at the first import (polling, as on a share)', async () => {
     const w = await watchFor();
-    await w.start();
+    const running = await w.start({}, ['--poll']);
+    expect(running.stderr).toContain('(polling it every second)');
     const content = csv([sheetRow(1), sheetRow(2)]);
     await writeFile(join(w.inbox, 'orders.csv'), content);
     const [first] = await w.done(1);
