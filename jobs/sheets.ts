@@ -2,7 +2,7 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 
-import { runSheetJob, type SheetJobDeps } from '../src/pipeline/sheet-job.js';
+import { NotYetError, runSheetJob, type SheetJobDeps } from '../src/pipeline/sheet-job.js';
 import { StoppingError } from '../src/pipeline/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
@@ -17,6 +17,7 @@ export function sheetsProcessor(deps: SheetJobDeps) {
     } catch (error) {
       // Its checkpoint says how far it got: whoever takes it next goes on from there.
       if (error instanceof StoppingError) await backToQueue(job, token);
+      if (error instanceof NotYetError) await backToQueue(job, token, error.retryInMs);
       throw error;
     }
   };

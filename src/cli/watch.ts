@@ -62,7 +62,13 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       logger,
     });
     const recovered = await intake.recover();
-    if (recovered > 0) say(`Finished ${recovered} intake(s) an earlier stop interrupted.`);
+    if (recovered.finished > 0)
+      say(`Finished ${recovered.finished} intake(s) an earlier stop interrupted.`);
+    for (const work of recovered.stranded) {
+      say(
+        `${shortPath(work, io.cwd)} was queued, but Redis has no record of it (did Redis lose its data?): it is left alone. Check which of its rows have orders, then drop its sheet into the inbox again.`,
+      );
+    }
 
     if (settings.schedules.length > 0) {
       const schedules: RunningSchedules = await startSchedules({

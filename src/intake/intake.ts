@@ -24,6 +24,14 @@ import { SheetError } from '../sheets/errors.js';
 import { readSheet } from '../sheets/read-sheet.js';
 import { isSheetCandidate, moveFile, waitStable } from './files.js';
 
+/** What `recover()` found in `work/`. */
+export interface Recovery {
+  /** Intakes a crash interrupted, now queued. */
+  finished: number;
+  /** Work folders queued once but unknown to Redis now: nothing will happen to them by itself. */
+  stranded: string[];
+}
+
 export interface IntakeOptions {
   pipeline: Pipeline;
   catalogue: Catalogue;
@@ -133,22 +141,31 @@ export class Intake {
    * attachments and its queueing; one whose sheet never arrived is dropped (the sheet is still
    * in the inbox and will be taken again).
    */
-  async recover(): Promise<number> {
-    let recovered = 0;
+  async recover(): Promise<Recovery> {
+    const recovery: Recovery = { finished: 0, stranded: [] };
     const entries = await readdir(this.options.workDir).catch(() => []);
     for (const sheetId of entries) {
       const work = join(this.options.workDir, sheetId);
       const journal = await this.#readJournal(work);
-      if (!journal || journal.queued) continue;
+      if (!journal) continue;
+      if (journal.queued) {
+        // Queued, yet unknown to Redis (its data lost): importing it again could send orders
+        // twice, so it waits for a person, who is told.
+        if ((await this.options.pipeline.store.get(sheetId)) === undefined) {
+          this.options.logger.warn({ sheetId, work }, 'queued sheet unknown to Redis; left alone');
+          recovery.stranded.push(work);
+        }
+        continue;
+      }
       const sheet = join(work, basename(journal.source));
       if (!(await exists(sheet))) {
         await rm(work, { recursive: true, force: true });
         continue;
       }
       await this.#finish(work, journal);
-      recovered += 1;
+      recovery.finished += 1;
     }
-    return recovered;
+    return recovery;
   }
 
   /** The attachments (absolute paths) that the other sheets beside this one name. */

@@ -262,7 +262,8 @@ export class Pipeline {
   /**
    * Registers a sheet for import and queues its sheet job. The same bytes imported before
    * give a sheet whose rows are all `duplicate`; the same bytes still being imported give
-   * that import back (it resumes rather than starts again). `allowDuplicates` skips both.
+   * that import back (it resumes rather than starts again), unless the sheet comes with an id
+   * of its own (the hot folder's). `allowDuplicates` skips all of this.
    */
   async enqueue(
     path: string,
@@ -301,7 +302,10 @@ export class Pipeline {
       }
       if (earlierSheet && earlierSheet.state !== 'done') {
         await this.#queueSheet(earlier);
-        return { sheetId: earlier, resumed: true };
+        // Given again by path (`import` run twice), it is that import, resumed. A copy taken by
+        // the hot folder has a folder of its own and must get its own report: it becomes a
+        // duplicate sheet, whose job waits until the earlier one is done.
+        if (options.sheetId === undefined) return { sheetId: earlier, resumed: true };
       }
       // The content stays registered to the import that sent its orders.
       await this.store.create({ ...base, duplicateOf: earlier });

@@ -43,10 +43,29 @@ export interface SheetJobDeps extends StopSignals {
 
 const CHUNK = 500;
 
+/** The sheet cannot go on yet: its job goes back to the queue for a while, no attempt spent. */
+export class NotYetError extends Error {
+  override name = 'NotYetError';
+  readonly retryable = true;
+  constructor(
+    message: string,
+    readonly retryInMs: number,
+  ) {
+    super(message);
+  }
+}
+
 export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<void> {
   const { store } = deps;
   const sheet = await store.get(sheetId);
   if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
+  if (sheet.duplicateOf !== undefined) {
+    // Its rows are told what became of them in the earlier import, so that must be over first.
+    const earlier = await store.get(sheet.duplicateOf);
+    if (earlier !== undefined && earlier.state !== 'done') {
+      throw new NotYetError(`waits for sheet ${sheet.duplicateOf}, the same content`, 2000);
+    }
+  }
   const log = deps.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
 

@@ -66,7 +66,19 @@ describe('Intake', () => {
       JSON.stringify({ source: join(inbox, 'x.csv'), files: [], queued: false }),
     );
 
-    expect(await intake.recover()).toBe(1);
+    // Queued once, but Redis does not know it (its data lost): left alone, and said.
+    const lost = join(data, 'work', '20261126-000000-cccccc');
+    await mkdir(lost, { recursive: true });
+    await writeFile(
+      join(lost, '.intake.json'),
+      JSON.stringify({ source: join(inbox, 'lost.csv'), files: [], queued: true }),
+    );
+    await writeFile(join(lost, 'lost.csv'), await readFile(source));
+
+    const recovered = await intake.recover();
+    expect(recovered.finished).toBe(1);
+    expect(recovered.stranded).toContain(lost);
+    expect(await readdir(lost)).toEqual(['.intake.json', 'lost.csv']);
     expect(await readdir(join(work, 'docs'))).toEqual(['b.pdf']);
     expect(await readdir(join(data, 'work'))).not.toContain('20261126-000000-bbbbbb');
     const progress = await waitForReport(t.pipeline, '20261126-000000-aaaaaa');

@@ -76,6 +76,22 @@ describe('order-importer watch', () => {
       'orders-again.csv',
     );
     expect(await w.sandbox.api.listOrders()).toHaveLength(2);
+
+    // Two copies dropped together: one imports, the other waits for it and reports duplicates.
+    const twins = csv([sheetRow(3), sheetRow(4), sheetRow(5)]);
+    await Promise.all([
+      writeFile(join(w.inbox, 'twin-a.csv'), twins),
+      writeFile(join(w.inbox, 'twin-b.csv'), twins),
+    ]);
+    const all = await w.done(4);
+    const counts = all.slice(2).map((s) => [s.counts.created, s.counts.duplicate]);
+    expect(counts.sort()).toEqual([
+      [0, 3],
+      [3, 0],
+    ]);
+    expect(await w.sandbox.api.listOrders()).toHaveLength(5);
+    expect(await readdir(w.inbox)).toEqual([]);
+    expect(await readdir(join(w.dataDir, 'archive'))).toHaveLength(4);
   });
 
   it('moves a sheet that cannot be read to failed/, with an error file; a workbook stays, with a hint', async () => {

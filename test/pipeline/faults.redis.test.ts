@@ -13,6 +13,7 @@ import {
   waitForReport,
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { newSheetId } from '../../src/pipeline/runtime.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -111,6 +112,29 @@ describe('the same sheet imported twice', () => {
         ),
     );
     expect(again[3]?.error).toMatch(/no order was made for this row then \(it was invalid\)/);
+  });
+
+  it('reports a copy taken while the first is still importing, once that one is done', async () => {
+    // Slow answers keep the first import running while its twin is taken, as two copies of one
+    // file dropped into the hot folder together are.
+    const t = await pipelineWith({ sandbox: { faults: { latencyMs: 150 } } });
+    const dir = await tempDir('twins-');
+    const first = await writeCsvSheet(dir, 'twin-a.csv', rows(6));
+    const twin = await put(dir, 'twin-b.csv', await readFile(first));
+    const a = await t.pipeline.enqueue(first, { sheetId: newSheetId(Date.now()) });
+    const b = await t.pipeline.enqueue(twin, { sheetId: newSheetId(Date.now() + 1000) });
+    expect((await t.pipeline.progress(a.sheetId))?.state).not.toBe('done');
+    expect(b.sheetId).not.toBe(a.sheetId);
+    const [doneA, doneB] = await Promise.all([
+      waitForReport(t.pipeline, a.sheetId),
+      waitForReport(t.pipeline, b.sheetId),
+    ]);
+    expect(doneA.counts).toMatchObject({ created: 6 });
+    expect(doneB.counts).toMatchObject({ duplicate: 6, created: 0 });
+    expect(await t.sandbox.api.listOrders()).toHaveLength(6);
+    const earlier = reportRows(await readFile(join(doneA.reportDir ?? '', 'report.csv'), 'utf8'));
+    const again = reportRows(await readFile(join(doneB.reportDir ?? '', 'report.csv'), 'utf8'));
+    expect(again.map((r) => r.orderId)).toEqual(earlier.map((r) => r.orderId));
   });
 
   it("gives the earlier order ids even when the rows' documents are gone since", async () => {
