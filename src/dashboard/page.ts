@@ -95,6 +95,10 @@ async function refresh() {
         if (c.invalid + c.failed > 0) {
           link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/failed.zip', 'failed/ (zip)');
         }
+        if (c['needs-review'] > 0) {
+          link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/needs-review.csv', 'needs-review.csv');
+        }
+        link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/summary.json', 'summary.json');
       }
       body.appendChild(tr);
     }

@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -61,7 +62,14 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   if (problem !== undefined) throw new DashboardError(problem);
   const guarded = options.user !== undefined && options.password !== undefined;
   const app = Fastify({ logger: false });
-  if (guarded) app.addHook('onRequest', basicAuth(options.user ?? '', options.password ?? ''));
+  // /healthz stays open: supervisors probe it without credentials, and it tells only up or down.
+  if (guarded) {
+    const check = basicAuth(options.user ?? '', options.password ?? '');
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
+      return undefined;
+    });
+  }
 
   const board = new FastifyAdapter();
   createBullBoard({
@@ -79,19 +87,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     const health = await options.health();
     return reply.code(health.redis && health.api !== false ? 200 : 503).send(health);
   });
-  app.get<{ Params: { sheetId: string } }>(
-    '/reports/:sheetId/report.csv',
+  app.get<{ Params: { sheetId: string; file: string } }>(
+    '/reports/:sheetId/:file',
     async (request, reply) => {
-      const dir = await reportDir(options, request.params.sheetId);
-      if (dir === undefined)
-        return reply.code(404).send({ message: 'No report for this sheet (yet).' });
+      const { sheetId, file } = request.params;
+      const type = REPORT_FILES[file];
+      const dir = await reportDir(options, sheetId);
+      if (type === undefined || dir === undefined || !(await isFile(join(dir, file))))
+        return reply.code(404).send({ message: `No ${file} for this sheet (yet).` });
+      const [stem, extension] = file.split('.');
       return reply
-        .type('text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="report-${request.params.sheetId}.csv"`,
-        )
-        .send(createReadStream(join(dir, 'report.csv')));
+        .type(type)
+        .header('content-disposition', `attachment; filename="${stem}-${sheetId}.${extension}"`)
+        .send(createReadStream(join(dir, file)));
     },
   );
   app.get<{ Params: { sheetId: string } }>(
@@ -125,11 +133,26 @@ async function reportDir(options: DashboardOptions, sheetId: string): Promise<st
   return sheet?.reportDir;
 }
 
+/** The files of a report folder the dashboard hands out, with their media types. */
+const REPORT_FILES: Record<string, string> = {
+  'report.csv': 'text/csv; charset=utf-8',
+  'needs-review.csv': 'text/csv; charset=utf-8',
+  'summary.json': 'application/json; charset=utf-8',
+};
+
 async function isDir(path: string): Promise<boolean> {
+  return (await statOf(path))?.isDirectory() ?? false;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await statOf(path))?.isFile() ?? false;
+}
+
+async function statOf(path: string): Promise<Stats | undefined> {
   try {
-    return (await stat(path)).isDirectory();
+    return await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }

@@ -154,6 +154,7 @@ describe('the dashboard beyond this machine', () => {
     });
     const anonymous = await fetch(`http://127.0.0.1:${port}/api/imports`);
     expect(anonymous.status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic /);
     const wrong = await fetch(`http://127.0.0.1:${port}/`, {
       headers: { authorization: `Basic ${btoa('an:nope')}` },
