@@ -2,17 +2,22 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 
-import type { Intake } from '../src/intake/intake.js';
+import type { Intake, IntakeResult } from '../src/intake/intake.js';
 import { sheetsIn } from '../src/intake/watcher.js';
 
 export const scanJobSchema = z.object({ name: z.string(), dir: z.string() });
 
-export function scanProcessor(intake: Intake) {
+export function scanProcessor(
+  intake: Intake,
+  onResult?: (path: string, result: IntakeResult) => void,
+) {
   return async (job: Job): Promise<number> => {
     const { dir } = scanJobSchema.parse(job.data);
     let queued = 0;
     for (const path of await sheetsIn(dir)) {
-      if ((await intake.take(path)).kind === 'queued') queued += 1;
+      const result = await intake.take(path);
+      onResult?.(path, result);
+      if (result.kind === 'queued') queued += 1;
     }
     return queued;
   };

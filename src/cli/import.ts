@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 
+import type { Logger } from 'pino';
+
 import { ConfigError, loadSettings, type Settings } from '../config/settings.js';
 import { createLogger } from '../logger.js';
 import type { Summary } from '../pipeline/report.js';
@@ -59,6 +61,15 @@ export async function loadCommandSettings(
 }
 
 /**
+ * The logger of a command a person watches: on a terminal, unless LOG_LEVEL is set, only
+ * warnings and errors, since the command's own lines say what goes on and JSON would bury them.
+ */
+export function commandLogger(io: CommandIo, settings: Settings): Logger {
+  const quiet = (io.stderr as { isTTY?: boolean }).isTTY === true && io.env.LOG_LEVEL === undefined;
+  return createLogger({ level: quiet ? 'warn' : settings.logLevel });
+}
+
+/**
  * One-shot import: queue the sheets, process them (in this process unless --no-workers), show
  * progress, print a summary. Exit 0 when every row is created or duplicate, 2 when some row is
  * invalid, failed or needs review, 1 when the import cannot go on.
@@ -75,9 +86,7 @@ export async function importCommand(
 
   const human = opts.json ? io.stderr : io.stdout;
   const say = (line: string) => io.stderr.write(`${line}\n`);
-  // On a terminal the progress display says what is going on; logs would only garble it.
-  const quiet = (io.stderr as { isTTY?: boolean }).isTTY === true && io.env.LOG_LEVEL === undefined;
-  const logger = createLogger({ level: quiet ? 'warn' : settings.logLevel });
+  const logger = commandLogger(io, settings);
   const importer = await openImporter({ settings, logger, say, workers: opts.workers !== false });
   const stop = { interrupted: false };
   try {

@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 
 import type { RunningDashboard } from '../dashboard/server.js';
-import { Intake } from '../intake/intake.js';
+import { statIfThere } from '../intake/files.js';
+import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
-import { createLogger } from '../logger.js';
 import { refuseExposure, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {
+  commandLogger,
   loadCommandSettings,
   type SettingCommandOptions,
   settingFlags,
@@ -15,6 +16,7 @@ import {
 } from './import.js';
 import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
+import { SheetNews } from './sheet-news.js';
 
 export interface WatchCommandOptions extends SettingCommandOptions {
   dashboard?: boolean;
@@ -31,7 +33,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   const say = (line: string) => io.stderr.write(`${line}\n`);
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
-  const logger = createLogger({ level: settings.logLevel });
+  const logger = commandLogger(io, settings);
   for (const dir of [
     settings.inboxDir,
     settings.workDir,
@@ -61,6 +63,23 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       stableMs: settings.inboxStableMs,
       logger,
     });
+    const news = new SheetNews({
+      progress: (sheetId) => importer.pipeline.progress(sheetId),
+      say,
+      show: (path) => shortPath(path, io.cwd),
+      logger,
+    });
+    stops.push(() => news.close());
+    const announce = (path: string, result: IntakeResult) => {
+      if (result.kind === 'queued') {
+        say(`Took ${shortPath(path, io.cwd)} as sheet ${result.sheetId}.`);
+        news.follow(result.sheetId);
+      }
+      if (result.kind === 'unreadable')
+        say(
+          `${shortPath(path, io.cwd)} cannot be read: moved to ${shortPath(result.folder, io.cwd)}.`,
+        );
+    };
     const recovered = await intake.recover();
     if (recovered.finished > 0)
       say(`Finished ${recovered.finished} intake(s) an earlier stop interrupted.`);
@@ -70,20 +89,23 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       );
     }
 
-    if (settings.schedules.length > 0) {
-      const schedules: RunningSchedules = await startSchedules({
-        schedules: settings.schedules,
-        redisUrl: importer.redisUrl,
-        prefix: settings.queuePrefix,
-        intake,
-        logger,
-      }).catch((error: unknown) => {
-        if (error instanceof ScheduleError) throw new CliError(error.message, 1, { cause: error });
-        throw error;
-      });
-      stops.push(() => schedules.close());
-      for (const s of settings.schedules)
-        say(`Schedule "${s.name}" (${s.cron}) scans ${shortPath(s.dir, io.cwd)}.`);
+    const schedules: RunningSchedules = await startSchedules({
+      schedules: settings.schedules,
+      redisUrl: importer.redisUrl,
+      prefix: settings.queuePrefix,
+      intake,
+      logger,
+      onResult: announce,
+    }).catch((error: unknown) => {
+      if (error instanceof ScheduleError) throw new CliError(error.message, 1, { cause: error });
+      throw error;
+    });
+    stops.push(() => schedules.close());
+    for (const s of settings.schedules) {
+      const missing = (await statIfThere(s.dir))?.isDirectory()
+        ? ''
+        : ', which is not there (yet): scans fail until it is';
+      say(`Schedule "${s.name}" (${s.cron}) scans ${shortPath(s.dir, io.cwd)}${missing}.`);
     }
 
     let dashboard: RunningDashboard | undefined;
@@ -112,14 +134,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       stableMs: settings.inboxStableMs,
       polling,
       logger,
-      onResult: (path, result) => {
-        if (result.kind === 'queued')
-          say(`Took ${shortPath(path, io.cwd)} as sheet ${result.sheetId}.`);
-        if (result.kind === 'unreadable')
-          say(
-            `${shortPath(path, io.cwd)} cannot be read: moved to ${shortPath(result.folder, io.cwd)}.`,
-          );
-      },
+      onResult: announce,
       onRefused: (_path, why) => {
         say(why);
       },

@@ -1,12 +1,12 @@
 /**
- * The dashboard `watch` serves: `/` the imports overview (one line per sheet, refreshing itself),
- * `/queues` bull-board, `/healthz` for supervisors, and each report's report.csv and failed/
- * bundle (zip). On a non-loopback address it refuses to start without basic-auth credentials.
+ * The dashboard (`watch`'s, or `dashboard` alone): `/` the imports overview (one line per sheet,
+ * refreshing itself), `/queues` bull-board, `/healthz` for supervisors, and each report's files
+ * and failed/ bundle (zip). On a non-loopback address it refuses to start without basic-auth
+ * credentials (except for /healthz).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 
@@ -18,6 +18,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import yazl from 'yazl';
 
+import { statIfThere } from '../intake/files.js';
 import type { SheetProgress } from '../pipeline/runtime.js';
 import { overviewPage } from './page.js';
 
@@ -141,20 +142,11 @@ const REPORT_FILES: Record<string, string> = {
 };
 
 async function isDir(path: string): Promise<boolean> {
-  return (await statOf(path))?.isDirectory() ?? false;
+  return (await statIfThere(path))?.isDirectory() ?? false;
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return (await statOf(path))?.isFile() ?? false;
-}
-
-async function statOf(path: string): Promise<Stats | undefined> {
-  try {
-    return await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return (await statIfThere(path))?.isFile() ?? false;
 }
 
 /** A folder as a zip stream, laid out as on disk, under a top folder named `failed/`. */

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { rename, copyFile, mkdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,11 +59,16 @@ export async function waitStable(
 }
 
 async function signature(path: string): Promise<string | null> {
+  const stats = await statIfThere(path);
+  return stats?.isFile() ? `${stats.size}:${stats.mtimeMs}` : null;
+}
+
+/** A path's stats, or undefined when nothing is there. */
+export async function statIfThere(path: string): Promise<Stats | undefined> {
   try {
-    const stats = await stat(path);
-    return stats.isFile() ? `${stats.size}:${stats.mtimeMs}` : null;
+    return await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }

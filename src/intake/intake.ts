@@ -10,7 +10,6 @@ import {
   readdir,
   readFile,
   rm,
-  stat,
   writeFile,
 } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
@@ -22,7 +21,7 @@ import type { Catalogue } from '../orders/catalogue.js';
 import { newSheetId, type Pipeline } from '../pipeline/runtime.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet } from '../sheets/read-sheet.js';
-import { isSheetCandidate, moveFile, waitStable } from './files.js';
+import { isSheetCandidate, moveFile, statIfThere, waitStable } from './files.js';
 
 /** What `recover()` found in `work/`. */
 export interface Recovery {
@@ -257,11 +256,5 @@ async function copyFile(from: string, to: string): Promise<void> {
 }
 
 async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  return (await statIfThere(path)) !== undefined;
 }

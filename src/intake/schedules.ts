@@ -8,7 +8,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 
 import { scanProcessor } from '../../jobs/scan.js';
-import type { Intake } from './intake.js';
+import type { Intake, IntakeResult } from './intake.js';
 
 export interface Schedule {
   name: string;
@@ -24,12 +24,18 @@ export interface RunningSchedules {
   close(): Promise<void>;
 }
 
+/**
+ * Makes Redis hold exactly these schedules (one removed from the config stops firing) and, when
+ * there are any, runs their scans in this process.
+ */
 export async function startSchedules(options: {
   schedules: readonly Schedule[];
   redisUrl: string;
   prefix: string;
   intake: Intake;
   logger: Logger;
+  /** Told of every sheet a scan takes. */
+  onResult?: (path: string, result: IntakeResult) => void;
 }): Promise<RunningSchedules> {
   const connection = { url: options.redisUrl, maxRetriesPerRequest: null };
   const queue = new Queue('intake', { connection, prefix: options.prefix });
@@ -58,13 +64,18 @@ export async function startSchedules(options: {
     await queue.close();
     throw error;
   }
-  const worker = new Worker('intake', scanProcessor(options.intake), {
+  if (options.schedules.length === 0) {
+    await queue.close();
+    return { close: () => Promise.resolve() };
+  }
+  const worker = new Worker('intake', scanProcessor(options.intake, options.onResult), {
     connection,
     prefix: options.prefix,
     concurrency: 1,
   });
   worker.on('failed', (job, error) => {
-    options.logger.warn({ schedule: job?.data, err: error }, 'scheduled scan failed');
+    // A share not mounted is the usual cause: one line, not a stack, at every firing.
+    options.logger.warn({ schedule: job?.data, reason: error.message }, 'scheduled scan failed');
   });
   worker.on('error', (error) => {
     options.logger.error({ err: error }, 'intake worker error');

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile, mkdir, cp } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { Queue } from 'bullmq';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { assertBuilt } from '../helpers/cli.js';
@@ -151,14 +152,39 @@ describe('order-importer watch', () => {
     const config = await put(
       w.dataDir,
       'config.json',
-      JSON.stringify({ schedules: [{ name: 'every-second', cron: '* * * * * *', dir: share }] }),
+      JSON.stringify({
+        schedules: [
+          { name: 'every-second', cron: '* * * * * *', dir: share },
+          { name: 'unmounted', cron: '0 2 * * *', dir: join(w.dataDir, 'not-mounted') },
+        ],
+      }),
     );
     const cli = await w.start({}, ['--config', config]);
     expect(cli.stderr).toContain('Schedule "every-second" (* * * * * *) scans');
+    expect(cli.stderr).toMatch(/not-mounted, which is not there \(yet\): scans fail until it is\./);
     await writeCsvSheet(share, 'nightly.csv', [sheetRow(1)]);
     const [sheet] = await w.done(1);
     expect(sheet).toMatchObject({ name: 'nightly.csv', counts: { created: 1 } });
     expect(await readdir(share)).toEqual([]);
+    // Said in plain words: taken, then done with its counts and its report.
+    await cli.waitForStderr(/Done: nightly\.csv \(sheet [\w-]+\): 1 created\. Report: \S+\//);
+    expect(cli.stderr).toMatch(/Took \S*nightly\.csv as sheet /);
+
+    // Started again without them, the schedules are gone from Redis: they fire no more.
+    cli.child.kill('SIGTERM');
+    expect((await cli.finished).code).toBe(0);
+    const again = await w.start();
+    const intake = new Queue('intake', {
+      connection: { url: w.redis.url },
+      prefix: `{${w.redis.prefix}}`,
+    });
+    try {
+      expect(await intake.getJobSchedulers()).toEqual([]);
+    } finally {
+      await intake.close();
+    }
+    again.child.kill('SIGTERM');
+    expect((await again.finished).code).toBe(0);
   });
 
   it('resumes after being killed with SIGKILL mid-import: finished, no order twice, one report', async () => {
