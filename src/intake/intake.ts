@@ -4,14 +4,7 @@
  * `work/<sheetId>/`, and queues it. An unreadable sheet goes to `failed/` with an error file.
  * Nothing is ever deleted; a crash at any step is finished by `recover()` at the next start.
  */
-import {
-  copyFile as copyInto,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
+import { copyFile as copyInto, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
