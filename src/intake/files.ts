@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { rename, copyFile, mkdir, stat, unlink } from 'node:fs/promises';
+import { rename, copyFile, mkdir, readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -86,5 +86,30 @@ export async function moveFile(from: string, to: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     await copyFile(from, to);
     await unlink(from);
+  }
+}
+
+/**
+ * Removes a folder the intake emptied, once it has stayed empty for `graceMs` (someone copying
+ * into it would have changed it). `'wait'`: empty, but too recently changed; `'kept'`: it holds
+ * something, or is gone. Only an empty folder is ever removed: rmdir refuses any other.
+ */
+export async function removeIfEmpty(
+  dir: string,
+  graceMs: number,
+  now: number,
+): Promise<'removed' | 'wait' | 'kept'> {
+  const stats = await statIfThere(dir);
+  if (!stats?.isDirectory()) return 'kept';
+  if ((await readdir(dir)).length > 0) return 'kept';
+  if (now - stats.mtimeMs < graceMs) return 'wait';
+  try {
+    await rmdir(dir);
+    return 'removed';
+  } catch (error) {
+    // Something arrived, or it went, between the look and the removal: it is not ours to tidy.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return 'kept';
+    throw error;
   }
 }

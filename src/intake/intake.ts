@@ -37,8 +37,9 @@ export interface IntakeOptions {
 }
 
 export type IntakeResult =
-  | { kind: 'queued'; sheetId: string; resumed: boolean }
-  | { kind: 'unreadable'; folder: string }
+  /** `from`: the folders it moved files out of, which may now be empty. */
+  | { kind: 'queued'; sheetId: string; resumed: boolean; from: string[] }
+  | { kind: 'unreadable'; folder: string; from: string[] }
   /** Not a sheet, gone, or taken by another watcher first. */
   | { kind: 'skipped'; why: string };
 
@@ -107,6 +108,7 @@ export class Intake {
   async #finish(work: string, journal: Journal): Promise<IntakeResult> {
     const sourceDir = dirname(journal.source);
     const stillNeeded = await this.#neededBySiblings(journal.source);
+    const emptied = new Set([sourceDir]);
     for (const file of journal.files) {
       const from = join(sourceDir, file);
       const to = join(work, file);
@@ -115,7 +117,10 @@ export class Intake {
         continue;
       try {
         if (stillNeeded.has(from)) await copyFile(from, to);
-        else await moveFile(from, to);
+        else {
+          await moveFile(from, to);
+          emptied.add(dirname(from));
+        }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // moved already, or never there
       }
@@ -125,7 +130,7 @@ export class Intake {
       sheetId,
     });
     await this.#journal(work, { ...journal, queued: true });
-    return { kind: 'queued', sheetId, resumed };
+    return { kind: 'queued', sheetId, resumed, from: [...emptied] };
   }
 
   /**
@@ -222,7 +227,7 @@ export class Intake {
       { sheet: path, folder, reason: error.message },
       'unreadable sheet moved to failed/',
     );
-    return { kind: 'unreadable', folder };
+    return { kind: 'unreadable', folder, from: [dirname(path)] };
   }
 
   async #journal(work: string, journal: Journal): Promise<void> {

@@ -4,12 +4,12 @@
  * awaitWriteFinish does not cover those), goes through the intake's own stability check.
  */
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 
-import { isIgnoredPath, isSheetCandidate, unreadableFormatHint } from './files.js';
+import { isIgnoredPath, isSheetCandidate, removeIfEmpty, unreadableFormatHint } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 
 export interface WatcherOptions {
@@ -37,6 +37,7 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
   const abort = new AbortController();
   const underway = new Set<Promise<void>>();
   const refused = new Set<string>();
+  const tidy = new EmptyFolders(options.inboxDir, Math.max(5000, options.stableMs * 5), logger);
   const take = (path: string) => {
     if (abort.signal.aborted) return;
     if (!isSheetCandidate(path)) {
@@ -53,7 +54,10 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
     }
     const work = intake
       .take(path, abort.signal)
-      .then((result) => options.onResult?.(path, result))
+      .then((result) => {
+        if (result.kind !== 'skipped') tidy.add(result.from);
+        options.onResult?.(path, result);
+      })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         logger.error({ sheet: path, err: error }, 'intake failed; the sheet stays in the inbox');
@@ -86,10 +90,69 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
     ready,
     close: async () => {
       abort.abort();
+      await tidy.close();
       await watcher.close();
       await Promise.allSettled([...underway]);
     },
   };
+}
+
+/**
+ * The inbox's folders the intake emptied (a dropped folder, its `docs/`), removed once they
+ * have stayed empty a while, then their parents likewise; never the inbox itself.
+ */
+class EmptyFolders {
+  readonly #waiting = new Set<string>();
+  readonly #timer: NodeJS.Timeout;
+  #sweeping: Promise<void> | undefined;
+
+  constructor(
+    private readonly inbox: string,
+    private readonly graceMs: number,
+    private readonly logger: Logger,
+  ) {
+    this.#timer = setInterval(
+      () => {
+        this.#sweeping ??= this.#sweep()
+          .catch((error: unknown) => {
+            logger.warn({ err: error }, 'could not tidy the empty folders of the inbox');
+          })
+          .finally(() => {
+            this.#sweeping = undefined;
+          });
+      },
+      Math.min(graceMs, 5000),
+    );
+    this.#timer.unref();
+  }
+
+  add(dirs: readonly string[]): void {
+    for (const dir of dirs) if (this.#inside(dir)) this.#waiting.add(dir);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#sweeping;
+  }
+
+  #inside(dir: string): boolean {
+    const rel = relative(this.inbox, dir);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  }
+
+  async #sweep(): Promise<void> {
+    // Deepest first, so that a folder's emptied subfolders go before it is looked at.
+    const dirs = [...this.#waiting].sort((a, b) => b.length - a.length);
+    for (const dir of dirs) {
+      const outcome = await removeIfEmpty(dir, this.graceMs, Date.now());
+      if (outcome === 'wait') continue;
+      this.#waiting.delete(dir);
+      if (outcome === 'removed') {
+        this.logger.info({ folder: dir }, 'empty folder removed from the inbox');
+        this.add([dirname(dir)]);
+      }
+    }
+  }
 }
 
 /** Every sheet in a folder and its subfolders (a schedule's scan). */

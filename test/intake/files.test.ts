@@ -1,4 +1,4 @@
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import {
   isIgnoredPath,
   isSheetCandidate,
   moveFile,
+  removeIfEmpty,
   unreadableFormatHint,
   waitStable,
 } from '../../src/intake/files.js';
@@ -85,5 +86,28 @@ describe('moveFile', () => {
     const from = await put(dir, 'a/plan.pdf', 'plan');
     await moveFile(from, join(dir, 'work', 'x', 'docs', 'plan.pdf'));
     await expect(moveFile(from, join(dir, 'again.pdf'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('removeIfEmpty', () => {
+  it('removes an empty folder only once it has stayed empty for the grace period', async () => {
+    const dir = await tempDir('tidy-');
+    const empty = join(dir, 'agency', 'docs');
+    await mkdir(empty, { recursive: true });
+    const changed = (await stat(empty)).mtimeMs;
+    expect(await removeIfEmpty(empty, 10_000, changed + 1000)).toBe('wait');
+    expect(await removeIfEmpty(empty, 10_000, changed + 10_000)).toBe('removed');
+    await expect(stat(empty)).rejects.toThrow(/ENOENT/);
+    expect(await readdir(join(dir, 'agency'))).toEqual([]);
+  });
+
+  it('keeps a folder that holds anything, and says kept of one that is gone', async () => {
+    const dir = await tempDir('tidy-');
+    await put(dir, 'agency/next.csv', 'a;b');
+    const far = Date.now() + 3_600_000;
+    expect(await removeIfEmpty(join(dir, 'agency'), 0, far)).toBe('kept');
+    expect(await readdir(join(dir, 'agency'))).toEqual(['next.csv']);
+    expect(await removeIfEmpty(join(dir, 'never-there'), 0, far)).toBe('kept');
+    expect(await removeIfEmpty(join(dir, 'agency', 'next.csv'), 0, far)).toBe('kept');
   });
 });

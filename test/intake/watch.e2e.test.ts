@@ -143,6 +143,12 @@ describe('order-importer watch', () => {
     expect(
       orders.find((o) => o.contact_name === 'Contact 2')?.files.map((f) => f.file_name),
     ).toEqual(['plan.pdf']);
+
+    // The dropped folders, emptied by the intake, are tidied away once they stay empty a while.
+    const deadline = Date.now() + 25_000;
+    while ((await readdir(w.inbox)).length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await readdir(w.inbox)).toEqual([]);
   });
 
   it('takes the sheets of a scheduled folder', async () => {
