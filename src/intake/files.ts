@@ -98,11 +98,13 @@ export async function removeIfEmpty(
   dir: string,
   graceMs: number,
   now: number,
+  /** When it last changed but for our own removals in it (else its modification time). */
+  changedAt?: number,
 ): Promise<'removed' | 'wait' | 'kept'> {
   const stats = await statIfThere(dir);
   if (!stats?.isDirectory()) return 'kept';
   if ((await readdir(dir)).length > 0) return 'kept';
-  if (now - stats.mtimeMs < graceMs) return 'wait';
+  if (now - (changedAt ?? stats.mtimeMs) < graceMs) return 'wait';
   try {
     await rmdir(dir);
     return 'removed';

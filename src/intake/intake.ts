@@ -54,6 +54,8 @@ const JOURNAL = '.intake.json';
 
 export class Intake {
   readonly #inFlight = new Set<string>();
+  /** Per source folder, the intake now moving files out of it (see #oneAtATime). */
+  readonly #folderTurns = new Map<string, Promise<unknown>>();
   readonly #now: () => number;
 
   constructor(private readonly options: IntakeOptions) {
@@ -86,18 +88,39 @@ export class Intake {
     }
     await this.#attachmentsSettled(dirname(path), files, signal);
 
-    const work = join(this.options.workDir, sheetId);
-    await mkdir(work, { recursive: true });
-    await this.#journal(work, { source: path, files, queued: false });
+    return this.#oneAtATime(dirname(path), async () => {
+      const work = join(this.options.workDir, sheetId);
+      await mkdir(work, { recursive: true });
+      await this.#journal(work, { source: path, files, queued: false });
+      try {
+        await moveFile(path, join(work, basename(path))); // the claim: the first rename wins
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await rm(work, { recursive: true, force: true }); // only our own journal is in it
+        return { kind: 'skipped', why: 'taken by another watcher' };
+      }
+      logger.info({ sheetId, sheet: path }, 'sheet taken from the inbox');
+      return this.#finish(work, { source: path, files, queued: false });
+    });
+  }
+
+  /**
+   * Sheets of one folder are moved out one after the other: each then sees the sheets still
+   * waiting beside it, and copies the documents they share instead of taking them away.
+   */
+  async #oneAtATime<T>(folder: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#folderTurns.get(folder) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#folderTurns.set(folder, settled);
     try {
-      await moveFile(path, join(work, basename(path))); // the claim: the first rename wins
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await rm(work, { recursive: true, force: true }); // only our own journal is in it
-      return { kind: 'skipped', why: 'taken by another watcher' };
+      return await mine;
+    } finally {
+      if (this.#folderTurns.get(folder) === settled) this.#folderTurns.delete(folder);
     }
-    logger.info({ sheetId, sheet: path }, 'sheet taken from the inbox');
-    return this.#finish(work, { source: path, files, queued: false });
   }
 
   /**
@@ -107,7 +130,7 @@ export class Intake {
    */
   async #finish(work: string, journal: Journal): Promise<IntakeResult> {
     const sourceDir = dirname(journal.source);
-    const stillNeeded = await this.#neededBySiblings(journal.source);
+    const stillNeeded = await this.#neededBySiblings(journal.source, work);
     const emptied = new Set([sourceDir]);
     for (const file of journal.files) {
       const from = join(sourceDir, file);
@@ -165,10 +188,21 @@ export class Intake {
     return recovery;
   }
 
-  /** The attachments (absolute paths) that the other sheets beside this one name. */
-  async #neededBySiblings(sheet: string): Promise<Set<string>> {
+  /**
+   * The attachments (absolute paths) that the other sheets beside this one name, and those of
+   * sheets from the same folder whose intake is under way elsewhere (another watch process).
+   */
+  async #neededBySiblings(sheet: string, work: string): Promise<Set<string>> {
     const dir = dirname(sheet);
     const needed = new Set<string>();
+    for (const other of await readdir(this.options.workDir).catch(() => [])) {
+      const folder = join(this.options.workDir, other);
+      if (folder === work) continue;
+      const journal = await this.#readJournal(folder, { quiet: true });
+      if (journal && !journal.queued && dirname(journal.source) === dir) {
+        for (const file of journal.files) needed.add(join(dir, file));
+      }
+    }
     const siblings = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of siblings) {
       const path = join(dir, entry.name);
@@ -234,10 +268,14 @@ export class Intake {
     await writeFile(join(work, JOURNAL), `${JSON.stringify(journal, null, 2)}\n`);
   }
 
-  async #readJournal(work: string): Promise<Journal | undefined> {
+  /** `quiet`: another intake may be writing it this very moment, so a miss is no news. */
+  async #readJournal(work: string, { quiet = false } = {}): Promise<Journal | undefined> {
     try {
       return journalSchema.parse(JSON.parse(await readFile(join(work, JOURNAL), 'utf8')));
     } catch (error) {
+      const midWrite =
+        error instanceof SyntaxError || (error as NodeJS.ErrnoException).code === 'ENOENT';
+      if (quiet && midWrite) return undefined;
       this.options.logger.warn(
         { work, err: error },
         'work folder without a readable intake journal',

@@ -3,13 +3,15 @@
  * documents can be dropped whole). Every sheet, also one already there at start-up (chokidar's
  * awaitWriteFinish does not cover those), goes through the intake's own stability check.
  */
+import { setMaxListeners } from 'node:events';
 import { readdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 
-import { isIgnoredPath, isSheetCandidate, removeIfEmpty, unreadableFormatHint } from './files.js';
+import { EmptyFolders } from './empty-folders.js';
+import { isIgnoredPath, isSheetCandidate, unreadableFormatHint } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 
 export interface WatcherOptions {
@@ -35,6 +37,8 @@ export interface RunningWatcher {
 export function startWatcher(options: WatcherOptions): RunningWatcher {
   const { intake, logger } = options;
   const abort = new AbortController();
+  // Every sheet being taken waits on this one signal: a folder of many sheets is no leak.
+  setMaxListeners(10_000, abort.signal);
   const underway = new Set<Promise<void>>();
   const refused = new Set<string>();
   const tidy = new EmptyFolders(options.inboxDir, Math.max(5000, options.stableMs * 5), logger);
@@ -95,64 +99,6 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
       await Promise.allSettled([...underway]);
     },
   };
-}
-
-/**
- * The inbox's folders the intake emptied (a dropped folder, its `docs/`), removed once they
- * have stayed empty a while, then their parents likewise; never the inbox itself.
- */
-class EmptyFolders {
-  readonly #waiting = new Set<string>();
-  readonly #timer: NodeJS.Timeout;
-  #sweeping: Promise<void> | undefined;
-
-  constructor(
-    private readonly inbox: string,
-    private readonly graceMs: number,
-    private readonly logger: Logger,
-  ) {
-    this.#timer = setInterval(
-      () => {
-        this.#sweeping ??= this.#sweep()
-          .catch((error: unknown) => {
-            logger.warn({ err: error }, 'could not tidy the empty folders of the inbox');
-          })
-          .finally(() => {
-            this.#sweeping = undefined;
-          });
-      },
-      Math.min(graceMs, 5000),
-    );
-    this.#timer.unref();
-  }
-
-  add(dirs: readonly string[]): void {
-    for (const dir of dirs) if (this.#inside(dir)) this.#waiting.add(dir);
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#sweeping;
-  }
-
-  #inside(dir: string): boolean {
-    const rel = relative(this.inbox, dir);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-  }
-
-  async #sweep(): Promise<void> {
-    // Deepest first, so that a folder's emptied subfolders go before it is looked at.
-    const dirs = [...this.#waiting].sort((a, b) => b.length - a.length);
-    for (const dir of dirs) {
-      const outcome = await removeIfEmpty(dir, this.graceMs, Date.now());
-      if (outcome === 'wait') continue;
-      this.#waiting.delete(dir);
-      if (outcome === 'removed') {
-        this.logger.info({ folder: dir }, 'empty folder removed from the inbox');
-        this.add([dirname(dir)]);
-      }
-    }
-  }
 }
 
 /** Every sheet in a folder and its subfolders (a schedule's scan). */

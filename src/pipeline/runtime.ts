@@ -4,6 +4,7 @@
  * many side by side (everything is injected, nothing is global).
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { basename, resolve } from 'node:path';
 
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
@@ -89,6 +90,8 @@ export class Pipeline {
     this.#config = config;
     this.#redis = redis;
     this.#now = config.now ?? Date.now;
+    // Every job in flight listens to these two: as many listeners as jobs is the design.
+    setMaxListeners(10_000, this.#abort.signal, this.#stopping.signal);
     this.keys = new Keys(config.prefix);
     this.store = new SheetStore(redis, this.keys);
     this.ledger = new Ledger(redis, this.keys);

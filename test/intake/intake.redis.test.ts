@@ -119,4 +119,24 @@ describe('Intake with a documents folder two sheets share', () => {
       expect(progress.counts).toMatchObject({ created: 1, failed: 0, invalid: 0 });
     }
   });
+
+  it('gives every sheet its documents when all of them are taken at once', async () => {
+    // As when a folder holding three sheets and their documents is dropped in one go.
+    const inbox = join(data, 'inbox-5');
+    await put(inbox, 'documents/shared.pdf', '%PDF shared');
+    const sheets = await Promise.all(
+      [51, 52, 53].map((n) =>
+        writeCsvSheet(inbox, `sheet-${n}.csv`, [sheetRow(n, { files: 'documents/shared.pdf' })]),
+      ),
+    );
+    const results = await Promise.all(sheets.map((sheet) => intake.take(sheet)));
+    for (const result of results) {
+      const sheetId = result.kind === 'queued' ? result.sheetId : '';
+      expect(sheetId).not.toBe('');
+      const progress = await waitForReport(t.pipeline, sheetId);
+      expect(progress.counts).toMatchObject({ created: 1, failed: 0, invalid: 0 });
+    }
+    // The last sheet took the document along: nothing is left behind in the inbox.
+    expect(await readdir(join(inbox, 'documents'))).toEqual([]);
+  });
 });
