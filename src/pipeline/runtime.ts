@@ -293,8 +293,11 @@ export class Pipeline {
     } else if (!(await this.store.claimSha(content, sheetId))) {
       const earlier = (await this.store.findBySha(content)) ?? '';
       if (earlier === sheetId) {
-        // Queued under this very id before (a hot-folder intake resumed after a crash).
-        if ((await this.store.get(sheetId))?.state !== 'done') await this.#queueSheet(sheetId);
+        // Queued under this very id before (a hot-folder intake resumed after a crash), or
+        // claimed by a process that stopped before it wrote the sheet's record.
+        const sheet = await this.store.get(sheetId);
+        if (!sheet) await this.store.create(base);
+        if (sheet?.state !== 'done') await this.#queueSheet(sheetId);
         return { sheetId, resumed: true };
       }
       // Another process may have claimed the content a moment ago and not yet written its record.
@@ -302,6 +305,13 @@ export class Pipeline {
       for (let tries = 0; !earlierSheet && tries < 40; tries++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         earlierSheet = await this.store.get(earlier);
+      }
+      if (!earlierSheet && (await this.store.replaceSha(content, earlier, sheetId))) {
+        // Claimed by a process that stopped before it recorded its sheet: nothing was sent for
+        // it, so this import takes the content over (the rows' own claims still stand guard).
+        await this.store.create(base);
+        await this.#queueSheet(sheetId);
+        return { sheetId, resumed: false };
       }
       if (earlierSheet && earlierSheet.state !== 'done') {
         await this.#queueSheet(earlier);

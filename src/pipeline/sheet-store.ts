@@ -125,6 +125,15 @@ end
 return 0
 `;
 
+// KEYS: by-sha. ARGV: content, from, to. Moves a content's registration only if `from` holds it.
+const REPLACE_SHA = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+`;
+
 /** Where a row's create stands across every worker. */
 export type CreateClaim =
   | { kind: 'claimed' }
@@ -142,6 +151,7 @@ type ScriptedRedis = Redis & {
     ...args: string[]
   ): Promise<[number, number]>;
   oiSetTotal(sheet: string, final: string, total: string): Promise<number>;
+  oiReplaceSha(bySha: string, content: string, from: string, to: string): Promise<number>;
 };
 
 export class SheetStore {
@@ -155,6 +165,7 @@ export class SheetStore {
       redis.defineCommand('oiFinalize', { numberOfKeys: 3, lua: FINALIZE });
       redis.defineCommand('oiSetTotal', { numberOfKeys: 2, lua: SET_TOTAL });
       redis.defineCommand('oiUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
+      redis.defineCommand('oiReplaceSha', { numberOfKeys: 1, lua: REPLACE_SHA });
     }
     this.#redis = redis as ScriptedRedis;
   }
@@ -205,6 +216,11 @@ export class SheetStore {
   /** Registers this content as imported by `sheetId`; false when another sheet got there first. */
   async claimSha(content: string, sheetId: string): Promise<boolean> {
     return (await this.#redis.hsetnx(this.keys.bySha, content, sheetId)) === 1;
+  }
+
+  /** Moves this content's registration from `from` to `to`; false when `from` no longer holds it. */
+  async replaceSha(content: string, from: string, to: string): Promise<boolean> {
+    return (await this.#redis.oiReplaceSha(this.keys.bySha, content, from, to)) === 1;
   }
 
   async forgetSha(content: string, sheetId: string): Promise<void> {

@@ -14,6 +14,7 @@ import {
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { newSheetId } from '../../src/pipeline/runtime.js';
+import { hashFile } from '../../src/sheets/scan.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -82,6 +83,33 @@ describe('a rate limit', () => {
       expect(early, `requests right after the 429 at ${refusal.at}`).toEqual([]);
     }
     expect(refusals.length).toBeLessThan(14);
+  });
+});
+
+describe('a process stopped between claiming a sheet and recording it', () => {
+  it('leaves no ghost: the same intake resumed records and imports it, and so does a new drop', async () => {
+    const t = await pipelineWith({});
+    const dir = await tempDir('ghost-');
+    const claimOf = async (path: string) => `${t.config.apiScope}|${await hashFile(path)}`;
+
+    // Resumed by its own intake (same sheet id), as `watch` does after a restart.
+    const resumed = await writeCsvSheet(dir, 'resumed.csv', rows(2));
+    const ghostId = newSheetId(Date.now());
+    expect(await t.pipeline.store.claimSha(await claimOf(resumed), ghostId)).toBe(true);
+    expect(await t.pipeline.enqueue(resumed, { sheetId: ghostId })).toEqual({
+      sheetId: ghostId,
+      resumed: true,
+    });
+    expect((await waitForReport(t.pipeline, ghostId)).counts).toMatchObject({ created: 2 });
+
+    // Dropped again by the user, under a new id: it takes the content over.
+    const dropped = await writeCsvSheet(dir, 'dropped.csv', [sheetRow(7), sheetRow(8)]);
+    expect(await t.pipeline.store.claimSha(await claimOf(dropped), 'gone-before-recording')).toBe(
+      true,
+    );
+    const again = await t.pipeline.enqueue(dropped, { sheetId: newSheetId(Date.now() + 1000) });
+    expect((await waitForReport(t.pipeline, again.sheetId)).counts).toMatchObject({ created: 2 });
+    expect(await t.sandbox.api.listOrders()).toHaveLength(4);
   });
 });
 
