@@ -18,6 +18,8 @@ import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
 import { SheetNews } from './sheet-news.js';
 
+const RECOVERY_EVERY_MS = 60_000;
+
 export interface WatchCommandOptions extends SettingCommandOptions {
   dashboard?: boolean;
   poll?: boolean;
@@ -81,8 +83,26 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
         );
     };
     const recovered = await intake.recover();
-    if (recovered.finished > 0)
-      say(`Finished ${recovered.finished} intake(s) an earlier stop interrupted.`);
+    if (recovered.finished.length > 0)
+      say(`Finished ${recovered.finished.length} intake(s) an earlier stop interrupted.`);
+    for (const sheetId of recovered.finished) news.follow(sheetId);
+    // An intake that failed half-way (a file locked, a share gone a moment) is finished by a
+    // later pass instead of waiting for the next start.
+    const passes = setInterval(() => {
+      intake
+        .recover({ minAgeMs: RECOVERY_EVERY_MS })
+        .then(({ finished }) => {
+          for (const sheetId of finished) news.follow(sheetId);
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'recovery pass failed; the next one tries again');
+        });
+    }, RECOVERY_EVERY_MS);
+    passes.unref();
+    stops.push(() => {
+      clearInterval(passes);
+      return Promise.resolve();
+    });
     for (const work of recovered.stranded) {
       say(
         `${shortPath(work, io.cwd)} was queued, but Redis has no record of it (did Redis lose its data?): it is left alone. Check which of its rows have orders, then drop its sheet into the inbox again.`,

@@ -43,14 +43,14 @@ export async function waitStable(
 ): Promise<boolean> {
   const now = options.now ?? Date.now;
   const step = Math.max(50, Math.min(500, stableMs / 4));
-  let last = await signature(path);
+  let last = await fileSignature(path);
   let since = now();
   for (;;) {
     if (last === null) return false;
     if (now() - since >= stableMs) return true;
     if (options.deadline !== undefined && now() > options.deadline) return false;
     await sleep(step, undefined, options.signal ? { signal: options.signal } : undefined);
-    const current = await signature(path);
+    const current = await fileSignature(path);
     if (current !== last) {
       last = current;
       since = now();
@@ -58,7 +58,8 @@ export async function waitStable(
   }
 }
 
-async function signature(path: string): Promise<string | null> {
+/** A file's size and modification time, to tell whether it changed; null when it is no file. */
+export async function fileSignature(path: string): Promise<string | null> {
   const stats = await statIfThere(path);
   return stats?.isFile() ? `${stats.size}:${stats.mtimeMs}` : null;
 }

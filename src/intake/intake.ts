@@ -4,7 +4,15 @@
  * `work/<sheetId>/`, and queues it. An unreadable sheet goes to `failed/` with an error file.
  * Nothing is ever deleted; a crash at any step is finished by `recover()` at the next start.
  */
-import { copyFile as copyInto, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  copyFile as copyInto,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  rmdir,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
@@ -14,12 +22,12 @@ import type { Catalogue } from '../orders/catalogue.js';
 import { newSheetId, type Pipeline } from '../pipeline/runtime.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet } from '../sheets/read-sheet.js';
-import { isSheetCandidate, moveFile, statIfThere, waitStable } from './files.js';
+import { fileSignature, isSheetCandidate, moveFile, statIfThere, waitStable } from './files.js';
 
 /** What `recover()` found in `work/`. */
 export interface Recovery {
-  /** Intakes a crash interrupted, now queued. */
-  finished: number;
+  /** The sheets of intakes a crash interrupted, now queued. */
+  finished: string[];
   /** Work folders queued once but unknown to Redis now: nothing will happen to them by itself. */
   stranded: string[];
 }
@@ -54,6 +62,8 @@ const JOURNAL = '.intake.json';
 
 export class Intake {
   readonly #inFlight = new Set<string>();
+  /** Work folders this process is finishing now: a recovery pass leaves them be. */
+  readonly #finishing = new Set<string>();
   /** Per source folder, the intake now moving files out of it (see #oneAtATime). */
   readonly #folderTurns = new Map<string, Promise<unknown>>();
   readonly #now: () => number;
@@ -75,9 +85,19 @@ export class Intake {
   }
 
   async #take(path: string, signal?: AbortSignal): Promise<IntakeResult> {
+    for (;;) {
+      const result = await this.#takeAsIs(path, signal);
+      // Rewritten while its attachments were awaited: its list of files may be another now.
+      if (result !== 'changed') return result;
+      this.options.logger.info({ sheet: path }, 'sheet changed while being taken; taken anew');
+    }
+  }
+
+  async #takeAsIs(path: string, signal?: AbortSignal): Promise<IntakeResult | 'changed'> {
     const { stableMs, logger } = this.options;
     if (!(await waitStable(path, stableMs, signal ? { signal } : {})))
       return { kind: 'skipped', why: 'gone' };
+    const read = await fileSignature(path);
     const sheetId = newSheetId(this.#now());
     let files: string[];
     try {
@@ -86,9 +106,11 @@ export class Intake {
       if (!(error instanceof SheetError)) throw error;
       return this.#unreadable(path, sheetId, error);
     }
-    await this.#attachmentsSettled(dirname(path), files, signal);
+    const changed = async () => (await fileSignature(path)) !== read;
+    await this.#attachmentsSettled(dirname(path), files, changed, signal);
 
     return this.#oneAtATime(dirname(path), async () => {
+      if (await changed()) return 'changed';
       const work = join(this.options.workDir, sheetId);
       await mkdir(work, { recursive: true });
       await this.#journal(work, { source: path, files, queued: false });
@@ -100,7 +122,15 @@ export class Intake {
         return { kind: 'skipped', why: 'taken by another watcher' };
       }
       logger.info({ sheetId, sheet: path }, 'sheet taken from the inbox');
-      return this.#finish(work, { source: path, files, queued: false });
+      try {
+        return await this.#finish(work, { source: path, files, queued: false });
+      } catch (error) {
+        logger.error(
+          { sheetId, sheet: path, work, err: error },
+          'intake stopped after the sheet was moved to work/: the next recovery pass finishes it',
+        );
+        throw error;
+      }
     });
   }
 
@@ -129,8 +159,18 @@ export class Intake {
    * not moved: the last sheet to need it takes it along.
    */
   async #finish(work: string, journal: Journal): Promise<IntakeResult> {
+    this.#finishing.add(work);
+    try {
+      return await this.#finishNow(work, journal);
+    } finally {
+      this.#finishing.delete(work);
+    }
+  }
+
+  async #finishNow(work: string, journal: Journal): Promise<IntakeResult> {
     const sourceDir = dirname(journal.source);
     const stillNeeded = await this.#neededBySiblings(journal.source, work);
+    const keep = (file: string) => stillNeeded === 'all' || stillNeeded.has(file);
     const emptied = new Set([sourceDir]);
     for (const file of journal.files) {
       const from = join(sourceDir, file);
@@ -139,7 +179,7 @@ export class Intake {
       if (relative(sourceDir, from).startsWith('..') || relative(work, to).startsWith('..'))
         continue;
       try {
-        if (stillNeeded.has(from)) await copyFile(from, to);
+        if (keep(from)) await copyFile(from, to);
         else {
           await moveFile(from, to);
           emptied.add(dirname(from));
@@ -159,13 +199,19 @@ export class Intake {
   /**
    * Finishes the intakes a crash interrupted: a work folder whose sheet arrived gets its
    * attachments and its queueing; one whose sheet never arrived is dropped (the sheet is still
-   * in the inbox and will be taken again).
+   * in the inbox and will be taken again). `minAgeMs` leaves alone the journals younger than
+   * that, which are most likely another process's intake under way (finishing one twice does
+   * no harm, but is not needed).
    */
-  async recover(): Promise<Recovery> {
-    const recovery: Recovery = { finished: 0, stranded: [] };
+  async recover({ minAgeMs = 0 } = {}): Promise<Recovery> {
+    const recovery: Recovery = { finished: [], stranded: [] };
     const entries = await readdir(this.options.workDir).catch(() => []);
     for (const sheetId of entries) {
       const work = join(this.options.workDir, sheetId);
+      if (this.#finishing.has(work)) continue;
+      const written = (await statIfThere(join(work, JOURNAL)))?.mtimeMs;
+      // A folder with no journal is named (by #readJournal) at start only, not at every pass.
+      if (written === undefined ? minAgeMs > 0 : this.#now() - written < minAgeMs) continue;
       const journal = await this.#readJournal(work);
       if (!journal) continue;
       if (journal.queued) {
@@ -179,38 +225,44 @@ export class Intake {
       }
       const sheet = join(work, basename(journal.source));
       if (!(await exists(sheet))) {
-        await rm(work, { recursive: true, force: true });
+        await this.#dropEmptyWork(work);
         continue;
       }
-      await this.#finish(work, journal);
-      recovery.finished += 1;
+      const result = await this.#finish(work, journal);
+      if (result.kind === 'queued') recovery.finished.push(result.sheetId);
     }
     return recovery;
   }
 
   /**
    * The attachments (absolute paths) that the other sheets beside this one name, and those of
-   * sheets from the same folder whose intake is under way elsewhere (another watch process).
+   * sheets from the same folder whose intake is under way elsewhere (another watch process);
+   * `'all'` while a sibling is still being written, since what it will name is not known yet.
    */
-  async #neededBySiblings(sheet: string, work: string): Promise<Set<string>> {
+  async #neededBySiblings(sheet: string, work: string): Promise<Set<string> | 'all'> {
     const dir = dirname(sheet);
     const needed = new Set<string>();
+    const siblings = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of siblings) {
+      const path = join(dir, entry.name);
+      if (!entry.isFile() || path === sheet || !isSheetCandidate(path)) continue;
+      const stats = await statIfThere(path);
+      if (stats === undefined) continue; // taken meanwhile: its journal, read below, tells
+      if (this.#now() - stats.mtimeMs < this.options.stableMs) return 'all';
+      try {
+        for (const file of await this.#referencedFiles(path)) needed.add(join(dir, file));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // taken meanwhile
+        if (!(error instanceof SheetError)) throw error; // an unreadable sibling needs nothing
+      }
+    }
+    // After the siblings: one taken away meanwhile wrote its journal before it went.
     for (const other of await readdir(this.options.workDir).catch(() => [])) {
       const folder = join(this.options.workDir, other);
       if (folder === work) continue;
       const journal = await this.#readJournal(folder, { quiet: true });
       if (journal && !journal.queued && dirname(journal.source) === dir) {
         for (const file of journal.files) needed.add(join(dir, file));
-      }
-    }
-    const siblings = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of siblings) {
-      const path = join(dir, entry.name);
-      if (!entry.isFile() || path === sheet || !isSheetCandidate(path)) continue;
-      try {
-        for (const file of await this.#referencedFiles(path)) needed.add(join(dir, file));
-      } catch (error) {
-        if (!(error instanceof SheetError)) throw error; // an unreadable sibling needs nothing
       }
     }
     return needed;
@@ -235,13 +287,15 @@ export class Intake {
   async #attachmentsSettled(
     dir: string,
     files: readonly string[],
+    sheetChanged: () => Promise<boolean>,
     signal?: AbortSignal,
   ): Promise<void> {
     const deadline = this.#now() + Math.max(10_000, this.options.stableMs * 5);
     await Promise.all(
       files.map(async (file) => {
         const path = join(dir, file);
-        while (!(await exists(path)) && this.#now() < deadline) {
+        // A sheet rewritten meanwhile may no longer name the file: no use waiting for it.
+        while (!(await exists(path)) && this.#now() < deadline && !(await sheetChanged())) {
           await new Promise((resolve) => setTimeout(resolve, 200));
           if (signal?.aborted) return;
         }
@@ -266,6 +320,22 @@ export class Intake {
 
   async #journal(work: string, journal: Journal): Promise<void> {
     await writeFile(join(work, JOURNAL), `${JSON.stringify(journal, null, 2)}\n`);
+  }
+
+  /**
+   * Removes a work folder whose sheet never arrived: its journal, then the folder itself only if
+   * empty. Another watch process may be moving the sheet in this very moment; rmdir then
+   * refuses, and the sheet stays (never `rm -r` here).
+   */
+  async #dropEmptyWork(work: string): Promise<void> {
+    await rm(join(work, JOURNAL), { force: true });
+    try {
+      await rmdir(work);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error;
+      this.options.logger.warn({ work }, 'work folder not empty after all; left as it is');
+    }
   }
 
   /** `quiet`: another intake may be writing it this very moment, so a miss is no news. */

@@ -14,6 +14,9 @@ import { EmptyFolders } from './empty-folders.js';
 import { isIgnoredPath, isSheetCandidate, unreadableFormatHint } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 
+/** Folders deeper than this in the inbox (or a scanned folder) are not looked into. */
+export const MAX_DEPTH = 32;
+
 export interface WatcherOptions {
   inboxDir: string;
   intake: Intake;
@@ -72,7 +75,7 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
   const watcher = watch(options.inboxDir, {
     ignored: (path) => path !== options.inboxDir && isIgnoredPath(path),
     ignoreInitial: false,
-    depth: 10,
+    depth: MAX_DEPTH,
     usePolling: options.polling,
     interval: 1000,
     awaitWriteFinish: {
@@ -108,7 +111,7 @@ export async function sheetsIn(dir: string): Promise<string[]> {
     for (const entry of await readdir(folder, { withFileTypes: true })) {
       if (isIgnoredPath(entry.name)) continue;
       const path = join(folder, entry.name);
-      if (entry.isDirectory() && depth < 10) await walk(path, depth + 1);
+      if (entry.isDirectory() && depth < MAX_DEPTH) await walk(path, depth + 1);
       else if (entry.isFile() && isSheetCandidate(path)) found.push(path);
     }
   };

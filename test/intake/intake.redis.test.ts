@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,17 +14,20 @@ let intake: Intake;
 beforeAll(async () => {
   t = await testPipeline();
   data = await tempDir('intake-');
-  intake = new Intake({
+  intake = new Intake({ ...intakeOptions(), logger: t.config.logger });
+});
+afterAll(() => t.close());
+
+function intakeOptions() {
+  return {
     pipeline: t.pipeline,
     catalogue: t.config.catalogue,
     maxAttachmentBytes: 1 << 20,
     workDir: join(data, 'work'),
     failedDir: join(data, 'failed'),
     stableMs: 100,
-    logger: t.config.logger,
-  });
-});
-afterAll(() => t.close());
+  };
+}
 
 describe('Intake', () => {
   it('moves a sheet and the attachments it names into work/<sheetId>/, and queues it', async () => {
@@ -75,8 +78,18 @@ describe('Intake', () => {
     );
     await writeFile(join(lost, 'lost.csv'), await readFile(source));
 
+    // Another process is moving its sheet into this one right now: it must not be removed.
+    const arriving = join(data, 'work', '20261126-000000-dddddd');
+    await mkdir(arriving, { recursive: true });
+    await writeFile(
+      join(arriving, '.intake.json'),
+      JSON.stringify({ source: join(inbox, 'arriving.csv'), files: [], queued: false }),
+    );
+    await writeFile(join(arriving, 'half-moved.pdf'), '%PDF');
+
     const recovered = await intake.recover();
-    expect(recovered.finished).toBe(1);
+    expect(recovered.finished).toEqual(['20261126-000000-aaaaaa']);
+    expect(await readdir(arriving)).toEqual(['half-moved.pdf']);
     expect(recovered.stranded).toContain(lost);
     expect(await readdir(lost)).toEqual(['.intake.json', 'lost.csv']);
     expect(await readdir(join(work, 'docs'))).toEqual(['b.pdf']);
@@ -138,5 +151,56 @@ describe('Intake with a documents folder two sheets share', () => {
     }
     // The last sheet took the document along: nothing is left behind in the inbox.
     expect(await readdir(join(inbox, 'documents'))).toEqual([]);
+  });
+
+  it('gives every sheet its documents when two watchers take one folder at once', async () => {
+    const inbox = join(data, 'inbox-6');
+    await put(inbox, 'docs/shared.pdf', '%PDF shared');
+    const numbers = Array.from({ length: 12 }, (_, i) => 60 + i);
+    const sheets = await Promise.all(
+      numbers.map((n) =>
+        writeCsvSheet(inbox, `sheet-${n}.csv`, [sheetRow(n, { files: 'docs/shared.pdf' })]),
+      ),
+    );
+    const other = new Intake({ ...intakeOptions(), logger: t.config.logger });
+    const results = await Promise.all(
+      [intake, other].flatMap((watcher) => sheets.map((sheet) => watcher.take(sheet))),
+    );
+    const queued = results.flatMap((r) => (r.kind === 'queued' ? [r.sheetId] : []));
+    expect(queued).toHaveLength(12);
+    for (const sheetId of queued) {
+      const progress = await waitForReport(t.pipeline, sheetId);
+      expect(progress.counts).toMatchObject({ created: 1, invalid: 0 });
+    }
+  });
+
+  it('copies, not moves, what a sibling still being written may name', async () => {
+    const inbox = join(data, 'inbox-7');
+    await put(inbox, 'docs/shared.pdf', '%PDF shared');
+    const done = await writeCsvSheet(inbox, 'done.csv', [
+      sheetRow(71, { files: 'docs/shared.pdf' }),
+    ]);
+    // Still being copied: it names nothing yet, but its last rows may.
+    const growing = await put(inbox, 'growing.csv', 'reference;city\r\n');
+    const busy = Date.now() / 1000 + 60;
+    await utimes(growing, busy, busy);
+    expect((await intake.take(done)).kind).toBe('queued');
+    expect(await readdir(join(inbox, 'docs'))).toEqual(['shared.pdf']);
+  });
+
+  it('takes a sheet rewritten while it waited for its documents as it is now', async () => {
+    const inbox = join(data, 'inbox-8');
+    await put(inbox, 'docs/here.pdf', '%PDF here');
+    const path = await writeCsvSheet(inbox, 'orders.csv', [
+      sheetRow(81, { files: 'docs/late.pdf' }),
+    ]);
+    const taking = intake.take(path);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await writeCsvSheet(inbox, 'orders.csv', [sheetRow(81, { files: 'docs/here.pdf' })]);
+    const result = await taking;
+    const sheetId = result.kind === 'queued' ? result.sheetId : '';
+    const progress = await waitForReport(t.pipeline, sheetId);
+    expect(progress.counts).toMatchObject({ created: 1, invalid: 0 });
+    expect(await readdir(join(inbox, 'docs'))).toEqual([]);
   });
 });
