@@ -32,6 +32,8 @@ export const rowStateSchema = z.object({
   fileIds: z.array(z.number().int().nullable()).default([]),
   /** Attachments sent again after an unclear answer: they may be on the order twice. */
   resent: z.array(z.number().int()).default([]),
+  /** The attachment being sent now; still set on a resume, it was sent with no answer kept. */
+  uploading: z.number().int().optional(),
   /** How often this row has waited for another row or attempt to finish. */
   waits: z.number().int().default(0),
 });
@@ -239,13 +241,19 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
     if (fileIds[k] !== null) continue;
     try {
       await interruptibleWait((signal) => deps.pace.turn(signal), deps);
+      // A process that stopped mid-upload leaves `uploading` behind: this is a second sending.
+      const resent = state.uploading === k ? [...new Set([...state.resent, k])] : state.resent;
+      await save({ ...state, resent, uploading: k });
       fileIds[k] = await deps.api.uploadFile(
         orderId,
         { absolute: attachment.absolute },
         deps.signal,
       );
-      await save({ ...state, fileIds: [...fileIds] });
+      await save({ ...state, fileIds: [...fileIds], uploading: undefined });
     } catch (error) {
+      if (error instanceof ApiError && (error.kind === 'permanent' || error.kind === 'retryable')) {
+        await save({ ...state, uploading: undefined }); // not stored: sending it again is no repeat
+      }
       if (error instanceof ApiError && error.kind === 'permanent') {
         refused.push(`${attachment.path}: ${withoutFullStop(error.message)}`);
         continue;

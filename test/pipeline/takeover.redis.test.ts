@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { runRowJob, RowInterruption, type RowJobData } from '../../src/pipeline/row-job.js';
 import { sandboxRequests } from '../helpers/api.js';
-import { tempDir } from '../helpers/files.js';
+import { put, tempDir } from '../helpers/files.js';
 import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -64,6 +64,58 @@ describe('one row job run by two workers at once (a stall taken over while the f
     expect(finished).toEqual(['created']);
     const waiting = results.find((r) => r.status === 'rejected');
     expect(waiting?.reason).toBeInstanceOf(RowInterruption);
+  });
+});
+
+describe('a row resumed after its process stopped in the middle of an upload', () => {
+  it('sends the file again and says it may be on the order twice', async () => {
+    const t = await testPipeline({ workers: false });
+    open.push(t);
+    const dir = await tempDir('mid-upload-');
+    const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
+    const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
+    let current: unknown = {
+      sheetId: 'mid-upload',
+      row: 1,
+      line: 2,
+      key: null,
+      order: validOrder(),
+      attachments: [{ path: 'docs/plan.pdf', absolute: plan, bytes: 9 }],
+      // As the stopped process left it: the order made, the upload sent, no answer kept.
+      state: { orderId: order.id, inspectionIds: [], fileIds: [null], resent: [], uploading: 0 },
+    };
+    const outcomes: Array<{ status: string; error?: string }> = [];
+    await runRowJob(
+      {
+        get data() {
+          return current;
+        },
+        attemptsStarted: 2,
+        attemptsMade: 1,
+        maxAttempts: 5,
+        updateData: async (next: RowJobData) => {
+          current = next;
+        },
+      },
+      {
+        api: t.config.api,
+        ledger: t.pipeline.ledger,
+        pace: t.pipeline.pace,
+        creates: t.pipeline.store,
+        finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) =>
+          void outcomes.push(outcome),
+        isFinal: async () => false,
+        logger: t.config.logger,
+        now: Date.now,
+        signal: new AbortController().signal,
+      },
+    );
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        status: 'created',
+        error: 'sent again after an unclear answer, so possibly attached twice: docs/plan.pdf.',
+      }),
+    ]);
   });
 });
 
