@@ -66,6 +66,8 @@ export class Intake {
   readonly #finishing = new Set<string>();
   /** Per source folder, the intake now moving files out of it (see #oneAtATime). */
   readonly #folderTurns = new Map<string, Promise<unknown>>();
+  /** What each sibling sheet names, by its path and version (see #siblingFiles). */
+  readonly #siblings = new Map<string, { version: string; files: readonly string[] }>();
   readonly #now: () => number;
 
   constructor(private readonly options: IntakeOptions) {
@@ -81,6 +83,7 @@ export class Intake {
       return await this.#take(path, signal);
     } finally {
       this.#inFlight.delete(path);
+      this.#siblings.delete(path); // moved on: the next one there is another sheet
     }
   }
 
@@ -250,7 +253,8 @@ export class Intake {
       if (stats === undefined) continue; // taken meanwhile: its journal, read below, tells
       if (this.#now() - stats.mtimeMs < this.options.stableMs) return 'all';
       try {
-        for (const file of await this.#referencedFiles(path)) needed.add(join(dir, file));
+        const version = `${stats.size}:${stats.mtimeMs}`;
+        for (const file of await this.#siblingFiles(path, version)) needed.add(join(dir, file));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // taken meanwhile
         if (!(error instanceof SheetError)) throw error; // an unreadable sibling needs nothing
@@ -266,6 +270,18 @@ export class Intake {
       }
     }
     return needed;
+  }
+
+  /**
+   * A sibling's attachments, read once per version of it: a folder of many sheets would
+   * otherwise have every sheet read by every other one.
+   */
+  async #siblingFiles(path: string, version: string): Promise<readonly string[]> {
+    const known = this.#siblings.get(path);
+    if (known?.version === version) return known.files;
+    const files = await this.#referencedFiles(path);
+    this.#siblings.set(path, { version, files });
+    return files;
   }
 
   /** Every attachment path the sheet's rows give (valid rows or not). */
