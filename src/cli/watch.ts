@@ -36,6 +36,8 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);
+  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started.
+  const firstSignal = io.stopSignal();
   for (const dir of [
     settings.inboxDir,
     settings.workDir,
@@ -86,6 +88,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     if (recovered.finished.length > 0)
       say(`Finished ${recovered.finished.length} intake(s) an earlier stop interrupted.`);
     for (const sheetId of recovered.finished) news.follow(sheetId);
+    // Sheets an earlier run left under way are finished here too: say when.
+    for (const sheet of await importer.pipeline.overview())
+      if (sheet.state !== 'done') news.follow(sheet.sheetId);
     // An intake that failed half-way (a file locked, a share gone a moment) is finished by a
     // later pass instead of waiting for the next start.
     const passes = setInterval(() => {
@@ -168,7 +173,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     if (dashboard) say(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
     say('Stop with Ctrl+C.');
 
-    const signal = await io.stopSignal();
+    const signal = await firstSignal;
     say(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
     let force = false;
     void io.stopSignal().then(async () => {

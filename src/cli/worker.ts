@@ -14,11 +14,13 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
   const say = (line: string) => io.stderr.write(`${line}\n`);
   const logger = createLogger({ level: settings.logLevel });
+  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started.
+  const firstSignal = io.stopSignal();
   const importer = await openImporter({ settings, logger, say, workers: true });
   say(
     `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl}. Stop with Ctrl+C.`,
   );
-  const signal = await io.stopSignal();
+  const signal = await firstSignal;
   say(`${signal}: finishing the rows in flight (again to stop at once)…`);
   let force = false;
   void io.stopSignal().then(() => {

@@ -109,10 +109,16 @@ export class Intake {
       if (!(error instanceof SheetError)) throw error;
       return this.#unreadable(path, sheetId, error);
     }
-    const changed = async () => (await fileSignature(path)) !== read;
+    // Gone is not changed: another watcher took it, and the claim below says so.
+    const changed = async () => {
+      const now = await fileSignature(path);
+      return now !== null && now !== read;
+    };
     await this.#attachmentsSettled(dirname(path), files, changed, signal);
 
     return this.#oneAtATime(dirname(path), async () => {
+      // Waited for its turn while the process began to stop: it stays in the inbox.
+      if (signal?.aborted) return { kind: 'skipped', why: 'stopping' };
       if (await changed()) return 'changed';
       const work = join(this.options.workDir, sheetId);
       await mkdir(work, { recursive: true });
@@ -228,7 +234,7 @@ export class Intake {
       }
       const sheet = join(work, basename(journal.source));
       if (!(await exists(sheet))) {
-        await this.#dropEmptyWork(work);
+        await this.#dropEmptyWork(work, journal);
         continue;
       }
       const result = await this.#finish(work, journal);
@@ -265,7 +271,13 @@ export class Intake {
       const folder = join(this.options.workDir, other);
       if (folder === work) continue;
       const journal = await this.#readJournal(folder, { quiet: true });
-      if (journal && !journal.queued && dirname(journal.source) === dir) {
+      // Not this very sheet: a watcher that lost the race for it leaves a journal a moment.
+      if (
+        journal &&
+        !journal.queued &&
+        journal.source !== sheet &&
+        dirname(journal.source) === dir
+      ) {
         for (const file of journal.files) needed.add(join(dir, file));
       }
     }
@@ -343,13 +355,16 @@ export class Intake {
    * empty. Another watch process may be moving the sheet in this very moment; rmdir then
    * refuses, and the sheet stays (never `rm -r` here).
    */
-  async #dropEmptyWork(work: string): Promise<void> {
+  async #dropEmptyWork(work: string, journal: Journal): Promise<void> {
     await rm(join(work, JOURNAL), { force: true });
     try {
       await rmdir(work);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error;
+      if (code === 'ENOENT') return;
+      // Its sheet is arriving after all: the journal goes back, for whoever finishes it.
+      await this.#journal(work, journal);
       this.options.logger.warn({ work }, 'work folder not empty after all; left as it is');
     }
   }

@@ -89,7 +89,7 @@ describe('Intake', () => {
 
     const recovered = await intake.recover();
     expect(recovered.finished).toEqual(['20261126-000000-aaaaaa']);
-    expect(await readdir(arriving)).toEqual(['half-moved.pdf']);
+    expect((await readdir(arriving)).sort()).toEqual(['.intake.json', 'half-moved.pdf']);
     expect(recovered.stranded).toContain(lost);
     expect(await readdir(lost)).toEqual(['.intake.json', 'lost.csv']);
     expect(await readdir(join(work, 'docs'))).toEqual(['b.pdf']);
@@ -172,6 +172,23 @@ describe('Intake with a documents folder two sheets share', () => {
       const progress = await waitForReport(t.pipeline, sheetId);
       expect(progress.counts).toMatchObject({ created: 1, invalid: 0 });
     }
+  });
+
+  it('takes no more sheets once stopping: those waiting their turn stay in the inbox', async () => {
+    const inbox = join(data, 'inbox-9');
+    const sheets = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => writeCsvSheet(inbox, `s-${i}.csv`, [sheetRow(90 + i)])),
+    );
+    const stopping = new AbortController();
+    const takes = sheets.map((sheet) => intake.take(sheet, stopping.signal));
+    await Promise.race(takes);
+    stopping.abort();
+    const results = await Promise.all(takes);
+    const stayed = results.filter((r) => r.kind === 'skipped' && r.why === 'stopping');
+    expect(stayed.length).toBeGreaterThan(0);
+    expect((await readdir(inbox)).filter((name) => name.endsWith('.csv'))).toHaveLength(
+      stayed.length,
+    );
   });
 
   it('copies, not moves, what a sibling still being written may name', async () => {
