@@ -5,7 +5,7 @@
  * Written into a temporary folder and renamed into place: never half-written.
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
 
@@ -137,24 +137,35 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await rename(tmp, finalDir);
   await deps.store.markReported(sheetId, finalDir, finishedAt);
   deps.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
-  if (deps.archive) await archiveWorkFolder(sheet, deps.archive, deps.logger);
+  const archived = deps.archive && (await archiveWorkFolder(sheet, deps.archive, deps.logger));
+  if (archived) {
+    // Said again with where the sheet is now: a summary is read long after work/ is emptied.
+    summary.sheet = archived;
+    await writeFile(join(finalDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  }
   return summary;
 }
 
-/** Moves a hot-folder sheet's work folder (the sheet and its attachments) to the archive. */
+/**
+ * Moves a hot-folder sheet's work folder (the sheet and its attachments) to the archive;
+ * returns where the sheet is then, or undefined when it was not moved.
+ */
 async function archiveWorkFolder(
   sheet: SheetRecord,
   dirs: { workDir: string; archiveDir: string },
   logger: Logger,
-): Promise<void> {
+): Promise<string | undefined> {
   const work = join(dirs.workDir, sheet.sheetId);
-  if (dirname(sheet.path) !== work && !sheet.path.startsWith(`${work}/`)) return;
+  if (dirname(sheet.path) !== work && !sheet.path.startsWith(`${work}/`)) return undefined;
   await mkdir(dirs.archiveDir, { recursive: true });
+  const archive = join(dirs.archiveDir, sheet.sheetId);
   try {
-    await rename(work, join(dirs.archiveDir, sheet.sheetId));
+    await rename(work, archive);
+    return join(archive, relative(work, sheet.path));
   } catch (error) {
     // Left in work/ rather than lost: nothing is ever deleted.
     logger.error({ sheetId: sheet.sheetId, err: error }, 'could not archive the work folder');
+    return undefined;
   }
 }
 

@@ -56,6 +56,13 @@ describe('order-importer watch', () => {
     expect((await readdir(join(w.dataDir, 'archive'))).sort()).toEqual(
       sheets.map((s) => s.sheetId).sort(),
     );
+    // Their summaries say where each sheet is now.
+    for (const sheet of sheets) {
+      const summary = JSON.parse(
+        await readFile(join(sheet.reportDir ?? '', 'summary.json'), 'utf8'),
+      ) as { sheet: string };
+      expect(summary.sheet).toBe(join(w.dataDir, 'archive', sheet.sheetId, sheet.name));
+    }
   });
 
   it('imports the same content once: dropped again, it is archived pointing at the first import (polling, as on a share)', async () => {
