@@ -82,7 +82,7 @@ describe('the dashboard', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 90_000); // a watch process, an import and a browser: slow when the machine is busy
 
   it('answers /healthz with Redis and the API', async () => {
     const answer = await fetch(`http://127.0.0.1:${w.dashboardPort}/healthz`);

@@ -71,13 +71,18 @@ export async function testWatch(
       await cli.waitForStderr(/Watching /, 30_000);
       return cli;
     },
-    async done(count, timeoutMs = 30_000) {
+    async done(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const sheets = (await pipeline.overview()).reverse();
         if (sheets.filter((s) => s.state === 'done').length >= count) return sheets;
-        if (Date.now() > deadline)
-          throw new Error(`not ${count} sheets done in time: ${JSON.stringify(sheets)}`);
+        if (Date.now() > deadline) {
+          // What the watch processes said is what explains it.
+          const said = processes.map((p) => p.stderr).join('\n---\n');
+          throw new Error(
+            `not ${count} sheets done in time: ${JSON.stringify(sheets)}\nwatch said:\n${said}`,
+          );
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -26,7 +26,8 @@ function csv(rows: readonly SheetRow[]): string {
   return `${[columns.join(';'), ...rows.map((r) => columns.map((c) => r[c as keyof SheetRow] ?? '').join(';'))].join('\r\n')}\r\n`;
 }
 
-describe('order-importer watch', () => {
+// Each test runs a watch process through a whole import or more: slow when the machine is busy.
+describe('order-importer watch', { timeout: 90_000 }, () => {
   it('takes a sheet that was there before it started, and one copied in slowly, each once and whole', async () => {
     const w = await watchFor();
     await writeCsvSheet(w.inbox, 'before.csv', [sheetRow(1), sheetRow(2)]);
