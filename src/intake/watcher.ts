@@ -67,7 +67,10 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
       })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
-        logger.error({ sheet: path, err: error }, 'intake failed; the sheet stays in the inbox');
+        logger.error(
+          { sheet: path, err: error },
+          'intake failed; a sheet still in the inbox is tried again at the next rescan',
+        );
       })
       .finally(() => underway.delete(work));
     underway.add(work);
@@ -93,10 +96,32 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
       resolve();
     }),
   );
+  // File events can be lost (chokidar's awaitWriteFinish, a busy share): a sheet still in the
+  // inbox a while later is looked for directly. One being taken already is skipped by the intake.
+  let rescanning = false;
+  const rescans = setInterval(
+    () => {
+      if (rescanning || abort.signal.aborted) return;
+      rescanning = true;
+      sheetsIn(options.inboxDir)
+        .then((paths) => {
+          for (const path of paths) take(path);
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'inbox rescan failed; the next one tries again');
+        })
+        .finally(() => {
+          rescanning = false;
+        });
+    },
+    Math.max(10_000, options.stableMs * 10),
+  );
+  rescans.unref();
   return {
     ready,
     close: async () => {
       abort.abort();
+      clearInterval(rescans);
       await tidy.close();
       await watcher.close();
       await Promise.allSettled([...underway]);
