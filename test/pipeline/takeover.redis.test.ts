@@ -15,11 +15,46 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
 
+/** A row job as BullMQ hands it over, its data kept in memory. */
+function rowJobHandle(data: RowJobData, attemptsStarted = 1) {
+  let current: unknown = data;
+  return {
+    get data() {
+      return current;
+    },
+    attemptsStarted,
+    attemptsMade: attemptsStarted - 1,
+    maxAttempts: 5,
+    updateData: async (next: RowJobData) => {
+      current = next;
+    },
+  };
+}
+
+/** A row job's dependencies on the test pipeline; outcomes go to `onFinish`. */
+function rowJobDeps(
+  t: TestPipeline,
+  onFinish: (outcome: { status: string; error?: string }) => void,
+) {
+  return {
+    api: t.config.api,
+    ledger: t.pipeline.ledger,
+    pace: t.pipeline.pace,
+    creates: t.pipeline.store,
+    finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) => {
+      onFinish(outcome);
+    },
+    isFinal: async () => false,
+    logger: t.config.logger,
+    now: Date.now,
+    signal: new AbortController().signal,
+  };
+}
+
 describe('one row job run by two workers at once (a stall taken over while the first still runs)', () => {
   it('sends the create once', async () => {
     const t = await testPipeline({ workers: false, sandbox: { faults: { latencyMs: 300 } } });
     open.push(t);
-    const p = t.pipeline;
     const data: RowJobData = {
       sheetId: 'takeover',
       row: 1,
@@ -28,36 +63,11 @@ describe('one row job run by two workers at once (a stall taken over while the f
       order: validOrder(),
       attachments: [],
     };
-    const handle = () => {
-      let current: unknown = data;
-      return {
-        get data() {
-          return current;
-        },
-        attemptsStarted: 1,
-        attemptsMade: 0,
-        maxAttempts: 5,
-        updateData: async (next: RowJobData) => {
-          current = next;
-        },
-      };
-    };
     const finished: string[] = [];
-    const deps = {
-      api: t.config.api,
-      ledger: p.ledger,
-      pace: p.pace,
-      creates: p.store,
-      finish: async (_s: string, _r: number, outcome: { status: string }) =>
-        void finished.push(outcome.status),
-      isFinal: async () => false,
-      logger: t.config.logger,
-      now: Date.now,
-      signal: new AbortController().signal,
-    };
+    const deps = rowJobDeps(t, (outcome) => finished.push(outcome.status));
     const results = await Promise.allSettled([
-      runRowJob(handle(), deps),
-      runRowJob(handle(), deps),
+      runRowJob(rowJobHandle(data), deps),
+      runRowJob(rowJobHandle(data), deps),
     ]);
     const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
     expect(creates).toHaveLength(1);
@@ -74,7 +84,7 @@ describe('a row resumed after its process stopped in the middle of an upload', (
     const dir = await tempDir('mid-upload-');
     const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
     const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
-    let current: unknown = {
+    const data: RowJobData = {
       sheetId: 'mid-upload',
       row: 1,
       line: 2,
@@ -86,29 +96,8 @@ describe('a row resumed after its process stopped in the middle of an upload', (
     };
     const outcomes: Array<{ status: string; error?: string }> = [];
     await runRowJob(
-      {
-        get data() {
-          return current;
-        },
-        attemptsStarted: 2,
-        attemptsMade: 1,
-        maxAttempts: 5,
-        updateData: async (next: RowJobData) => {
-          current = next;
-        },
-      },
-      {
-        api: t.config.api,
-        ledger: t.pipeline.ledger,
-        pace: t.pipeline.pace,
-        creates: t.pipeline.store,
-        finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) =>
-          void outcomes.push(outcome),
-        isFinal: async () => false,
-        logger: t.config.logger,
-        now: Date.now,
-        signal: new AbortController().signal,
-      },
+      rowJobHandle(data, 2),
+      rowJobDeps(t, (outcome) => outcomes.push(outcome)),
     );
     expect(outcomes).toEqual([
       expect.objectContaining({
