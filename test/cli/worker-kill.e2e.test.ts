@@ -1,13 +1,12 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Pipeline } from '../../src/pipeline/runtime.js';
+import type { Pipeline } from '../../src/pipeline/runtime.js';
 import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
-import { testPipelineConfig } from '../helpers/pipeline.js';
+import { observingPipeline } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -17,7 +16,7 @@ let redis: TestRedis;
 let sandbox: TestSandbox;
 let dataDir: string;
 let pipeline: Pipeline;
-const dispatcher = new Agent();
+let observer: Awaited<ReturnType<typeof observingPipeline>>;
 
 beforeAll(async () => {
   assertBuilt();
@@ -25,19 +24,11 @@ beforeAll(async () => {
   // Slow enough that the worker is killed with requests in flight.
   sandbox = await testSandbox({ faults: { latencyMs: 120, jitterMs: 60 } });
   dataDir = await tempDir('kill-');
-  pipeline = await Pipeline.connect({
-    ...(await testPipelineConfig({
-      redis,
-      sandbox,
-      reportsDir: join(dataDir, 'reports'),
-      dispatcher,
-    })),
-    concurrency: 1,
-  });
+  observer = await observingPipeline({ redis, sandbox, reportsDir: join(dataDir, 'reports') });
+  pipeline = observer.pipeline;
 });
 afterAll(async () => {
-  await pipeline.close();
-  await dispatcher.close();
+  await observer.close();
   await sandbox.close();
   await redis.cleanup();
 });

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { pino } from 'pino';
 import { Agent } from 'undici';
@@ -7,7 +7,9 @@ import { ApiClient } from '../../src/api/client.js';
 import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { Pipeline, type PipelineConfig, type SheetProgress } from '../../src/pipeline/runtime.js';
+import type { SheetStore } from '../../src/pipeline/sheet-store.js';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import { hashFile } from '../../src/sheets/scan.js';
 import { tempDir } from './files.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
@@ -69,6 +71,47 @@ export async function testPipelineConfig(parts: {
     apiScope: parts.sandbox.url,
     logger: parts.logger ?? pino({ level: 'silent' }),
   };
+}
+
+/**
+ * A pipeline without workers on the Redis and sandbox a child process uses, to look at what that
+ * process did; close() closes its client too.
+ */
+export async function observingPipeline(parts: {
+  redis: TestRedis;
+  sandbox: TestSandbox;
+  reportsDir: string;
+}): Promise<{ pipeline: Pipeline; close(): Promise<void> }> {
+  const dispatcher = new Agent();
+  const pipeline = await Pipeline.connect({
+    ...(await testPipelineConfig({ ...parts, dispatcher })),
+    concurrency: 1,
+  });
+  return {
+    pipeline,
+    close: async () => {
+      await pipeline.close();
+      await dispatcher.close();
+    },
+  };
+}
+
+/** Records a sheet in the store as `enqueue` would, for tests that run a sheet job by hand. */
+export async function recordTestSheet(
+  store: SheetStore,
+  sheetId: string,
+  path: string,
+): Promise<void> {
+  await store.create({
+    sheetId,
+    path,
+    name: basename(path),
+    sha256: await hashFile(path),
+    apiBaseUrl: 'http://api',
+    sandbox: false,
+    allowDuplicates: false,
+    startedAt: new Date().toISOString(),
+  });
 }
 
 export async function testPipeline(options: TestPipelineOptions = {}): Promise<TestPipeline> {

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 
-import { Agent } from 'undici';
-
-import { Pipeline, type SheetProgress } from '../../src/pipeline/runtime.js';
+import type { Pipeline, SheetProgress } from '../../src/pipeline/runtime.js';
 import { freePort } from '../../src/redis/local-server.js';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
 import { type CliProcess, orderImporter } from './cli.js';
 import { tempDir } from './files.js';
-import { testPipelineConfig } from './pipeline.js';
+import { observingPipeline } from './pipeline.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
 
@@ -34,16 +32,12 @@ export async function testWatch(
   const redis = await useTestRedis();
   const sandbox = await testSandbox(options.sandbox);
   const dataDir = await tempDir('watch-');
-  const dispatcher = new Agent();
-  const pipeline = await Pipeline.connect({
-    ...(await testPipelineConfig({
-      redis,
-      sandbox,
-      reportsDir: join(dataDir, 'reports'),
-      dispatcher,
-    })),
-    concurrency: 1,
+  const observer = await observingPipeline({
+    redis,
+    sandbox,
+    reportsDir: join(dataDir, 'reports'),
   });
+  const { pipeline } = observer;
   const dashboardPort = await freePort();
   const env = {
     REDIS_URL: redis.url,
@@ -93,8 +87,7 @@ export async function testWatch(
           await cli.finished;
         }
       }
-      await pipeline.close();
-      await dispatcher.close();
+      await observer.close();
       await sandbox.close();
       await redis.cleanup();
     },

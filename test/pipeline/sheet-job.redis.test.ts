@@ -8,11 +8,10 @@ import { Keys } from '../../src/pipeline/keys.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
 import { runSheetJob, type SheetJobDeps } from '../../src/pipeline/sheet-job.js';
 import { SheetStore } from '../../src/pipeline/sheet-store.js';
-import { hashFile } from '../../src/sheets/scan.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
-import { testPipeline, waitForReport } from '../helpers/pipeline.js';
+import { recordTestSheet, testPipeline, waitForReport } from '../helpers/pipeline.js';
 
 let redis: TestRedis;
 let client: Redis;
@@ -34,16 +33,7 @@ describe('a sheet job that dies part-way and runs again', () => {
       sheetRow(i + 1, i % 100 === 7 ? { city: '' } : {}),
     );
     const path = await writeCsvSheet(dir, 'big.csv', rows);
-    await store.create({
-      sheetId: 's-cp',
-      path,
-      name: 'big.csv',
-      sha256: await hashFile(path),
-      apiBaseUrl: 'http://api',
-      sandbox: false,
-      allowDuplicates: false,
-      startedAt: new Date().toISOString(),
-    });
+    await recordTestSheet(store, 's-cp', path);
     const added: string[] = [];
     let calls = 0;
     let dieAt = 2; // the second addBulk call fails, as if the process died there

@@ -10,10 +10,14 @@ import { Pipeline } from '../../src/pipeline/runtime.js';
 import { runSheetJob } from '../../src/pipeline/sheet-job.js';
 import { SheetStore } from '../../src/pipeline/sheet-store.js';
 import { StoppingError } from '../../src/pipeline/stopping.js';
-import { hashFile } from '../../src/sheets/scan.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { tempDir } from '../helpers/files.js';
-import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import {
+  recordTestSheet,
+  type TestPipeline,
+  testPipeline,
+  waitForReport,
+} from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 const open: TestPipeline[] = [];
@@ -73,16 +77,7 @@ describe('a graceful stop', () => {
         'big.csv',
         Array.from({ length: 1200 }, (_, i) => sheetRow(i + 1)),
       );
-      await store.create({
-        sheetId: 's-held',
-        path,
-        name: 'big.csv',
-        sha256: await hashFile(path),
-        apiBaseUrl: 'http://api',
-        sandbox: false,
-        allowDuplicates: false,
-        startedAt: new Date().toISOString(),
-      });
+      await recordTestSheet(store, 's-held', path);
       const added: string[] = [];
       let waiting = Number.POSITIVE_INFINITY;
       const stopping = new AbortController();
