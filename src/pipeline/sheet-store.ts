@@ -302,8 +302,13 @@ export class SheetStore {
     await this.#redis.oiUnclaim(this.keys.creates(sheetId), String(row), token);
   }
 
+  /** Final: recorded, or of a sheet already reported (whose per-row records are gone). */
   async isFinal(sheetId: string, row: number): Promise<boolean> {
-    return (await this.#redis.sismember(this.keys.final(sheetId), String(row))) === 1;
+    const [final, reported] = await Promise.all([
+      this.#redis.sismember(this.keys.final(sheetId), String(row)),
+      this.#redis.hget(this.keys.sheet(sheetId), 'reportDir'),
+    ]);
+    return final === 1 || reported !== null;
   }
 
   async finalCount(sheetId: string): Promise<number> {

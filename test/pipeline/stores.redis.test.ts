@@ -66,6 +66,16 @@ describe('SheetStore', () => {
     expect(await store.statusCounts('s1')).toMatchObject({ created: 12, failed: 0 });
   });
 
+  it('keeps every row of a reported sheet final, so a late give-up cannot settle it again', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s-done'));
+    await store.finalize('s-done', [[1, { status: 'failed', attempts: 5 }]]);
+    expect(await store.setTotal('s-done', 1)).toBe(true);
+    await store.markReported('s-done', '/tmp/r', new Date().toISOString());
+    expect(await store.isFinal('s-done', 1)).toBe(true);
+    expect(await store.isFinal('s-unknown', 1)).toBe(false);
+  });
+
   it('tells the report due when the total comes after the last row', async () => {
     const store = new SheetStore(client, keys);
     await store.create(sheet('s2'));
