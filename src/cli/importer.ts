@@ -98,6 +98,12 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       // Any process may write a hot-folder sheet's report, so any may archive its work folder.
       archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
     });
+    // An earlier import stopped on a refused token; the preflight above just took this one.
+    const stopped = await pipeline.fatal();
+    if (stopped !== undefined) {
+      await pipeline.resume();
+      say(`An earlier stop (${stopped}) is lifted: the API takes the token now.`);
+    }
     let closeOptions: { graceMs?: number; force?: boolean } = {};
     undo.push(() => pipeline.close(closeOptions));
     if (options.workers) await pipeline.startWorkers();

@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { parse } from 'csv-parse/sync';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { sandboxRequests } from '../helpers/api.js';
@@ -13,7 +14,8 @@ import {
   waitForReport,
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
-import { newSheetId } from '../../src/pipeline/runtime.js';
+import { ApiClient } from '../../src/api/client.js';
+import { newSheetId, Pipeline } from '../../src/pipeline/runtime.js';
 import { hashFile } from '../../src/sheets/scan.js';
 
 const open: TestPipeline[] = [];
@@ -232,6 +234,29 @@ describe('a refused token', () => {
       t.config.concurrency,
     );
     expect(await t.sandbox.api.listOrders()).toEqual([]);
+
+    // The token fixed, the stop is lifted (as `openImporter` does after its preflight).
+    const dispatcher = new Agent();
+    const good = await Pipeline.connect({
+      ...t.config,
+      api: new ApiClient({
+        baseUrl: t.sandbox.url,
+        token: t.sandbox.tokens[0]?.token ?? '',
+        timeoutMs: 5000,
+        dispatcher,
+      }),
+    });
+    try {
+      await good.startWorkers();
+      await good.resume();
+      const { sheetId } = await good.enqueue(
+        await writeCsvSheet(dir, 'again.csv', [sheetRow(301), sheetRow(302)]),
+      );
+      expect((await waitForReport(good, sheetId)).counts.created).toBe(2);
+    } finally {
+      await good.close();
+      await dispatcher.close();
+    }
   });
 });
 
