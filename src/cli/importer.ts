@@ -21,7 +21,6 @@ import { CliError } from './errors.js';
 export interface Importer {
   pipeline: Pipeline;
   apiBaseUrl: string;
-  sandbox: boolean;
   catalogue: Catalogue;
   redisUrl: string;
   /** Whether the API answers and takes the token (for /healthz). */
@@ -110,7 +109,6 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     return {
       pipeline,
       apiBaseUrl: api.baseUrl,
-      sandbox: api.sandbox !== undefined,
       catalogue,
       redisUrl: redis.url,
       apiAnswers: async () => (await probeApi(client)) === undefined,

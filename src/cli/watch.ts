@@ -175,14 +175,12 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
 
     const signal = await firstSignal;
     say(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
-    let force = false;
     void io.stopSignal().then(async () => {
-      force = true;
       say('Stopping now; rows in flight resume from their last recorded step at the next start.');
       await importer.close({ force: true });
     });
     await stopAll();
-    await importer.close({ graceMs: 60_000, force });
+    await importer.close({ graceMs: 60_000 });
     say('Stopped.');
     return 0;
   } catch (error) {

@@ -22,13 +22,11 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   );
   const signal = await firstSignal;
   say(`${signal}: finishing the rows in flight (again to stop at once)…`);
-  let force = false;
   void io.stopSignal().then(() => {
-    force = true;
     say('Stopping now; rows in flight resume from their last recorded step.');
     void importer.close({ force: true });
   });
-  await importer.close({ graceMs: 60_000, force });
+  await importer.close({ graceMs: 60_000 });
   say('Stopped.');
   return 0;
 }

@@ -11,7 +11,7 @@ const PASSING = [/^~\$/, /^\.~lock/, /\.tmp$/i, /\.part$/i, /\.crdownload$/i, /^
 /** A file the hot folder takes: a sheet by its extension, and not a temporary or hidden file. */
 export function isSheetCandidate(path: string): boolean {
   const name = basename(path);
-  return sheetFormat(name) !== undefined && !PASSING.some((pattern) => pattern.test(name));
+  return sheetFormat(name) !== undefined && !isIgnoredPath(name);
 }
 
 const WORKBOOKS = /\.(xlsx|xlsm|xls|ods|numbers)$/i;
@@ -22,7 +22,7 @@ const WORKBOOKS = /\.(xlsx|xlsm|xls|ods|numbers)$/i;
  */
 export function unreadableFormatHint(path: string): string | undefined {
   const name = basename(path);
-  if (!WORKBOOKS.test(name) || PASSING.some((pattern) => pattern.test(name))) return undefined;
+  if (!WORKBOOKS.test(name) || isIgnoredPath(name)) return undefined;
   return `${name} is a workbook, which the importer does not read (it stays where it is): save it as CSV (UTF-8) and drop that instead.`;
 }
 

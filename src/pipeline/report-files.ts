@@ -38,10 +38,6 @@ export class CsvOut {
     }
   }
 
-  get started(): boolean {
-    return this.#csv !== undefined;
-  }
-
   async close(): Promise<void> {
     if (!this.#csv || !this.#file) return;
     this.#csv.end();
@@ -70,10 +66,6 @@ export class JsonOut {
       this.style === 'array' ? `${this.#count === 0 ? '' : ',\n'}  ${text}` : `${text}\n`;
     this.#count += 1;
     if (!this.#file.write(piece)) await once(this.#file, 'drain');
-  }
-
-  get started(): boolean {
-    return this.#file !== undefined;
   }
 
   async close(): Promise<void> {

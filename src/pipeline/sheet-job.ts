@@ -59,12 +59,11 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
   const { store } = deps;
   const sheet = await store.get(sheetId);
   if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
-  if (sheet.duplicateOf !== undefined) {
-    // Its rows are told what became of them in the earlier import, so that must be over first.
-    const earlier = await store.get(sheet.duplicateOf);
-    if (earlier !== undefined && earlier.state !== 'done') {
-      throw new NotYetError(`waits for sheet ${sheet.duplicateOf}, the same content`, 2000);
-    }
+  // Its rows are told what became of them in the earlier import, so that must be over first.
+  const earlierSheet =
+    sheet.duplicateOf === undefined ? undefined : await store.get(sheet.duplicateOf);
+  if (earlierSheet !== undefined && earlierSheet.state !== 'done') {
+    throw new NotYetError(`waits for sheet ${sheet.duplicateOf ?? ''}, the same content`, 2000);
   }
   const log = deps.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
@@ -88,9 +87,7 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
   }
 
   const earlier =
-    sheet.duplicateOf === undefined
-      ? undefined
-      : await readEarlierReport(await store.get(sheet.duplicateOf));
+    sheet.duplicateOf === undefined ? undefined : await readEarlierReport(earlierSheet);
   let rows = 0;
   let warnings: string[] = [];
   try {
