@@ -9,6 +9,8 @@ import type { Job } from 'bullmq';
 import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from '../src/pipeline/give-up.js';
 
 export interface ReconcileDeps extends GiveUpDeps {
+  /** Whether a sheet is of this worker's connection (another's is reconciled by its own workers). */
+  ownsSheet(sheetId: string): Promise<boolean>;
   failedRows(start: number, end: number): Promise<Job[]>;
   failedSheets(start: number, end: number): Promise<Job[]>;
 }
@@ -37,7 +39,7 @@ export function reconcileProcessor(deps: ReconcileDeps) {
       }
     }
     for (const sheetId of await deps.store.activeSheets()) {
-      if (await deps.store.reportOverdue(sheetId)) {
+      if ((await deps.store.reportOverdue(sheetId)) && (await deps.ownsSheet(sheetId))) {
         await deps.queueReport(sheetId);
         settled += 1;
       }

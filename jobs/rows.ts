@@ -2,10 +2,11 @@
  * The `rows` queue: one job per valid row. The state machine is in src/pipeline/row-job.ts; this
  * turns its interruptions into BullMQ's control flow.
  */
-import { type Job, RateLimitError } from 'bullmq';
+import { type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 
 import { AbortedError } from '../src/api/errors.js';
 import {
+  ForeignJobError,
   runRowJob,
   type RowJobData,
   type RowJobDeps,
@@ -40,6 +41,8 @@ export function rowsProcessor(deps: RowsProcessorDeps) {
       if (error instanceof StoppingError) return backToQueue(job, token);
       // Stopping at once is no verdict on the row: it resumes later, whatever attempt this was.
       if (error instanceof AbortedError) throw error;
+      // Its own connection's workers hold the real job: this one is neither sent nor settled.
+      if (error instanceof ForeignJobError) throw new UnrecoverableError(error.message);
       if (!(error instanceof RowInterruption)) {
         if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
           await deps.giveUp(job.data, job.attemptsStarted, (error as Error).message);

@@ -1,8 +1,13 @@
 /** The `sheets` queue: one job per sheet, reading it into row jobs. */
-import type { Job } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 
-import { NotYetError, runSheetJob, type SheetJobDeps } from '../src/pipeline/sheet-job.js';
+import {
+  ForeignSheetError,
+  NotYetError,
+  runSheetJob,
+  type SheetJobDeps,
+} from '../src/pipeline/sheet-job.js';
 import { StoppingError } from '../src/pipeline/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
@@ -18,6 +23,7 @@ export function sheetsProcessor(deps: SheetJobDeps) {
       // Its checkpoint says how far it got: whoever takes it next goes on from there.
       if (error instanceof StoppingError) await backToQueue(job, token);
       if (error instanceof NotYetError) await backToQueue(job, token, error.retryInMs);
+      if (error instanceof ForeignSheetError) throw new UnrecoverableError(error.message);
       throw error;
     }
   };

@@ -3,7 +3,7 @@
  * loud), the catalogue, the pipeline and its workers, and a close that undoes all of it.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
@@ -11,6 +11,7 @@ import { Agent } from 'undici';
 import { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Settings } from '../config/settings.js';
+import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import { Pipeline } from '../pipeline/runtime.js';
 import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
@@ -20,6 +21,7 @@ import { CliError } from './errors.js';
 
 export interface Importer {
   pipeline: Pipeline;
+  connection: ConnectionInfo;
   apiBaseUrl: string;
   catalogue: Catalogue;
   redisUrl: string;
@@ -89,10 +91,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
       catalogue,
       api: client,
-      apiBaseUrl: api.baseUrl,
-      sandbox: api.sandbox !== undefined,
-      apiScope:
-        api.sandbox === undefined ? api.baseUrl : `sandbox:${join(settings.dataDir, 'sandbox')}`,
+      connection: api.connection,
       logger,
       // Any process may write a hot-folder sheet's report, so any may archive its work folder.
       archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
@@ -108,6 +107,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     if (options.workers) await pipeline.startWorkers();
     return {
       pipeline,
+      connection: api.connection,
       apiBaseUrl: api.baseUrl,
       catalogue,
       redisUrl: redis.url,
@@ -137,6 +137,7 @@ function announceRedis(redis: ResolvedRedis, say: (line: string) => void): void 
 interface ConnectedApi {
   baseUrl: string;
   token: string;
+  connection: ConnectionInfo;
   sandbox?: RunningSandbox;
   close(): Promise<void>;
 }
@@ -145,10 +146,22 @@ interface ConnectedApi {
 async function connectApi(settings: Settings, say: (line: string) => void): Promise<ConnectedApi> {
   if (settings.apiBaseUrl !== undefined) {
     const token = await readToken(settings);
-    return { baseUrl: settings.apiBaseUrl, token, close: () => Promise.resolve() };
+    const baseUrl = settings.apiBaseUrl;
+    const connection = connectionOf({
+      apiBaseUrl: baseUrl,
+      token,
+      name: 'default',
+      sandbox: false,
+    });
+    return { baseUrl, token, connection, close: () => Promise.resolve() };
   }
   const sandbox = await startSandbox({ port: 0, dataDir: join(settings.dataDir, 'sandbox') });
   const token = sandbox.tokens[0]?.token ?? '';
+  // Its port is new at every start: what makes it the same sandbox is its data folder.
+  const connection = connectionOf(
+    { apiBaseUrl: sandbox.url, token, name: 'sandbox', sandbox: true },
+    `sandbox:${resolve(settings.dataDir, 'sandbox')}`,
+  );
   say('');
   say(
     '*** No API_BASE_URL is set: orders go to the EMBEDDED SANDBOX, not to the inspection company. ***',
@@ -157,7 +170,7 @@ async function connectApi(settings: Settings, say: (line: string) => void): Prom
     `*** Sandbox at ${sandbox.url} (its data under DATA_DIR/sandbox). Set API_BASE_URL and API_TOKEN for real orders. ***`,
   );
   say('');
-  return { baseUrl: sandbox.url, token, sandbox, close: () => sandbox.close() };
+  return { baseUrl: sandbox.url, token, connection, sandbox, close: () => sandbox.close() };
 }
 
 export async function readToken(settings: Settings): Promise<string> {

@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 
 import { z } from 'zod';
 
+import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
 import { defaultProductsFile } from '../package-root.js';
 import { issueText } from './issue-text.js';
 
@@ -26,6 +27,22 @@ const scheduleSchema = z.object({
   dir: nonEmpty,
 });
 
+/** A value as an error may quote it: whatever stands before an `@` in a URL is left out. */
+function withoutCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+}
+
+/** A base URL in its one spelling; credentials and other mistakes are the setting's error. */
+function normalisedUrl(text: string, context: z.RefinementCtx): string {
+  try {
+    return normaliseBaseUrl(text);
+  } catch (error) {
+    if (!(error instanceof ConnectionUrlError)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
+}
+
 /**
  * Every setting: its key in the config file, its environment variable, and its schema. Paths are
  * resolved against the working folder after parsing.
@@ -34,7 +51,7 @@ const SETTINGS = {
   /** Order and File Service base URL. @defaultValue unset: the embedded sandbox */
   apiBaseUrl: {
     env: 'API_BASE_URL',
-    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    schema: z.string().transform(normalisedUrl).optional(),
   },
   /** Bearer token. @defaultValue the sandbox's demo token when the sandbox is used */
   apiToken: { env: 'API_TOKEN', schema: nonEmpty.optional() },
@@ -155,7 +172,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
             : [undefined, setting.env];
     const parsed = (setting.schema as z.ZodType).safeParse(raw, { reportInput: true });
     if (!parsed.success) {
-      const shown = typeof raw === 'string' ? `"${raw}"` : JSON.stringify(raw);
+      const shown = typeof raw === 'string' ? `"${withoutCredentials(raw)}"` : JSON.stringify(raw);
       throw new ConfigError(`${source}: ${describe(parsed.error)} (got ${shown}).`);
     }
     values[key] = parsed.data;

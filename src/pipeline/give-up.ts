@@ -13,6 +13,8 @@ import { rowJobSchema } from './row-job.js';
 import type { SheetStore } from './sheet-store.js';
 
 export interface GiveUpDeps {
+  /** The worker's connection: another connection's rows and sheets are never settled here. */
+  connectionId: string;
   store: SheetStore;
   ledger: Ledger;
   queueReport(sheetId: string): Promise<void>;
@@ -31,6 +33,7 @@ export async function settleGivenUpRow(
   const parsed = rowJobSchema.safeParse(data);
   if (!parsed.success) return;
   const { sheetId, row, state, attachments, key, line, reference } = parsed.data;
+  if (parsed.data.connectionId !== deps.connectionId) return;
   if (await deps.store.isFinal(sheetId, row)) return;
   const claim = await deps.store.createOf(sheetId, row);
   const orderId = state.orderId ?? (claim.kind === 'answered' ? claim.orderId : undefined);
@@ -74,7 +77,7 @@ export async function closeSheetEarly(
   deps: GiveUpDeps,
 ): Promise<void> {
   const sheet = await deps.store.get(sheetId);
-  if (!sheet || sheet.total !== undefined) return;
+  if (!sheet || sheet.total !== undefined || sheet.connectionId !== deps.connectionId) return;
   const total = Math.max(sheet.expected ?? 0, sheet.checkpoint);
   const notProcessed: Array<[number, RowOutcome]> = [];
   for (let row = sheet.checkpoint + 1; row <= total; row++) {

@@ -54,15 +54,36 @@ export class Keys {
     return `${this.#base}:ledger`;
   }
 
-  /** When the next API request may start, shared by all workers. */
-  get apiPace(): string {
-    return `${this.#base}:api:pace`;
+  /** Every connection that queued or worked here: id → its name and API (JSON, never a token). */
+  get connections(): string {
+    return `${this.#base}:connections`;
   }
 
-  /** Why the import had to stop for every row (a refused token), if it did. */
-  get fatal(): string {
-    return `${this.#base}:fatal`;
+  /** When a connection's next API request may start, shared by all its workers. */
+  apiPace(connectionId: string): string {
+    return `${this.#base}:connection:${connectionId}:pace`;
   }
+
+  /** Why a connection's imports had to stop for every row (a refused token), if they did. */
+  fatal(connectionId: string): string {
+    return `${this.#base}:connection:${connectionId}:fatal`;
+  }
+}
+
+/**
+ * A connection's queues. Each connection has its own, so a worker only ever sees the jobs of the
+ * connections it holds a token for: a job of another is not even offered to it.
+ */
+export function queueNames(connectionId: string): {
+  sheets: string;
+  rows: string;
+  reports: string;
+} {
+  return {
+    sheets: `sheets-${connectionId}`,
+    rows: `rows-${connectionId}`,
+    reports: `reports-${connectionId}`,
+  };
 }
 
 /** A row job's id: deterministic, so that adding it twice is a no-op (BullMQ refuses `:`). */

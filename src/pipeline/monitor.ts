@@ -7,9 +7,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { connectRedis, pingRedis } from '../redis/connect.js';
-import { Keys } from './keys.js';
+import { Keys, queueNames } from './keys.js';
 import { recentProgress, type SheetProgress } from './progress.js';
-import { QUEUES } from './runtime.js';
 import { SheetStore } from './sheet-store.js';
 
 export interface MonitorConfig {
@@ -24,20 +23,32 @@ export class ImportsMonitor {
   readonly #store: SheetStore;
   readonly #logger: Logger;
 
-  private constructor(config: MonitorConfig, redis: Redis) {
+  private constructor(config: MonitorConfig, redis: Redis, connectionIds: readonly string[]) {
     this.#redis = redis;
     this.#logger = config.logger;
     this.#store = new SheetStore(redis, new Keys(config.prefix));
     // BullMQ wants connections that wait for Redis rather than fail a command.
     const connection = { url: config.redisUrl, maxRetriesPerRequest: null };
-    this.queues = Object.values(QUEUES).map(
-      (name) => new Queue(name, { connection, prefix: config.prefix }),
+    this.queues = connectionIds.flatMap((id) =>
+      Object.values(queueNames(id)).map(
+        (name) => new Queue(name, { connection, prefix: config.prefix }),
+      ),
     );
   }
 
-  /** Connects to Redis; fails (with the URL, never a password) when nothing answers. */
+  /**
+   * Connects to Redis (failing with the URL, never a password, when nothing answers) and opens
+   * the queues of every connection known there.
+   */
   static async connect(config: MonitorConfig): Promise<ImportsMonitor> {
-    return new ImportsMonitor(config, await connectRedis(config.redisUrl));
+    const redis = await connectRedis(config.redisUrl);
+    const ids = await redis.hkeys(new Keys(config.prefix).connections);
+    // Ids become queue names: anything else found there is not one of ours.
+    return new ImportsMonitor(
+      config,
+      redis,
+      ids.filter((id) => /^[0-9a-f]{16}$/.test(id)),
+    );
   }
 
   /** The latest sheets, newest first. */

@@ -7,8 +7,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Redis } from 'ioredis';
 
-import type { Keys } from './keys.js';
-
 // KEYS: pace. ARGV: now ms, interval ms (may have a fraction). Reserves the next slot and
 // returns the whole ms to wait for it. PX takes whole numbers only.
 const RESERVE = `
@@ -43,7 +41,8 @@ export class ApiPace {
 
   constructor(
     redis: Redis,
-    private readonly keys: Keys,
+    /** The schedule's key: one per connection (keys.ts `apiPace`). */
+    private readonly key: string,
     requestsPerMinute: number | undefined,
     private readonly now: () => number = Date.now,
   ) {
@@ -57,17 +56,13 @@ export class ApiPace {
 
   /** Waits for this process's turn to send one request. */
   async turn(signal?: AbortSignal): Promise<void> {
-    const wait = await this.#redis.oiReserve(
-      this.keys.apiPace,
-      String(this.now()),
-      String(this.#interval),
-    );
+    const wait = await this.#redis.oiReserve(this.key, String(this.now()), String(this.#interval));
     if (wait > 0) await sleep(wait, undefined, { signal });
   }
 
   /** No request before `ms` from now, for anyone (a Retry-After). */
   async holdFor(ms: number): Promise<void> {
     const now = this.now();
-    await this.#redis.oiHold(this.keys.apiPace, String(now), String(now + ms));
+    await this.#redis.oiHold(this.key, String(now), String(now + ms));
   }
 }

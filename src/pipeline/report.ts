@@ -9,6 +9,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
 
+import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet, type RowResult } from '../sheets/read-sheet.js';
@@ -34,6 +35,8 @@ export interface Summary {
   durationMs: number;
   apiBaseUrl: string;
   sandbox: boolean;
+  /** Which connection the orders went through (its id is a hash: never the token). */
+  connection: { name: string; id: string };
   duplicateOf?: string;
   /** Why the sheet could not be read at all. */
   error?: string;
@@ -41,6 +44,8 @@ export interface Summary {
 }
 
 export interface ReportDeps {
+  /** The worker's connection, which is the sheet's: reports are queued per connection. */
+  connection: Pick<ConnectionInfo, 'id' | 'name'>;
   store: SheetStore;
   reportsDir: string;
   catalogue: Catalogue;
@@ -128,6 +133,7 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
     durationMs: Date.parse(finishedAt) - Date.parse(sheet.startedAt),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox,
+    connection: { name: deps.connection.name, id: deps.connection.id },
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.error !== undefined && { error: sheet.error }),
     reportDir: finalDir,

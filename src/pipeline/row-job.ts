@@ -40,6 +40,8 @@ export const rowStateSchema = z.object({
 export type RowState = z.infer<typeof rowStateSchema>;
 
 export const rowJobSchema = z.object({
+  /** The connection whose URL and token alone may send this row. */
+  connectionId: z.string().min(1),
   sheetId: z.string(),
   row: z.number().int().positive(),
   line: z.number().int().nullable().default(null),
@@ -54,6 +56,12 @@ export const rowJobSchema = z.object({
   state: rowStateSchema.default({ fileIds: [], resent: [], waits: 0 }),
 });
 export type RowJobData = z.input<typeof rowJobSchema>;
+
+/** A row job of another connection than the worker's (moved or forged in Redis): never sent. */
+export class ForeignJobError extends Error {
+  override name = 'ForeignJobError';
+  readonly retryable = false;
+}
 
 /** What the row job needs of its BullMQ job. */
 export interface RowJobHandle {
@@ -99,6 +107,8 @@ export interface CreateClaims {
 }
 
 export interface RowJobDeps {
+  /** The connection `api` is the client of. */
+  connectionId: string;
   api: ApiClient;
   ledger: Ledger;
   pace: ApiPace;
@@ -121,6 +131,11 @@ const WAIT_MS = 2000;
 export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<void> {
   const data = rowJobSchema.parse(job.data);
   const { sheetId, row, key } = data;
+  if (data.connectionId !== deps.connectionId) {
+    throw new ForeignJobError(
+      `row ${row} of sheet ${sheetId} belongs to connection ${data.connectionId}, not ${deps.connectionId}: not sent from here.`,
+    );
+  }
   const me = { sheetId, row };
   const log = deps.logger.child({ sheetId, row, jobId: rowJobId(sheetId, row) });
   if (await deps.isFinal(sheetId, row)) return;

@@ -17,11 +17,12 @@ import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
 import type { ApiClient } from '../api/client.js';
 import { AbortedError } from '../api/errors.js';
+import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { hashFile } from '../sheets/scan.js';
 import { connectRedis, pingRedis } from '../redis/connect.js';
-import { Keys } from './keys.js';
+import { Keys, queueNames } from './keys.js';
 import { Ledger } from './ledger.js';
 import { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
@@ -29,7 +30,6 @@ import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from './give-up.js
 import { recentProgress, type SheetProgress, sheetProgress } from './progress.js';
 import { SheetStore } from './sheet-store.js';
 
-export const QUEUES = { sheets: 'sheets', rows: 'rows', reports: 'reports' } as const;
 export type { SheetProgress } from './progress.js';
 
 export interface PipelineConfig {
@@ -49,16 +49,13 @@ export interface PipelineConfig {
   reportsDir: string;
   maxAttachmentBytes: number;
   catalogue: Catalogue;
+  /** The client of `connection`: its URL and token, and no other. */
   api: ApiClient;
-  /** Where the orders go, as reports tell it (never with the token). */
-  apiBaseUrl: string;
-  /** Whether that is the embedded sandbox. */
-  sandbox: boolean;
   /**
-   * Which orders "imported before" means: the API's base URL, or the embedded sandbox's own
-   * data folder (a new sandbox has none of the orders an old one has).
+   * Where the orders go. This pipeline queues and works only this connection's jobs, and its
+   * id scopes "imported before" (the ledger, the sheet registry).
    */
-  apiScope: string;
+  connection: ConnectionInfo;
   logger: Logger;
   now?: () => number;
   /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
@@ -95,7 +92,12 @@ export class Pipeline {
     this.keys = new Keys(config.prefix);
     this.store = new SheetStore(redis, this.keys);
     this.ledger = new Ledger(redis, this.keys);
-    this.pace = new ApiPace(redis, this.keys, config.apiRateLimit, this.#now);
+    this.pace = new ApiPace(
+      redis,
+      this.keys.apiPace(config.connection.id),
+      config.apiRateLimit,
+      this.#now,
+    );
     const backoff = { type: 'exponential', delay: config.retryDelayMs, jitter: 0.5 } as const;
     const queue = (name: string, attempts: number) =>
       new Queue(name, {
@@ -109,16 +111,36 @@ export class Pipeline {
           removeOnFail: { count: 5000 },
         },
       });
+    const names = queueNames(config.connection.id);
     this.queues = {
-      sheets: queue(QUEUES.sheets, 5),
-      rows: queue(QUEUES.rows, config.rowAttempts),
-      reports: queue(QUEUES.reports, 5),
+      sheets: queue(names.sheets, 5),
+      rows: queue(names.rows, config.rowAttempts),
+      reports: queue(names.reports, 5),
     };
   }
 
-  /** Connects to Redis; fails (with the URL, never a password) when nothing answers. */
+  /**
+   * Connects to Redis (failing with the URL, never a password, when nothing answers) and makes
+   * the connection known, so that the dashboard finds its queues.
+   */
   static async connect(config: PipelineConfig): Promise<Pipeline> {
-    return new Pipeline(config, await connectRedis(config.redisUrl));
+    const redis = await connectRedis(config.redisUrl);
+    const { id, name, apiBaseUrl, sandbox } = config.connection;
+    try {
+      await redis.hset(
+        new Keys(config.prefix).connections,
+        id,
+        JSON.stringify({ name, apiBaseUrl, sandbox }),
+      );
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
+    return new Pipeline(config, redis);
+  }
+
+  get connection(): ConnectionInfo {
+    return this.#config.connection;
   }
 
   /** Options, not a client: BullMQ then opens and closes its own connections. */
@@ -140,14 +162,15 @@ export class Pipeline {
       // A stalled row job resumes from its recorded step: stalls are safe to recover from.
       maxStalledCount: 50,
     };
+    const connectionId = config.connection.id;
     const sheets = new Worker(
-      QUEUES.sheets,
+      this.queues.sheets.name,
       sheetsProcessor({
         store: this.store,
         ledger: this.ledger,
         catalogue: config.catalogue,
         maxAttachmentBytes: config.maxAttachmentBytes,
-        ledgerScope: config.apiScope,
+        connectionId,
         rows: this.queues.rows,
         queueReport,
         hasRowJob: giveUp.hasRowJob,
@@ -158,8 +181,9 @@ export class Pipeline {
       { ...common, connection: this.#connection(), concurrency: 2 },
     );
     const rows = new Worker(
-      QUEUES.rows,
+      this.queues.rows.name,
       rowsProcessor({
+        connectionId,
         api: config.api,
         ledger: this.ledger,
         pace: this.pace,
@@ -185,6 +209,7 @@ export class Pipeline {
       },
     );
     const reportDeps = {
+      connection: config.connection,
       store: this.store,
       reportsDir: config.reportsDir,
       catalogue: config.catalogue,
@@ -196,11 +221,12 @@ export class Pipeline {
     const report = reportsProcessor(reportDeps);
     const reconcile = reconcileProcessor({
       ...giveUp,
+      ownsSheet: async (sheetId) => (await this.store.get(sheetId))?.connectionId === connectionId,
       failedRows: (start, end) => this.queues.rows.getFailed(start, end),
       failedSheets: (start, end) => this.queues.sheets.getFailed(start, end),
     });
     const reports = new Worker(
-      QUEUES.reports,
+      this.queues.reports.name,
       async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
       { ...common, connection: this.#connection(), concurrency: 1 },
     );
@@ -237,6 +263,7 @@ export class Pipeline {
 
   #giveUpDeps(): GiveUpDeps {
     return {
+      connectionId: this.#config.connection.id,
       store: this.store,
       ledger: this.ledger,
       queueReport: (sheetId) => this.queueReport(sheetId),
@@ -280,13 +307,14 @@ export class Pipeline {
       path: absolute,
       name: basename(absolute),
       sha256,
-      apiBaseUrl: this.#config.apiBaseUrl,
-      sandbox: this.#config.sandbox,
+      connectionId: this.#config.connection.id,
+      apiBaseUrl: this.#config.connection.apiBaseUrl,
+      sandbox: this.#config.connection.sandbox,
       allowDuplicates: options.allowDuplicates ?? false,
       startedAt: new Date(this.#now()).toISOString(),
       ...(options.mapping && { mapping: options.mapping }),
     };
-    const content = `${this.#config.apiScope}|${sha256}`;
+    const content = `${this.#config.connection.id}|${sha256}`;
     if (base.allowDuplicates) {
       // Asked for on purpose: a new import of these bytes, whatever was imported before.
       await this.store.create(base);
@@ -349,19 +377,19 @@ export class Pipeline {
 
   /** Why the import stopped for every row, if it did. */
   async fatal(): Promise<string | undefined> {
-    return (await this.#redis.get(this.keys.fatal)) ?? undefined;
+    return (await this.#redis.get(this.keys.fatal(this.#config.connection.id))) ?? undefined;
   }
 
   /** Pauses the rows queue for every worker and records why (a refused token). */
   async stopAll(reason: string): Promise<void> {
-    await this.#redis.set(this.keys.fatal, reason);
+    await this.#redis.set(this.keys.fatal(this.#config.connection.id), reason);
     await this.queues.rows.pause();
     this.#config.logger.error({ reason }, 'import stopped');
   }
 
   /** Clears a recorded stop and resumes the rows queue (the token was fixed). */
   async resume(): Promise<void> {
-    await this.#redis.del(this.keys.fatal);
+    await this.#redis.del(this.keys.fatal(this.#config.connection.id));
     await this.queues.rows.resume();
   }
 

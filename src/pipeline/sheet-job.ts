@@ -24,8 +24,8 @@ export interface SheetJobDeps extends StopSignals {
   ledger: Ledger;
   catalogue: Catalogue;
   maxAttachmentBytes: number;
-  /** Scope of ledger keys: the API the orders go to. */
-  ledgerScope: string;
+  /** The connection this worker holds: only its sheets are read here; it scopes ledger keys. */
+  connectionId: string;
   /** Adds row jobs (BullMQ addBulk) and tells how many wait. */
   rows: {
     addBulk(
@@ -43,6 +43,12 @@ export interface SheetJobDeps extends StopSignals {
 
 const CHUNK = 500;
 
+/** A sheet job of another connection than the worker's: never retried, never read. */
+export class ForeignSheetError extends Error {
+  override name = 'ForeignSheetError';
+  readonly retryable = false;
+}
+
 /** The sheet cannot go on yet: its job goes back to the queue for a while, no attempt spent. */
 export class NotYetError extends Error {
   override name = 'NotYetError';
@@ -59,6 +65,12 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
   const { store } = deps;
   const sheet = await store.get(sheetId);
   if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
+  if (sheet.connectionId !== deps.connectionId) {
+    // Not offered by its own queue: a job moved or forged in Redis. Its rows are not ours to send.
+    throw new ForeignSheetError(
+      `sheet ${sheetId} belongs to connection ${sheet.connectionId ?? '(none)'}, not ${deps.connectionId}: nothing of it is sent from here.`,
+    );
+  }
   // Its rows are told what became of them in the earlier import, so that must be over first.
   const earlierSheet =
     sheet.duplicateOf === undefined ? undefined : await store.get(sheet.duplicateOf);
@@ -139,7 +151,7 @@ async function settle(
     const key =
       !result.ok || sheet.allowDuplicates || result.orderId !== undefined
         ? null
-        : ledgerKey(deps.ledgerScope, {
+        : ledgerKey(deps.connectionId, {
             reference: result.reference,
             order: result.order,
             files: result.attachments.map((a) => a.path),
@@ -164,6 +176,7 @@ async function settle(
     jobs.push({
       name: 'row',
       data: {
+        connectionId: deps.connectionId,
         sheetId: sheet.sheetId,
         row: result.row,
         ...where,
@@ -208,6 +221,6 @@ async function unreadable(
   const current = await deps.store.get(sheet.sheetId);
   if ((current?.checkpoint ?? 0) > 0) return closeSheetEarly(sheet.sheetId, error.message, deps);
   await deps.store.update(sheet.sheetId, { error: error.message });
-  await deps.store.forgetSha(`${deps.ledgerScope}|${sheet.sha256}`, sheet.sheetId);
+  await deps.store.forgetSha(`${deps.connectionId}|${sheet.sha256}`, sheet.sheetId);
   if (await deps.store.setTotal(sheet.sheetId, 0)) await deps.queueReport(sheet.sheetId);
 }

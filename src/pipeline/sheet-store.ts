@@ -20,6 +20,8 @@ const sheetSchema = z.object({
   sha256: z.string(),
   state: z.enum(SHEET_STATES),
   startedAt: z.string(),
+  /** The connection the sheet was queued for: only its workers read it or send its rows. */
+  connectionId: z.string().optional(),
   apiBaseUrl: z.string(),
   sandbox: z.enum(['0', '1']).transform((v) => v === '1'),
   allowDuplicates: z.enum(['0', '1']).transform((v) => v === '1'),
@@ -81,6 +83,7 @@ export interface NewSheet {
   path: string;
   name: string;
   sha256: string;
+  connectionId: string;
   apiBaseUrl: string;
   sandbox: boolean;
   allowDuplicates: boolean;
@@ -178,6 +181,7 @@ export class SheetStore {
       sha256: sheet.sha256,
       state: 'queued',
       startedAt: sheet.startedAt,
+      connectionId: sheet.connectionId,
       apiBaseUrl: sheet.apiBaseUrl,
       sandbox: sheet.sandbox ? '1' : '0',
       allowDuplicates: sheet.allowDuplicates ? '1' : '0',

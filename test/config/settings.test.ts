@@ -70,6 +70,11 @@ describe('loadSettings', () => {
     [{ CONCURRENCY: '1.5' }, /^CONCURRENCY: must be a whole number /],
     [{ MAX_ATTACHMENT_MB: '-1' }, /^MAX_ATTACHMENT_MB: must be more than 0 /],
     [{ API_BASE_URL: 'ftp://example.be' }, /^API_BASE_URL: must be an http:\/\/ or https:\/\/ URL/],
+    [{ API_BASE_URL: 'https://api.example.be/?x=1' }, /^API_BASE_URL: must not hold a query/],
+    [
+      { API_BASE_URL: 'https://agent:pw@api.example.be' },
+      /^API_BASE_URL: must not hold a user name or password .*\(got "https:\/\/\*\*\*@api/,
+    ],
     [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of "fatal", .*"silent" \(got "loud"\)/],
     [{ DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT: must be at most 65535 /],
@@ -81,6 +86,16 @@ describe('loadSettings', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
+  });
+
+  it.each([
+    ['https://API.Example.be/', 'https://api.example.be'],
+    ['HTTPS://api.example.be:443/v2//', 'https://api.example.be/v2'],
+    ['http://127.0.0.1:80', 'http://127.0.0.1'],
+    ['http://localhost:4010', 'http://localhost:4010'],
+  ])('uses API_BASE_URL %s in its one spelling %s', async (given, normalised) => {
+    const settings = await loadSettings({ cwd, env: { API_BASE_URL: given } });
+    expect(settings.apiBaseUrl).toBe(normalised);
   });
 
   it('names the flag when the flag is wrong', async () => {

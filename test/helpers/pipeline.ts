@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { Agent } from 'undici';
 
 import { ApiClient } from '../../src/api/client.js';
+import { connectionOf } from '../../src/connections/connection.js';
 import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { Pipeline, type PipelineConfig, type SheetProgress } from '../../src/pipeline/runtime.js';
@@ -50,6 +51,7 @@ export async function testPipelineConfig(parts: {
   token?: string;
   catalogue?: Catalogue;
 }): Promise<PipelineConfig> {
+  const token = parts.token ?? parts.sandbox.tokens[0]?.token ?? '';
   return {
     redisUrl: parts.redis.url,
     prefix: `{${parts.redis.prefix}}`,
@@ -62,13 +64,11 @@ export async function testPipelineConfig(parts: {
     catalogue: parts.catalogue ?? (await loadCatalogue(defaultProductsFile())),
     api: new ApiClient({
       baseUrl: parts.sandbox.url,
-      token: parts.token ?? parts.sandbox.tokens[0]?.token ?? '',
+      token,
       timeoutMs: 5000,
       dispatcher: parts.dispatcher,
     }),
-    apiBaseUrl: parts.sandbox.url,
-    sandbox: true,
-    apiScope: parts.sandbox.url,
+    connection: connectionOf({ apiBaseUrl: parts.sandbox.url, token, name: 'test', sandbox: true }),
     logger: parts.logger ?? pino({ level: 'silent' }),
   };
 }
@@ -96,17 +96,22 @@ export async function observingPipeline(parts: {
   };
 }
 
+/** The connection of sheets recorded by hand, for sheet jobs run by hand. */
+export const TEST_CONNECTION_ID = '0123456789abcdef';
+
 /** Records a sheet in the store as `enqueue` would, for tests that run a sheet job by hand. */
 export async function recordTestSheet(
   store: SheetStore,
   sheetId: string,
   path: string,
+  connectionId = TEST_CONNECTION_ID,
 ): Promise<void> {
   await store.create({
     sheetId,
     path,
     name: basename(path),
     sha256: await hashFile(path),
+    connectionId,
     apiBaseUrl: 'http://api',
     sandbox: false,
     allowDuplicates: false,

@@ -92,7 +92,7 @@ describe('a process stopped between claiming a sheet and recording it', () => {
   it('leaves no ghost: the same intake resumed records and imports it, and so does a new drop', async () => {
     const t = await pipelineWith({});
     const dir = await tempDir('ghost-');
-    const claimOf = async (path: string) => `${t.config.apiScope}|${await hashFile(path)}`;
+    const claimOf = async (path: string) => `${t.config.connection.id}|${await hashFile(path)}`;
 
     // Resumed by its own intake (same sheet id), as `watch` does after a restart.
     const resumed = await writeCsvSheet(dir, 'resumed.csv', rows(2));

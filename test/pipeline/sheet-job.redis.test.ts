@@ -11,7 +11,12 @@ import { SheetStore } from '../../src/pipeline/sheet-store.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
-import { recordTestSheet, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import {
+  recordTestSheet,
+  TEST_CONNECTION_ID,
+  testPipeline,
+  waitForReport,
+} from '../helpers/pipeline.js';
 
 let redis: TestRedis;
 let client: Redis;
@@ -42,7 +47,7 @@ describe('a sheet job that dies part-way and runs again', () => {
       ledger: new Ledger(client, keys),
       catalogue: await loadCatalogue(defaultProductsFile()),
       maxAttachmentBytes: 1 << 20,
-      ledgerScope: 'http://api',
+      connectionId: TEST_CONNECTION_ID,
       rows: {
         addBulk: async (jobs) => {
           calls += 1;

@@ -17,6 +17,7 @@ import {
   type TestPipeline,
   testPipeline,
   waitForReport,
+  TEST_CONNECTION_ID,
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
@@ -49,7 +50,7 @@ describe('a graceful stop', () => {
     // Another process, without the limit, finishes the sheet. The slots the first one reserved
     // would hold it back for half a minute; they are the rate limit's business, not this test's.
     const redis = new Redis(t.redis.url);
-    await redis.del(new Keys(t.config.prefix).apiPace);
+    await redis.del(new Keys(t.config.prefix).apiPace(t.config.connection.id));
     redis.disconnect();
     const next = await Pipeline.connect({ ...t.config, apiRateLimit: undefined });
     try {
@@ -86,7 +87,7 @@ describe('a graceful stop', () => {
         ledger: new Ledger(client, keys),
         catalogue: await loadCatalogue(defaultProductsFile()),
         maxAttachmentBytes: 1 << 20,
-        ledgerScope: 'http://api',
+        connectionId: TEST_CONNECTION_ID,
         rows: {
           addBulk: async (jobs: Array<{ opts: { jobId: string } }>) => {
             added.push(...jobs.map((j) => j.opts.jobId));

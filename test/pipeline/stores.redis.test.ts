@@ -33,6 +33,7 @@ const sheet = (sheetId: string) => ({
   path: `/tmp/${sheetId}.csv`,
   name: `${sheetId}.csv`,
   sha256: `sha-${sheetId}`,
+  connectionId: 'c1',
   apiBaseUrl: 'http://api',
   sandbox: false,
   allowDuplicates: false,
@@ -92,6 +93,8 @@ describe('SheetStore', () => {
     await client.hset(keys.sheet('s3'), { total: '1', reportQueued: '1', state: 'processing' });
     const queued: string[] = [];
     const reconcile = reconcileProcessor({
+      connectionId: 'c1',
+      ownsSheet: async () => true,
       store,
       ledger: new Ledger(client, keys),
       queueReport: async (id) => void queued.push(id),
@@ -165,7 +168,7 @@ describe('Ledger', () => {
 describe('ApiPace', () => {
   it('spaces requests evenly across every process sharing the Redis', async () => {
     const shared = new Keys(`{${redis.prefix}}-pace`);
-    const paces = [0, 1, 2].map(() => new ApiPace(client, shared, 1200)); // one per 50 ms
+    const paces = [0, 1, 2].map(() => new ApiPace(client, shared.apiPace('c1'), 1200)); // one per 50 ms
     const starts: number[] = [];
     await Promise.all(
       paces.map(async (pace) => {
@@ -183,16 +186,17 @@ describe('ApiPace', () => {
   });
 
   it('works with a limit that does not divide a minute', async () => {
-    const pace = new ApiPace(client, new Keys(`{${redis.prefix}}-odd`), 90 * 60); // 11.11 ms apart
+    const key = new Keys(`{${redis.prefix}}-odd`).apiPace('c1');
+    const pace = new ApiPace(client, key, 90 * 60); // 11.11 ms apart
     for (let i = 0; i < 4; i++) await pace.turn();
-    const slot = Number(await client.get(`{${redis.prefix}}-odd:importer:api:pace`));
+    const slot = Number(await client.get(key));
     expect(slot).toBeGreaterThan(Date.now());
   });
 
   it('holds every process back for a Retry-After', async () => {
     const shared = new Keys(`{${redis.prefix}}-hold`);
-    const a = new ApiPace(client, shared, undefined);
-    const b = new ApiPace(client, shared, undefined);
+    const a = new ApiPace(client, shared.apiPace('c1'), undefined);
+    const b = new ApiPace(client, shared.apiPace('c1'), undefined);
     await a.holdFor(300);
     const started = performance.now();
     await b.turn();

@@ -37,6 +37,7 @@ function rowJobDeps(
   onFinish: (outcome: { status: string; error?: string }) => void,
 ) {
   return {
+    connectionId: t.config.connection.id,
     api: t.config.api,
     ledger: t.pipeline.ledger,
     pace: t.pipeline.pace,
@@ -56,6 +57,7 @@ describe('one row job run by two workers at once (a stall taken over while the f
     const t = await testPipeline({ workers: false, sandbox: { faults: { latencyMs: 300 } } });
     open.push(t);
     const data: RowJobData = {
+      connectionId: t.config.connection.id,
       sheetId: 'takeover',
       row: 1,
       line: 2,
@@ -85,6 +87,7 @@ describe('a row resumed after its process stopped in the middle of an upload', (
     const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
     const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
     const data: RowJobData = {
+      connectionId: t.config.connection.id,
       sheetId: 'mid-upload',
       row: 1,
       line: 2,
