@@ -99,10 +99,12 @@ export async function importCommand(
       say(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, io.cwd)} as sheet ${sheetId}.`);
       ids.push(sheetId);
     }
-    if (opts.workers === false)
+    if (opts.workers === false) {
+      const { id, apiBaseUrl } = importer.connection;
       say(
-        'No workers in this process (--no-workers): waiting for `order-importer worker` processes.',
+        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with the same API_BASE_URL and token (connection ${id}, ${apiBaseUrl}); workers of other connections leave these rows alone.`,
       );
+    }
     void io.stopSignal().then(() => {
       stop.interrupted = true;
     });

@@ -5,6 +5,7 @@ import { statIfThere } from '../intake/files.js';
 import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
+import { queueNames } from '../pipeline/keys.js';
 import { refuseExposure, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {
@@ -118,6 +119,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       schedules: settings.schedules,
       redisUrl: importer.redisUrl,
       prefix: settings.queuePrefix,
+      queueName: queueNames(importer.connection.id).intake,
       intake,
       logger,
       onResult: announce,

@@ -18,7 +18,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const firstSignal = io.stopSignal();
   const importer = await openImporter({ settings, logger, say, workers: true });
   say(
-    `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl}. Stop with Ctrl+C.`,
+    `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
   );
   const signal = await firstSignal;
   say(`${signal}: finishing the rows in flight (again to stop at once)…`);

@@ -32,13 +32,15 @@ export async function startSchedules(options: {
   schedules: readonly Schedule[];
   redisUrl: string;
   prefix: string;
+  /** The connection's intake queue (keys.ts): its schedules are scanned by its own processes. */
+  queueName: string;
   intake: Intake;
   logger: Logger;
   /** Told of every sheet a scan takes. */
   onResult?: (path: string, result: IntakeResult) => void;
 }): Promise<RunningSchedules> {
   const connection = { url: options.redisUrl, maxRetriesPerRequest: null };
-  const queue = new Queue('intake', { connection, prefix: options.prefix });
+  const queue = new Queue(options.queueName, { connection, prefix: options.prefix });
   try {
     const wanted = new Set(options.schedules.map((s) => `schedule:${s.name}`));
     for (const existing of await queue.getJobSchedulers()) {
@@ -68,7 +70,7 @@ export async function startSchedules(options: {
     await queue.close();
     return { close: () => Promise.resolve() };
   }
-  const worker = new Worker('intake', scanProcessor(options.intake, options.onResult), {
+  const worker = new Worker(options.queueName, scanProcessor(options.intake, options.onResult), {
     connection,
     prefix: options.prefix,
     concurrency: 1,

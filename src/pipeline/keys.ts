@@ -78,11 +78,14 @@ export function queueNames(connectionId: string): {
   sheets: string;
   rows: string;
   reports: string;
+  /** Scheduled scans: a sheet a scan takes is queued for the scanning process's connection. */
+  intake: string;
 } {
   return {
     sheets: `sheets-${connectionId}`,
     rows: `rows-${connectionId}`,
     reports: `reports-${connectionId}`,
+    intake: `intake-${connectionId}`,
   };
 }
 
