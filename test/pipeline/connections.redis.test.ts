@@ -2,7 +2,7 @@
  * A job of another connection found in this connection's queues (moved or forged in Redis) is
  * neither sent nor allowed to settle the other connection's rows or sheet.
  */
-import type { Job } from 'bullmq';
+import { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { tempDir } from '../helpers/files.js';
@@ -20,7 +20,10 @@ async function failedReason(job: Job, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await job.getState();
-    if (state === 'failed') return (await job.queue.getJob(job.id ?? ''))?.failedReason ?? '';
+    if (state === 'failed') {
+      const again: Job | undefined = await Job.fromId(job.queue, job.id ?? '');
+      return again?.failedReason ?? '';
+    }
     if (state === 'completed') throw new Error('the foreign job completed');
     if (Date.now() > deadline) throw new Error(`still ${state}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -39,7 +42,7 @@ describe('a job of another connection in this connection’s queues', () => {
       order: validOrder(),
       attachments: [],
     });
-    expect(await failedReason(job as Job)).toMatch(/belongs to connection ffffffffffffffff/);
+    expect(await failedReason(job)).toMatch(/belongs to connection ffffffffffffffff/);
     expect(await t.sandbox.api.listOrders()).toHaveLength(0);
     expect(await t.pipeline.store.isFinal('forged', 1)).toBe(false);
   });
@@ -60,7 +63,7 @@ describe('a job of another connection in this connection’s queues', () => {
       startedAt: new Date().toISOString(),
     });
     const job = await t.pipeline.queues.sheets.add('sheet', { sheetId: 'theirs' });
-    expect(await failedReason(job as Job)).toMatch(/belongs to connection ffffffffffffffff/);
+    expect(await failedReason(job)).toMatch(/belongs to connection ffffffffffffffff/);
     const sheet = await t.pipeline.store.get('theirs');
     expect(sheet?.state).toBe('queued');
     expect(sheet?.total).toBeUndefined();
