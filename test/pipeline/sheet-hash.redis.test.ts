@@ -127,10 +127,16 @@ describe('a sheet rewritten in place while its rows are enqueued', () => {
     expect(lines.every((l, i) => l[2] === `OLD-${i + 1}`)).toBe(true);
     const refused = lines.filter((l) => l[3] === 'failed');
     expect(refused).toHaveLength(summary.failed);
-    expect(refused.every((l) => /changed while it was imported/.test(l[8] ?? ''))).toBe(true);
+    expect(
+      refused.every((l) =>
+        /^not imported: the sheet changed while it was imported/.test(l[8] ?? ''),
+      ),
+    ).toBe(true);
     // The rows refused come after the rows imported, not mixed among them.
     const firstRefused = Number(refused[0]?.[0]);
     expect(lines.slice(0, firstRefused - 1).every((l) => l[3] === 'created')).toBe(true);
+    // The private copy the rows were read from has served once the report is written.
+    expect(await readdir(t.config.sheetsDir)).toEqual([]);
   });
 });
 
@@ -187,5 +193,20 @@ describe('the report of a sheet saved over after all its rows were read', () => 
     expect(await readdir(join(reportDir, 'failed'))).toEqual(['orders.csv']);
     const failed = (await readFile(join(reportDir, 'failed', 'orders.csv'), 'utf8')).split('\r\n');
     expect(failed[1]).toMatch(/^R-2;Andere;Kerkstraat;2;;9000;/);
+  });
+});
+
+describe('the same sheet given again while it is imported', () => {
+  it('resumes that import and keeps no second copy', async () => {
+    const t = await testPipeline();
+    open.push(t);
+    await t.pipeline.queues.sheets.pause();
+    const path = await writeCsvSheet(await tempDir('twice-'), 'orders.csv', [sheetRow(1)]);
+    const first = await t.pipeline.enqueue(path);
+    const again = await t.pipeline.enqueue(path);
+    expect(again).toEqual({ sheetId: first.sheetId, resumed: true });
+    expect(await readdir(t.config.sheetsDir)).toEqual([first.sheetId]);
+    await t.pipeline.queues.sheets.resume();
+    expect((await waitForReport(t.pipeline, first.sheetId)).counts.created).toBe(1);
   });
 });

@@ -33,7 +33,8 @@ describe('a sheet job that dies part-way and runs again', () => {
       sheetRow(i + 1, i % 100 === 7 ? { city: '' } : {}),
     );
     const path = await writeCsvSheet(dir, 'big.csv', rows);
-    await recordTestSheet(store, 's-cp', path);
+    const sheetsDir = await tempDir('checkpoint-copies-');
+    await recordTestSheet(store, 's-cp', path, sheetsDir);
     const added: string[] = [];
     let calls = 0;
     let dieAt = 2; // the second addBulk call fails, as if the process died there
@@ -43,6 +44,7 @@ describe('a sheet job that dies part-way and runs again', () => {
       catalogue: await loadCatalogue(defaultProductsFile()),
       maxAttachmentBytes: 1 << 20,
       ledgerScope: 'http://api',
+      sheetsDir,
       rows: {
         addBulk: async (jobs) => {
           calls += 1;
