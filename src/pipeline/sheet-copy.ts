@@ -5,11 +5,13 @@
  * and the report's failed/ — parses that copy. No row can then come from bytes other than the
  * ones hashed, however the user's file is rewritten meanwhile.
  *
- * Why a copy, rather than hashing in each pass exactly the bytes the parser consumes: that hash
- * is known only at the end of a pass, after its rows were handed to row jobs, and a rewrite that
- * keeps the file's size and modification time (same-size saves within one timestamp tick on a
- * network share, tools that restore mtime) goes unseen until then. With a copy, nothing the user
- * does after it is taken can reach an order; the price is one more write of the sheet's bytes.
+ * Why a copy, rather than hashing in each pass exactly the bytes the parser consumes and checking
+ * the file's size and mtime before each chunk is handed on: that hash is known only at the end of
+ * a pass, after its rows went to row jobs, so a rewrite the size and mtime do not show (a same-size
+ * save within one timestamp tick, as on shares that keep seconds; a tool that restores mtime) would
+ * be caught only once a mix was sent. A copy needs the file to hold still for the seconds it takes
+ * to copy (checked with ctime too, which no tool sets back), and after that nothing the user does
+ * can reach an order. The price is one more write of the sheet's bytes, once, when it is queued.
  *
  * The user's file is still watched, by size and modification time, so that a change the user
  * makes is honoured: the sheet job refuses the rows it has not handed on yet (see sheet-job.ts).
