@@ -88,6 +88,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       rowAttempts: settings.rowAttempts,
       retryDelayMs: settings.retryDelayMs,
       reportsDir: settings.reportsDir,
+      sheetsDir: join(settings.dataDir, 'sheets'),
       maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
       catalogue,
       api: client,

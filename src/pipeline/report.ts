@@ -16,6 +16,7 @@ import { readSheet, type RowResult } from '../sheets/read-sheet.js';
 import type { SheetInfo } from '../sheets/types.js';
 import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
 import type { RowOutcome, RowStatus } from './results.js';
+import { discardSheetCopy, sheetChanged, sheetSource } from './sheet-copy.js';
 import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
 
 /** summary.json (DESIGN §2 "Reports"); never holds the token. */
@@ -48,6 +49,8 @@ export interface ReportDeps {
   connection: Pick<ConnectionInfo, 'id' | 'name'>;
   store: SheetStore;
   reportsDir: string;
+  /** Where sheets' private copies are: failed/ is written from the copy, removed once reported. */
+  sheetsDir: string;
   catalogue: Catalogue;
   maxAttachmentBytes: number;
   logger: Logger;
@@ -88,8 +91,9 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
 
-  // report.csv comes from the recorded results alone, so it lists every row even when the sheet
-  // has changed since; failed/ and needs-review.csv need the rows as written and are skipped then.
+  // report.csv comes from the recorded results alone; failed/ and needs-review.csv need the rows
+  // as written, and come from the sheet's private copy: the bytes imported, whatever the user's
+  // file holds now.
   const counts: Record<RowStatus, number> = {
     created: 0,
     invalid: 0,
@@ -112,6 +116,13 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   }
   await report.close();
   const warnings = [...sheet.warnings];
+  if (sheet.origin !== undefined && sheet.error === undefined) {
+    if (await sheetChanged(sheet.path, sheet.origin)) {
+      warnings.push(
+        `the sheet has changed since it was imported: this report and failed/ are of the version imported (sha256 ${sheet.sha256.slice(0, 12)}…), not of the file as it is now.`,
+      );
+    }
+  }
   if (toBundle.size > 0 && sheet.error === undefined) {
     warnings.push(...(await writeBundles(sheet, toBundle, tmp, deps)));
   }
@@ -143,6 +154,7 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await rename(tmp, finalDir);
   await deps.store.markReported(sheetId, finalDir, finishedAt);
   deps.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
+  if (sheet.origin !== undefined) await dropCopy(sheet, deps);
   const archived = deps.archive && (await archiveWorkFolder(sheet, deps.archive, deps.logger));
   if (archived) {
     // Said again with where the sheet is now: a summary is read long after work/ is emptied.
@@ -150,6 +162,16 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
     await writeFile(join(finalDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   }
   return summary;
+}
+
+/** The private copy has served: the report holds what is needed of its rows. */
+async function dropCopy(sheet: SheetRecord, deps: ReportDeps): Promise<void> {
+  try {
+    await discardSheetCopy(deps.sheetsDir, sheet.sheetId, sheet.name);
+  } catch (error) {
+    // The report stands; a copy left behind costs only its room.
+    deps.logger.error({ sheetId: sheet.sheetId, err: error }, 'could not remove the sheet copy');
+  }
 }
 
 /**
@@ -198,13 +220,19 @@ async function writeBundles(
 ): Promise<string[]> {
   try {
     const mapping = sheetMapping(sheet);
-    const opened = await readSheet(sheet.path, { ...deps, ...(mapping && { mapping }) });
+    const source = sheetSource(sheet, deps.sheetsDir);
+    const opened = await readSheet(source.path, {
+      ...deps,
+      folder: source.folder,
+      ...(mapping && { mapping }),
+    });
     if (opened.info.sha256 !== sheet.sha256) {
+      // Only a sheet queued before copies were made, read at its own path, can come to this.
       return [
         'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
       ];
     }
-    const writer = new ReportWriter(dir, opened.info);
+    const writer = new ReportWriter(dir, opened.info, sheet.path);
     for await (const batch of opened.batches) {
       const wanted = batch.filter((r) => rows.has(r.row));
       const outcomes = await deps.store.outcomes(
@@ -242,12 +270,13 @@ class ReportWriter {
   /** What went wrong while writing, for the summary's warnings. */
   readonly problems: string[] = [];
 
-  constructor(dir: string, info: SheetInfo) {
+  /** `original`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
+  constructor(dir: string, info: SheetInfo, original: string) {
     this.#info = info;
     const delimiter = info.delimiter ?? ',';
     const failedDir = join(dir, 'failed');
-    this.#copies = new AttachmentCopies(dirname(info.path), failedDir);
-    const sheetName = basename(info.path, extname(info.path));
+    this.#copies = new AttachmentCopies(dirname(original), failedDir);
+    const sheetName = basename(original, extname(original));
     if (info.format === 'csv') {
       const header = info.header ?? [];
       const extra = header.some((h) => h.toLowerCase() === 'order_id')
@@ -265,7 +294,7 @@ class ReportWriter {
       );
     } else {
       const style = info.format === 'json' ? 'array' : 'lines';
-      this.#failedJson = new JsonOut(join(failedDir, `${sheetName}${extname(info.path)}`), style);
+      this.#failedJson = new JsonOut(join(failedDir, `${sheetName}${extname(original)}`), style);
       this.#review = new CsvOut(
         join(dir, 'needs-review.csv'),
         ['row', 'reference', ...REVIEW_COLUMNS, 'record'],

@@ -20,7 +20,6 @@ import { AbortedError } from '../api/errors.js';
 import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
-import { hashFile } from '../sheets/scan.js';
 import { connectRedis, pingRedis } from '../redis/connect.js';
 import { Keys, queueNames } from './keys.js';
 import { Ledger } from './ledger.js';
@@ -28,6 +27,7 @@ import { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
 import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from './give-up.js';
 import { recentProgress, type SheetProgress, sheetProgress } from './progress.js';
+import { discardSheetCopy, takeSheetCopy } from './sheet-copy.js';
 import { SheetStore } from './sheet-store.js';
 
 export type { SheetProgress } from './progress.js';
@@ -47,6 +47,8 @@ export interface PipelineConfig {
   /** First retry delay; doubles each time, with jitter. */
   retryDelayMs: number;
   reportsDir: string;
+  /** Where each queued sheet's private copy is kept (`$DATA_DIR/sheets`; shared by every host). */
+  sheetsDir: string;
   maxAttachmentBytes: number;
   catalogue: Catalogue;
   /** The client of `connection`: its URL and token, and no other. */
@@ -171,6 +173,7 @@ export class Pipeline {
         catalogue: config.catalogue,
         maxAttachmentBytes: config.maxAttachmentBytes,
         connectionId,
+        sheetsDir: config.sheetsDir,
         rows: this.queues.rows,
         queueReport,
         hasRowJob: giveUp.hasRowJob,
@@ -212,6 +215,7 @@ export class Pipeline {
       connection: config.connection,
       store: this.store,
       reportsDir: config.reportsDir,
+      sheetsDir: config.sheetsDir,
       catalogue: config.catalogue,
       maxAttachmentBytes: config.maxAttachmentBytes,
       logger,
@@ -300,14 +304,16 @@ export class Pipeline {
     options: EnqueueOptions = {},
   ): Promise<{ sheetId: string; resumed: boolean }> {
     const absolute = resolve(path);
-    const sha256 = await hashFile(absolute);
     const sheetId = options.sheetId ?? newSheetId(this.#now());
+    // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
+    const { sha256, origin } = await takeSheetCopy(absolute, this.#config.sheetsDir, sheetId);
     const base = {
       sheetId,
       path: absolute,
       name: basename(absolute),
       sha256,
       connectionId: this.#config.connection.id,
+      origin,
       apiBaseUrl: this.#config.connection.apiBaseUrl,
       sandbox: this.#config.connection.sandbox,
       allowDuplicates: options.allowDuplicates ?? false,
@@ -326,6 +332,7 @@ export class Pipeline {
         const sheet = await this.store.get(sheetId);
         if (!sheet) await this.store.create(base);
         if (sheet?.state !== 'done') await this.#queueSheet(sheetId);
+        else await discardSheetCopy(this.#config.sheetsDir, sheetId, base.name); // reported
         return { sheetId, resumed: true };
       }
       // Another process may have claimed the content a moment ago and not yet written its record.
@@ -346,7 +353,10 @@ export class Pipeline {
         // Given again by path (`import` run twice), it is that import, resumed. A copy taken by
         // the hot folder has a folder of its own and must get its own report: it becomes a
         // duplicate sheet, whose job waits until the earlier one is done.
-        if (options.sheetId === undefined) return { sheetId: earlier, resumed: true };
+        if (options.sheetId === undefined) {
+          await discardSheetCopy(this.#config.sheetsDir, sheetId, base.name);
+          return { sheetId: earlier, resumed: true };
+        }
       }
       // The content stays registered to the import that sent its orders.
       await this.store.create({ ...base, duplicateOf: earlier });

@@ -16,6 +16,7 @@ import { duplicateOutcome, type EarlierRow, readEarlierReport } from './earlier-
 import { ledgerKey, type Ledger } from './ledger.js';
 import type { RowOutcome } from './results.js';
 import type { RowJobData } from './row-job.js';
+import { sheetChanged, sheetSource } from './sheet-copy.js';
 import { interruptibleWait, type StopSignals } from './stopping.js';
 import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
 
@@ -26,6 +27,8 @@ export interface SheetJobDeps extends StopSignals {
   maxAttachmentBytes: number;
   /** The connection this worker holds: only its sheets are read here; it scopes ledger keys. */
   connectionId: string;
+  /** Where sheets' private copies are (see sheet-copy.ts). */
+  sheetsDir: string;
   /** Adds row jobs (BullMQ addBulk) and tells how many wait. */
   rows: {
     addBulk(
@@ -100,38 +103,106 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
 
   const earlier =
     sheet.duplicateOf === undefined ? undefined : await readEarlierReport(earlierSheet);
-  let rows = 0;
-  let warnings: string[] = [];
+  let read: { rows: number; warnings: string[] };
   try {
-    const opened = await open(sheet, deps);
-    for await (const batch of opened.batches) {
-      rows = batch.at(-1)?.row ?? rows;
-      const fresh = batch.filter((result) => result.row > sheet.checkpoint);
-      if (fresh.length === 0) continue;
-      await settle(sheet, fresh, earlier, deps);
-      await store.update(sheetId, { checkpoint: rows });
-      await backpressure(deps);
-    }
-    warnings = opened.warnings;
+    read = await handOn(sheet, earlier, deps);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return unreadable(sheet, error, deps);
   }
-  await store.update(sheetId, { warnings });
-  log.info({ rows }, 'sheet read');
-  if (await store.setTotal(sheetId, rows)) await deps.queueReport(sheetId);
+  await store.update(sheetId, { warnings: read.warnings });
+  log.info({ rows: read.rows }, 'sheet read');
+  if (await store.setTotal(sheetId, read.rows)) await deps.queueReport(sheetId);
 }
 
-/** Opens the sheet, refusing it if its bytes are not the ones that were queued. */
-async function open(sheet: SheetRecord, deps: SheetJobDeps) {
-  const mapping = sheetMapping(sheet);
-  const opened = await readSheet(sheet.path, { ...deps, ...(mapping && { mapping }) });
-  if (opened.info.sha256 !== sheet.sha256) {
-    throw new SheetError(
-      'the sheet changed after it was queued: queue it again to import its new content.',
+/**
+ * The second pass: settles or enqueues every row after the checkpoint. Once the user's file has
+ * changed, the rows left are refused instead, each saying why: the rows are read from the private
+ * copy whatever happens, but a sheet saved over is one the user no longer wants imported as it
+ * was, and the rows handed on before must not be joined by rows of another version.
+ */
+async function handOn(
+  sheet: SheetRecord,
+  earlier: Map<number, EarlierRow> | undefined,
+  deps: SheetJobDeps,
+): Promise<{ rows: number; warnings: string[] }> {
+  const opened = await open(sheet, deps);
+  let rows = 0;
+  let handed = sheet.checkpoint;
+  let changed = false;
+  for await (const batch of opened.batches) {
+    rows = batch.at(-1)?.row ?? rows;
+    const fresh = batch.filter((result) => result.row > sheet.checkpoint);
+    if (fresh.length === 0) continue;
+    changed ||= await changedSinceQueued(sheet);
+    if (changed && handed === 0) throw new SheetError(CHANGED_BEFORE_READ);
+    if (changed) {
+      // The checkpoint stays at the last row handed on: a retry refuses these again, harmlessly.
+      await refuse(sheet, fresh, deps);
+      continue;
+    }
+    await settle(sheet, fresh, earlier, deps);
+    await deps.store.update(sheet.sheetId, { checkpoint: rows });
+    handed = rows;
+    await backpressure(deps);
+  }
+  const warnings = [...opened.warnings];
+  if (changed) {
+    warnings.push(
+      `the sheet changed while it was imported (it was saved over, or removed): rows ${handed + 1} to ${rows} were not imported, so that no orders come from two versions of it; rows 1 to ${handed}, queued before the change, are of the version queued (sha256 ${sheet.sha256.slice(0, 12)}…). Queue the sheet again to import its new content.`,
     );
   }
+  return { rows, warnings };
+}
+
+const CHANGED_BEFORE_READ =
+  'the sheet changed after it was queued: queue it again to import its new content.';
+
+const ROW_REFUSED =
+  'not imported: the sheet changed while it was imported (it was saved over, or removed), and its rows not yet queued then were refused so that no orders come from two versions of it. Queue the sheet again to import its new content.';
+
+/**
+ * Opens the sheet's private copy. Refused as a whole when the user's file changed before any of
+ * its rows was handed on, or when the copy's bytes are not the ones queued (cut short by a crash,
+ * or a sheet queued before copies were made that changed since).
+ */
+async function open(sheet: SheetRecord, deps: SheetJobDeps) {
+  if (sheet.checkpoint === 0 && (await changedSinceQueued(sheet))) {
+    throw new SheetError(CHANGED_BEFORE_READ);
+  }
+  const mapping = sheetMapping(sheet);
+  const source = sheetSource(sheet, deps.sheetsDir);
+  const opened = await readSheet(source.path, {
+    ...deps,
+    folder: source.folder,
+    ...(mapping && { mapping }),
+  });
+  if (opened.info.sha256 !== sheet.sha256) throw new SheetError(CHANGED_BEFORE_READ);
   return opened;
+}
+
+/** Whether the user's file is no longer the version queued (saved over, or removed). */
+async function changedSinceQueued(sheet: SheetRecord): Promise<boolean> {
+  return sheet.origin !== undefined && (await sheetChanged(sheet.path, sheet.origin));
+}
+
+/** Rows of a sheet that changed while it was imported: each `failed`, with why. */
+async function refuse(
+  sheet: SheetRecord,
+  batch: readonly RowResult[],
+  deps: SheetJobDeps,
+): Promise<void> {
+  const outcomes = batch.map((result): [number, RowOutcome] => [
+    result.row,
+    {
+      line: result.line,
+      ...(result.reference !== undefined && { reference: result.reference }),
+      status: 'failed',
+      attempts: 0,
+      error: ROW_REFUSED,
+    },
+  ]);
+  await deps.store.finalize(sheet.sheetId, outcomes);
 }
 
 /** Records invalid rows and enqueues valid ones (or, for a sheet imported before, settles all). */

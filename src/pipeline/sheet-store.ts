@@ -18,6 +18,11 @@ const sheetSchema = z.object({
   path: z.string(),
   name: z.string(),
   sha256: z.string(),
+  /**
+   * The original file's version when it was copied (`sheet-copy.ts`); set, the sheet is read from
+   * its private copy. Unset only for a sheet queued before copies were made: read at `path`.
+   */
+  origin: z.string().optional(),
   state: z.enum(SHEET_STATES),
   startedAt: z.string(),
   /** The connection the sheet was queued for: only its workers read it or send its rows. */
@@ -84,6 +89,7 @@ export interface NewSheet {
   name: string;
   sha256: string;
   connectionId: string;
+  origin?: string;
   apiBaseUrl: string;
   sandbox: boolean;
   allowDuplicates: boolean;
@@ -186,6 +192,7 @@ export class SheetStore {
       sandbox: sheet.sandbox ? '1' : '0',
       allowDuplicates: sheet.allowDuplicates ? '1' : '0',
       ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+      ...(sheet.origin !== undefined && { origin: sheet.origin }),
       ...(sheet.mapping !== undefined && { mapping: JSON.stringify([...sheet.mapping]) }),
     };
     await this.#redis

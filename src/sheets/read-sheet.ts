@@ -34,6 +34,11 @@ export interface ReadSheetOptions {
   mapping?: ColumnMapping;
   /** Largest attachment accepted, in bytes. */
   maxAttachmentBytes: number;
+  /**
+   * The folder attachment paths are relative to: the sheet's own by default; the original's
+   * when `path` is a private copy of the sheet (see pipeline/sheet-copy.ts).
+   */
+  folder?: string;
 }
 
 /** One problem of one row, where the user will look for it. */
@@ -96,7 +101,10 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
     encoding: scan.encoding,
   };
   const references = new Map<string, number>();
-  const attachments = new AttachmentChecker(dirname(path), options.maxAttachmentBytes);
+  const attachments = new AttachmentChecker(
+    options.folder ?? dirname(path),
+    options.maxAttachmentBytes,
+  );
   const validate = rowValidator(options.catalogue);
   const finish: Finish = (record, cells, early) =>
     rowResult(record, cells, early, validate(cells), attachments, references);

@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 import { pino } from 'pino';
 import { Agent } from 'undici';
@@ -8,9 +8,9 @@ import { connectionOf } from '../../src/connections/connection.js';
 import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { Pipeline, type PipelineConfig, type SheetProgress } from '../../src/pipeline/runtime.js';
+import { takeSheetCopy } from '../../src/pipeline/sheet-copy.js';
 import type { SheetStore } from '../../src/pipeline/sheet-store.js';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
-import { hashFile } from '../../src/sheets/scan.js';
 import { tempDir } from './files.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
@@ -60,6 +60,7 @@ export async function testPipelineConfig(parts: {
     rowAttempts: 5,
     retryDelayMs: 50,
     reportsDir: parts.reportsDir,
+    sheetsDir: join(dirname(parts.reportsDir), 'sheets'),
     maxAttachmentBytes: 20 * 1024 * 1024,
     catalogue: parts.catalogue ?? (await loadCatalogue(defaultProductsFile())),
     api: new ApiClient({
@@ -99,18 +100,24 @@ export async function observingPipeline(parts: {
 /** The connection of sheets recorded by hand, for sheet jobs run by hand. */
 export const TEST_CONNECTION_ID = '0123456789abcdef';
 
-/** Records a sheet in the store as `enqueue` would, for tests that run a sheet job by hand. */
+/**
+ * Records a sheet in the store as `enqueue` would (its private copy taken into `sheetsDir`), for
+ * tests that run a sheet job by hand.
+ */
 export async function recordTestSheet(
   store: SheetStore,
   sheetId: string,
   path: string,
+  sheetsDir: string,
   connectionId = TEST_CONNECTION_ID,
 ): Promise<void> {
+  const { sha256, origin } = await takeSheetCopy(path, sheetsDir, sheetId);
   await store.create({
     sheetId,
     path,
     name: basename(path),
-    sha256: await hashFile(path),
+    sha256,
+    origin,
     connectionId,
     apiBaseUrl: 'http://api',
     sandbox: false,

@@ -2,7 +2,7 @@
  * A job of another connection found in this connection's queues (moved or forged in Redis) is
  * neither sent nor allowed to settle the other connection's rows or sheet.
  */
-import { Job } from 'bullmq';
+import { Job, type Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { tempDir } from '../helpers/files.js';
@@ -16,12 +16,12 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
 
-async function failedReason(job: Job, timeoutMs = 10_000): Promise<string> {
+async function failedReason(queue: Queue, job: Job, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await job.getState();
     if (state === 'failed') {
-      const again: Job | undefined = await Job.fromId(job.queue, job.id ?? '');
+      const again: Job | undefined = await Job.fromId(queue, job.id ?? '');
       return again?.failedReason ?? '';
     }
     if (state === 'completed') throw new Error('the foreign job completed');
@@ -42,7 +42,9 @@ describe('a job of another connection in this connection’s queues', () => {
       order: validOrder(),
       attachments: [],
     });
-    expect(await failedReason(job)).toMatch(/belongs to connection ffffffffffffffff/);
+    expect(await failedReason(t.pipeline.queues.rows, job)).toMatch(
+      /belongs to connection ffffffffffffffff/,
+    );
     expect(await t.sandbox.api.listOrders()).toHaveLength(0);
     expect(await t.pipeline.store.isFinal('forged', 1)).toBe(false);
   });
@@ -63,7 +65,9 @@ describe('a job of another connection in this connection’s queues', () => {
       startedAt: new Date().toISOString(),
     });
     const job = await t.pipeline.queues.sheets.add('sheet', { sheetId: 'theirs' });
-    expect(await failedReason(job)).toMatch(/belongs to connection ffffffffffffffff/);
+    expect(await failedReason(t.pipeline.queues.sheets, job)).toMatch(
+      /belongs to connection ffffffffffffffff/,
+    );
     const sheet = await t.pipeline.store.get('theirs');
     expect(sheet?.state).toBe('queued');
     expect(sheet?.total).toBeUndefined();

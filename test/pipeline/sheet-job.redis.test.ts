@@ -38,7 +38,8 @@ describe('a sheet job that dies part-way and runs again', () => {
       sheetRow(i + 1, i % 100 === 7 ? { city: '' } : {}),
     );
     const path = await writeCsvSheet(dir, 'big.csv', rows);
-    await recordTestSheet(store, 's-cp', path);
+    const sheetsDir = await tempDir('checkpoint-copies-');
+    await recordTestSheet(store, 's-cp', path, sheetsDir);
     const added: string[] = [];
     let calls = 0;
     let dieAt = 2; // the second addBulk call fails, as if the process died there
@@ -48,6 +49,7 @@ describe('a sheet job that dies part-way and runs again', () => {
       catalogue: await loadCatalogue(defaultProductsFile()),
       maxAttachmentBytes: 1 << 20,
       connectionId: TEST_CONNECTION_ID,
+      sheetsDir,
       rows: {
         addBulk: async (jobs) => {
           calls += 1;

@@ -78,7 +78,8 @@ describe('a graceful stop', () => {
         'big.csv',
         Array.from({ length: 1200 }, (_, i) => sheetRow(i + 1)),
       );
-      await recordTestSheet(store, 's-held', path);
+      const sheetsDir = await tempDir('held-copies-');
+      await recordTestSheet(store, 's-held', path, sheetsDir);
       const added: string[] = [];
       let waiting = Number.POSITIVE_INFINITY;
       const stopping = new AbortController();
@@ -88,6 +89,7 @@ describe('a graceful stop', () => {
         catalogue: await loadCatalogue(defaultProductsFile()),
         maxAttachmentBytes: 1 << 20,
         connectionId: TEST_CONNECTION_ID,
+        sheetsDir,
         rows: {
           addBulk: async (jobs: Array<{ opts: { jobId: string } }>) => {
             added.push(...jobs.map((j) => j.opts.jobId));

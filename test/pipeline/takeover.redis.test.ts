@@ -1,14 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { runRowJob, RowInterruption, type RowJobData } from '../../src/pipeline/row-job.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
-import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import { type TestPipeline, testPipeline } from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
-import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -108,40 +104,5 @@ describe('a row resumed after its process stopped in the middle of an upload', (
         error: 'sent again after an unclear answer, so possibly attached twice: docs/plan.pdf.',
       }),
     ]);
-  });
-});
-
-describe('a sheet that changes before its report', () => {
-  it('still gets a report.csv of every row, and says why failed/ is missing', async () => {
-    const t = await testPipeline({ sandbox: { faults: { latencyMs: 300 } } });
-    open.push(t);
-    const dir = await tempDir('changed-');
-    const path = await writeCsvSheet(dir, 'orders.csv', [
-      sheetRow(1),
-      sheetRow(2, { city: '' }),
-      sheetRow(3),
-    ]);
-    const { sheetId } = await t.pipeline.enqueue(path);
-    while ((await t.pipeline.store.get(sheetId))?.total === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await writeFile(path, 'reference;city\nR-9;Gent\n'); // someone saves over it meanwhile
-    const progress = await waitForReport(t.pipeline, sheetId);
-    const report = (await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8'))
-      .trim()
-      .split('\r\n');
-    expect(report.slice(1).map((l) => l.split(';').slice(0, 4).join(';'))).toEqual([
-      '1;2;R-1;created',
-      '2;3;R-2;invalid',
-      '3;4;R-3;created',
-    ]);
-    const summary = JSON.parse(
-      await readFile(join(progress.reportDir ?? '', 'summary.json'), 'utf8'),
-    ) as {
-      warnings: string[];
-    };
-    expect(summary.warnings).toContainEqual(
-      expect.stringMatching(/the sheet has changed since it was imported/),
-    );
   });
 });

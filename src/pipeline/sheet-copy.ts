@@ -1,0 +1,180 @@
+/**
+ * The sheet imported is the sheet hashed. When a sheet is queued, its bytes are copied into a
+ * private, read-only file under the data folder (`sheets/<sheetId>/<name>`, shared by the workers
+ * of every host) and hashed as they are copied; every later read — both passes of the sheet job
+ * and the report's failed/ — parses that copy. No row can then come from bytes other than the
+ * ones hashed, however the user's file is rewritten meanwhile.
+ *
+ * Why a copy, rather than hashing in each pass exactly the bytes the parser consumes and checking
+ * the file's size and mtime before each chunk is handed on: that hash is known only at the end of
+ * a pass, after its rows went to row jobs, so a rewrite the size and mtime do not show (a same-size
+ * save within one timestamp tick, as on shares that keep seconds; a tool that restores mtime) would
+ * be caught only once a mix was sent. A copy needs the file to hold still for the seconds it takes
+ * to copy (checked with ctime too, which no tool sets back), and after that nothing the user does
+ * can reach an order. The price is one more write of the sheet's bytes, once, when it is queued.
+ *
+ * The user's file is still watched, by size and modification time, so that a change the user
+ * makes is honoured: the sheet job refuses the rows it has not handed on yet (see sheet-job.ts).
+ * Attachments stay relative to the original's folder: only the sheet is copied.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { type BigIntStats, createWriteStream } from 'node:fs';
+import { chmod, mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+
+/** The sheet kept changing while it was copied: queue it again once it is saved. */
+export class SheetUnsettledError extends Error {
+  override name = 'SheetUnsettledError';
+  readonly retryable = true;
+}
+
+export interface TakenSheet {
+  /** Of the copy's bytes: what every read parses. */
+  sha256: string;
+  /** The original's version when it was copied (see `sheetChanged`). */
+  origin: string;
+  /** Where the copy is. */
+  copy: string;
+}
+
+export interface TakeOptions {
+  /** Called after each copy, before it is judged (tests rewrite the sheet here). */
+  afterCopy?: (attempt: number) => Promise<void>;
+}
+
+/** A sheet rewritten during each of these many copies is refused. */
+const ATTEMPTS = 3;
+const READ_CHUNK = 1024 * 1024;
+
+/** Where the private copy of sheet `sheetId` (named `name`) is kept. */
+export function sheetCopyPath(sheetsDir: string, sheetId: string, name: string): string {
+  // Both come from Redis when a worker reads the copy or removes it: never a path of their own.
+  if (!/^[\w-][\w.-]*$/.test(sheetId)) throw new Error(`not a sheet id: "${sheetId}"`);
+  const file = basename(name);
+  if (file === '' || file === '.' || file === '..') throw new Error(`not a sheet name: "${name}"`);
+  return join(sheetsDir, sheetId, file);
+}
+
+/**
+ * Copies the sheet at `path` into its private file, hashing the bytes as they are written. The
+ * file is read through one descriptor, and a copy during which it changed (its size, mtime or
+ * ctime moved) is made again, so that the copy is one version of the sheet, not a torn mix.
+ */
+export async function takeSheetCopy(
+  path: string,
+  sheetsDir: string,
+  sheetId: string,
+  options: TakeOptions = {},
+): Promise<TakenSheet> {
+  const copy = sheetCopyPath(sheetsDir, sheetId, basename(path));
+  await mkdir(dirname(copy), { recursive: true });
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const partial = `${copy}.${randomBytes(4).toString('hex')}.partial`;
+    try {
+      const taken = await copyOnce(path, partial);
+      await options.afterCopy?.(attempt);
+      const now = await stat(path, { bigint: true });
+      if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {
+        await chmod(partial, 0o444);
+        await rename(partial, copy);
+        return { sha256: taken.sha256, origin: originOf(taken.after), copy };
+      }
+    } finally {
+      await rm(partial, { force: true }); // gone already once renamed
+    }
+  }
+  throw new SheetUnsettledError(
+    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
+  );
+}
+
+async function copyOnce(
+  path: string,
+  to: string,
+): Promise<{ sha256: string; before: BigIntStats; after: BigIntStats }> {
+  const source = await open(path, 'r');
+  try {
+    const before = await source.stat({ bigint: true });
+    const hash = createHash('sha256');
+    const tap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    await pipeline(
+      source.createReadStream({ autoClose: false, highWaterMark: READ_CHUNK }),
+      tap,
+      createWriteStream(to, { flags: 'wx', mode: 0o600, flush: true }),
+    );
+    const after = await source.stat({ bigint: true });
+    return { sha256: hash.digest('hex'), before, after };
+  } finally {
+    await source.close();
+  }
+}
+
+/** The same file, not written to between the two looks (ctime moves with every write). */
+function sameWrite(a: BigIntStats, b: BigIntStats): boolean {
+  return (
+    a.ino === b.ino &&
+    a.dev === b.dev &&
+    a.size === b.size &&
+    a.mtimeNs === b.mtimeNs &&
+    a.ctimeNs === b.ctimeNs
+  );
+}
+
+/**
+ * A file's version as any host sharing the folder sees it: size and modification time. (Inode
+ * numbers and ctime may differ from one host to another on a network share, and ctime also moves
+ * on a rename or a chmod, which change no row.)
+ */
+export function originOf(stats: Pick<BigIntStats, 'size' | 'mtimeNs'>): string {
+  return `${stats.size}:${stats.mtimeNs}`;
+}
+
+/** Whether the file at `path` is no longer the version `origin` (saved over, or removed). */
+export async function sheetChanged(path: string, origin: string): Promise<boolean> {
+  try {
+    return originOf(await stat(path, { bigint: true })) !== origin;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return true;
+    throw error;
+  }
+}
+
+/** Removes a sheet's private copy (once its report is written, or when it was not needed). */
+export async function discardSheetCopy(
+  sheetsDir: string,
+  sheetId: string,
+  name: string,
+): Promise<void> {
+  const copy = sheetCopyPath(sheetsDir, sheetId, name);
+  try {
+    await chmod(copy, 0o600); // a read-only file cannot be removed on Windows
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await rm(copy, { force: true });
+  try {
+    await rmdir(dirname(copy));
+  } catch (error) {
+    // Still holding something (a copy being made by another process): it stays.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+  }
+}
+
+/** What every read of a sheet parses: its private copy, attachments beside the original. */
+export function sheetSource(
+  sheet: { sheetId: string; path: string; name: string; origin?: string | undefined },
+  sheetsDir: string,
+): { path: string; folder: string } {
+  const folder = dirname(sheet.path);
+  if (sheet.origin === undefined) return { path: sheet.path, folder }; // queued before copies
+  return { path: sheetCopyPath(sheetsDir, sheet.sheetId, sheet.name), folder };
+}
