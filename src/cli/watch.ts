@@ -5,7 +5,7 @@ import { statIfThere } from '../intake/files.js';
 import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
-import { refuseExposure, serveDashboard } from './dashboard.js';
+import { refuseExposure, sayHosts, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {
   commandLogger,
@@ -171,6 +171,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     );
     say(`Reports go to ${settings.reportsDir}.`);
     if (dashboard) say(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    if (dashboard) sayHosts(settings, dashboard, say);
     say('Stop with Ctrl+C.');
 
     const signal = await firstSignal;
