@@ -25,7 +25,11 @@ beforeAll(async () => {
     },
     { connection, prefix },
   );
-  await new Promise<void>((resolve) => worker.once('failed', () => resolve()));
+  await new Promise<void>((resolve) =>
+    worker.once('failed', () => {
+      resolve();
+    }),
+  );
   await worker.close();
   ids.failed = failing.id ?? '';
   ids.delayed = (await queue.add('row', { files: ['a.pdf'] }, { delay: 3_600_000 })).id ?? '';

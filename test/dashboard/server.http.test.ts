@@ -172,7 +172,11 @@ describe('the host names the dashboard answers', () => {
   );
 
   it('refuses a foreign host name before asking for the password', async () => {
-    const answer = await getAs(dashboard.url.replace('localhost', '127.0.0.1'), '/', 'evil.example');
+    const answer = await getAs(
+      dashboard.url.replace('localhost', '127.0.0.1'),
+      '/',
+      'evil.example',
+    );
     expect(answer.status).toBe(421);
   });
 
@@ -184,7 +188,9 @@ describe('the host names the dashboard answers', () => {
       });
       let text = '';
       socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      socket.on('end', () => resolve(text));
+      socket.on('end', () => {
+        resolve(text);
+      });
       socket.on('error', reject);
     });
     expect(answer).toMatch(/^HTTP\/1\.[01] 421 /);
@@ -228,7 +234,12 @@ describe('the overview page', () => {
   });
 
   it('has no such section when nothing was left, or when it cannot know', async () => {
-    const page = await getAs(dashboard.url.replace('localhost', '127.0.0.1'), '/', 'localhost', auth);
+    const page = await getAs(
+      dashboard.url.replace('localhost', '127.0.0.1'),
+      '/',
+      'localhost',
+      auth,
+    );
     expect(page.status).toBe(200);
     expect(page.body).not.toContain('Sheets not taken');
     const empty = await startDashboard({
