@@ -1,5 +1,5 @@
 /**
- * The importer's settings (DESIGN §2 "Configuration"): flags > environment > config file >
+ * The importer's settings (docs/design.md §2 "Configuration"): flags > environment > config file >
  * defaults, parsed once with zod into one typed object that is passed to whatever needs it.
  */
 import { readFile } from 'node:fs/promises';
