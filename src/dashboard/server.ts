@@ -15,7 +15,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import yazl from 'yazl';
 
@@ -68,31 +68,10 @@ export function exposureProblem(
 export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
   const problem = exposureProblem(options);
   if (problem !== undefined) throw new DashboardError(problem);
-  const guarded = options.user !== undefined && options.password !== undefined;
   const app = Fastify({ logger: false });
-  // First the host name (even /healthz: a rebinding page must learn nothing), then the method.
   const hosts = allowedHosts(options.host, options.hosts ?? []);
-  app.addHook('onRequest', refuseForeignHosts(hosts));
-  app.addHook('onRequest', refuseWrites);
-  // /healthz stays open: supervisors probe it without credentials, and it tells only up or down.
-  if (guarded) {
-    const check = basicAuth(options.user ?? '', options.password ?? '');
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
-      return undefined;
-    });
-  }
-
-  const board = new FastifyAdapter();
-  createBullBoard({
-    // Read-only hides bull-board's buttons and makes its API refuse them too (405); the method
-    // hook above refuses them whatever a later bull-board version adds.
-    queues: options.queues.map((q) => new BullMQAdapter(q, { readOnlyMode: true })),
-    serverAdapter: board,
-  });
-  board.setBasePath('/queues');
-  await app.register(board.registerPlugin(), { prefix: '/queues' });
-
+  guard(app, options, hosts);
+  await mountBoard(app, options.queues);
   app.get('/', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(overviewPage(await notTakenNow(options))),
   );
@@ -142,6 +121,35 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     hosts: [...hosts],
     close: () => app.close(),
   };
+}
+
+/**
+ * Who is answered, in this order: only our own host names (even /healthz: a rebinding page must
+ * learn nothing), only reads, and beyond loopback only with the password (but /healthz, which
+ * supervisors probe without one, and which tells only up or down).
+ */
+function guard(app: FastifyInstance, options: DashboardOptions, hosts: ReadonlySet<string>): void {
+  app.addHook('onRequest', refuseForeignHosts(hosts));
+  app.addHook('onRequest', refuseWrites);
+  if (options.user === undefined || options.password === undefined) return;
+  const check = basicAuth(options.user, options.password);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
+    return undefined;
+  });
+}
+
+/** bull-board under /queues, read-only. */
+async function mountBoard(app: FastifyInstance, queues: Queue[]): Promise<void> {
+  const board = new FastifyAdapter();
+  createBullBoard({
+    // Read-only hides bull-board's buttons and makes its API refuse them too (405); the method
+    // hook refuses them whatever a later bull-board version adds.
+    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: true })),
+    serverAdapter: board,
+  });
+  board.setBasePath('/queues');
+  await app.register(board.registerPlugin(), { prefix: '/queues' });
 }
 
 /** The listening address as a URL's host; every-address ones as localhost, which it answers. */
