@@ -1,5 +1,5 @@
 /**
- * The one table from HTTP statuses and socket error codes to what a failure means (DESIGN §3).
+ * The one table from HTTP statuses and socket error codes to what a failure means (docs/design.md §3).
  * Pure, and tested case by case.
  */
 import type { ErrorKind } from './errors.js';

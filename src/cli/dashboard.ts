@@ -13,6 +13,7 @@ import {
   type RunningDashboard,
   startDashboard,
 } from '../dashboard/server.js';
+import { LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import { createLogger } from '../logger.js';
 import { ImportsMonitor } from '../pipeline/monitor.js';
 import { RedisUnavailableError, resolveRedis } from '../redis/resolve.js';
@@ -27,6 +28,7 @@ export interface DashboardCommandOptions {
   dataDir?: string;
   host?: string;
   port?: string;
+  hosts?: string;
 }
 
 export async function dashboardCommand(
@@ -37,6 +39,7 @@ export async function dashboardCommand(
     dataDir: opts.dataDir,
     dashboardHost: opts.host,
     dashboardPort: opts.port,
+    dashboardHosts: opts.hosts,
   });
   refuseExposure(settings);
   const say = (line: string) => io.stderr.write(`${line}\n`);
@@ -70,6 +73,7 @@ export async function dashboardCommand(
       'set DASHBOARD_PORT or --port',
     );
     say(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    sayHosts(settings, dashboard, say);
     say(
       `It shows the imports on Redis ${redactUrl(redis.url)} (prefix ${settings.queuePrefix}); it runs none itself.`,
     );
@@ -96,6 +100,21 @@ export function refuseExposure(settings: Settings): void {
   if (problem !== undefined) throw new CliError(problem, 1);
 }
 
+/**
+ * Which host names the dashboard answers, when someone set it up to be reached by another name
+ * than localhost: a browser that uses another one gets a refusal, and this says why.
+ */
+export function sayHosts(
+  settings: Settings,
+  dashboard: RunningDashboard,
+  say: (line: string) => void,
+): void {
+  const named = settings.dashboardHosts.length > 0;
+  if (!named && LOOPBACK_HOSTS.includes(settings.dashboardHost)) return;
+  const advice = named ? '' : ': add the names it is reached by to DASHBOARD_HOSTS';
+  say(`The dashboard answers only the host names ${dashboard.hosts.join(', ')}${advice}.`);
+}
+
 /** The dashboard on the settings' host and port, with a clear error when it cannot listen. */
 export async function serveDashboard(
   settings: Settings,
@@ -107,6 +126,7 @@ export async function serveDashboard(
     return await startDashboard({
       host: settings.dashboardHost,
       port: settings.dashboardPort,
+      hosts: settings.dashboardHosts,
       ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
       ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
       ...parts,

@@ -97,6 +97,10 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
       'address to listen on (env DASHBOARD_HOST; default 127.0.0.1; any other needs DASHBOARD_USER and DASHBOARD_PASSWORD)',
     )
     .option('--port <port>', 'port to listen on (env DASHBOARD_PORT; default 3000)')
+    .option(
+      '--hosts <names>',
+      'comma-separated host names it answers besides localhost, 127.0.0.1, ::1 and --host (env DASHBOARD_HOSTS); any other is refused',
+    )
     .action(async (opts: DashboardCommandOptions) => {
       setExitCode(await dashboardCommand(opts, io));
     });

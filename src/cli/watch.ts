@@ -6,7 +6,7 @@ import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
 import { queueNames } from '../pipeline/keys.js';
-import { refuseExposure, serveDashboard } from './dashboard.js';
+import { refuseExposure, sayHosts, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {
   commandLogger,
@@ -173,6 +173,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     );
     say(`Reports go to ${settings.reportsDir}.`);
     if (dashboard) say(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    if (dashboard) sayHosts(settings, dashboard, say);
     say('Stop with Ctrl+C.');
 
     const signal = await firstSignal;

@@ -1,5 +1,5 @@
 /**
- * The importer's settings (DESIGN §2 "Configuration"): flags > environment > config file >
+ * The importer's settings (docs/design.md §2 "Configuration"): flags > environment > config file >
  * defaults, parsed once with zod into one typed object that is passed to whatever needs it.
  */
 import { readFile } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
 import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
+import { hostOfHeader } from '../dashboard/hosts.js';
 import { defaultProductsFile } from '../package-root.js';
 import { issueText } from './issue-text.js';
 
@@ -96,6 +97,23 @@ const SETTINGS = {
   dashboardPort: {
     env: 'DASHBOARD_PORT',
     schema: z.coerce.number().int().min(0).max(65_535).default(3000),
+  },
+  /**
+   * Host names the dashboard answers besides the loopback names (`localhost`, `127.0.0.1`,
+   * `::1`) and DASHBOARD_HOST when that is one address; comma-separated (a list in the config
+   * file). A request for any other name is refused (421), so no web page can reach the
+   * dashboard through DNS rebinding. @defaultValue none: only those names
+   */
+  dashboardHosts: {
+    env: 'DASHBOARD_HOSTS',
+    schema: z
+      .union([z.string(), z.array(z.string())])
+      .default([])
+      .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((h) => h.trim()).filter(Boolean))
+      .refine((hosts) => hosts.every((h) => hostOfHeader(h) !== undefined), {
+        error:
+          'must be host names or addresses separated by commas, e.g. "dash.example.com,10.0.0.5" (no scheme, path or *)',
+      }),
   },
   dashboardUser: { env: 'DASHBOARD_USER', schema: nonEmpty.optional() },
   dashboardPassword: { env: 'DASHBOARD_PASSWORD', schema: nonEmpty.optional() },

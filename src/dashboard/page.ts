@@ -1,8 +1,57 @@
 /**
- * The imports overview: a static page that asks /api/imports every two seconds and draws one
- * line per sheet (text only through textContent: sheet names are the users' own).
+ * The imports overview: a page that asks /api/imports every two seconds and draws one line per
+ * sheet (text only through textContent: sheet names are the users' own), above the sheets the
+ * hot folder did not take, rendered on the server (escaped: their names are the users' own too).
  */
-export function overviewPage(): string {
+
+/** A sheet the hot folder left where it was. */
+export interface NotTakenSheet {
+  path: string;
+  reason: string;
+  /** When it was seen, ISO 8601. */
+  at: string;
+}
+
+/** `&`, `<`, `>`, `"` and `'` as entities: safe in text and in quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+}
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * The sheets not taken as a section, nothing when there are none or none are known, and one
+ * line saying so when they cannot be read now.
+ */
+export function notTakenSection(notTaken: NotTakenSheet[] | Error | undefined): string {
+  if (notTaken === undefined || (Array.isArray(notTaken) && notTaken.length === 0)) return '';
+  if (notTaken instanceof Error) {
+    return `<p class="bad" id="not-taken">The sheets not taken cannot be read now: ${escapeHtml(notTaken.message)}</p>\n`;
+  }
+  const rows = notTaken
+    .map(
+      (s) =>
+        `    <tr><td>${escapeHtml(s.at)}</td><td class="path">${escapeHtml(s.path)}</td><td>${escapeHtml(s.reason)}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Sheets not taken</h2>
+<p class="sub">The hot folder left these where they are. Fix what is said and drop them again.</p>
+<table id="not-taken">
+  <thead><tr><th>Seen</th><th>File</th><th>Why</th></tr></thead>
+  <tbody>
+${rows}
+  </tbody>
+</table>
+`;
+}
+
+export function overviewPage(notTaken?: NotTakenSheet[] | Error): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -12,6 +61,9 @@ export function overviewPage(): string {
 <style>
   body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1d2733; }
   h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
+  h2 { font-size: 1.1rem; margin: 2rem 0 .25rem; }
+  td.path { white-space: normal; word-break: break-all; }
+  .sandbox { padding: .1rem .45rem; border-radius: .6rem; background: #fff1c2; color: #6b4e00; font-weight: 600; margin-left: .4rem; }
   p.sub { margin: 0 0 1.5rem; color: #5b6b7b; }
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e8ee; white-space: nowrap; }
@@ -34,11 +86,11 @@ export function overviewPage(): string {
   <thead><tr>
     <th>Sheet</th><th>Received</th><th>State</th><th>Progress</th>
     <th>Created</th><th>Invalid</th><th>Failed</th><th>Needs review</th><th>Duplicate</th>
-    <th>Duration</th><th>Report</th>
+    <th>Duration</th><th>Report</th><th>API</th>
   </tr></thead>
   <tbody id="imports"></tbody>
 </table>
-<script>
+${notTakenSection(notTaken)}<script>
 const cell = (row, text, className) => {
   const td = document.createElement('td');
   td.textContent = text;
@@ -99,6 +151,13 @@ async function refresh() {
           link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/needs-review.csv', 'needs-review.csv');
         }
         link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/summary.json', 'summary.json');
+      }
+      const api = cell(tr, sheet.apiHost ?? '', 'api');
+      if (sheet.sandbox) {
+        const sandbox = document.createElement('span');
+        sandbox.className = 'sandbox';
+        sandbox.textContent = 'sandbox';
+        api.appendChild(sandbox);
       }
       body.appendChild(tr);
     }

@@ -1,8 +1,9 @@
 /**
  * The dashboard (`watch`'s, or `dashboard` alone): `/` the imports overview (one line per sheet,
  * refreshing itself), `/queues` bull-board, `/healthz` for supervisors, and each report's files
- * and failed/ bundle (zip). On a non-loopback address it refuses to start without basic-auth
- * credentials (except for /healthz).
+ * and failed/ bundle (zip). It only reads: every request other than GET or HEAD is refused, and
+ * bull-board is read-only. It answers only its own host names (see hosts.ts). On a non-loopback
+ * address it refuses to start without basic-auth credentials (except for /healthz).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -14,21 +15,26 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import yazl from 'yazl';
 
 import { statIfThere } from '../intake/files.js';
 import type { SheetProgress } from '../pipeline/runtime.js';
-import { overviewPage } from './page.js';
+import { allowedHosts, foreignHostMessage, hostOfHeader, LOOPBACK_HOSTS } from './hosts.js';
+import { type NotTakenSheet, overviewPage } from './page.js';
 
 export interface DashboardOptions {
   host: string;
   port: number;
   user?: string;
   password?: string;
+  /** Host names answered besides the loopback ones and `host` (DASHBOARD_HOSTS). */
+  hosts?: readonly string[];
   /** The sheets, newest first. */
   overview(): Promise<SheetProgress[]>;
+  /** Sheets the hot folder left where they were, and why; shown on `/` when there are any. */
+  notTaken?: () => Promise<NotTakenSheet[]>;
   /** Whether Redis and the API answer; api is null when this process cannot see the API. */
   health(): Promise<{ redis: boolean; api: boolean | null }>;
   queues: Queue[];
@@ -36,15 +42,16 @@ export interface DashboardOptions {
 }
 
 export interface RunningDashboard {
+  /** Where to open it on this machine (localhost when it listens on every address). */
   url: string;
+  /** The host names it answers. */
+  hosts: string[];
   close(): Promise<void>;
 }
 
 export class DashboardError extends Error {
   override name = 'DashboardError';
 }
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * Why the dashboard must not start with these settings (open beyond this machine without a
@@ -54,34 +61,19 @@ export function exposureProblem(
   options: Pick<DashboardOptions, 'host' | 'user' | 'password'>,
 ): string | undefined {
   const guarded = options.user !== undefined && options.password !== undefined;
-  if (LOOPBACK.has(options.host) || guarded) return undefined;
+  if (LOOPBACK_HOSTS.includes(options.host) || guarded) return undefined;
   return `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`;
 }
 
 export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
   const problem = exposureProblem(options);
   if (problem !== undefined) throw new DashboardError(problem);
-  const guarded = options.user !== undefined && options.password !== undefined;
   const app = Fastify({ logger: false });
-  // /healthz stays open: supervisors probe it without credentials, and it tells only up or down.
-  if (guarded) {
-    const check = basicAuth(options.user ?? '', options.password ?? '');
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
-      return undefined;
-    });
-  }
-
-  const board = new FastifyAdapter();
-  createBullBoard({
-    queues: options.queues.map((q) => new BullMQAdapter(q)),
-    serverAdapter: board,
-  });
-  board.setBasePath('/queues');
-  await app.register(board.registerPlugin(), { prefix: '/queues' });
-
+  const hosts = allowedHosts(options.host, options.hosts ?? []);
+  guard(app, options, hosts);
+  await mountBoard(app, options.queues);
   app.get('/', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(overviewPage()),
+    reply.type('text/html; charset=utf-8').send(overviewPage(await notTakenNow(options))),
   );
   app.get('/api/imports', async () => ({ imports: await options.overview() }));
   app.get('/healthz', async (_request, reply) => {
@@ -124,8 +116,85 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { url: `http://${shownHost}:${port}`, close: () => app.close() };
+  return {
+    url: `http://${browsable(options.host)}:${port}`,
+    hosts: [...hosts],
+    close: () => app.close(),
+  };
+}
+
+/**
+ * Who is answered, in this order: only our own host names (even /healthz: a rebinding page must
+ * learn nothing), only reads, and beyond loopback only with the password (but /healthz, which
+ * supervisors probe without one, and which tells only up or down).
+ */
+function guard(app: FastifyInstance, options: DashboardOptions, hosts: ReadonlySet<string>): void {
+  app.addHook('onRequest', refuseForeignHosts(hosts));
+  app.addHook('onRequest', refuseWrites);
+  if (options.user === undefined || options.password === undefined) return;
+  const check = basicAuth(options.user, options.password);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
+    return undefined;
+  });
+}
+
+/** bull-board under /queues, read-only. */
+async function mountBoard(app: FastifyInstance, queues: Queue[]): Promise<void> {
+  const board = new FastifyAdapter();
+  createBullBoard({
+    // Read-only hides bull-board's buttons and makes its API refuse them too (405); the method
+    // hook refuses them whatever a later bull-board version adds.
+    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: true })),
+    serverAdapter: board,
+  });
+  board.setBasePath('/queues');
+  await app.register(board.registerPlugin(), { prefix: '/queues' });
+}
+
+/** The listening address as a URL's host; every-address ones as localhost, which it answers. */
+function browsable(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** Refuses a request whose Host header is not one of `hosts`, with 421 and plain words. */
+function refuseForeignHosts(hosts: ReadonlySet<string>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.host;
+    const name = hostOfHeader(header);
+    if (name !== undefined && hosts.has(name)) return undefined;
+    return reply
+      .code(421)
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(foreignHostMessage(header));
+  };
+}
+
+/** The dashboard changes nothing: only GET and HEAD are answered. */
+async function refuseWrites(request: FastifyRequest, reply: FastifyReply) {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  return reply
+    .code(405)
+    .header('allow', 'GET, HEAD')
+    .type('text/plain; charset=utf-8')
+    .send(
+      'The dashboard only shows the imports: it does not add, retry, change or remove jobs or queues.\n',
+    );
+}
+
+/** The sheets not taken, or why they cannot be shown: the page is shown either way. */
+async function notTakenNow(
+  options: DashboardOptions,
+): Promise<NotTakenSheet[] | Error | undefined> {
+  if (options.notTaken === undefined) return undefined;
+  try {
+    return await options.notTaken();
+  } catch (error) {
+    options.logger.warn({ err: error }, 'the sheets not taken cannot be read');
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 /** The report folder of a sheet, only when the sheet is one the overview knows. */

@@ -1,5 +1,5 @@
 /**
- * Cell values → order values (DESIGN §2 "Rows"): trimmed, empty = absent, numeric strings for
+ * Cell values → order values (docs/design.md §2 "Rows"): trimmed, empty = absent, numeric strings for
  * integers, yes/no words in three languages for the mail flags, enumerations matched ignoring case
  * and spaces and sent in their canonical form, product lists and attachment lists parsed.
  *

@@ -1,5 +1,5 @@
 /**
- * The duplicates ledger (DESIGN §3): each row's key — its `reference`, else a fingerprint of its
+ * The duplicates ledger (docs/design.md §3): each row's key — its `reference`, else a fingerprint of its
  * canonical payload — mapped to the order created for it. A row claims its key before creating;
  * a key already created elsewhere makes the row a `duplicate`, never a second order.
  */

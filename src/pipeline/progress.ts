@@ -14,6 +14,16 @@ export interface SheetProgress {
   counts: Record<RowStatus, number>;
   reportDir?: string;
   error?: string;
+  /** The API host the sheet's orders go to (host and port, never credentials). */
+  apiHost?: string;
+  /** Whether that is the embedded sandbox. */
+  sandbox?: boolean;
+}
+
+/** Host and port of an API base URL, for showing; undefined when it is not a URL. */
+export function apiHost(apiBaseUrl: string): string | undefined {
+  if (!URL.canParse(apiBaseUrl)) return undefined;
+  return new URL(apiBaseUrl).host || undefined;
 }
 
 export async function sheetProgress(
@@ -23,6 +33,7 @@ export async function sheetProgress(
   const sheet = await store.get(sheetId);
   if (!sheet) return undefined;
   const total = sheet.total ?? sheet.expected;
+  const host = apiHost(sheet.apiBaseUrl);
   return {
     sheetId,
     name: sheet.name,
@@ -34,6 +45,8 @@ export async function sheetProgress(
     counts: await store.statusCounts(sheetId),
     ...(sheet.reportDir !== undefined && { reportDir: sheet.reportDir }),
     ...(sheet.error !== undefined && { error: sheet.error }),
+    ...(host !== undefined && { apiHost: host }),
+    sandbox: sheet.sandbox,
   };
 }
 

@@ -19,7 +19,7 @@ import type { RowOutcome, RowStatus } from './results.js';
 import { discardSheetCopy, sheetChanged, sheetSource } from './sheet-copy.js';
 import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
 
-/** summary.json (DESIGN §2 "Reports"); never holds the token. */
+/** summary.json (docs/design.md §2 "Reports"); never holds the token. */
 export interface Summary {
   sheet: string;
   sheetId: string;

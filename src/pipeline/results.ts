@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** DESIGN §2 "Row statuses". */
+/** docs/design.md §2 "Row statuses". */
 export const ROW_STATUSES = ['created', 'invalid', 'failed', 'needs-review', 'duplicate'] as const;
 export type RowStatus = (typeof ROW_STATUSES)[number];
 

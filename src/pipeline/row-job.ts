@@ -1,6 +1,6 @@
 /**
  * The row job: a small state machine whose every step is stored before the next one
- * (DESIGN §3): intent → order created (id, inspections) → file k uploaded (id) … → done. A job
+ * (docs/design.md §3): intent → order created (id, inspections) → file k uploaded (id) … → done. A job
  * that runs again — retried, resumed after a crash, handed over after a stall — goes on from the
  * last recorded step and never sends a create whose outcome it does not know.
  *

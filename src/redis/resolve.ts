@@ -1,5 +1,5 @@
 /**
- * Which Redis to use (DESIGN §2): REDIS_URL when set, and then it must answer; else the usual
+ * Which Redis to use (docs/design.md §2 "Configuration"): REDIS_URL when set, and then it must answer; else the usual
  * local one; else a private `redis-server` with its data (AOF) under the data folder, shared by
  * the importer's processes on this machine; else a clear error saying how to get one.
  */

@@ -1,6 +1,7 @@
 /**
  * The sandbox's create-order validation and what it stores. The provider documents no required
- * fields, so the required set is DESIGN.md's choice; the conditional ones come from the catalogue.
+ * fields, so the required set is our choice (docs/design.md §2 "Rows"); the conditional ones
+ * come from the catalogue.
  */
 import type { Catalogue, ConditionalField } from '../orders/catalogue.js';
 import { CONDITIONAL_FIELDS } from '../orders/catalogue.js';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -7,12 +8,14 @@ import { parse } from 'yaml';
 import { SANDBOX_ENV } from '../../src/cli/sandbox.js';
 import { SETTING_ENV } from '../../src/config/settings.js';
 import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/files.js';
 
 interface Service {
   build?: string;
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
+  env_file?: string | string[];
 }
 
 let services: Record<string, Service>;
@@ -56,9 +59,42 @@ describe('docker-compose.yml', () => {
     expect(services.sandbox?.command).toEqual(
       expect.arrayContaining(['--port', '4010', '--host', '0.0.0.0']),
     );
-    // A dashboard on 0.0.0.0 must have a password, or it refuses to start.
     expect(env.DASHBOARD_HOST).toBe('0.0.0.0');
-    expect(env.DASHBOARD_USER).toBeTruthy();
-    expect(env.DASHBOARD_PASSWORD).toBeTruthy();
+  });
+});
+
+describe("the dashboard's login", () => {
+  it('is not in docker-compose.yml: the watcher reads it from dashboard.env, which git ignores', async () => {
+    for (const [name, service] of Object.entries(services)) {
+      const secrets = Object.keys(service.environment ?? {}).filter((v) =>
+        /PASSWORD|USER|SECRET/.test(v),
+      );
+      expect(secrets, name).toEqual([]);
+    }
+    expect([services.watcher?.env_file].flat()).toEqual(['dashboard.env']);
+    const ignored = (await readFile(join(ROOT, '.gitignore'), 'utf8')).split('\n');
+    expect(ignored).toContain('dashboard.env');
+  });
+
+  it('is shown by dashboard.env.example, with settings the product reads and no password', async () => {
+    const example = parseEnv(await readFile(join(ROOT, 'dashboard.env.example'), 'utf8'));
+    expect(Object.keys(example).sort()).toEqual([
+      'DASHBOARD_HOSTS',
+      'DASHBOARD_PASSWORD',
+      'DASHBOARD_USER',
+    ]);
+    for (const variable of Object.keys(example)) expect(SETTING_ENV).toContain(variable);
+    expect(example.DASHBOARD_PASSWORD).toBe('');
+  });
+
+  it('copied as it is, without a password, keeps the watcher from starting an open dashboard', async () => {
+    const example = parseEnv(await readFile(join(ROOT, 'dashboard.env.example'), 'utf8'));
+    const dataDir = await tempDir('compose-');
+    const env = { ...services.watcher?.environment, ...example, DATA_DIR: dataDir };
+    const watch = await orderImporter(services.watcher?.command ?? [], env).finished;
+    expect(watch.code).toBe(1);
+    expect(watch.stderr).toMatch(
+      /the dashboard would listen on 0\.0\.0\.0, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD/,
+    );
   });
 });

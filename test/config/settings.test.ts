@@ -129,3 +129,29 @@ describe('loadSettings', () => {
     await expect(loadSettings({ cwd, configFile })).rejects.toThrow(message);
   });
 });
+
+describe('DASHBOARD_HOSTS', () => {
+  it('is none by default, and reads comma-separated names or a list in the config file', async () => {
+    expect((await loadSettings({ cwd })).dashboardHosts).toEqual([]);
+    const fromEnv = await loadSettings({
+      cwd,
+      env: { DASHBOARD_HOSTS: ' dash.example.com, 10.0.0.5 ,[fd00::5],' },
+    });
+    expect(fromEnv.dashboardHosts).toEqual(['dash.example.com', '10.0.0.5', '[fd00::5]']);
+    const configFile = await put(cwd, 'hosts.json', '{"dashboardHosts": ["dash.example.com"]}');
+    expect((await loadSettings({ cwd, configFile })).dashboardHosts).toEqual(['dash.example.com']);
+  });
+
+  it.each(['*', 'https://dash.example.com/', 'dash.example.com/x', 'an@dash.example.com'])(
+    'refuses %j in one line naming the setting',
+    async (value) => {
+      const error = await loadSettings({ cwd, env: { DASHBOARD_HOSTS: value } }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(
+        /^DASHBOARD_HOSTS: must be host names or addresses separated by commas, e\.g\. .*\(got ".*"\)\.$/,
+      );
+    },
+  );
+});

@@ -1,36 +1,36 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { startDashboard } from '../../src/dashboard/server.js';
+import { createLogger } from '../../src/logger.js';
 import { freePort } from '../../src/redis/local-server.js';
+import { assertChromium, launchChromium } from '../helpers/browser.js';
 import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 let w: TestWatch;
 beforeAll(async () => {
   assertBuilt();
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `no Chromium at ${CHROMIUM}: apt-get install chromium (Debian), or set CHROMIUM_PATH`,
-    );
-  }
+  assertChromium();
   w = await testWatch();
 });
+
+/** The status of a GET with the Host header given (fetch sets its own). */
+function statusAs(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 afterAll(() => w.close());
 
 describe('the dashboard', () => {
@@ -46,7 +46,7 @@ describe('the dashboard', () => {
     const [sheet] = await w.done(1);
     const url = `http://127.0.0.1:${w.dashboardPort}/`;
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(url);
@@ -57,6 +57,8 @@ describe('the dashboard', () => {
       expect(cells[2]).toBe('done');
       expect(cells[3]).toBe('3/3');
       expect(cells.slice(4, 9)).toEqual(['2', '1', '0', '0', '0']);
+      // The API the orders went to: the test's sandbox, reached by its URL, so no badge.
+      expect(cells[11]).toBe(new URL(w.sandbox.url).host);
 
       const report = row.getByRole('link', { name: 'report.csv' });
       const href = await report.getAttribute('href');
@@ -91,13 +93,94 @@ describe('the dashboard', () => {
   });
 });
 
+describe('the overview in a real browser', () => {
+  it('badges a sandbox sheet and lists the sheets not taken, without running their text', async () => {
+    const counts = { created: 1, invalid: 0, failed: 0, 'needs-review': 0, duplicate: 0 };
+    const at = new Date().toISOString();
+    const board = await startDashboard({
+      host: '127.0.0.1',
+      port: 0,
+      overview: () =>
+        Promise.resolve([
+          {
+            sheetId: 'a',
+            name: 'rehearsal.csv',
+            startedAt: at,
+            state: 'done',
+            total: 1,
+            final: 1,
+            counts,
+            apiHost: '127.0.0.1:4010',
+            sandbox: true,
+          },
+          {
+            sheetId: 'b',
+            name: 'real.csv',
+            startedAt: at,
+            state: 'done',
+            total: 1,
+            final: 1,
+            counts,
+            apiHost: 'api.example.be',
+            sandbox: false,
+          },
+        ]),
+      notTaken: () =>
+        Promise.resolve([
+          {
+            path: 'inbox/<img src=x onerror="document.title=1">.csv',
+            reason: 'a symbolic link',
+            at,
+          },
+        ]),
+      health: () => Promise.resolve({ redis: true, api: true }),
+      queues: [],
+      logger: createLogger({ level: 'silent' }),
+    });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${board.url}/`);
+      const rehearsal = page.locator('tr[data-sheet-id="a"] td.api');
+      await rehearsal.waitFor();
+      expect(await rehearsal.textContent()).toBe('127.0.0.1:4010sandbox');
+      expect(await rehearsal.locator('.sandbox').isVisible()).toBe(true);
+      const real = page.locator('tr[data-sheet-id="b"] td.api');
+      expect(await real.textContent()).toBe('api.example.be');
+      expect(await real.locator('.sandbox').count()).toBe(0);
+
+      await page.getByRole('heading', { name: 'Sheets not taken' }).waitFor();
+      const cells = await page.locator('#not-taken tbody td').allTextContents();
+      expect(cells).toEqual([
+        at,
+        'inbox/<img src=x onerror="document.title=1">.csv',
+        'a symbolic link',
+      ]);
+      expect(await page.locator('#not-taken img').count()).toBe(0);
+      expect(await page.title()).toBe('order-importer: imports');
+    } finally {
+      await browser.close();
+      await board.close();
+    }
+  }, 60_000);
+});
+
 describe('the dashboard alone', () => {
   it('shows what the watch process imported, with its report, and its own health', async () => {
     const port = await freePort();
-    const alone = orderImporter(['dashboard', '--port', String(port)], w.env);
+    const alone = orderImporter(
+      ['dashboard', '--port', String(port), '--hosts', 'dash.example.com'],
+      w.env,
+    );
     try {
       await alone.waitForStderr(/Stop with Ctrl\+C/);
+      expect(alone.stderr).toContain(
+        'The dashboard answers only the host names localhost, 127.0.0.1, ::1, dash.example.com.',
+      );
       const base = `http://127.0.0.1:${port}`;
+      expect(await statusAs(`${base}/`, 'dash.example.com')).toBe(200);
+      expect(await statusAs(`${base}/`, `evil.example:${port}`)).toBe(421);
+      expect(await statusAs(`${base}/healthz`, 'evil.example')).toBe(421);
       const { imports } = (await (await fetch(`${base}/api/imports`)).json()) as {
         imports: Array<{ sheetId: string; name: string; state: string; final: number }>;
       };

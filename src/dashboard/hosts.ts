@@ -1,0 +1,70 @@
+/**
+ * Which host names the dashboard answers. A web page the user visits can point a name of its
+ * own at 127.0.0.1 (DNS rebinding) and then read the dashboard as if it were that site; the
+ * browser still sends the page's name in `Host`, so answering only our own names stops it.
+ */
+
+/** Loopback names: a rebinding page cannot make a browser send these for its own site. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+
+/** Addresses that mean "every interface": not a name anyone browses to. */
+const WILDCARDS = new Set(['0.0.0.0', '::', '']);
+
+const NAME = /^[a-z0-9._-]+$/;
+const IPV6 = /^[0-9a-f:.]+$/;
+const PORT = /^\d{1,5}$/;
+
+/**
+ * The host name of a `Host` header (or of a DASHBOARD_HOSTS entry, written the same way):
+ * lower-case, without its port, IPv6 brackets or a final dot; undefined when it is not one.
+ */
+export function hostOfHeader(header: string | undefined): string | undefined {
+  const text = header?.trim().toLowerCase() ?? '';
+  let name: string;
+  let port: string | undefined;
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']');
+    if (end < 0) return undefined;
+    name = text.slice(1, end);
+    const rest = text.slice(end + 1);
+    if (rest !== '' && !rest.startsWith(':')) return undefined;
+    port = rest === '' ? undefined : rest.slice(1);
+    if (!IPV6.test(name)) return undefined;
+  } else if (text.split(':').length > 2) {
+    // A bare IPv6 address: not valid in a Host header, but how one writes it in a setting.
+    if (!IPV6.test(text)) return undefined;
+    name = text;
+  } else {
+    [name = '', port] = text.split(':');
+    if (!NAME.test(name)) return undefined;
+  }
+  if (port !== undefined && !PORT.test(port)) return undefined;
+  name = name.endsWith('.') ? name.slice(0, -1) : name;
+  return name === '' ? undefined : name;
+}
+
+/**
+ * The names the dashboard answers: the loopback names, the address it listens on when that is
+ * one host (not every interface), and the extra names of DASHBOARD_HOSTS.
+ */
+export function allowedHosts(listenHost: string, extra: readonly string[]): Set<string> {
+  const hosts = new Set(LOOPBACK_HOSTS);
+  const own = hostOfHeader(listenHost.includes(':') ? `[${unbracket(listenHost)}]` : listenHost);
+  if (own !== undefined && !WILDCARDS.has(own)) hosts.add(own);
+  for (const entry of extra) {
+    const name = hostOfHeader(entry);
+    if (name !== undefined) hosts.add(name);
+  }
+  return hosts;
+}
+
+function unbracket(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** What a refused request is told: plain words, and how to allow the name if it is ours. */
+export function foreignHostMessage(header: string | undefined): string {
+  const shown =
+    header === undefined ? 'no host name' : `the host name ${JSON.stringify(header.slice(0, 200))}`;
+  return `This dashboard does not answer to ${shown}. If that name is this machine's, add it to DASHBOARD_HOSTS (comma-separated), or open the dashboard at http://localhost.\n`;
+}
