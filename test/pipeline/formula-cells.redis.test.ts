@@ -59,7 +59,8 @@ async function writeSheet(dir: string, rows: ReadonlyArray<Record<string, string
 }
 
 async function readCsv(path: string): Promise<string[][]> {
-  return parse<string[]>(await readFile(path, 'utf8'), { bom: true, delimiter: ';' });
+  const rows: string[][] = parse(await readFile(path, 'utf8'), { bom: true, delimiter: ';' });
+  return rows;
 }
 
 let open: TestPipeline | undefined;
