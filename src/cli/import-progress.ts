@@ -3,6 +3,7 @@
  * final/total, rate, ETA, failures so far); elsewhere, a plain line per sheet every 10 seconds.
  */
 import type { SheetProgress } from '../pipeline/runtime.js';
+import { terminalText } from './terminal-text.js';
 
 interface Sample {
   at: number;
@@ -41,16 +42,17 @@ export class ImportProgress {
     const total = sheet.total;
     const final = sheet.final;
     const n = (v: number) => v.toLocaleString('en');
-    if (sheet.state === 'done') return `${sheet.name}  done: ${n(final)} rows`;
-    if (total === undefined)
-      return `${sheet.name}  ${sheet.state === 'queued' ? 'queued' : 'reading…'}`;
+    // A file's name is the user's text: it may hold control characters.
+    const name = terminalText(sheet.name);
+    if (sheet.state === 'done') return `${name}  done: ${n(final)} rows`;
+    if (total === undefined) return `${name}  ${sheet.state === 'queued' ? 'queued' : 'reading…'}`;
     const width = 20;
     const filled = total === 0 ? width : Math.min(width, Math.floor((final / total) * width));
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
     const rate = this.#rate(sheet.sheetId, now);
     const eta = rate > 0 ? ` ETA ${duration((total - final) / rate)}` : '';
     const failures = sheet.counts.failed + sheet.counts.invalid + sheet.counts['needs-review'];
-    return `${sheet.name}  ${bar} ${n(final)}/${n(total)} rows  ${rate.toFixed(1)} rows/s${eta}${failures > 0 ? `  not created so far: ${n(failures)}` : ''}`;
+    return `${name}  ${bar} ${n(final)}/${n(total)} rows  ${rate.toFixed(1)} rows/s${eta}${failures > 0 ? `  not created so far: ${n(failures)}` : ''}`;
   }
 
   #remember(sheet: SheetProgress, now: number): void {

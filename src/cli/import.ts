@@ -12,6 +12,7 @@ import { CliError } from './errors.js';
 import { ImportProgress } from './import-progress.js';
 import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
+import { terminalText } from './terminal-text.js';
 
 /** The setting flags that `import` and `worker` share. */
 export interface SettingCommandOptions {
@@ -85,7 +86,8 @@ export async function importCommand(
   for (const path of paths) await mustBeFile(path);
 
   const human = opts.json ? io.stderr : io.stdout;
-  const say = (line: string) => io.stderr.write(`${line}\n`);
+  // Its lines quote file names and messages that may hold a sheet's control characters.
+  const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = commandLogger(io, settings);
   const importer = await openImporter({ settings, logger, say, workers: opts.workers !== false });
   const stop = { interrupted: false };
@@ -164,8 +166,9 @@ function printSummaries(
   cwd: string,
 ): void {
   const header = ['sheet', 'rows', 'created', 'invalid', 'failed', 'needs-review', 'duplicate'];
+  const shown = (path: string) => terminalText(shortPath(path, cwd));
   const rows = summaries.map((s) => [
-    shortPath(s.sheet, cwd),
+    shown(s.sheet),
     String(s.total),
     String(s.created),
     String(s.invalid),
@@ -181,14 +184,14 @@ function printSummaries(
   out.write(`\n${line(header)}\n${rows.map(line).join('\n')}\n\n`);
   for (const s of summaries) {
     if (s.error !== undefined)
-      out.write(`${shortPath(s.sheet, cwd)}: cannot be read: ${s.error}\n`);
+      out.write(`${shown(s.sheet)}: cannot be read: ${terminalText(s.error)}\n`);
     if (s.duplicateOf !== undefined)
       out.write(
-        `${shortPath(s.sheet, cwd)}: imported before as sheet ${s.duplicateOf}; nothing was sent again.\n`,
+        `${shown(s.sheet)}: imported before as sheet ${s.duplicateOf}; nothing was sent again.\n`,
       );
     for (const warning of s.warnings)
-      out.write(`${shortPath(s.sheet, cwd)}: warning: ${warning}\n`);
-    out.write(`Report: ${shortPath(s.reportDir, cwd)}\n`);
+      out.write(`${shown(s.sheet)}: warning: ${terminalText(warning)}\n`);
+    out.write(`Report: ${shown(s.reportDir)}\n`);
   }
 }
 

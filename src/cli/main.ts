@@ -4,6 +4,7 @@ import { packageVersion } from '../package-root.js';
 import { dashboardCommand, type DashboardCommandOptions } from './dashboard.js';
 import { CliError } from './errors.js';
 import { type CommandIo, processIo } from './io.js';
+import { terminalLines, terminalText } from './terminal-text.js';
 import { DEFAULT_SANDBOX_PORT, sandboxCommand, type SandboxCommandOptions } from './sandbox.js';
 import { importCommand, type ImportCommandOptions } from './import.js';
 import { validateCommand, type ValidateCommandOptions } from './validate.js';
@@ -215,11 +216,11 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
       return error.exitCode;
     }
     if (error instanceof CliError) {
-      io.stderr.write(`order-importer: ${error.message}\n`);
+      io.stderr.write(`order-importer: ${terminalText(error.message)}\n`);
       return error.exitCode;
     }
     io.stderr.write(
-      `order-importer: unexpected error: ${(error as Error).stack ?? String(error)}\n`,
+      `order-importer: unexpected error: ${terminalLines((error as Error).stack ?? String(error))}\n`,
     );
     return 1;
   }

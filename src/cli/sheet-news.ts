@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 
 import type { SheetProgress } from '../pipeline/runtime.js';
 import { ROW_STATUSES } from '../pipeline/results.js';
+import { terminalText } from './terminal-text.js';
 
 export interface SheetNewsOptions {
   progress(sheetId: string): Promise<SheetProgress | undefined>;
@@ -57,12 +58,13 @@ export class SheetNews {
 
 /** `Done: orders.csv (sheet …): 4 created, 1 invalid. Report: data/reports/orders-…/` */
 export function doneLine(sheet: SheetProgress, show: (path: string) => string): string {
-  const head = `Done: ${sheet.name} (sheet ${sheet.sheetId})`;
-  if (sheet.error !== undefined) return `${head}: it cannot be read: ${sheet.error}`;
+  const head = `Done: ${terminalText(sheet.name)} (sheet ${sheet.sheetId})`;
+  if (sheet.error !== undefined) return `${head}: it cannot be read: ${terminalText(sheet.error)}`;
   const counts = ROW_STATUSES.filter((status) => sheet.counts[status] > 0).map(
     (status) => `${sheet.counts[status]} ${status}`,
   );
   const what = counts.length > 0 ? counts.join(', ') : 'no rows';
-  const where = sheet.reportDir === undefined ? '' : ` Report: ${show(sheet.reportDir)}/`;
+  const where =
+    sheet.reportDir === undefined ? '' : ` Report: ${terminalText(show(sheet.reportDir))}/`;
   return `${head}: ${what}.${where}`;
 }

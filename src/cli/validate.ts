@@ -11,6 +11,7 @@ import { CliError } from './errors.js';
 import type { CommandIo } from './io.js';
 import { paint } from './paint.js';
 import { Progress } from './progress.js';
+import { terminalText as shown } from './terminal-text.js';
 
 export interface ValidateCommandOptions {
   mapping?: string;
@@ -63,7 +64,7 @@ export async function validateCommand(
   for (const sheet of sheets) {
     const path = resolve(io.cwd, sheet);
     const rel = relative(io.cwd, path);
-    const shownName = rel === '' || rel.startsWith('..') ? path : rel;
+    const shownName = shown(rel === '' || rel.startsWith('..') ? path : rel);
     const summary: ValidateSummary = {
       sheet: path,
       sha256: null,
@@ -83,7 +84,9 @@ export async function validateCommand(
     if (missing) {
       fatal = true;
       summary.error = missing;
-      human.write(`${out.bold(shownName)}\n  ${out.red(`cannot be validated: ${missing}`)}\n`);
+      human.write(
+        `${out.bold(shownName)}\n  ${out.red(`cannot be validated: ${shown(missing)}`)}\n`,
+      );
       continue;
     }
     try {
@@ -107,11 +110,11 @@ export async function validateCommand(
           const where =
             result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
           human.write(
-            `  ${out.red(where)}${result.reference ? out.dim(`  reference ${result.reference}`) : ''}\n`,
+            `  ${out.red(where)}${result.reference ? out.dim(`  reference ${shown(result.reference)}`) : ''}\n`,
           );
           for (const problem of result.problems) {
             human.write(
-              `    ${problem.column ? `${out.bold(problem.column)}: ` : ''}${problem.message}\n`,
+              `    ${problem.column ? `${out.bold(shown(problem.column))}: ` : ''}${shown(problem.message)}\n`,
             );
             if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
             else summary.problemsOmitted += 1;
@@ -120,13 +123,15 @@ export async function validateCommand(
       }
       summary.warnings = opened.warnings;
       for (const warning of opened.warnings)
-        human.write(`  ${out.yellow(`warning: ${warning}`)}\n`);
+        human.write(`  ${out.yellow(`warning: ${shown(warning)}`)}\n`);
       const counts = `${summary.total} row${summary.total === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid`;
       human.write(`  ${summary.invalid === 0 ? out.green(counts) : out.red(counts)}\n`);
     } catch (error) {
       if (!(error instanceof SheetError)) throw error;
       summary.error = error.message;
-      human.write(`${out.bold(shownName)}\n  ${out.red(`cannot be read: ${error.message}`)}\n`);
+      human.write(
+        `${out.bold(shownName)}\n  ${out.red(`cannot be read: ${shown(error.message)}`)}\n`,
+      );
     }
   }
   if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);

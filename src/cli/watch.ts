@@ -18,6 +18,7 @@ import {
 import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
 import { SheetNews } from './sheet-news.js';
+import { terminalText } from './terminal-text.js';
 
 const RECOVERY_EVERY_MS = 60_000;
 
@@ -33,7 +34,8 @@ export interface WatchCommandOptions extends SettingCommandOptions {
  */
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
-  const say = (line: string) => io.stderr.write(`${line}\n`);
+  // Its lines quote file names and messages that may hold a sheet's control characters.
+  const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);

@@ -2,6 +2,7 @@ import { createLogger } from '../logger.js';
 import { loadCommandSettings, type SettingCommandOptions, settingFlags } from './import.js';
 import { openImporter } from './importer.js';
 import type { CommandIo } from './io.js';
+import { terminalText } from './terminal-text.js';
 
 export type WorkerCommandOptions = SettingCommandOptions;
 
@@ -12,7 +13,8 @@ export type WorkerCommandOptions = SettingCommandOptions;
  */
 export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): Promise<number> {
   const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
-  const say = (line: string) => io.stderr.write(`${line}\n`);
+  // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
+  const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel });
   // Listened for from the start: a Ctrl+C while starting up stops gracefully once started.
   const firstSignal = io.stopSignal();

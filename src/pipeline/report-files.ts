@@ -10,7 +10,12 @@ import { dirname, join, resolve, sep } from 'node:path';
 
 import { stringify } from 'csv-stringify';
 
-/** A CSV file written row by row, created on the first row. */
+import { neutraliseCell } from '../sheets/excel-text.js';
+
+/**
+ * A CSV file written row by row, created on the first row. Every cell, the header's too, is
+ * neutralised: a cell Excel would run as a formula gets a leading `'` (the CSV reader drops it).
+ */
 export class CsvOut {
   #csv: ReturnType<typeof stringify> | undefined;
   #file: WriteStream | undefined;
@@ -27,11 +32,13 @@ export class CsvOut {
       this.#file = createWriteStream(this.path);
       this.#csv = stringify({ delimiter: this.delimiter, bom: true, record_delimiter: 'windows' });
       this.#csv.pipe(this.#file);
-      this.#csv.write([...this.header]);
+      this.#csv.write(this.header.map(neutraliseCell));
     }
     if (
       !this.#csv.write(
-        record.map((cell) => (cell === undefined || cell === null ? '' : String(cell))),
+        record.map((cell) =>
+          cell === undefined || cell === null ? '' : neutraliseCell(String(cell)),
+        ),
       )
     ) {
       await once(this.#csv, 'drain');

@@ -4,6 +4,7 @@ import { readBatches } from './batches.js';
 import { chain, decodedStream } from './decode.js';
 import { type Delimiter, detectDelimiter, separatorHint } from './delimiter.js';
 import { SheetError } from './errors.js';
+import { restoreCell } from './excel-text.js';
 import type { SheetScan } from './scan.js';
 import type { SourceRecord } from './types.js';
 
@@ -54,7 +55,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
     const record = pending.shift() ?? [];
     headerLine = lines.start(record);
     if (skip > 0) skip -= 1;
-    else if (!isBlank(record)) header = record.map((name) => name.trim());
+    else if (!isBlank(record)) header = record.map((name) => restoreCell(name).trim());
   }
   if (header.every((name) => name === '')) {
     throw new SheetError(
@@ -69,6 +70,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
     for (const data of records) {
       const line = lines.start(data);
       if (isBlank(data)) continue;
+      restoreCells(data);
       row += 1;
       out.push({ row, line, data });
     }
@@ -88,6 +90,17 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
     }
   }
   return { delimiter, header, headerLine, batches: batches() };
+}
+
+/**
+ * Drops the `'` the importer's own CSV files put before a formula character (see excel-text.ts),
+ * in place: one comparison per cell for the cells that do not begin with a quote.
+ */
+function restoreCells(record: string[]): void {
+  for (let i = 0; i < record.length; i++) {
+    const cell = record[i] as string;
+    if (cell.charCodeAt(0) === 0x27) record[i] = restoreCell(cell);
+  }
 }
 
 /** A blank line, or Excel's `;;;` for a row with nothing in it. */

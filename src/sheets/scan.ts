@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 
 import iconv from 'iconv-lite';
 
+import { holdsUtf8Character, refuseMostlyUtf8 } from './encoding.js';
 import { SheetError } from './errors.js';
 
 export type TextEncoding = 'utf-8' | 'windows-1252';
@@ -13,7 +14,10 @@ export interface SheetScan {
   /** Of the file's bytes: the key for "same content imported before". */
   sha256: string;
   bytes: number;
-  /** UTF-8 when every byte sequence is valid UTF-8, else Windows-1252 (Excel on Windows). */
+  /**
+   * UTF-8 when every byte sequence is valid UTF-8, else Windows-1252 (Excel on Windows); a sheet
+   * that is mostly UTF-8 with stray bytes is refused (see encoding.ts).
+   */
   encoding: TextEncoding;
   /** Whether it starts with a UTF-8 byte-order mark. */
   bom: boolean;
@@ -50,6 +54,7 @@ export async function scanSheet(path: string): Promise<SheetScan> {
   const head = Buffer.concat(headChunks).subarray(0, HEAD_BYTES);
   refuseUnreadable(head, bytes);
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  if (!validUtf8 && (bom || utf8.multiByte)) await refuseMostlyUtf8(path, bom);
   const encoding: TextEncoding = validUtf8 ? 'utf-8' : 'windows-1252';
   return {
     sha256: hash.digest('hex'),
@@ -82,18 +87,31 @@ function decodeHead(head: Buffer, encoding: TextEncoding): string {
 
 /**
  * Whether a stream of chunks is valid UTF-8, chunk by chunk (a character may be cut between two
- * chunks: its first bytes wait for the next one).
+ * chunks: its first bytes wait for the next one), and whether it holds any UTF-8 multi-byte
+ * character (a sheet with both those and invalid bytes is looked at again).
  */
 export class Utf8Check {
   #valid = true;
+  #multiByte = false;
   #carry: Buffer = Buffer.alloc(0);
 
+  get multiByte(): boolean {
+    return this.#multiByte;
+  }
+
   push(chunk: Buffer): void {
-    if (!this.#valid) return;
+    if (!this.#valid) {
+      if (!this.#multiByte) this.#multiByte = holdsUtf8Character(chunk);
+      return;
+    }
     const data = this.#carry.length === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
     const cut = incompleteTail(data);
     this.#carry = Buffer.from(data.subarray(cut));
-    if (!isUtf8(data.subarray(0, cut))) this.#valid = false;
+    const whole = data.subarray(0, cut);
+    if (!isUtf8(whole)) {
+      this.#valid = false;
+      if (!this.#multiByte) this.#multiByte = holdsUtf8Character(data);
+    } else if (!this.#multiByte) this.#multiByte = !isAscii(whole);
   }
 
   end(): boolean {

@@ -33,4 +33,14 @@ describe('doneLine', () => {
       'Done: orders.csv (sheet S1): it cannot be read: line 2: a quoted cell is never closed',
     );
   });
+
+  it('writes out control characters of the sheet’s name and error', () => {
+    const line = doneLine(
+      sheet({ name: 'x\u001b]0;owned\u0007.csv', error: 'line 2: "\u001b[2J" is not a product' }),
+      show,
+    );
+    expect(line).toBe(
+      'Done: x\\u001b]0;owned\\u0007.csv (sheet S1): it cannot be read: line 2: "\\u001b[2J" is not a product',
+    );
+  });
 });

@@ -134,4 +134,21 @@ describe('openCsv', () => {
     ).toBe(true);
     expect(csv.records.at(-1)?.line).toBe(2 + 2 * 24_999);
   });
+
+  it('drops the quote the reports put before a formula character, and only that one', async () => {
+    const csv = await read(
+      [
+        "reference;'=name;remark",
+        "'=1+1;'-5;'+32 470 12 34 56",
+        "''=x;'@SUM(A1);'s-Hertogenbosch",
+        "=raw;-7;'x",
+      ].join('\r\n'),
+    );
+    expect(csv.header).toEqual(['reference', '=name', 'remark']);
+    expect(csv.records.map((r) => r.data)).toEqual([
+      ['=1+1', '-5', '+32 470 12 34 56'],
+      ["'=x", '@SUM(A1)', "'s-Hertogenbosch"],
+      ['=raw', '-7', "'x"],
+    ]);
+  });
 });

@@ -118,3 +118,48 @@ describe('readNdjson', () => {
     await expect(read('ndjson', '\n  \n')).rejects.toThrow(/every line is blank/);
   });
 });
+
+/** An order nested `levels` (at least 2) deep: the object is level 1, each list inside one more. */
+function nested(levels: number, key = 'remark'): string {
+  return `{"city": "Gent", "${key}": ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+}
+
+describe('nesting', () => {
+  const problems = (records: SourceRecord[]) => records.map((r) => [r.row, r.problem]);
+  const tooDeep = (row: number) =>
+    `row ${row} nests objects or lists more than 64 levels deep; an order needs only a few levels: flatten it.`;
+
+  it('deeper than 64 levels is a problem of its row only, in NDJSON', async () => {
+    const lines = [nested(2), nested(64), nested(65, 'files'), nested(400_000), nested(2)];
+    const records = await read('ndjson', `${lines.join('\n')}\n`);
+    expect(problems(records)).toEqual([
+      [1, undefined],
+      [2, undefined],
+      [3, tooDeep(3)],
+      [4, tooDeep(4)],
+      [5, undefined],
+    ]);
+    expect(records[2]?.data).toEqual({});
+  });
+
+  it('deeper than 64 levels is a problem of its row only, in a JSON array', async () => {
+    const elements = [nested(64), nested(65, 'order_products'), nested(400_000), nested(3)];
+    const records = await read('json', `[\n${elements.join(',\n')}\n]\n`);
+    expect(problems(records)).toEqual([
+      [1, undefined],
+      [2, tooDeep(2)],
+      [3, tooDeep(3)],
+      [4, undefined],
+    ]);
+  });
+
+  it('counts objects and lists alike, however wide', async () => {
+    const deepObject = `{"a": ${'{"b": '.repeat(64)}1${'}'.repeat(64)}}`;
+    const wide = `{"files": [${Array.from({ length: 5000 }, () => '[[1]]').join(',')}]}`;
+    const records = await read('ndjson', `${deepObject}\n${wide}\n`);
+    expect(problems(records)).toEqual([
+      [1, tooDeep(1)],
+      [2, undefined],
+    ]);
+  });
+});

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 
+import { join } from 'node:path';
+
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 
 import { SheetError } from '../../src/sheets/errors.js';
 import { scanSheet, Utf8Check } from '../../src/sheets/scan.js';
+import { ROOT } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const dir = await tempDir('scan-');
@@ -64,6 +68,64 @@ describe('scanSheet', () => {
     const error = await scanSheet(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SheetError);
     expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('scanSheet on a sheet that mixes encodings', () => {
+  const utf8Lines = (n: number) =>
+    Array.from({ length: n }, (_, i) => `R${i + 1};Liège;Françoise Dubœuf ${i + 1}`).join('\n');
+
+  it('refuses a mostly UTF-8 sheet with one stray byte, naming its line', async () => {
+    const body = Buffer.concat([
+      Buffer.from(`reference;city;contact_name\n${utf8Lines(2)}\nR3;Li`),
+      Buffer.from([0xe8]), // è in Windows-1252, pasted into a UTF-8 sheet
+      Buffer.from(`ge;Jan\n${utf8Lines(3)}\n`),
+    ]);
+    const path = await put(dir, 'stray.csv', body);
+    const error = await scanSheet(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SheetError);
+    expect((error as Error).message).toBe(
+      'the sheet is UTF-8 except for bytes on line 4 that are not UTF-8 (text pasted from another encoding, or a damaged file): correct those characters and save the sheet as UTF-8 (in Excel: "CSV UTF-8").',
+    );
+  });
+
+  it('names the first five lines with stray bytes, and how many more there are', async () => {
+    const parts: Buffer[] = [Buffer.from(`reference;city\n${utf8Lines(20)}\n`)];
+    for (let line = 22; line <= 28; line++) {
+      parts.push(Buffer.from('R;Gen'), Buffer.from([0x92, 0x92]), Buffer.from('t\n'));
+    }
+    parts.push(Buffer.from(`${utf8Lines(20)}\n`));
+    const path = await put(dir, 'strays.csv', Buffer.concat(parts));
+    await expect(scanSheet(path)).rejects.toThrow(
+      /^the sheet is UTF-8 except for bytes on lines 22, 23, 24, 25, 26 and 2 more lines that are not UTF-8/,
+    );
+  });
+
+  it('finds the line of a stray byte far beyond the first read', async () => {
+    const body = Buffer.concat([
+      Buffer.from(`reference;city\n${utf8Lines(120_000)}\n`),
+      Buffer.from([0x61, 0xe9, 0x0a]),
+    ]);
+    expect(body.length).toBeGreaterThan(3 * 1024 * 1024);
+    const path = await put(dir, 'stray-late.csv', body);
+    await expect(scanSheet(path)).rejects.toThrow(/ on line 120002 that are not UTF-8/);
+  });
+
+  it('refuses a sheet that starts with a UTF-8 byte-order mark but holds a stray byte', async () => {
+    const body = Buffer.concat([Buffer.from('\uFEFFcity\nGent\n'), Buffer.from([0xe9, 0x0a])]);
+    const path = await put(dir, 'bom-stray.csv', body);
+    await expect(scanSheet(path)).rejects.toThrow(/ on line 3 that are not UTF-8/);
+  });
+
+  it('still reads a Windows-1252 sheet whose bytes happen to pair like UTF-8 once', async () => {
+    // "CAFÉ" and a non-breaking space are C9 A0: a valid UTF-8 pair (U+0260) by accident.
+    const text = 'name;city\nCAFÉ\u00a0DE KLOK;Liège\nCrème brûlée;Mons\nHôtel;Gent\n';
+    const path = await put(dir, 'cp1252-pair.csv', iconv.encode(text, 'win1252'));
+    expect(await scanSheet(path)).toMatchObject({ encoding: 'windows-1252', head: text });
+  });
+
+  it('still reads the sample sheet as Windows-1252', async () => {
+    expect((await scanSheet(join(ROOT, 'samples', 'orders.csv'))).encoding).toBe('windows-1252');
   });
 });
 
