@@ -10,6 +10,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import type { Logger } from 'pino';
 
 import type { Catalogue } from '../orders/catalogue.js';
+import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet, type RowResult } from '../sheets/read-sheet.js';
 import type { SheetInfo } from '../sheets/types.js';
@@ -198,7 +199,7 @@ async function writeBundles(
         'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
       ];
     }
-    const writer = new ReportWriter(dir, opened.info);
+    const writer = new ReportWriter(dir, opened.info, deps.maxAttachmentBytes);
     for await (const batch of opened.batches) {
       const wanted = batch.filter((r) => rows.has(r.row));
       const outcomes = await deps.store.outcomes(
@@ -236,11 +237,11 @@ class ReportWriter {
   /** What went wrong while writing, for the summary's warnings. */
   readonly problems: string[] = [];
 
-  constructor(dir: string, info: SheetInfo) {
+  constructor(dir: string, info: SheetInfo, maxAttachmentBytes: number) {
     this.#info = info;
     const delimiter = info.delimiter ?? ',';
     const failedDir = join(dir, 'failed');
-    this.#copies = new AttachmentCopies(dirname(info.path), failedDir);
+    this.#copies = new AttachmentCopies(dirname(info.path), failedDir, maxAttachmentBytes);
     const sheetName = basename(info.path, extname(info.path));
     if (info.format === 'csv') {
       const header = info.header ?? [];
@@ -285,6 +286,10 @@ class ReportWriter {
       } catch (copyError) {
         // A file the row names but that does not exist is what its error already says.
         if ((copyError as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        if (copyError instanceof AttachmentRefused) {
+          this.problems.push(`row ${result.row}: not copied into failed/: ${copyError.message}`);
+          continue;
+        }
         this.problems.push(
           `row ${result.row}: "${path}" could not be copied into failed/ (${(copyError as Error).message}).`,
         );

@@ -21,6 +21,7 @@ import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { hashFile } from '../sheets/scan.js';
 import { connectRedis, pingRedis } from '../redis/connect.js';
+import { attachmentOpener } from './attachment-source.js';
 import { Keys } from './keys.js';
 import { Ledger } from './ledger.js';
 import { ApiPace } from './pace.js';
@@ -168,6 +169,7 @@ export class Pipeline {
         },
         isFinal: (sheetId, row) => this.store.isFinal(sheetId, row),
         creates: this.store,
+        openAttachment: attachmentOpener(this.store, config.maxAttachmentBytes),
         rateLimit: (ms) => this.queues.rows.rateLimit(ms),
         stopAll: (reason) => this.stopAll(reason),
         giveUp: (data, attempts, reason) => settleGivenUpRow(data, attempts, reason, giveUp),

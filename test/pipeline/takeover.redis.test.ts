@@ -3,10 +3,16 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { attachmentOpener } from '../../src/pipeline/attachment-source.js';
 import { runRowJob, RowInterruption, type RowJobData } from '../../src/pipeline/row-job.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
-import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import {
+  recordTestSheet,
+  type TestPipeline,
+  testPipeline,
+  waitForReport,
+} from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
@@ -41,6 +47,7 @@ function rowJobDeps(
     ledger: t.pipeline.ledger,
     pace: t.pipeline.pace,
     creates: t.pipeline.store,
+    openAttachment: attachmentOpener(t.pipeline.store, t.config.maxAttachmentBytes),
     finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) => {
       onFinish(outcome);
     },
@@ -83,6 +90,7 @@ describe('a row resumed after its process stopped in the middle of an upload', (
     open.push(t);
     const dir = await tempDir('mid-upload-');
     const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
+    await recordTestSheet(t.pipeline.store, 'mid-upload', await put(dir, 'orders.csv', 'x'));
     const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
     const data: RowJobData = {
       sheetId: 'mid-upload',
