@@ -59,6 +59,11 @@ export class Keys {
     return `${this.#base}:api:pace`;
   }
 
+  /** What the hot folder did not take, and why (a capped list, newest first). */
+  get notTaken(): string {
+    return `${this.#base}:not-taken`;
+  }
+
   /** Why the import had to stop for every row (a refused token), if it did. */
   get fatal(): string {
     return `${this.#base}:fatal`;

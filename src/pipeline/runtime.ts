@@ -24,6 +24,7 @@ import { connectRedis, pingRedis } from '../redis/connect.js';
 import { attachmentOpener } from './attachment-source.js';
 import { Keys } from './keys.js';
 import { Ledger } from './ledger.js';
+import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
 import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from './give-up.js';
@@ -78,6 +79,8 @@ export class Pipeline {
   readonly store: SheetStore;
   readonly ledger: Ledger;
   readonly pace: ApiPace;
+  /** What the hot folder did not take, for the dashboard. */
+  readonly notTaken: NotTaken;
   readonly queues: { sheets: Queue; rows: Queue; reports: Queue };
   readonly #redis: Redis;
   readonly #config: PipelineConfig;
@@ -96,6 +99,7 @@ export class Pipeline {
     this.keys = new Keys(config.prefix);
     this.store = new SheetStore(redis, this.keys);
     this.ledger = new Ledger(redis, this.keys);
+    this.notTaken = new NotTaken(redis, this.keys);
     this.pace = new ApiPace(redis, this.keys, config.apiRateLimit, this.#now);
     const backoff = { type: 'exponential', delay: config.retryDelayMs, jitter: 0.5 } as const;
     const queue = (name: string, attempts: number) =>
