@@ -79,6 +79,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
         say(`Took ${shortPath(path, io.cwd)} as sheet ${result.sheetId}.`);
         news.follow(result.sheetId);
       }
+      if (result.kind === 'refused') say(result.why);
       if (result.kind === 'unreadable')
         say(
           `${shortPath(path, io.cwd)} cannot be read: moved to ${shortPath(result.folder, io.cwd)}.`,

@@ -5,10 +5,20 @@
  * folder may have changed since, and the check is made on the opened file itself, so that a link
  * swapped in between the look and the opening is caught too.
  */
-import { constants, lstatSync, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, readlink, realpath } from 'node:fs/promises';
+import { constants, createWriteStream, lstatSync, type Stats } from 'node:fs';
+import {
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readlink,
+  realpath,
+  rename,
+  unlink,
+} from 'node:fs/promises';
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export type RefusalKind = 'invalid' | 'absolute' | 'outside' | 'link' | 'not-file' | 'too-large';
 
@@ -197,6 +207,68 @@ async function confirmOpenedAt(
   const again = await lstatOrUndefined(target);
   const real = await realpath(target).catch(() => undefined);
   if (again?.ino !== stats.ino || again.dev !== stats.dev || real !== target) throw moved();
+}
+
+/**
+ * Moves `path` (relative, a regular file) from inside `root` to `to`, never through a link: a
+ * link anywhere on its path is refused, and on Linux the file is renamed out of its folder as
+ * opened and confirmed (so a folder swapped for a link in the meantime moves nothing). The move
+ * itself never follows a link at `to`'s end either: rename replaces, it does not write through.
+ * Across file systems it is a copy from the opened file, then the original removed.
+ */
+export async function moveInside(root: string, path: string, to: string): Promise<void> {
+  const plain = plainRelative(path);
+  const realRoot = await realpath(root);
+  const link = await firstLink(realRoot, plain);
+  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
+  const from = posix.join(realRoot, plain);
+  refuseUnfit(path, await lstat(from), undefined);
+  await mkdir(posix.dirname(to), { recursive: true });
+  const folder =
+    process.platform === 'linux' ? await openFolder(posix.dirname(from), path) : undefined;
+  const source = folder ? `/proc/self/fd/${folder.fd}/${posix.basename(from)}` : from;
+  try {
+    await rename(source, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyInside(root, path, to);
+    await unlink(source);
+  } finally {
+    await folder?.close();
+  }
+}
+
+/** Copies `path` (relative) from inside `root` to `to`, read as openInside reads it. */
+export async function copyInside(root: string, path: string, to: string): Promise<void> {
+  const file = await openInside(root, path);
+  try {
+    await mkdir(posix.dirname(to), { recursive: true });
+    await pipeline(file.stream(), createWriteStream(to));
+  } finally {
+    await file.close();
+  }
+}
+
+/** A folder opened without following a link, confirmed (Linux) to be where it was looked for. */
+async function openFolder(dir: string, path: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR' || code === 'ELOOP')
+      throw new AttachmentRefused(path, 'link', linkMessage(path, posix.dirname(path)));
+    throw error;
+  }
+  if ((await readlink(`/proc/self/fd/${handle.fd}`)) !== dir) {
+    await handle.close();
+    throw new AttachmentRefused(
+      path,
+      'link',
+      `"${path}" was reached through a symbolic link, or moved, while it was being moved: it stays where it is.`,
+    );
+  }
+  return handle;
 }
 
 function openedFile(handle: FileHandle, plain: string, size: number): OpenedFile {
