@@ -54,7 +54,7 @@ afterAll(() => dashboard.close());
 async function zipOf(sheetId: string): Promise<{ status: number; entries: Map<string, Buffer> }> {
   const answer = await fetch(`${dashboard.url}/reports/${sheetId}/failed.zip`);
   const body = Buffer.from(await answer.arrayBuffer());
-  return { status: answer.status, entries: answer.ok ? unzip(body) : new Map() };
+  return { status: answer.status, entries: answer.ok ? unzip(body) : new Map<string, Buffer>() };
 }
 
 describe("the dashboard's zip of a failed/ bundle", () => {
