@@ -76,44 +76,40 @@ export function linkMessage(path: string, link: string): string {
  * relative path, or undefined; a part that is missing ends the look (the opening says so).
  */
 export async function firstLink(root: string, plain: string): Promise<string | undefined> {
-  return walkParts(plain, async (part) => lstatOrUndefined(posix.join(root, part)));
-}
-
-/** The same, synchronous, for validation's many small checks. */
-export function firstLinkSync(root: string, plain: string): string | undefined {
-  let found: string | undefined;
-  const parts = plain.split('/').filter((p) => p !== '');
-  for (let i = 1; i <= parts.length && found === undefined; i++) {
-    const part = parts.slice(0, i).join('/');
-    const stats = lstatSync(posix.join(root, part), { throwIfNoEntry: false });
-    if (stats === undefined) break;
-    if (stats.isSymbolicLink()) found = part;
-  }
-  return found;
-}
-
-async function walkParts(
-  plain: string,
-  look: (part: string) => Promise<Stats | undefined>,
-): Promise<string | undefined> {
-  const parts = plain.split('/').filter((p) => p !== '');
-  for (let i = 1; i <= parts.length; i++) {
-    const part = parts.slice(0, i).join('/');
-    const stats = await look(part);
+  for (const part of prefixes(plain)) {
+    const stats = await lstat(posix.join(root, part)).catch(missing);
     if (stats === undefined) return undefined;
     if (stats.isSymbolicLink()) return part;
   }
   return undefined;
 }
 
-async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
+/** The same, synchronous, for validation's many small checks. */
+export function firstLinkSync(root: string, plain: string): string | undefined {
+  for (const part of prefixes(plain)) {
+    let stats: Stats;
+    try {
+      stats = lstatSync(posix.join(root, part));
+    } catch (error) {
+      missing(error); // throws anything but a path that is not there
+      return undefined;
+    }
+    if (stats.isSymbolicLink()) return part;
   }
+  return undefined;
+}
+
+/** `a`, `a/b`, `a/b/c` of `a/b/c`. */
+function prefixes(plain: string): string[] {
+  const parts = plain.split('/').filter((p) => p !== '');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** Undefined for a path that is not there (or runs through a file), else the error again. */
+function missing(error: unknown): undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+  throw error;
 }
 
 /** An attachment opened for reading; close it when done. */
@@ -204,8 +200,8 @@ async function confirmOpenedAt(
     if ((await readlink(`/proc/self/fd/${handle.fd}`)) !== target) throw moved();
     return;
   }
-  const again = await lstatOrUndefined(target);
-  const real = await realpath(target).catch(() => undefined);
+  const again = await lstat(target).catch(missing);
+  const real = await realpath(target).catch(missing);
   if (again?.ino !== stats.ino || again.dev !== stats.dev || real !== target) throw moved();
 }
 
@@ -222,13 +218,20 @@ export async function moveInside(root: string, path: string, to: string): Promis
   const link = await firstLink(realRoot, plain);
   if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
   const from = posix.join(realRoot, plain);
-  refuseUnfit(path, await lstat(from), undefined);
+  const stats = await lstat(from);
+  if (stats.isSymbolicLink()) throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+  refuseUnfit(path, stats, undefined);
   await mkdir(posix.dirname(to), { recursive: true });
   const folder =
     process.platform === 'linux' ? await openFolder(posix.dirname(from), path) : undefined;
   const source = folder ? `/proc/self/fd/${folder.fd}/${posix.basename(from)}` : from;
   try {
     await rename(source, to);
+    // Swapped for a link since the look: the rename moved the link itself; it goes back.
+    if ((await lstat(to)).isSymbolicLink()) {
+      await rename(to, source);
+      throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     await copyInside(root, path, to);

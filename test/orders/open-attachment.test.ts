@@ -1,11 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, symlink } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { AttachmentRefused, openInside, plainRelative } from '../../src/orders/open-attachment.js';
+import {
+  AttachmentRefused,
+  copyInside,
+  moveInside,
+  openInside,
+  plainRelative,
+} from '../../src/orders/open-attachment.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const root = await tempDir('open-attachment-');
@@ -73,6 +79,29 @@ describe('openInside', () => {
 
   it('says ENOENT of a file that is not there', async () => {
     await expect(openInside(sheetDir, 'docs/none.pdf')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('moveInside and copyInside', () => {
+  it('move and copy a regular file, and neither a link nor what lies behind one', async () => {
+    const from = await tempDir('move-inside-');
+    const to = await tempDir('move-inside-to-');
+    await put(from, 'docs/a.pdf', 'a');
+    await put(from, 'docs/b.pdf', 'b');
+    await symlink(join(root, 'outside', 'secret.pdf'), join(from, 'docs', 'link.pdf'));
+    await symlink(join(root, 'outside'), join(from, 'linkdir'));
+
+    await moveInside(from, 'docs/a.pdf', join(to, 'docs', 'a.pdf'));
+    await copyInside(from, 'docs/b.pdf', join(to, 'docs', 'b.pdf'));
+    expect(await readFile(join(to, 'docs', 'a.pdf'), 'utf8')).toBe('a');
+    await expect(lstat(join(from, 'docs', 'a.pdf'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(join(from, 'docs', 'b.pdf'), 'utf8')).toBe('b');
+    for (const path of ['docs/link.pdf', 'linkdir/secret.pdf']) {
+      await expect(moveInside(from, path, join(to, path))).rejects.toMatchObject({ kind: 'link' });
+      await expect(copyInside(from, path, join(to, path))).rejects.toMatchObject({ kind: 'link' });
+    }
+    expect(await readFile(join(root, 'outside', 'secret.pdf'), 'utf8')).toBe('secret');
+    expect((await lstat(join(from, 'docs', 'link.pdf'))).isSymbolicLink()).toBe(true);
   });
 });
 
