@@ -3,6 +3,8 @@
  * schedule) once it has stopped changing, moves it with the attachments it refers to into
  * `work/<sheetId>/`, and queues it. An unreadable sheet goes to `failed/` with an error file.
  * Nothing is ever deleted; a crash at any step is finished by `recover()` at the next start.
+ * No link is followed: a linked sheet, a sheet in a linked folder and a linked attachment stay
+ * where they are, and the intake says why (`refuse`).
  */
 import { link, mkdir, readdir, readFile, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
