@@ -15,7 +15,7 @@ export function scanProcessor(
     const { dir } = scanJobSchema.parse(job.data);
     let queued = 0;
     for (const path of await sheetsIn(dir)) {
-      const result = await intake.take(path);
+      const result = await intake.take(path, undefined, dir);
       onResult?.(path, result);
       if (result.kind === 'queued') queued += 1;
     }

@@ -3,10 +3,11 @@
  * token on every request and in no log, a timeout per request, the caller's abort signal, and
  * every failure turned into an ApiError that says what it means (classify.ts).
  */
-import { openAsBlob } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
 
-import { type Dispatcher, FormData, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { z } from 'zod';
 
 import type { OrderPayload } from '../orders/row.js';
@@ -39,10 +40,21 @@ export type RetrievedOrder = z.infer<typeof retrievedSchema>['data'];
 
 /** A file to attach to an order. */
 export interface FileToUpload {
-  /** Where it is on disk. */
-  absolute: string;
-  /** The name the order shows (by default the file's own name). */
-  name?: string;
+  /** The name the order shows. */
+  name: string;
+  /**
+   * Opens the file for one request; a request sent again (a redirect) opens it again. The
+   * opener decides what may be read (open-attachment.ts: never through a link); what it throws
+   * comes out of uploadFile as it is.
+   */
+  open(): Promise<FileBody>;
+}
+
+/** An opened file's bytes. */
+export interface FileBody {
+  size: number;
+  stream(): Readable;
+  close(): Promise<void>;
 }
 
 const MAX_REDIRECTS = 3;
@@ -71,18 +83,23 @@ export class ApiClient {
     return this.#parse(createdSchema, text, 'POST', '/api/orders/');
   }
 
-  /** POST /api/files/ with one file, streamed from disk → the file's id. */
+  /** POST /api/files/ with one file, streamed from the opened file → the file's id. */
   async uploadFile(orderId: number, file: FileToUpload, signal?: AbortSignal): Promise<number> {
-    const name = file.name ?? basename(file.absolute);
-    const text = await this.#send('POST', '/api/files/', signal, async () => {
-      const form = new FormData();
-      form.append('model_id', String(orderId));
-      form.append('model_type', 'order');
-      form.append('collection_name', 'clientFiles');
-      form.append('files[]', await openAsBlob(file.absolute, { type: mediaType(name) }), name);
-      return { body: form, headers: {} };
-    });
-    return this.#parse(uploadedSchema, text, 'POST', '/api/files/').id;
+    const opened: FileBody[] = [];
+    try {
+      const text = await this.#send('POST', '/api/files/', signal, async () => {
+        const body = await file.open();
+        opened.push(body);
+        return uploadForm(
+          { model_id: String(orderId), model_type: 'order', collection_name: 'clientFiles' },
+          file.name,
+          body,
+        );
+      });
+      return this.#parse(uploadedSchema, text, 'POST', '/api/files/').id;
+    } finally {
+      await Promise.all(opened.map((body) => body.close()));
+    }
   }
 
   /**
@@ -246,8 +263,43 @@ export class ApiClient {
 }
 
 interface RequestBody {
-  body: string | FormData;
+  body: string | Readable;
   headers: Record<string, string>;
+}
+
+/**
+ * A multipart/form-data body with text fields and one file (`files[]`), written out here rather
+ * than by FormData, which takes a file only as a Blob opened by path: the file must be streamed
+ * from the handle that was checked. Its length is known, so it is sent with a Content-Length.
+ */
+function uploadForm(fields: Record<string, string>, name: string, file: FileBody): RequestBody {
+  const boundary = `----order-importer-${randomBytes(16).toString('hex')}`;
+  // As browsers write them: a quote or line break in a name would end the header early.
+  const quoted = (value: string) =>
+    value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const head = Buffer.from(
+    [
+      ...Object.entries(fields).map(
+        ([key, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(key)}"\r\n\r\n${value}\r\n`,
+      ),
+      `--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${quoted(name)}"\r\n`,
+      `Content-Type: ${mediaType(name)}\r\n\r\n`,
+    ].join(''),
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  async function* parts(): AsyncIterable<Uint8Array> {
+    yield head;
+    for await (const chunk of file.stream()) yield chunk as Uint8Array;
+    yield tail;
+  }
+  return {
+    body: Readable.from(parts(), { objectMode: false }),
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + file.size + tail.length),
+    },
+  };
 }
 
 /** The error code of a failed request: the socket's (ECONNREFUSED) or undici's (UND_ERR_SOCKET). */

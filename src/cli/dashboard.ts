@@ -66,6 +66,7 @@ export async function dashboardCommand(
       settings,
       {
         overview: () => open.overview(),
+        notTaken: () => open.notTaken(),
         health: async () => ({ redis: await open.redisAnswers(), api: await api.answers() }),
         queues: open.queues,
         logger,
@@ -118,7 +119,7 @@ export function sayHosts(
 /** The dashboard on the settings' host and port, with a clear error when it cannot listen. */
 export async function serveDashboard(
   settings: Settings,
-  parts: Pick<DashboardOptions, 'overview' | 'health' | 'queues' | 'logger'>,
+  parts: Pick<DashboardOptions, 'overview' | 'notTaken' | 'health' | 'queues' | 'logger'>,
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,
 ): Promise<RunningDashboard> {

@@ -82,6 +82,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
         say(`Took ${shortPath(path, io.cwd)} as sheet ${result.sheetId}.`);
         news.follow(result.sheetId);
       }
+      if (result.kind === 'refused') say(result.why);
       if (result.kind === 'unreadable')
         say(
           `${shortPath(path, io.cwd)} cannot be read: moved to ${shortPath(result.folder, io.cwd)}.`,
@@ -143,6 +144,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
         settings,
         {
           overview: () => importer.pipeline.overview(),
+          notTaken: () => importer.pipeline.notTaken.recent(),
           health: async () => ({
             redis: await importer.pipeline.redisAnswers(),
             api: await importer.apiAnswers(),

@@ -7,9 +7,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { lstat, readdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { finished, PassThrough } from 'node:stream';
 
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -20,6 +20,7 @@ import type { Logger } from 'pino';
 import yazl from 'yazl';
 
 import { statIfThere } from '../intake/files.js';
+import { openInside } from '../orders/open-attachment.js';
 import type { SheetProgress } from '../pipeline/runtime.js';
 import { allowedHosts, foreignHostMessage, hostOfHeader, LOOPBACK_HOSTS } from './hosts.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
@@ -218,19 +219,41 @@ async function isFile(path: string): Promise<boolean> {
   return (await statIfThere(path))?.isFile() ?? false;
 }
 
-/** A folder as a zip stream, laid out as on disk, under a top folder named `failed/`. */
+/**
+ * A folder as a zip stream, laid out as on disk, under a top folder named `failed/`. Only regular
+ * files reached without any link go in, each opened as attachments are (open-attachment.ts) when
+ * its turn comes: a failed/ that is a link, or a file or folder in it that is one, adds nothing.
+ */
 async function zipFolder(folder: string): Promise<PassThrough> {
   const zip = new yazl.ZipFile();
+  const out = new PassThrough();
+  // A file gone or swapped for a link since the walk: the download breaks off, never leaks.
+  zip.on('error', (error: Error) => out.destroy(error));
+  const root = dirname(folder);
   const walk = async (dir: string): Promise<void> => {
+    // A Dirent is the entry itself: a link is neither a folder nor a file here.
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) zip.addFile(path, join('failed', relative(folder, path)));
+      else if (entry.isFile()) {
+        const inside = relative(root, path);
+        zip.addReadStreamLazy(join('failed', relative(folder, path)), (done) => {
+          openInside(root, inside).then(
+            (file) => {
+              const stream = file.stream();
+              finished(stream, () => void file.close());
+              done(null, stream);
+            },
+            (error: unknown) => {
+              done(error, new PassThrough());
+            },
+          );
+        });
+      }
     }
   };
-  await walk(folder);
+  if ((await lstat(folder).catch(() => undefined))?.isDirectory()) await walk(folder);
   zip.end();
-  const out = new PassThrough();
   zip.outputStream.pipe(out);
   return out;
 }

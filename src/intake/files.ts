@@ -1,8 +1,9 @@
 import type { Stats } from 'node:fs';
-import { rename, copyFile, mkdir, readdir, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { copyInside } from '../orders/open-attachment.js';
 import { sheetFormat } from '../sheets/read-sheet.js';
 
 /** Files that editors, browsers and copy tools leave while they work: never sheets. */
@@ -76,8 +77,9 @@ export async function statIfThere(path: string): Promise<Stats | undefined> {
 
 /**
  * Moves a file (creating the target's folder). A rename is atomic, and the first of several
- * watchers to rename a sheet is the one that takes it; across file systems it is a copy, then
- * the original removed.
+ * watchers to rename a sheet is the one that takes it; a rename moves a link as a link, never
+ * what it points to. Across file systems it is a copy of the file itself (a link is refused,
+ * as open-attachment.ts refuses it), then the original removed.
  */
 export async function moveFile(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
@@ -85,8 +87,19 @@ export async function moveFile(from: string, to: string): Promise<void> {
     await rename(from, to);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await copyFile(from, to);
+    await copyInside(dirname(from), basename(from), to);
     await unlink(from);
+  }
+}
+
+/** A path's own stats (a link as a link), or undefined when nothing is there. */
+export async function lstatIfThere(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
   }
 }
 
@@ -102,7 +115,8 @@ export async function removeIfEmpty(
   /** When it last changed but for our own removals in it (else its modification time). */
   changedAt?: number,
 ): Promise<'removed' | 'wait' | 'kept'> {
-  const stats = await statIfThere(dir);
+  // lstat: a link to a folder is no folder the intake emptied, and rmdir would refuse it anyway.
+  const stats = await lstatIfThere(dir);
   if (!stats?.isDirectory()) return 'kept';
   if ((await readdir(dir)).length > 0) return 'kept';
   if (now - (changedAt ?? stats.mtimeMs) < graceMs) return 'wait';
@@ -110,9 +124,11 @@ export async function removeIfEmpty(
     await rmdir(dir);
     return 'removed';
   } catch (error) {
-    // Something arrived, or it went, between the look and the removal: it is not ours to tidy.
+    // Something arrived, or it went (or became a link), between the look and the removal: it
+    // is not ours to tidy.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return 'kept';
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT' || code === 'ENOTDIR')
+      return 'kept';
     throw error;
   }
 }

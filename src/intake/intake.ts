@@ -3,26 +3,35 @@
  * schedule) once it has stopped changing, moves it with the attachments it refers to into
  * `work/<sheetId>/`, and queues it. An unreadable sheet goes to `failed/` with an error file.
  * Nothing is ever deleted; a crash at any step is finished by `recover()` at the next start.
+ * No link is followed: a linked sheet, a sheet in a linked folder and a linked attachment stay
+ * where they are, and the intake says why (`refuse`).
  */
-import {
-  copyFile as copyInto,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  rmdir,
-  writeFile,
-} from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { link, mkdir, readdir, readFile, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import type { Catalogue } from '../orders/catalogue.js';
+import {
+  AttachmentRefused,
+  copyInside,
+  firstLink,
+  linkMessage,
+  moveInside,
+  plainRelative,
+} from '../orders/open-attachment.js';
 import { newSheetId, type Pipeline } from '../pipeline/runtime.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet } from '../sheets/read-sheet.js';
-import { fileSignature, isSheetCandidate, moveFile, statIfThere, waitStable } from './files.js';
+import {
+  fileSignature,
+  isSheetCandidate,
+  lstatIfThere,
+  moveFile,
+  statIfThere,
+  waitStable,
+} from './files.js';
 
 /** What `recover()` found in `work/`. */
 export interface Recovery {
@@ -48,6 +57,8 @@ export type IntakeResult =
   /** `from`: the folders it moved files out of, which may now be empty. */
   | { kind: 'queued'; sheetId: string; resumed: boolean; from: string[] }
   | { kind: 'unreadable'; folder: string; from: string[] }
+  /** A link (the sheet, or a folder on its way from the inbox): left where it is, and said why. */
+  | { kind: 'refused'; why: string }
   /** Not a sheet, gone, or taken by another watcher first. */
   | { kind: 'skipped'; why: string };
 
@@ -68,23 +79,51 @@ export class Intake {
   readonly #folderTurns = new Map<string, Promise<unknown>>();
   /** What each sibling sheet names, by its path and version (see #siblingFiles). */
   readonly #siblings = new Map<string, { version: string; files: readonly string[] }>();
+  /** What was said about a path not taken, by path, so that a rescan does not say it again. */
+  readonly #told = new Map<string, string>();
   readonly #now: () => number;
 
   constructor(private readonly options: IntakeOptions) {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Takes one sheet; a path already being taken is skipped (watch events repeat). */
-  async take(path: string, signal?: AbortSignal): Promise<IntakeResult> {
+  /**
+   * Takes one sheet; a path already being taken is skipped (watch events repeat). `root` is the
+   * watched or scanned folder: no folder between it and the sheet may be a link.
+   */
+  async take(path: string, signal?: AbortSignal, root?: string): Promise<IntakeResult> {
     if (!isSheetCandidate(path)) return { kind: 'skipped', why: 'not a sheet' };
     if (this.#inFlight.has(path)) return { kind: 'skipped', why: 'already being taken' };
     this.#inFlight.add(path);
     try {
+      const linked = await linkedSheetProblem(path, root);
+      if (linked !== undefined) return await this.#refused(path, linked);
       return await this.#take(path, signal);
     } finally {
       this.#inFlight.delete(path);
       this.#siblings.delete(path); // moved on: the next one there is another sheet
     }
+  }
+
+  /**
+   * Says why a path in the inbox is not taken — a log line, and an entry in the list of sheets
+   * not taken that the dashboard shows — once per version of it; true when that was news.
+   */
+  async refuse(path: string, why: string): Promise<boolean> {
+    const stats = await lstatIfThere(path);
+    const version = `${stats?.ino ?? ''}:${stats?.mtimeMs ?? ''}:${why}`;
+    if (this.#told.get(path) === version) return false;
+    if (this.#told.size >= 10_000) this.#told.clear(); // bounded: at worst something is said twice
+    this.#told.set(path, version);
+    this.options.logger.warn({ path, reason: why }, 'not taken from the inbox');
+    await this.options.pipeline.notTaken.add(path, why);
+    return true;
+  }
+
+  async #refused(path: string, why: string): Promise<IntakeResult> {
+    return (await this.refuse(path, why))
+      ? { kind: 'refused', why }
+      : { kind: 'skipped', why: 'refused before' };
   }
 
   async #take(path: string, signal?: AbortSignal): Promise<IntakeResult> {
@@ -104,7 +143,7 @@ export class Intake {
     const sheetId = newSheetId(this.#now());
     let files: string[];
     try {
-      files = await this.#referencedFiles(path);
+      files = await this.#takeable(path, await this.#referencedFiles(path));
     } catch (error) {
       if (!(error instanceof SheetError)) throw error;
       return this.#unreadable(path, sheetId, error);
@@ -178,22 +217,31 @@ export class Intake {
 
   async #finishNow(work: string, journal: Journal): Promise<IntakeResult> {
     const sourceDir = dirname(journal.source);
+    const claimed = join(work, basename(journal.source));
+    // Swapped for a link between the look and the claim (the rename moved the link itself).
+    if ((await lstatIfThere(claimed))?.isSymbolicLink())
+      return this.#putBack(claimed, journal.source, work);
     const stillNeeded = await this.#neededBySiblings(journal.source, work);
     const keep = (file: string) => stillNeeded === 'all' || stillNeeded.has(file);
     const emptied = new Set([sourceDir]);
     for (const file of journal.files) {
-      const from = join(sourceDir, file);
-      const to = join(work, file);
       // Only inside the sheet's own folder, as validation demands; others stay where they are.
-      if (relative(sourceDir, from).startsWith('..') || relative(work, to).startsWith('..'))
-        continue;
+      const plain = plainOrUndefined(file);
+      if (plain === undefined) continue;
+      const from = join(sourceDir, plain);
       try {
-        if (keep(from)) await copyFile(from, to);
+        if (keep(from)) await copyInside(sourceDir, plain, join(work, plain));
         else {
-          await moveFile(from, to);
+          await moveInside(sourceDir, plain, join(work, plain));
           emptied.add(dirname(from));
         }
       } catch (error) {
+        if (error instanceof AttachmentRefused) {
+          // A link: it stays, and is said. Anything else refused is what validation will say.
+          if (error.kind === 'link')
+            await this.refuse(from, attachmentLinkText(journal.source, error.message));
+          continue;
+        }
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // moved already, or never there
       }
     }
@@ -296,6 +344,42 @@ export class Intake {
     return files;
   }
 
+  /**
+   * The attachments the intake may take along: those inside the sheet's folder and reached
+   * without a link. A link is said (once) and stays; its row's validation then refuses it.
+   */
+  async #takeable(sheet: string, files: readonly string[]): Promise<string[]> {
+    const dir = dirname(sheet);
+    const takeable: string[] = [];
+    for (const file of files) {
+      const plain = plainOrUndefined(file);
+      if (plain === undefined) continue;
+      const link = await firstLink(dir, plain);
+      if (link === undefined) takeable.push(plain);
+      else await this.refuse(join(dir, plain), attachmentLinkText(sheet, linkMessage(file, link)));
+    }
+    return takeable;
+  }
+
+  /**
+   * Puts a sheet that turned out to be a link back where it was, untaken; never over something
+   * that is there now (a hard link of the link fails then, and it stays in its folder, whose
+   * journal goes so that no recovery takes it).
+   */
+  async #putBack(claimed: string, source: string, folder: string): Promise<IntakeResult> {
+    await rm(join(folder, JOURNAL), { force: true });
+    try {
+      await link(claimed, source);
+      await unlink(claimed);
+      await rmdir(folder);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
+      this.options.logger.warn({ sheet: source, left: claimed }, 'linked sheet left where it is');
+    }
+    return this.#refused(source, linkedSheetText(source, undefined));
+  }
+
   /** Every attachment path the sheet's rows give (valid rows or not). */
   async #referencedFiles(path: string): Promise<string[]> {
     const opened = await readSheet(path, {
@@ -334,7 +418,10 @@ export class Intake {
 
   async #unreadable(path: string, sheetId: string, error: SheetError): Promise<IntakeResult> {
     const folder = join(this.options.failedDir, `${sheetId}-${basename(path)}`);
-    await moveFile(path, join(folder, basename(path)));
+    const moved = join(folder, basename(path));
+    await moveFile(path, moved);
+    // Swapped for a link while it was read: what was read is not the user's to show.
+    if ((await lstatIfThere(moved))?.isSymbolicLink()) return this.#putBack(moved, path, folder);
     await writeFile(
       join(folder, 'error.txt'),
       `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\nFix the sheet and drop it into the inbox again.\n`,
@@ -342,6 +429,10 @@ export class Intake {
     this.options.logger.warn(
       { sheet: path, folder, reason: error.message },
       'unreadable sheet moved to failed/',
+    );
+    await this.options.pipeline.notTaken.add(
+      path,
+      `cannot be read, so it was moved to ${folder}: ${error.message}`,
     );
     return { kind: 'unreadable', folder, from: [dirname(path)] };
   }
@@ -386,10 +477,41 @@ export class Intake {
   }
 }
 
-/** Copies a file, creating the target's folder. */
-async function copyFile(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
-  await copyInto(from, to);
+/** An attachment's path made plain, or undefined for one that leads out of its sheet's folder. */
+function plainOrUndefined(file: string): string | undefined {
+  try {
+    return plainRelative(file);
+  } catch (error) {
+    if (error instanceof AttachmentRefused) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Why a sheet must not be taken for a link — it is one, or a folder between `root` (the watched
+ * or scanned folder) and it is one — or undefined. Nothing is read through the link.
+ */
+async function linkedSheetProblem(
+  path: string,
+  root: string | undefined,
+): Promise<string | undefined> {
+  if ((await lstatIfThere(path))?.isSymbolicLink()) return linkedSheetText(path, root);
+  if (root === undefined) return undefined;
+  const between = relative(root, dirname(path));
+  if (between === '' || between.startsWith('..') || isAbsolute(between)) return undefined;
+  const link = await firstLink(root, between);
+  return link === undefined ? undefined : linkedSheetText(path, root, link);
+}
+
+function linkedSheetText(path: string, root: string | undefined, folder?: string): string {
+  const shown = root === undefined ? path : relative(root, path);
+  return folder === undefined
+    ? `${shown} is a symbolic link: the hot folder takes no linked sheet and reads nothing through a link. It stays where it is; put the file itself in the inbox.`
+    : `${shown} is in ${folder}, a symbolic link to a folder: the hot folder does not follow links. It stays where it is; put the folder itself in the inbox.`;
+}
+
+function attachmentLinkText(sheet: string, why: string): string {
+  return `${basename(sheet)}: ${why} It stays in the inbox, and its row is refused.`;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -5,13 +5,19 @@
  */
 import { setMaxListeners } from 'node:events';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 import { watch } from 'chokidar';
 import type { Logger } from 'pino';
 
 import { EmptyFolders } from './empty-folders.js';
-import { isIgnoredPath, isSheetCandidate, unreadableFormatHint } from './files.js';
+import {
+  isIgnoredPath,
+  isSheetCandidate,
+  lstatIfThere,
+  statIfThere,
+  unreadableFormatHint,
+} from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 
 /** Folders deeper than this in the inbox (or a scanned folder) are not looked into. */
@@ -43,26 +49,36 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
   // Every sheet being taken waits on this one signal: a folder of many sheets is no leak.
   setMaxListeners(10_000, abort.signal);
   const underway = new Set<Promise<void>>();
-  const refused = new Set<string>();
   const tidy = new EmptyFolders(options.inboxDir, Math.max(5000, options.stableMs * 5), logger);
+  const refuse = (path: string, why: string) => {
+    intake
+      .refuse(path, why)
+      .then((news) => {
+        if (news) options.onRefused?.(path, why);
+      })
+      .catch((error: unknown) => {
+        logger.warn({ path, reason: why, err: error }, 'could not record a file not taken');
+      });
+  };
   const take = (path: string) => {
     if (abort.signal.aborted) return;
     if (!isSheetCandidate(path)) {
       const why = unreadableFormatHint(path);
-      if (why !== undefined && !refused.has(path)) {
-        refused.add(path);
-        logger.warn(
-          { sheet: path, reason: why },
-          'not a sheet the importer reads; left in the inbox',
-        );
-        options.onRefused?.(path, why);
-      }
+      if (why !== undefined) refuse(path, why);
+      else
+        linkedFolderText(options.inboxDir, path)
+          .then((linked) => {
+            if (linked !== undefined) refuse(path, linked);
+          })
+          .catch((error: unknown) => {
+            logger.warn({ path, err: error }, 'could not look at a file in the inbox');
+          });
       return;
     }
     const work = intake
-      .take(path, abort.signal)
+      .take(path, abort.signal, options.inboxDir)
       .then((result) => {
-        if (result.kind !== 'skipped') tidy.add(result.from);
+        if (result.kind === 'queued' || result.kind === 'unreadable') tidy.add(result.from);
         options.onResult?.(path, result);
       })
       .catch((error: unknown) => {
@@ -78,6 +94,9 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
   const watcher = watch(options.inboxDir, {
     ignored: (path) => path !== options.inboxDir && isIgnoredPath(path),
     ignoreInitial: false,
+    // A link (to a sheet, a folder, anything) is reported as itself and never entered: the
+    // intake then refuses it, and says why.
+    followSymlinks: false,
     depth: MAX_DEPTH,
     usePolling: options.polling,
     interval: 1000,
@@ -129,7 +148,10 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
   };
 }
 
-/** Every sheet in a folder and its subfolders (a schedule's scan). */
+/**
+ * Every sheet in a folder and its subfolders (a schedule's scan). A linked sheet is listed, for
+ * the intake to refuse it and say why; a linked folder is not entered.
+ */
 export async function sheetsIn(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (folder: string, depth: number) => {
@@ -137,9 +159,23 @@ export async function sheetsIn(dir: string): Promise<string[]> {
       if (isIgnoredPath(entry.name)) continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH) await walk(path, depth + 1);
-      else if (entry.isFile() && isSheetCandidate(path)) found.push(path);
+      else if ((entry.isFile() || entry.isSymbolicLink()) && isSheetCandidate(path))
+        found.push(path);
     }
   };
   await walk(dir, 0);
   return found.sort();
+}
+
+/**
+ * What to say of a link to a folder found in the inbox (the watcher does not enter it), or
+ * undefined for anything else. A link to a file is said by the intake of the sheet naming it.
+ */
+async function linkedFolderText(inbox: string, path: string): Promise<string | undefined> {
+  if (!(await lstatIfThere(path))?.isSymbolicLink()) return undefined;
+  // Only to tell a folder from a file: nothing in it is looked at. A target that cannot be
+  // looked at (a loop of links, no permission) is no folder to say anything of.
+  const target = await statIfThere(path).catch(() => undefined);
+  if (!target?.isDirectory()) return undefined;
+  return `${relative(inbox, path)} is a symbolic link to a folder: the hot folder does not follow links, so nothing in it is taken. Put the folder itself in the inbox.`;
 }

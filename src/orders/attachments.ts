@@ -1,15 +1,17 @@
 /**
  * Attachment checks, all made before any order is created so that an order never exists without
- * its files: each path must name a regular file inside the sheet's folder tree (after resolving
- * links), no larger than the limit.
+ * its files: each path must name a regular file inside the sheet's folder tree, reached without
+ * any symbolic link, no larger than the limit.
  */
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpathSync, type Stats, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { AttachmentRefused, firstLinkSync, linkMessage, plainRelative } from './open-attachment.js';
 
 export interface Attachment {
   /** As the sheet wrote it (slashes normalised). */
   path: string;
-  /** Where it is on disk, links resolved. */
+  /** Where it was when validated; a worker finds it again from the sheet's folder instead. */
   absolute: string;
   bytes: number;
 }
@@ -44,30 +46,28 @@ export class AttachmentChecker {
 
   #check(path: string): AttachmentCheck {
     const fail = (message: string): AttachmentCheck => ({ ok: false, message });
-    if (path.includes('\0')) return fail(`"${path}" is not a valid path.`);
-    if (isAbsolute(path) || /^[a-zA-Z]:/.test(path) || path.startsWith('//')) {
-      return fail(`"${path}" is an absolute path: give the path relative to the sheet's folder.`);
-    }
-    const lexical = resolve(this.#root, path);
-    if (!inside(this.#root, lexical)) {
-      return fail(
-        `"${path}" points outside the sheet's folder: attachments must be in that folder or below it.`,
-      );
-    }
-    let real: string;
+    let plain: string;
     try {
-      real = realpathSync(lexical);
+      plain = plainRelative(path);
+    } catch (error) {
+      if (error instanceof AttachmentRefused) return fail(error.message);
+      throw error;
+    }
+    // Any link on the way is refused, even one that stays inside: files are never read through
+    // one (open-attachment.ts), and validation must not pass what the upload would refuse.
+    const link = firstLinkSync(this.#root, plain);
+    if (link !== undefined) return fail(linkMessage(path, link));
+    const absolute = join(this.#root, plain);
+    let stats: Stats;
+    try {
+      stats = statSync(absolute);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
-        return fail(`"${path}" does not exist (looked for ${lexical}).`);
+        return fail(`"${path}" does not exist (looked for ${absolute}).`);
       }
       return fail(`"${path}" cannot be read (${code ?? (error as Error).message}).`);
     }
-    if (!inside(this.#root, real)) {
-      return fail(`"${path}" is a link to a file outside the sheet's folder.`);
-    }
-    const stats = statSync(real);
     if (!stats.isFile())
       return fail(
         `"${path}" is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not a document.`,
@@ -77,13 +77,8 @@ export class AttachmentChecker {
         `"${path}" is ${megabytes(stats.size)} MB (${stats.size} bytes), over the limit of ${megabytes(this.maxBytes)} MB (${this.maxBytes} bytes) per attachment (MAX_ATTACHMENT_MB).`,
       );
     }
-    return { ok: true, attachment: { path, absolute: real, bytes: stats.size } };
+    return { ok: true, attachment: { path, absolute, bytes: stats.size } };
   }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
 function megabytes(bytes: number): string {

@@ -59,6 +59,11 @@ export class Keys {
     return `${this.#base}:connections`;
   }
 
+  /** What the hot folder did not take, and why (a capped list, newest first). */
+  get notTaken(): string {
+    return `${this.#base}:not-taken`;
+  }
+
   /** When a connection's next API request may start, shared by all its workers. */
   apiPace(connectionId: string): string {
     return `${this.#base}:connection:${connectionId}:pace`;

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 
 import { connectRedis, pingRedis } from '../redis/connect.js';
 import { Keys, queueNames } from './keys.js';
+import { NotTaken, type NotTakenEntry } from './not-taken.js';
 import { recentProgress, type SheetProgress } from './progress.js';
 import { SheetStore } from './sheet-store.js';
 
@@ -21,12 +22,15 @@ export class ImportsMonitor {
   readonly queues: Queue[];
   readonly #redis: Redis;
   readonly #store: SheetStore;
+  readonly #notTaken: NotTaken;
   readonly #logger: Logger;
 
   private constructor(config: MonitorConfig, redis: Redis, connectionIds: readonly string[]) {
     this.#redis = redis;
     this.#logger = config.logger;
-    this.#store = new SheetStore(redis, new Keys(config.prefix));
+    const keys = new Keys(config.prefix);
+    this.#store = new SheetStore(redis, keys);
+    this.#notTaken = new NotTaken(redis, keys);
     // BullMQ wants connections that wait for Redis rather than fail a command.
     const connection = { url: config.redisUrl, maxRetriesPerRequest: null };
     this.queues = connectionIds.flatMap((id) =>
@@ -54,6 +58,11 @@ export class ImportsMonitor {
   /** The latest sheets, newest first. */
   overview(limit = 200): Promise<SheetProgress[]> {
     return recentProgress(this.#store, limit);
+  }
+
+  /** What the hot folders did not take, and why, newest first. */
+  notTaken(): Promise<NotTakenEntry[]> {
+    return this.#notTaken.recent();
   }
 
   redisAnswers(): Promise<boolean> {

@@ -5,11 +5,13 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 import { stringify } from 'csv-stringify';
 
+import { openInside, plainRelative } from '../orders/open-attachment.js';
 import { neutraliseCell } from '../sheets/excel-text.js';
 
 /**
@@ -85,7 +87,9 @@ export class JsonOut {
 
 /**
  * Copies attachments into a folder with the same layout as beside the sheet, each once, so
- * that the folder can be fixed and dropped back into the inbox whole.
+ * that the folder can be fixed and dropped back into the inbox whole. Only what passes the
+ * attachment checks now is copied (open-attachment.ts): nothing through a link, nothing from
+ * outside the sheet's folder; a refusal comes out as an AttachmentRefused.
  */
 export class AttachmentCopies {
   readonly #copied = new Set<string>();
@@ -93,15 +97,25 @@ export class AttachmentCopies {
   constructor(
     private readonly sheetDir: string,
     private readonly into: string,
+    private readonly maxBytes?: number,
   ) {}
 
   async copy(relativePath: string): Promise<void> {
-    if (this.#copied.has(relativePath)) return;
-    const target = resolve(this.into, relativePath);
-    // The sheet's checks kept every attachment inside its folder; keep the copies inside ours.
-    if (!target.startsWith(this.into + sep)) return;
-    this.#copied.add(relativePath);
-    await mkdir(dirname(target), { recursive: true });
-    await copyFile(join(this.sheetDir, relativePath), target);
+    const plain = plainRelative(relativePath);
+    if (this.#copied.has(plain)) return;
+    this.#copied.add(plain);
+    const file = await openInside(
+      this.sheetDir,
+      plain,
+      this.maxBytes === undefined ? {} : { maxBytes: this.maxBytes },
+    );
+    try {
+      const target = join(this.into, plain);
+      await mkdir(dirname(target), { recursive: true });
+      // `wx`: a new file of our own, never written through something already there.
+      await pipeline(file.stream(), createWriteStream(target, { flags: 'wx' }));
+    } finally {
+      await file.close();
+    }
   }
 }

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 
 import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
+import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet, type RowResult } from '../sheets/read-sheet.js';
 import type { SheetInfo } from '../sheets/types.js';
@@ -232,7 +233,7 @@ async function writeBundles(
         'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
       ];
     }
-    const writer = new ReportWriter(dir, opened.info, sheet.path);
+    const writer = new ReportWriter(dir, opened.info, sheet.path, deps.maxAttachmentBytes);
     for await (const batch of opened.batches) {
       const wanted = batch.filter((r) => rows.has(r.row));
       const outcomes = await deps.store.outcomes(
@@ -271,11 +272,11 @@ class ReportWriter {
   readonly problems: string[] = [];
 
   /** `original`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
-  constructor(dir: string, info: SheetInfo, original: string) {
+  constructor(dir: string, info: SheetInfo, original: string, maxAttachmentBytes: number) {
     this.#info = info;
     const delimiter = info.delimiter ?? ',';
     const failedDir = join(dir, 'failed');
-    this.#copies = new AttachmentCopies(dirname(original), failedDir);
+    this.#copies = new AttachmentCopies(dirname(original), failedDir, maxAttachmentBytes);
     const sheetName = basename(original, extname(original));
     if (info.format === 'csv') {
       const header = info.header ?? [];
@@ -320,6 +321,10 @@ class ReportWriter {
       } catch (copyError) {
         // A file the row names but that does not exist is what its error already says.
         if ((copyError as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        if (copyError instanceof AttachmentRefused) {
+          this.problems.push(`row ${result.row}: not copied into failed/: ${copyError.message}`);
+          continue;
+        }
         this.problems.push(
           `row ${result.row}: "${path}" could not be copied into failed/ (${(copyError as Error).message}).`,
         );

@@ -8,12 +8,15 @@
  * that only one attempt anywhere can hold, which becomes the answer the moment it comes back.
  */
 import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
 
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import type { ApiClient } from '../api/client.js';
 import { AbortedError, ApiError } from '../api/errors.js';
+import { AttachmentRefused } from '../orders/open-attachment.js';
+import type { AttachmentOpener } from './attachment-source.js';
 import { rowJobId } from './keys.js';
 import type { Ledger } from './ledger.js';
 import type { ApiPace } from './pace.js';
@@ -50,7 +53,10 @@ export const rowJobSchema = z.object({
   key: z.string().nullable(),
   /** The order to create, as validated. */
   order: z.record(z.string(), z.unknown()),
-  attachments: z.array(z.object({ path: z.string(), absolute: z.string(), bytes: z.number() })),
+  /** `absolute` (older jobs) is ignored: a file is found again from its sheet's folder. */
+  attachments: z.array(
+    z.object({ path: z.string(), absolute: z.string().optional(), bytes: z.number() }),
+  ),
   /** The order exists already (a row dropped back from failed/): only its files are sent. */
   existingOrderId: z.number().int().optional(),
   state: rowStateSchema.default({ fileIds: [], resent: [], waits: 0 }),
@@ -113,6 +119,8 @@ export interface RowJobDeps {
   ledger: Ledger;
   pace: ApiPace;
   creates: CreateClaims;
+  /** Opens a file of the row's sheet, from the sheet's folder (attachment-source.ts). */
+  openAttachment: AttachmentOpener;
   /** Records the row's final result (once; later calls for the same row do nothing). */
   finish(sheetId: string, row: number, outcome: RowOutcome): Promise<void>;
   isFinal(sheetId: string, row: number): Promise<boolean>;
@@ -261,11 +269,20 @@ export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<vo
       await save({ ...state, resent, uploading: k });
       fileIds[k] = await deps.api.uploadFile(
         orderId,
-        { absolute: attachment.absolute },
+        {
+          name: basename(attachment.path),
+          open: () => deps.openAttachment(sheetId, attachment.path),
+        },
         deps.signal,
       );
       await save({ ...state, fileIds: [...fileIds], uploading: undefined });
     } catch (error) {
+      if (error instanceof AttachmentRefused) {
+        // Changed since validation (a link put in its place): nothing was sent, nor will be.
+        await save({ ...state, uploading: undefined });
+        refused.push(withoutFullStop(error.message));
+        continue;
+      }
       if (error instanceof ApiError && (error.kind === 'permanent' || error.kind === 'retryable')) {
         await save({ ...state, uploading: undefined }); // not stored: sending it again is no repeat
       }

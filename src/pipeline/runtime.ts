@@ -21,8 +21,10 @@ import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { connectRedis, pingRedis } from '../redis/connect.js';
+import { attachmentOpener } from './attachment-source.js';
 import { Keys, queueNames } from './keys.js';
 import { Ledger } from './ledger.js';
+import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
 import type { RowOutcome } from './results.js';
 import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from './give-up.js';
@@ -76,6 +78,8 @@ export class Pipeline {
   readonly store: SheetStore;
   readonly ledger: Ledger;
   readonly pace: ApiPace;
+  /** What the hot folder did not take, for the dashboard. */
+  readonly notTaken: NotTaken;
   readonly queues: { sheets: Queue; rows: Queue; reports: Queue };
   readonly #redis: Redis;
   readonly #config: PipelineConfig;
@@ -94,6 +98,7 @@ export class Pipeline {
     this.keys = new Keys(config.prefix);
     this.store = new SheetStore(redis, this.keys);
     this.ledger = new Ledger(redis, this.keys);
+    this.notTaken = new NotTaken(redis, this.keys);
     this.pace = new ApiPace(
       redis,
       this.keys.apiPace(config.connection.id),
@@ -195,6 +200,7 @@ export class Pipeline {
         },
         isFinal: (sheetId, row) => this.store.isFinal(sheetId, row),
         creates: this.store,
+        openAttachment: attachmentOpener(this.store, config.maxAttachmentBytes),
         rateLimit: (ms) => this.queues.rows.rateLimit(ms),
         stopAll: (reason) => this.stopAll(reason),
         giveUp: (data, attempts, reason) => settleGivenUpRow(data, attempts, reason, giveUp),

@@ -5,8 +5,9 @@ import { once } from 'node:events';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient, type FileToUpload } from '../../src/api/client.js';
 import { AbortedError, ApiError } from '../../src/api/errors.js';
+import { openInside } from '../../src/orders/open-attachment.js';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
 import { put, tempDir } from '../helpers/files.js';
 import { validOrder } from '../helpers/orders.js';
@@ -15,6 +16,11 @@ import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
 afterAll(() => dispatcher.close());
 const dir = await tempDir('client-');
+
+/** A file of the test folder, opened as the row job opens attachments. */
+function fileIn(name: string): FileToUpload {
+  return { name: name.split('/').pop() ?? name, open: () => openInside(dir, name) };
+}
 
 function clientFor(baseUrl: string, token = 'sandbox-demo-token', timeoutMs = 5000) {
   return new ApiClient({ baseUrl, token, timeoutMs, dispatcher });
@@ -50,8 +56,8 @@ describe('against a well-behaved sandbox', () => {
     );
     expect(created.inspections.map((i) => i.product_id)).toEqual(['EPC', 'GAS']);
     const bytes = randomBytes(300_000);
-    const path = await put(dir, 'plan.pdf', bytes);
-    const fileId = await client.uploadFile(created.id, { absolute: path });
+    await put(dir, 'plan.pdf', bytes);
+    const fileId = await client.uploadFile(created.id, fileIn('plan.pdf'));
     expect((await client.getFile(fileId)).equals(bytes)).toBe(true);
     const order = await client.getOrder(created.id);
     expect(order).toMatchObject({
@@ -62,6 +68,21 @@ describe('against a well-behaved sandbox', () => {
     const listed = await sandbox.api.listOrders();
     expect(listed.find((o) => o.id === created.id)?.files.map((f) => f.file_name)).toEqual([
       'plan.pdf',
+    ]);
+  });
+
+  it('sends a file named with quotes, accents or nothing at all in it, byte for byte', async () => {
+    const created = await client.createOrder(validOrder());
+    await put(dir, 'names/plan "één".pdf', '%PDF named');
+    await put(dir, 'names/empty.txt', '');
+    const named = await client.uploadFile(created.id, fileIn('names/plan "één".pdf'));
+    const empty = await client.uploadFile(created.id, fileIn('names/empty.txt'));
+    expect((await client.getFile(named)).toString()).toBe('%PDF named');
+    expect((await client.getFile(empty)).length).toBe(0);
+    const listed = await sandbox.api.listOrders();
+    expect(listed.find((o) => o.id === created.id)?.files.map((f) => f.file_name)).toEqual([
+      'plan %22één%22.pdf',
+      'empty.txt',
     ]);
   });
 
@@ -183,8 +204,8 @@ describe('a 307 redirect', () => {
   it('is followed with the same method and body, once', async () => {
     const client = clientFor(frontUrl);
     const created = await client.createOrder(validOrder({ contact_name: 'Via 307' }));
-    const path = await put(dir, 'via.txt', 'redirected bytes');
-    const fileId = await client.uploadFile(created.id, { absolute: path });
+    await put(dir, 'via.txt', 'redirected bytes');
+    const fileId = await client.uploadFile(created.id, fileIn('via.txt'));
     const listed = await sandbox.api.listOrders();
     expect(listed.map((o) => o.contact_name)).toEqual(['Via 307']);
     expect(listed[0]?.files.map((f) => f.id)).toEqual([fileId]);

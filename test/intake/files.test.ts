@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -109,5 +109,15 @@ describe('removeIfEmpty', () => {
     expect(await readdir(join(dir, 'agency'))).toEqual(['next.csv']);
     expect(await removeIfEmpty(join(dir, 'never-there'), 0, far)).toBe('kept');
     expect(await removeIfEmpty(join(dir, 'agency', 'next.csv'), 0, far)).toBe('kept');
+  });
+
+  it('keeps a link to an empty folder: it is no folder of the inbox, and never followed', async () => {
+    const dir = await tempDir('tidy-');
+    await mkdir(join(dir, 'elsewhere'));
+    await mkdir(join(dir, 'inbox'));
+    await symlink(join(dir, 'elsewhere'), join(dir, 'inbox', 'linked'));
+    const far = Date.now() + 3_600_000;
+    expect(await removeIfEmpty(join(dir, 'inbox', 'linked'), 0, far)).toBe('kept');
+    expect((await lstat(join(dir, 'inbox', 'linked'))).isSymbolicLink()).toBe(true);
   });
 });

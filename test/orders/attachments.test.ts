@@ -15,6 +15,10 @@ await mkdir(join(sheetDir, 'folder'));
 await symlink(join(root, 'outside.pdf'), join(sheetDir, 'escape.pdf'));
 await symlink(join(sheetDir, 'plans', 'a.pdf'), join(sheetDir, 'inside-link.pdf'));
 await symlink(join(sheetDir, 'nowhere.pdf'), join(sheetDir, 'dangling.pdf'));
+await symlink(join(sheetDir, 'plans'), join(sheetDir, 'linked-plans'));
+await symlink(join(root, 'elsewhere'), join(sheetDir, 'linked-away'));
+await put(root, 'elsewhere/b.pdf', 'secret too');
+await put(sheetDir, '..notes.txt', 'a plain name');
 
 const checker = new AttachmentChecker(sheetDir, 2 * 1024 * 1024);
 const message = (path: string) => {
@@ -30,12 +34,9 @@ describe('AttachmentChecker', () => {
     });
   });
 
-  it('accepts a `..` that stays inside, and a link that stays inside', () => {
+  it('accepts a `..` that stays inside, and a name that merely begins with `..`', () => {
     expect(checker.check('plans/../plans/a.pdf').ok).toBe(true);
-    expect(checker.check('inside-link.pdf')).toMatchObject({
-      ok: true,
-      attachment: { absolute: join(sheetDir, 'plans', 'a.pdf') },
-    });
+    expect(checker.check('..notes.txt')).toMatchObject({ ok: true, attachment: { bytes: 12 } });
   });
 
   it.each([
@@ -46,9 +47,13 @@ describe('AttachmentChecker', () => {
     ['/etc/passwd', /is an absolute path/],
     ['C:/Users/an/plan.pdf', /is an absolute path/],
     ['//server/share/plan.pdf', /is an absolute path/],
-    ['escape.pdf', /is a link to a file outside the sheet's folder/],
+    ['escape.pdf', /"escape\.pdf" is a symbolic link: attachments are never read through a link/],
+    ['inside-link.pdf', /"inside-link\.pdf" is a symbolic link/],
+    ['dangling.pdf', /"dangling\.pdf" is a symbolic link/],
+    ['linked-plans/a.pdf', /"linked-plans\/a\.pdf" goes through linked-plans, a symbolic link/],
+    ['linked-away/b.pdf', /goes through linked-away, a symbolic link/],
     ['plans/missing.pdf', /does not exist \(looked for .*plans\/missing\.pdf\)/],
-    ['dangling.pdf', /does not exist/],
+    ['plans/a.pdf/inner.pdf', /does not exist/],
     ['folder', /is a folder, not a document/],
     [
       'big.bin',

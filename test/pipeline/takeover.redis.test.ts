@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { attachmentOpener } from '../../src/pipeline/attachment-source.js';
 import { runRowJob, RowInterruption, type RowJobData } from '../../src/pipeline/row-job.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
-import { type TestPipeline, testPipeline } from '../helpers/pipeline.js';
+import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
 
 const open: TestPipeline[] = [];
@@ -38,6 +39,7 @@ function rowJobDeps(
     ledger: t.pipeline.ledger,
     pace: t.pipeline.pace,
     creates: t.pipeline.store,
+    openAttachment: attachmentOpener(t.pipeline.store, t.config.maxAttachmentBytes),
     finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) => {
       onFinish(outcome);
     },
@@ -81,6 +83,13 @@ describe('a row resumed after its process stopped in the middle of an upload', (
     open.push(t);
     const dir = await tempDir('mid-upload-');
     const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
+    await recordTestSheet(
+      t.pipeline.store,
+      'mid-upload',
+      await put(dir, 'orders.csv', 'x'),
+      t.config.sheetsDir,
+      t.config.connection.id,
+    );
     const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
     const data: RowJobData = {
       connectionId: t.config.connection.id,

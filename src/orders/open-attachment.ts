@@ -1,0 +1,288 @@
+/**
+ * Attachments are read only from inside their sheet's folder, and never through a symbolic link:
+ * not where the file is a link, nor where a folder on its path is one. Validation checks this
+ * once; a file is opened with this module every time it is read (upload, copy, zip), since the
+ * folder may have changed since, and the check is made on the opened file itself, so that a link
+ * swapped in between the look and the opening is caught too.
+ */
+import { constants, createWriteStream, lstatSync, type Stats } from 'node:fs';
+import {
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readlink,
+  realpath,
+  rename,
+  unlink,
+} from 'node:fs/promises';
+import { posix } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export type RefusalKind = 'invalid' | 'absolute' | 'outside' | 'link' | 'not-file' | 'too-large';
+
+/** A file that must not be read from where it is; trying again changes nothing until it is fixed. */
+export class AttachmentRefused extends Error {
+  override name = 'AttachmentRefused';
+  readonly retryable = false;
+
+  constructor(
+    /** As the sheet names it. */
+    readonly path: string,
+    readonly kind: RefusalKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The attachment's path made plain (no `.` or `..` parts), or a refusal for a path that is
+ * absolute or leads out of the sheet's folder. A name that merely begins with `..` (`..notes.txt`)
+ * is a file name like any other.
+ */
+export function plainRelative(path: string): string {
+  if (path.includes('\0'))
+    throw new AttachmentRefused(path, 'invalid', `"${path}" is not a valid path.`);
+  if (posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path) || path.startsWith('//')) {
+    throw new AttachmentRefused(
+      path,
+      'absolute',
+      `"${path}" is an absolute path: give the path relative to the sheet's folder.`,
+    );
+  }
+  const plain = posix.normalize(path);
+  if (plain === '.' || plain === '..' || plain.startsWith('../') || plain === './') {
+    throw new AttachmentRefused(
+      path,
+      'outside',
+      `"${path}" points outside the sheet's folder: attachments must be in that folder or below it.`,
+    );
+  }
+  return plain;
+}
+
+/** Why a link on an attachment's path refuses it, in words for the user. */
+export function linkMessage(path: string, link: string): string {
+  const whole = posix.normalize(path) === link;
+  return whole
+    ? `"${path}" is a symbolic link: attachments are never read through a link; put the file itself there.`
+    : `"${path}" goes through ${link}, a symbolic link: attachments are never read through a link; put the folder itself there.`;
+}
+
+/**
+ * The first part of `plain` (a plain relative path) below `root` that is a symbolic link, as a
+ * relative path, or undefined; a part that is missing ends the look (the opening says so).
+ */
+export async function firstLink(root: string, plain: string): Promise<string | undefined> {
+  for (const part of prefixes(plain)) {
+    const stats = await lstat(posix.join(root, part)).catch(missing);
+    if (stats === undefined) return undefined;
+    if (stats.isSymbolicLink()) return part;
+  }
+  return undefined;
+}
+
+/** The same, synchronous, for validation's many small checks. */
+export function firstLinkSync(root: string, plain: string): string | undefined {
+  for (const part of prefixes(plain)) {
+    let stats: Stats;
+    try {
+      stats = lstatSync(posix.join(root, part));
+    } catch (error) {
+      missing(error); // throws anything but a path that is not there
+      return undefined;
+    }
+    if (stats.isSymbolicLink()) return part;
+  }
+  return undefined;
+}
+
+/** `a`, `a/b`, `a/b/c` of `a/b/c`. */
+function prefixes(plain: string): string[] {
+  const parts = plain.split('/').filter((p) => p !== '');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** Undefined for a path that is not there (or runs through a file), else the error again. */
+function missing(error: unknown): undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+  throw error;
+}
+
+/** An attachment opened for reading; close it when done. */
+export interface OpenedFile {
+  /** The path as given, made plain. */
+  path: string;
+  /** Its size when opened: what the stream gives. */
+  size: number;
+  /** The file's bytes, from the opened file itself (once). */
+  stream(): Readable;
+  close(): Promise<void>;
+}
+
+// Never follow a link in the last part; never hang on a FIFO someone put there.
+const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Opens `path` (relative) inside `root` for reading. Refused (AttachmentRefused): a path leading
+ * outside, any symbolic link on the way, anything but a regular file, a file over `maxBytes`.
+ * A file that is not there throws the system's ENOENT, as opening it would.
+ */
+export async function openInside(
+  root: string,
+  path: string,
+  options: { maxBytes?: number } = {},
+): Promise<OpenedFile> {
+  const plain = plainRelative(path);
+  const realRoot = await realpath(root);
+  const link = await firstLink(realRoot, plain);
+  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
+  const target = posix.join(realRoot, plain);
+  let handle: FileHandle;
+  try {
+    handle = await open(target, FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ELOOP (Linux, macOS) or EMLINK (BSD): the last part became a link after the look above.
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    refuseUnfit(path, stats, options.maxBytes);
+    await confirmOpenedAt(handle, target, stats, path);
+    return openedFile(handle, plain, stats.size);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+function refuseUnfit(path: string, stats: Stats, maxBytes: number | undefined): void {
+  if (!stats.isFile()) {
+    throw new AttachmentRefused(
+      path,
+      'not-file',
+      `"${path}" is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not a document.`,
+    );
+  }
+  if (maxBytes !== undefined && stats.size > maxBytes) {
+    throw new AttachmentRefused(
+      path,
+      'too-large',
+      `"${path}" is ${stats.size} bytes, over the limit of ${maxBytes} bytes per attachment (MAX_ATTACHMENT_MB).`,
+    );
+  }
+}
+
+/**
+ * The file opened is the one at `target`, reached without a link: a folder on the path swapped
+ * for a link after the look would have led elsewhere. On Linux the kernel says where the opened
+ * file is; elsewhere the path, looked at again, must lead to the same file without a link.
+ */
+async function confirmOpenedAt(
+  handle: FileHandle,
+  target: string,
+  stats: Stats,
+  path: string,
+): Promise<void> {
+  const moved = () =>
+    new AttachmentRefused(
+      path,
+      'link',
+      `"${path}" was reached through a symbolic link, or moved, while it was being opened: it was not read.`,
+    );
+  if (process.platform === 'linux') {
+    if ((await readlink(`/proc/self/fd/${handle.fd}`)) !== target) throw moved();
+    return;
+  }
+  const again = await lstat(target).catch(missing);
+  const real = await realpath(target).catch(missing);
+  if (again?.ino !== stats.ino || again.dev !== stats.dev || real !== target) throw moved();
+}
+
+/**
+ * Moves `path` (relative, a regular file) from inside `root` to `to`, never through a link: a
+ * link anywhere on its path is refused, and on Linux the file is renamed out of its folder as
+ * opened and confirmed (so a folder swapped for a link in the meantime moves nothing). The move
+ * itself never follows a link at `to`'s end either: rename replaces, it does not write through.
+ * Across file systems it is a copy from the opened file, then the original removed.
+ */
+export async function moveInside(root: string, path: string, to: string): Promise<void> {
+  const plain = plainRelative(path);
+  const realRoot = await realpath(root);
+  const link = await firstLink(realRoot, plain);
+  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
+  const from = posix.join(realRoot, plain);
+  const stats = await lstat(from);
+  if (stats.isSymbolicLink()) throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+  refuseUnfit(path, stats, undefined);
+  await mkdir(posix.dirname(to), { recursive: true });
+  const folder =
+    process.platform === 'linux' ? await openFolder(posix.dirname(from), path) : undefined;
+  const source = folder ? `/proc/self/fd/${folder.fd}/${posix.basename(from)}` : from;
+  try {
+    await rename(source, to);
+    // Swapped for a link since the look: the rename moved the link itself; it goes back.
+    if ((await lstat(to)).isSymbolicLink()) {
+      await rename(to, source);
+      throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyInside(root, path, to);
+    await unlink(source);
+  } finally {
+    await folder?.close();
+  }
+}
+
+/** Copies `path` (relative) from inside `root` to `to`, read as openInside reads it. */
+export async function copyInside(root: string, path: string, to: string): Promise<void> {
+  const file = await openInside(root, path);
+  try {
+    await mkdir(posix.dirname(to), { recursive: true });
+    await pipeline(file.stream(), createWriteStream(to));
+  } finally {
+    await file.close();
+  }
+}
+
+/** A folder opened without following a link, confirmed (Linux) to be where it was looked for. */
+async function openFolder(dir: string, path: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR' || code === 'ELOOP')
+      throw new AttachmentRefused(path, 'link', linkMessage(path, posix.dirname(path)));
+    throw error;
+  }
+  if ((await readlink(`/proc/self/fd/${handle.fd}`)) !== dir) {
+    await handle.close();
+    throw new AttachmentRefused(
+      path,
+      'link',
+      `"${path}" was reached through a symbolic link, or moved, while it was being moved: it stays where it is.`,
+    );
+  }
+  return handle;
+}
+
+function openedFile(handle: FileHandle, plain: string, size: number): OpenedFile {
+  let closed: Promise<void> | undefined;
+  return {
+    path: plain,
+    size,
+    stream: () =>
+      size === 0
+        ? Readable.from([])
+        : handle.createReadStream({ start: 0, end: size - 1, autoClose: false }),
+    close: () => (closed ??= handle.close()),
+  };
+}
