@@ -14,9 +14,20 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
   const say = (line: string) => io.stderr.write(`${line}\n`);
   const logger = createLogger({ level: settings.logLevel });
-  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started.
+  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started, or
+  // at once while the API is waited for.
   const firstSignal = io.stopSignal();
-  const importer = await openImporter({ settings, logger, say, workers: true });
+  const starting = new AbortController();
+  void firstSignal.then(() => {
+    starting.abort();
+  });
+  const importer = await openImporter({
+    settings,
+    logger,
+    say,
+    workers: true,
+    signal: starting.signal,
+  });
   say(
     `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl}. Stop with Ctrl+C.`,
   );
