@@ -103,6 +103,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       apiScope:
         api.sandbox === undefined ? api.baseUrl : `sandbox:${join(settings.dataDir, 'sandbox')}`,
       logger,
+      say,
       // Any process may write a hot-folder sheet's report, so any may archive its work folder.
       archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
     });

@@ -130,7 +130,7 @@ describe('import while Redis restarts', () => {
 
     expect(traces(finished.stderr)).toEqual([]);
     expect(finished.stderr).toMatch(/Redis at .* does not answer/);
-    expect(finished.stderr).toMatch(/Redis at .* answers again/);
+    expect(finished.stderr).toMatch(/Redis at .* answers now/);
   }, 60_000);
 
   it('exits 1 with a plain message after REDIS_WAIT_S when Redis does not come back', async () => {
