@@ -159,3 +159,46 @@ describe('import while Redis restarts', () => {
     expect(traces(finished.stderr)).toEqual([]);
   }, 40_000);
 });
+
+describe('a worker while Redis restarts', () => {
+  it('keeps running, says so once, and works again once Redis is back', async () => {
+    const s = await setup();
+    const env = {
+      REDIS_URL: s.redis.url,
+      QUEUE_PREFIX: '{outage}',
+      API_BASE_URL: s.sandbox.url,
+      API_TOKEN: 'sandbox-demo-token',
+      DATA_DIR: s.dataDir,
+      RETRY_DELAY_MS: '50',
+      LOG_LEVEL: 'info',
+    };
+    const worker = orderImporter(['worker'], env);
+    cleanups.push(async () => {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) {
+        worker.signal('SIGKILL');
+        await worker.finished;
+      }
+    });
+    await worker.waitForStderr(/Worker ready/);
+    await s.redis.stop();
+    await worker.waitForStderr(/Redis at .* does not answer/, 10_000);
+    await sleep(3000);
+    expect(worker.child.exitCode).toBeNull();
+    s.redis = await startLocalRedis({ dir: s.redisDir, appendOnly: true, port: s.redis.port });
+    await worker.waitForStderr(/Redis at .* answers now/, 20_000);
+
+    const sheet = await writeCsvSheet(await tempDir('after-'), 'after.csv', [sheetRow(4001)]);
+    const imported = await endsWithin(
+      orderImporter(['import', '--no-workers', sheet], env),
+      30_000,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+
+    worker.signal('SIGTERM');
+    const stopped = await endsWithin(worker, 20_000);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const plain = stopped.stderr.split('\n').filter((l) => /^Redis at .* does not answer/.test(l));
+    expect(plain).toHaveLength(1);
+    expect(traces(stopped.stderr)).toEqual([]);
+  }, 60_000);
+});
