@@ -104,10 +104,14 @@ export async function importCommand(
   try {
     const ids: string[] = [];
     for (const path of paths) {
-      const { sheetId, resumed } = await importer.pipeline.enqueue(path, {
-        allowDuplicates: opts.allowDuplicates ?? false,
-        ...(mapping && { mapping }),
-      });
+      const { sheetId, resumed } = await unlessRedisGone(
+        importer.pipeline.enqueue(path, {
+          allowDuplicates: opts.allowDuplicates ?? false,
+          ...(mapping && { mapping }),
+        }),
+        importer.pipeline,
+        { redisWaitS: settings.redisWaitS, redisUrl: importer.redisUrl },
+      );
       say(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, io.cwd)} as sheet ${sheetId}.`);
       ids.push(sheetId);
     }
@@ -193,14 +197,50 @@ export async function waitForSheets(
       }
     }
     if (options.stopped()) return { sheets };
-    const since = pipeline.redisOutage.since;
-    if (since !== undefined && now() - since >= options.redisWaitS * 1000) {
-      throw new CliError(
-        `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
-      );
-    }
+    if (redisGone(pipeline, options, now)) throw redisGoneError(options);
     if (polled !== undefined) await sleep(pollMs);
   }
+}
+
+type RedisWait = Pick<WaitForSheetsOptions, 'redisWaitS' | 'redisUrl' | 'now' | 'pollMs'>;
+
+/**
+ * `work`, unless Redis stays away for REDIS_WAIT_S before it is done: the commands of a client
+ * that waits out a Redis restart would otherwise wait for good.
+ */
+export async function unlessRedisGone<T>(
+  work: Promise<T>,
+  pipeline: Pick<Watched, 'redisOutage'>,
+  options: RedisWait,
+): Promise<T> {
+  const now = options.now ?? Date.now;
+  const done = new AbortController();
+  const watchdog = (async (): Promise<never> => {
+    for (;;) {
+      await sleep(options.pollMs ?? 300, undefined, { signal: done.signal });
+      if (redisGone(pipeline, options, now)) throw redisGoneError(options);
+    }
+  })();
+  try {
+    return await Promise.race([work, watchdog]);
+  } finally {
+    done.abort(); // the watchdog's own rejection is handled by the race above
+  }
+}
+
+function redisGone(
+  pipeline: Pick<Watched, 'redisOutage'>,
+  options: RedisWait,
+  now: () => number,
+): boolean {
+  const since = pipeline.redisOutage.since;
+  return since !== undefined && now() - since >= options.redisWaitS * 1000;
+}
+
+function redisGoneError(options: RedisWait): CliError {
+  return new CliError(
+    `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
+  );
 }
 
 /** One look at the sheets; it never rejects, so that a look left behind cannot go unhandled. */

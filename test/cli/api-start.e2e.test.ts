@@ -150,4 +150,14 @@ describe('a worker started while the API is away', () => {
     expect(stopped.stderr.split('\n').filter((l) => /waiting/i.test(l))).toHaveLength(1);
     expect(noise(stopped.stderr)).toEqual([]);
   });
+
+  it('stops at once, exit 0, on a signal while it waits', async () => {
+    const port = await freePort();
+    const worker = cli(['worker'], env(`http://127.0.0.1:${port}`));
+    await worker.waitForStderr(/waiting/i, 20_000);
+    worker.signal('SIGTERM');
+    const stopped = await worker.finished;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).toMatch(/^order-importer: Stopped while waiting for the API at /m);
+  });
 });

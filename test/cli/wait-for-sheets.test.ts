@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { CliError } from '../../src/cli/errors.js';
-import { waitForSheets } from '../../src/cli/import.js';
+import { unlessRedisGone, waitForSheets } from '../../src/cli/import.js';
 import type { SheetProgress } from '../../src/pipeline/runtime.js';
 
 const sheet = (state: SheetProgress['state']): SheetProgress => ({
@@ -104,5 +104,30 @@ describe('waitForSheets', () => {
   it('lets any other failure through', async () => {
     const p = pipeline([new Error('WRONGTYPE Operation against a key')]);
     await expect(waitForSheets(['s1'], p, progress, options())).rejects.toThrow(/WRONGTYPE/);
+  });
+});
+
+describe('unlessRedisGone', () => {
+  const outage = (since?: number) => ({ redisOutage: { since } });
+  const wait = { redisWaitS: 3, redisUrl: 'redis://127.0.0.1:6390', pollMs: 2 };
+
+  it('gives what the work gives, Redis answering', async () => {
+    expect(await unlessRedisGone(Promise.resolve(42), outage(), wait)).toBe(42);
+  });
+
+  it('lets a failure of the work through', async () => {
+    await expect(
+      unlessRedisGone(Promise.reject(new Error('no such sheet')), outage(), wait),
+    ).rejects.toThrow('no such sheet');
+  });
+
+  it('gives up on work that waits for a Redis away for REDIS_WAIT_S', async () => {
+    let clock = 0;
+    const never = new Promise<number>(() => undefined);
+    await expect(
+      unlessRedisGone(never, outage(0), { ...wait, now: () => (clock += 1000) }),
+    ).rejects.toThrow(
+      /^Redis at redis:\/\/127\.0\.0\.1:6390 has not answered for 3 s \(REDIS_WAIT_S\)/,
+    );
   });
 });
