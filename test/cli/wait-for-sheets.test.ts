@@ -108,7 +108,12 @@ describe('waitForSheets', () => {
 });
 
 describe('unlessRedisGone', () => {
-  const outage = (since?: number) => ({ redisOutage: { since } });
+  const outage = (since?: number) => ({
+    redisOutage: {
+      since,
+      failed: () => undefined,
+    },
+  });
   const wait = { redisWaitS: 3, redisUrl: 'redis://127.0.0.1:6390', pollMs: 2 };
 
   it('gives what the work gives, Redis answering', async () => {
