@@ -43,3 +43,18 @@ export class ApiError extends Error {
 export class AbortedError extends Error {
   override name = 'AbortedError';
 }
+
+/**
+ * Whether a failure says the API is away or busy for now rather than anything about the request:
+ * what §3 calls safe to retry (refused, 429, 502, 503), no answer at all (a reset, a timeout), or
+ * a gateway that got none (408, 504). A GET, which changes nothing, may wait all of it out; for a
+ * create the ambiguous ones stay ambiguous (row-job.ts decides that, not this).
+ */
+export function apiAway(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  const { status, code } = error.details;
+  if (error.kind === 'retryable') return true;
+  if (status === 408 || status === 504) return true;
+  // No answer at all, as opposed to an answer nobody could read (no status and no code).
+  return error.kind === 'ambiguous' && status === undefined && code !== undefined;
+}

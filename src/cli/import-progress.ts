@@ -15,6 +15,7 @@ export class ImportProgress {
   readonly #history = new Map<string, Sample[]>();
   #drawnLines = 0;
   #lastPlain = 0;
+  #sheets: readonly SheetProgress[] = [];
 
   constructor(
     private readonly stream: NodeJS.WritableStream,
@@ -26,15 +27,35 @@ export class ImportProgress {
 
   update(sheets: readonly SheetProgress[]): void {
     const now = this.now();
+    this.#sheets = sheets;
     for (const sheet of sheets) this.#remember(sheet, now);
     if (this.#tty) {
-      const up = this.#drawnLines > 0 ? `\u001b[${this.#drawnLines}F` : '';
-      this.stream.write(`${up}${sheets.map((s) => `\u001b[2K${this.line(s, now)}\n`).join('')}`);
-      this.#drawnLines = sheets.length;
+      this.#draw(now);
     } else if (now - this.#lastPlain >= this.plainEveryMs) {
       this.#lastPlain = now;
       for (const sheet of sheets) this.stream.write(`${this.line(sheet, now)}\n`);
     }
+  }
+
+  /**
+   * A line of its own (an outage, say): on a terminal it goes above the progress lines, which
+   * are drawn again below it rather than over it.
+   */
+  say(line: string): void {
+    if (!this.#tty || this.#drawnLines === 0) {
+      this.stream.write(`${line}\n`);
+      return;
+    }
+    this.stream.write(`\u001b[${this.#drawnLines}F\u001b[0J${line}\n`);
+    this.#drawnLines = 0;
+    this.#draw(this.now());
+  }
+
+  #draw(now: number): void {
+    const up = this.#drawnLines > 0 ? `\u001b[${this.#drawnLines}F` : '';
+    const lines = this.#sheets.map((s) => `\u001b[2K${this.line(s, now)}\n`).join('');
+    this.stream.write(`${up}${lines}`);
+    this.#drawnLines = this.#sheets.length;
   }
 
   /** One sheet's line: `orders.csv  [#####-----] 1,234/5,000 rows  42 rows/s  ETA 1m30s  failed 3`. */

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Logger } from 'pino';
 
@@ -7,6 +8,8 @@ import { ConfigError, loadSettings, type Settings } from '../config/settings.js'
 import { createLogger } from '../logger.js';
 import type { Summary } from '../pipeline/report.js';
 import type { SheetProgress } from '../pipeline/runtime.js';
+import { isRedisUnreachable } from '../redis/connect.js';
+import { redactUrl } from '../redis/url.js';
 import { type ColumnMapping, loadMapping, MappingError } from '../sheets/columns.js';
 import { CliError } from './errors.js';
 import { ImportProgress } from './import-progress.js';
@@ -22,6 +25,8 @@ export interface SettingCommandOptions {
   maxAttachmentMb?: string;
   dataDir?: string;
   reportsDir?: string;
+  apiWaitS?: string;
+  redisWaitS?: string;
 }
 
 export interface ImportCommandOptions extends SettingCommandOptions {
@@ -40,6 +45,8 @@ export function settingFlags(
     maxAttachmentMb: opts.maxAttachmentMb,
     dataDir: opts.dataDir,
     reportsDir: opts.reportsDir,
+    apiWaitS: opts.apiWaitS,
+    redisWaitS: opts.redisWaitS,
   };
 }
 
@@ -63,11 +70,12 @@ export async function loadCommandSettings(
 
 /**
  * The logger of a command a person watches: on a terminal, unless LOG_LEVEL is set, only
- * warnings and errors, since the command's own lines say what goes on and JSON would bury them.
+ * warnings and errors, since the command's own lines say what goes on and JSON would bury them;
+ * and not those the command has just said in plain words (an outage).
  */
 export function commandLogger(io: CommandIo, settings: Settings): Logger {
   const quiet = (io.stderr as { isTTY?: boolean }).isTTY === true && io.env.LOG_LEVEL === undefined;
-  return createLogger({ level: quiet ? 'warn' : settings.logLevel });
+  return createLogger({ level: quiet ? 'warn' : settings.logLevel, skipTold: quiet });
 }
 
 /**
@@ -86,18 +94,26 @@ export async function importCommand(
   for (const path of paths) await mustBeFile(path);
 
   const human = opts.json ? io.stderr : io.stdout;
-  // Its lines quote file names and messages that may hold a sheet's control characters.
-  const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  // Lines said while the progress is drawn (an outage) go above it, not through it; they quote
+  // file names and messages that may hold a sheet's control characters.
+  const progress = new ImportProgress(io.stderr);
+  const say = (line: string) => {
+    progress.say(terminalText(line));
+  };
   const logger = commandLogger(io, settings);
   const importer = await openImporter({ settings, logger, say, workers: opts.workers !== false });
   const stop = { interrupted: false };
   try {
     const ids: string[] = [];
     for (const path of paths) {
-      const { sheetId, resumed } = await importer.pipeline.enqueue(path, {
-        allowDuplicates: opts.allowDuplicates ?? false,
-        ...(mapping && { mapping }),
-      });
+      const { sheetId, resumed } = await unlessRedisGone(
+        importer.pipeline.enqueue(path, {
+          allowDuplicates: opts.allowDuplicates ?? false,
+          ...(mapping && { mapping }),
+        }),
+        importer.pipeline,
+        { redisWaitS: settings.redisWaitS, redisUrl: importer.redisUrl },
+      );
       say(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, io.cwd)} as sheet ${sheetId}.`);
       ids.push(sheetId);
     }
@@ -110,12 +126,11 @@ export async function importCommand(
     void io.stopSignal().then(() => {
       stop.interrupted = true;
     });
-    const outcome = await waitForSheets(
-      ids,
-      importer.pipeline,
-      new ImportProgress(io.stderr),
-      () => stop.interrupted,
-    );
+    const outcome = await waitForSheets(ids, importer.pipeline, progress, {
+      stopped: () => stop.interrupted,
+      redisWaitS: settings.redisWaitS,
+      redisUrl: importer.redisUrl,
+    });
     if (outcome.fatal !== undefined) throw new CliError(`the import stopped: ${outcome.fatal}`);
     if (stop.interrupted) {
       say('Interrupted: rows in flight finish; run the same import again to resume the rest.');
@@ -134,24 +149,114 @@ export async function importCommand(
   }
 }
 
-async function waitForSheets(
+/** What waitForSheets needs of the pipeline. */
+interface Watched {
+  progress(id: string): Promise<SheetProgress | undefined>;
+  fatal(): Promise<string | undefined>;
+  redisOutage: { readonly since: number | undefined; failed(reason: unknown): void };
+}
+
+export interface WaitForSheetsOptions {
+  stopped: () => boolean;
+  /** REDIS_WAIT_S: how long Redis may be away before the import stops. */
+  redisWaitS: number;
+  /** For the message (its password is never shown). */
+  redisUrl: string;
+  now?: () => number;
+  pollMs?: number;
+}
+
+type Polled =
+  | { kind: 'answer'; sheets: SheetProgress[]; fatal?: string }
+  | { kind: 'away'; error: unknown }
+  | { kind: 'broken'; error: unknown };
+
+/**
+ * Follows the sheets until all are done, the import is stopped, or it cannot go on. While Redis
+ * is away a look at the sheets waits for it; that wait never keeps a stop (or REDIS_WAIT_S) from
+ * being noticed.
+ */
+export async function waitForSheets(
   ids: readonly string[],
-  pipeline: {
-    progress(id: string): Promise<SheetProgress | undefined>;
-    fatal(): Promise<string | undefined>;
-  },
-  progress: ImportProgress,
-  stopped: () => boolean,
+  pipeline: Watched,
+  progress: Pick<ImportProgress, 'update'>,
+  options: WaitForSheetsOptions,
 ): Promise<{ sheets: SheetProgress[]; fatal?: string }> {
+  const now = options.now ?? Date.now;
+  const pollMs = options.pollMs ?? 300;
+  let sheets: SheetProgress[] = [];
+  let asking: Promise<Polled> | undefined;
   for (;;) {
+    asking ??= look(ids, pipeline);
+    const polled = await Promise.race([asking, sleep(pollMs).then(() => undefined)]);
+    if (polled !== undefined) {
+      asking = undefined;
+      if (polled.kind === 'broken') throw polled.error;
+      if (polled.kind === 'away') pipeline.redisOutage.failed(polled.error);
+      else {
+        sheets = polled.sheets;
+        progress.update(sheets);
+        if (polled.fatal !== undefined) return { sheets, fatal: polled.fatal };
+        if (sheets.every((s) => s.state === 'done')) return { sheets };
+      }
+    }
+    if (options.stopped()) return { sheets };
+    if (redisGone(pipeline, options, now)) throw redisGoneError(options);
+    if (polled !== undefined) await sleep(pollMs);
+  }
+}
+
+type RedisWait = Pick<WaitForSheetsOptions, 'redisWaitS' | 'redisUrl' | 'now' | 'pollMs'>;
+
+/**
+ * `work`, unless Redis stays away for REDIS_WAIT_S before it is done: the commands of a client
+ * that waits out a Redis restart would otherwise wait for good.
+ */
+export async function unlessRedisGone<T>(
+  work: Promise<T>,
+  pipeline: Pick<Watched, 'redisOutage'>,
+  options: RedisWait,
+): Promise<T> {
+  const now = options.now ?? Date.now;
+  const done = new AbortController();
+  const watchdog = (async (): Promise<never> => {
+    for (;;) {
+      await sleep(options.pollMs ?? 300, undefined, { signal: done.signal });
+      if (redisGone(pipeline, options, now)) throw redisGoneError(options);
+    }
+  })();
+  try {
+    return await Promise.race([work, watchdog]);
+  } finally {
+    done.abort(); // the watchdog's own rejection is handled by the race above
+  }
+}
+
+function redisGone(
+  pipeline: Pick<Watched, 'redisOutage'>,
+  options: RedisWait,
+  now: () => number,
+): boolean {
+  const since = pipeline.redisOutage.since;
+  return since !== undefined && now() - since >= options.redisWaitS * 1000;
+}
+
+function redisGoneError(options: RedisWait): CliError {
+  return new CliError(
+    `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
+  );
+}
+
+/** One look at the sheets; it never rejects, so that a look left behind cannot go unhandled. */
+async function look(ids: readonly string[], pipeline: Watched): Promise<Polled> {
+  try {
     const sheets = (await Promise.all(ids.map((id) => pipeline.progress(id)))).filter(
       (s): s is SheetProgress => s !== undefined,
     );
-    progress.update(sheets);
     const fatal = await pipeline.fatal();
-    if (fatal !== undefined) return { sheets, fatal };
-    if (sheets.every((s) => s.state === 'done') || stopped()) return { sheets };
-    await new Promise((done) => setTimeout(done, 300));
+    return { kind: 'answer', sheets, ...(fatal !== undefined && { fatal }) };
+  } catch (error) {
+    return isRedisUnreachable(error) ? { kind: 'away', error } : { kind: 'broken', error };
   }
 }
 

@@ -18,6 +18,7 @@ import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redi
 import { redactUrl } from '../redis/url.js';
 import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
 import { CliError } from './errors.js';
+import { waitForApi } from './wait-for-api.js';
 
 export interface Importer {
   pipeline: Pipeline;
@@ -36,6 +37,8 @@ export interface OpenImporterOptions {
   /** Where announcements go (stderr). */
   say: (line: string) => void;
   workers: boolean;
+  /** Stops waiting for the API at start (a signal while starting up). */
+  signal?: AbortSignal;
 }
 
 export async function openImporter(options: OpenImporterOptions): Promise<Importer> {
@@ -77,7 +80,13 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       timeoutMs: settings.apiTimeoutMs,
       dispatcher,
     });
-    await preflight(client, api.baseUrl);
+    await waitForApi(() => probeApi(client), {
+      baseUrl: api.baseUrl,
+      waitS: settings.apiWaitS,
+      say,
+      logger,
+      ...(options.signal && { signal: options.signal }),
+    });
 
     const pipeline = await Pipeline.connect({
       redisUrl: redis.url,
@@ -94,10 +103,11 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       api: client,
       connection: api.connection,
       logger,
+      say,
       // Any process may write a hot-folder sheet's report, so any may archive its work folder.
       archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
     });
-    // An earlier import stopped on a refused token; the preflight above just took this one.
+    // An earlier import stopped on a refused token; the check above just took this one.
     const stopped = await pipeline.fatal();
     if (stopped !== undefined) {
       await pipeline.resume();
@@ -194,21 +204,6 @@ export async function readToken(settings: Settings): Promise<string> {
     return token;
   }
   throw new CliError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
-}
-
-/**
- * One harmless request before any sheet is read: a refused token or an API that does not
- * answer stops here, with one message, rather than in ten thousand rows.
- */
-async function preflight(client: ApiClient, baseUrl: string): Promise<void> {
-  const error = await probeApi(client);
-  if (error === undefined) return;
-  if (error.kind === 'auth') {
-    throw new CliError(
-      `The API at ${baseUrl} refused the token (${error.message}): check API_TOKEN / API_TOKEN_FILE.`,
-    );
-  }
-  throw new CliError(`The API at ${baseUrl} cannot be used: ${error.message}`, 1, { cause: error });
 }
 
 /** undefined when the API answers and takes the token (a 404 for order 0), else why not. */

@@ -39,9 +39,14 @@ export function buildProgram(io: CommandIo, setExitCode: (code: number) => void)
         'largest attachment, per file (env MAX_ATTACHMENT_MB; default 20)',
       )
       .option('--data-dir <dir>', 'root of the data folders (env DATA_DIR; default ./data)')
+      .option('--reports-dir <dir>', 'where reports go (env REPORTS_DIR; default DATA_DIR/reports)')
       .option(
-        '--reports-dir <dir>',
-        'where reports go (env REPORTS_DIR; default DATA_DIR/reports)',
+        '--api-wait-s <seconds>',
+        'how long an API that is away or busy at start is waited for (env API_WAIT_S; default 300)',
+      )
+      .option(
+        '--redis-wait-s <seconds>',
+        'how long `import` waits for Redis when it goes away, before it stops (env REDIS_WAIT_S; default 300)',
       );
   settingOptions(
     program

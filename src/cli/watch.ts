@@ -39,8 +39,13 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);
-  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started.
+  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started, or
+  // at once while the API is waited for.
   const firstSignal = io.stopSignal();
+  const starting = new AbortController();
+  void firstSignal.then(() => {
+    starting.abort();
+  });
   for (const dir of [
     settings.inboxDir,
     settings.workDir,
@@ -55,6 +60,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     logger,
     say,
     workers: true,
+    signal: starting.signal,
   });
   const stops: Array<() => Promise<unknown>> = [];
   const stopAll = async () => {

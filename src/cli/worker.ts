@@ -16,9 +16,20 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
   const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel });
-  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started.
+  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started, or
+  // at once while the API is waited for.
   const firstSignal = io.stopSignal();
-  const importer = await openImporter({ settings, logger, say, workers: true });
+  const starting = new AbortController();
+  void firstSignal.then(() => {
+    starting.abort();
+  });
+  const importer = await openImporter({
+    settings,
+    logger,
+    say,
+    workers: true,
+    signal: starting.signal,
+  });
   say(
     `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
   );

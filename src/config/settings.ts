@@ -89,6 +89,10 @@ const SETTINGS = {
   apiRateLimit: { env: 'API_RATE_LIMIT', schema: positiveInt.optional() },
   /** Per-request timeout in ms. @defaultValue 30000 */
   apiTimeoutMs: { env: 'API_TIMEOUT_MS', schema: positiveInt.default(30_000) },
+  /** How long the API is waited for at start (refused, 429, 502, 503, timeouts), in seconds, before giving up. @defaultValue 300 */
+  apiWaitS: { env: 'API_WAIT_S', schema: z.coerce.number().int().min(0).default(300) },
+  /** How long `import` waits out a Redis that stopped answering, in seconds, before it stops. @defaultValue 300 */
+  redisWaitS: { env: 'REDIS_WAIT_S', schema: z.coerce.number().int().min(0).default(300) },
   /** Largest attachment accepted, per file, in MB. @defaultValue 20 */
   maxAttachmentMb: { env: 'MAX_ATTACHMENT_MB', schema: z.coerce.number().positive().default(20) },
   /** @defaultValue `127.0.0.1` */

@@ -16,11 +16,13 @@ import { reportsProcessor } from '../../jobs/reports.js';
 import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
 import type { ApiClient } from '../api/client.js';
-import { AbortedError } from '../api/errors.js';
+import { AbortedError, apiAway } from '../api/errors.js';
 import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
-import { connectRedis, pingRedis } from '../redis/connect.js';
+import { Outage, reasonText } from '../outage.js';
+import { connectRedis, isRedisUnreachable, pingRedis } from '../redis/connect.js';
+import { redactUrl } from '../redis/url.js';
 import { attachmentOpener } from './attachment-source.js';
 import { Keys, queueNames } from './keys.js';
 import { Ledger } from './ledger.js';
@@ -61,6 +63,8 @@ export interface PipelineConfig {
    */
   connection: ConnectionInfo;
   logger: Logger;
+  /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
+  say?: (line: string) => void;
   now?: () => number;
   /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
   archive?: { workDir: string; archiveDir: string };
@@ -81,6 +85,10 @@ export class Pipeline {
   /** What the hot folder did not take, for the dashboard. */
   readonly notTaken: NotTaken;
   readonly queues: { sheets: Queue; rows: Queue; reports: Queue };
+  /** Redis away for now: every client of this process reports here, and it is told once. */
+  readonly redisOutage: Outage;
+  /** The API away while rows go on (they are retried, §3): told once, not per attempt. */
+  readonly apiOutage: Outage;
   readonly #redis: Redis;
   readonly #config: PipelineConfig;
   readonly #workers: Worker[] = [];
@@ -93,6 +101,23 @@ export class Pipeline {
     this.#config = config;
     this.#redis = redis;
     this.#now = config.now ?? Date.now;
+    const told = { logger: config.logger, now: this.#now, ...(config.say && { say: config.say }) };
+    this.redisOutage = new Outage({
+      ...told,
+      subject: `Redis at ${redactUrl(config.redisUrl)}`,
+      meanwhile: 'the work waits for it and goes on once it is back',
+    });
+    this.apiOutage = new Outage({
+      ...told,
+      subject: `The API at ${config.connection.apiBaseUrl}`,
+      meanwhile: 'rows wait for it and are retried',
+    });
+    redis.on('error', (error: Error) => {
+      this.#redisTrouble(error);
+    });
+    redis.on('ready', () => {
+      this.redisOutage.recovered();
+    });
     // Every job in flight listens to these two: as many listeners as jobs is the design.
     setMaxListeners(10_000, this.#abort.signal, this.#stopping.signal);
     this.keys = new Keys(config.prefix);
@@ -124,6 +149,24 @@ export class Pipeline {
       rows: queue(names.rows, config.rowAttempts),
       reports: queue(names.reports, 5),
     };
+    for (const q of Object.values(this.queues)) {
+      q.on('error', (error: Error) => {
+        this.#redisTrouble(error);
+      });
+    }
+  }
+
+  /** A Redis client's error: an outage is told once; anything else is logged as it comes. */
+  #redisTrouble(error: Error): void {
+    if (!isRedisUnreachable(error)) {
+      this.#config.logger.error({ err: error }, 'Redis error');
+    } else if (this.#redis.status === 'ready') {
+      // This process's own client says whether Redis is away (its 'ready' ends the outage); a
+      // queue's connection that lags behind it must not start an outage nothing would end.
+      this.#config.logger.debug({ reason: reasonText(error) }, 'a Redis connection failed');
+    } else {
+      this.redisOutage.failed(error);
+    }
   }
 
   /**
@@ -131,7 +174,9 @@ export class Pipeline {
    * the connection known, so that the dashboard finds its queues.
    */
   static async connect(config: PipelineConfig): Promise<Pipeline> {
-    const redis = await connectRedis(config.redisUrl);
+    // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
+    // answer not recorded, would have to be reviewed by a person).
+    const redis = await connectRedis(config.redisUrl, { waitWhileAway: true });
     const { id, name, apiBaseUrl, sandbox } = config.connection;
     try {
       await redis.hset(
@@ -196,6 +241,7 @@ export class Pipeline {
         ledger: this.ledger,
         pace: this.pace,
         finish: async (sheetId: string, row: number, outcome: RowOutcome) => {
+          if (outcome.status === 'created') this.apiOutage.recovered();
           if (await this.store.finalize(sheetId, [[row, outcome]])) await queueReport(sheetId);
         },
         isFinal: (sheetId, row) => this.store.isFinal(sheetId, row),
@@ -257,10 +303,13 @@ export class Pipeline {
       worker.on('failed', (job, error) => {
         const where = { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade };
         if (error instanceof AbortedError) logger.info(where, 'job stopped; it resumes later');
+        else if (isRedisUnreachable(error)) this.#redisTrouble(error);
+        else if (apiAway(error)) this.apiOutage.failed(error);
         else logger.warn({ ...where, err: error }, 'job attempt failed');
       });
       worker.on('error', (error) => {
-        logger.error({ queue: worker.name, err: error }, 'worker error');
+        if (isRedisUnreachable(error)) this.#redisTrouble(error);
+        else logger.error({ queue: worker.name, err: error }, 'worker error');
       });
       this.#workers.push(worker);
     }
@@ -429,20 +478,49 @@ export class Pipeline {
 
   async #close(options: { graceMs?: number; force?: boolean }): Promise<void> {
     this.#stopping.abort(new Error('stopping'));
-    if (options.force) this.#abort.abort(new Error('stopping now'));
-    const closing = Promise.all(this.#workers.map((w) => w.close(options.force)));
-    const grace = options.graceMs ?? 30_000;
-    const timer = new Promise<'late'>((done) =>
-      setTimeout(() => {
-        done('late');
-      }, grace).unref(),
-    );
-    if ((await Promise.race([closing.then(() => 'closed' as const), timer])) === 'late') {
+    // Without Redis no row in flight can finish: waiting for them would only hang the stop.
+    const away = this.redisOutage.since !== undefined;
+    if (options.force || away) this.#abort.abort(new Error('stopping now'));
+    const closing = Promise.all(this.#workers.map((w) => w.close(options.force || away)));
+    if ((await within(closing, away ? 0 : (options.graceMs ?? 30_000))) === 'late') {
       this.#abort.abort(new Error('grace period over'));
-      await Promise.all(this.#workers.map((w) => w.close(true)));
+      // Asking a close under way again does not make it forceful: what it waits for is cut off.
+      const forced = Promise.all(this.#workers.map((w) => w.close(true)));
+      if ((await within(forced, CUT_OFF_MS)) === 'late') await this.#cutOff();
     }
-    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+    // A queue closes with a QUIT, which would wait for a Redis that is away.
+    const queues = Promise.all(Object.values(this.queues).map((q) => q.close()));
+    queues.catch((error: unknown) => {
+      this.#config.logger.debug({ err: error }, 'a queue did not close cleanly');
+    });
+    if ((await within(queues, this.redisOutage.since === undefined ? CUT_OFF_MS : 0)) === 'late')
+      await this.#cutOff();
     this.#redis.disconnect();
+  }
+
+  /** Drops every connection of the workers and queues at once (their jobs resume later). */
+  async #cutOff(): Promise<void> {
+    const clients = [...this.#workers, ...Object.values(this.queues)];
+    await within(Promise.allSettled(clients.map((c) => c.disconnect())), CUT_OFF_MS);
+  }
+}
+
+/** How long a forced close may take before its connections are simply dropped. */
+const CUT_OFF_MS = 5000;
+
+/** Whether `work` settled within `ms` (it goes on either way). */
+async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((done) => {
+    timer = setTimeout(() => {
+      done('late');
+    }, ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

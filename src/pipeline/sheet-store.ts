@@ -276,9 +276,11 @@ export class SheetStore {
   /** Takes the right to send a row's create; at most one attempt anywhere holds it. */
   async claimCreate(sheetId: string, row: number, token: string): Promise<CreateClaim> {
     const key = this.keys.creates(sheetId);
-    if ((await this.#redis.hsetnx(key, String(row), `sent|${token}`)) === 1) {
-      return { kind: 'claimed' };
-    }
+    const mine = `sent|${token}`;
+    if ((await this.#redis.hsetnx(key, String(row), mine)) === 1) return { kind: 'claimed' };
+    // Carried out already, its reply lost to a Redis restart and the command sent again by the
+    // client on reconnecting: the claim is still this attempt's (tokens are never reused).
+    if ((await this.#redis.hget(key, String(row))) === mine) return { kind: 'claimed' };
     const current = await this.createOf(sheetId, row);
     return current.kind === 'none' ? this.claimCreate(sheetId, row, token) : current;
   }

@@ -1,11 +1,25 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
+import { reasonText } from '../outage.js';
 import { redactUrl } from './url.js';
 
+export interface ConnectRedisOptions {
+  /**
+   * Commands wait while Redis is away (a restart) and go on when it is back, instead of failing
+   * after a few reconnections: what a worker in the middle of a row needs. Whoever sets it must
+   * bound its own waits (see pingRedis).
+   * @defaultValue false
+   */
+  waitWhileAway?: boolean;
+}
+
 /** A connected client; fails (with the URL, never a password) when nothing answers. */
-export async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: true });
+export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis> {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: options.waitWhileAway ? null : 3,
+    lazyConnect: true,
+  });
   try {
     await redis.connect();
   } catch (error) {
@@ -17,13 +31,47 @@ export async function connectRedis(url: string): Promise<Redis> {
   return redis;
 }
 
-/** Whether Redis answers now (for /healthz); why not is logged. */
-export async function pingRedis(redis: Redis, logger: Logger): Promise<boolean> {
+/** Whether Redis answers now, within `timeoutMs` (for /healthz); why not is logged. */
+export async function pingRedis(redis: Redis, logger: Logger, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
   try {
-    await redis.ping();
+    await Promise.race([redis.ping(), late]);
     return true;
   } catch (error) {
-    logger.warn({ err: error }, 'Redis does not answer');
+    // An outage is told once where it is noticed; a health check asks often.
+    logger.debug({ reason: reasonText(error) }, 'Redis does not answer');
     return false;
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** Socket failures of a client that cannot reach Redis (as opposed to Redis refusing a command). */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * Whether an error means Redis is away for now (down, restarting, still loading its data), which
+ * is waited out, rather than a fault in what was asked of it.
+ */
+export function isRedisUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  return /^(Connection is closed|LOADING |Stream isn't writeable)/.test(error.message);
 }

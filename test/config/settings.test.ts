@@ -19,6 +19,8 @@ describe('loadSettings', () => {
       inboxStableMs: 2000,
       concurrency: 8,
       apiTimeoutMs: 30_000,
+      apiWaitS: 300,
+      redisWaitS: 300,
       maxAttachmentMb: 20,
       dashboardHost: '127.0.0.1',
       dashboardPort: 3000,
@@ -81,6 +83,8 @@ describe('loadSettings', () => {
     [{ INBOX_POLLING: 'maybe' }, /^INBOX_POLLING: must be one of .*"yes", "no" \(got "maybe"\)/],
     [{ QUEUE_PREFIX: 'a:b' }, /^QUEUE_PREFIX: must not hold ":" or spaces /],
     [{ JOB_LOCK_MS: '10' }, /^JOB_LOCK_MS: must be at least 500 /],
+    [{ API_WAIT_S: '-1' }, /^API_WAIT_S: must be at least 0 /],
+    [{ REDIS_WAIT_S: 'soon' }, /^REDIS_WAIT_S: must be a number \(got "soon"\)\.$/],
   ])('refuses %j in one line naming the setting', async (env, message) => {
     const error = await loadSettings({ cwd, env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

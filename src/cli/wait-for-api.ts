@@ -1,0 +1,96 @@
+/**
+ * The API check at start (DESIGN §2 "Start-up, outages and the edges"): one harmless request
+ * before any sheet is read, so that a refused token stops here with one message rather than in
+ * ten thousand rows. What §3 calls safe to retry is waited out instead, for up to API_WAIT_S,
+ * with backoff and the API's own Retry-After, and said once.
+ */
+import { setTimeout as sleepFor } from 'node:timers/promises';
+
+import type { Logger } from 'pino';
+
+import { apiAway, type ApiError } from '../api/errors.js';
+import { Outage } from '../outage.js';
+import { CliError } from './errors.js';
+
+export interface WaitForApiOptions {
+  /** For the messages (never with the token). */
+  baseUrl: string;
+  /** API_WAIT_S. */
+  waitS: number;
+  say: (line: string) => void;
+  logger: Logger;
+  /** Stops the waiting (a signal at start-up). */
+  signal?: AbortSignal;
+  now?: () => number;
+  /** Rejects when the signal is aborted. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The first pause between two checks without Retry-After; it doubles each time. @defaultValue 500 */
+  firstDelayMs?: number;
+  /** @defaultValue 5000 */
+  maxDelayMs?: number;
+}
+
+/**
+ * Resolves once `probe` finds the API answering and taking the token (probe gives undefined);
+ * throws a CliError when the token is refused, when the API cannot be used at all, when
+ * API_WAIT_S is over, or (exit code 0) when the signal stops the waiting.
+ */
+export async function waitForApi(
+  probe: () => Promise<ApiError | undefined>,
+  options: WaitForApiOptions,
+): Promise<void> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const api = `The API at ${options.baseUrl}`;
+  const deadline = now() + options.waitS * 1000;
+  const outage = new Outage({
+    subject: api,
+    meanwhile: `waiting up to ${options.waitS} s for it (API_WAIT_S)`,
+    say: options.say,
+    logger: options.logger,
+    now,
+  });
+  let delay = options.firstDelayMs ?? 500;
+  for (;;) {
+    const error = await probe();
+    if (error === undefined) {
+      outage.recovered();
+      return;
+    }
+    if (error.kind === 'auth') {
+      throw new CliError(
+        `${api} refused the token (${error.message}): check API_TOKEN / API_TOKEN_FILE.`,
+        1,
+        { cause: error },
+      );
+    }
+    if (!apiAway(error)) {
+      throw new CliError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
+    }
+    const left = deadline - now();
+    if (left <= 0) {
+      throw new CliError(
+        `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
+        1,
+        { cause: error },
+      );
+    }
+    outage.failed(error);
+    // The API's own Retry-After says when to come back; without one, back off.
+    const asked = error.details.retryAfterMs;
+    const pause = Math.min(left, asked ?? delay);
+    if (asked === undefined) delay = Math.min(delay * 2, options.maxDelayMs ?? 5000);
+    try {
+      await sleep(pause, options.signal);
+    } catch (stopped) {
+      if (!options.signal?.aborted) throw stopped;
+      throw new CliError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, {
+        cause: stopped,
+      });
+    }
+  }
+}
+
+async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await sleepFor(ms, undefined, signal ? { signal } : {});
+}

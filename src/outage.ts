@@ -1,0 +1,84 @@
+/**
+ * An outage of something the importer needs (the API, Redis), told once. Retry loops report every
+ * failure here and stay silent themselves, so that a person sees one plain line when the outage
+ * starts and one when it ends, and the structured log is as quiet: the first failure at warn with
+ * its message (no stack), the later ones at debug, the recovery at info.
+ */
+import type { Logger } from 'pino';
+
+export interface OutageOptions {
+  /** What is away, as the subject of a sentence: `Redis at redis://…`, `The API at https://…`. */
+  subject: string;
+  /** What goes on meanwhile, ending the first line: `waiting up to 300 s for it (API_WAIT_S)`. */
+  meanwhile: string;
+  /** Where the two plain lines go; none for a process nobody watches. */
+  say?: (line: string) => void;
+  logger: Logger;
+  now?: () => number;
+}
+
+export class Outage {
+  readonly #options: OutageOptions;
+  readonly #now: () => number;
+  #since: number | undefined;
+  #failures = 0;
+
+  constructor(options: OutageOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Whether the plain lines went somewhere (a terminal's logger then leaves these records out). */
+  get #told(): boolean {
+    return this.#options.say !== undefined;
+  }
+
+  /** When the outage under way began (ms since the epoch); undefined when there is none. */
+  get since(): number | undefined {
+    return this.#since;
+  }
+
+  /** How long the outage under way has lasted, in ms; 0 when there is none. */
+  lasted(): number {
+    return this.#since === undefined ? 0 : this.#now() - this.#since;
+  }
+
+  /** One more failure: the first one starts the outage and is told; the others are only counted. */
+  failed(reason: unknown): void {
+    const { subject, logger } = this.#options;
+    const why = reasonText(reason);
+    this.#failures += 1;
+    if (this.#since !== undefined) {
+      logger.debug({ reason: why, failures: this.#failures }, `${subject} still does not answer`);
+      return;
+    }
+    this.#since = this.#now();
+    this.#options.say?.(`${subject} does not answer (${why}): ${this.#options.meanwhile}.`);
+    logger.warn({ reason: why, told: this.#told }, `${subject} does not answer`);
+  }
+
+  /** It answers: the outage under way, if any, ends and is told. */
+  recovered(): void {
+    if (this.#since === undefined) return;
+    const lastedMs = this.lasted();
+    const failures = this.#failures;
+    this.#since = undefined;
+    this.#failures = 0;
+    this.#options.say?.(`${this.#options.subject} answers now, after ${seconds(lastedMs)}.`);
+    this.#options.logger.info(
+      { lastedMs, failures, told: this.#told },
+      `${this.#options.subject} answers now`,
+    );
+  }
+}
+
+/** A failure's message on one line, whatever was thrown. */
+export function reasonText(reason: unknown): string {
+  const text = reason instanceof Error ? reason.message : String(reason);
+  return text.replace(/\s+/g, ' ').trim() || 'no reason given';
+}
+
+function seconds(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
