@@ -37,6 +37,8 @@ export interface OpenImporterOptions {
   /** Where announcements go (stderr). */
   say: (line: string) => void;
   workers: boolean;
+  /** `watch` and `worker`: an API still away after API_WAIT_S is waited for on, not fatal. */
+  service?: boolean;
   /** Stops waiting for the API at start (a signal while starting up). */
   signal?: AbortSignal;
 }
@@ -83,6 +85,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     await waitForApi(() => probeApi(client), {
       baseUrl: api.baseUrl,
       waitS: settings.apiWaitS,
+      waitOn: options.service === true,
       say,
       logger,
       ...(options.signal && { signal: options.signal }),

@@ -21,6 +21,11 @@ export interface WaitForApiOptions {
   logger: Logger;
   /** Stops the waiting (a signal at start-up). */
   signal?: AbortSignal;
+  /**
+   * `watch` and `worker`: past API_WAIT_S, say so once and wait on instead of giving up, since a
+   * service must not exit because the API is away (its supervisor would only start it again).
+   */
+  waitOn?: boolean;
   now?: () => number;
   /** Rejects when the signal is aborted. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -51,6 +56,7 @@ export async function waitForApi(
     now,
   });
   let delay = options.firstDelayMs ?? 500;
+  let saidStill = false;
   for (;;) {
     const error = await probe();
     if (error === undefined) {
@@ -67,8 +73,16 @@ export async function waitForApi(
     if (!apiAway(error)) {
       throw new CliError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
     }
-    const left = deadline - now();
-    if (left <= 0) {
+    let left = deadline - now();
+    if (left <= 0 && options.waitOn === true) {
+      if (!saidStill) {
+        options.say(
+          `${api} still does not answer after ${options.waitS} s (API_WAIT_S): ${error.message} Waiting on; check that it runs and that API_BASE_URL is right, or stop with Ctrl+C.`,
+        );
+        saidStill = true;
+      }
+      left = options.maxDelayMs ?? 5000;
+    } else if (left <= 0) {
       throw new CliError(
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
         1,

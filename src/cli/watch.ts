@@ -60,6 +60,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     logger,
     say,
     workers: true,
+    service: true,
     signal: starting.signal,
   });
   const stops: Array<() => Promise<unknown>> = [];

@@ -28,6 +28,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
     logger,
     say,
     workers: true,
+    service: true,
     signal: starting.signal,
   });
   say(

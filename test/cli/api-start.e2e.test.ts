@@ -151,6 +151,22 @@ describe('a worker started while the API is away', () => {
     expect(noise(stopped.stderr)).toEqual([]);
   });
 
+  it('never exits because the API is away, even past API_WAIT_S: it says so once more and waits on', async () => {
+    const port = await freePort();
+    const worker = cli(['worker'], env(`http://127.0.0.1:${port}`, { API_WAIT_S: '1' }));
+    await worker.waitForStderr(/waiting/i, 20_000);
+    await worker.waitForStderr(/still/i, 20_000);
+    await sleep(1500);
+    expect(worker.child.exitCode).toBeNull();
+    await proxy({ port, refuse: 0 });
+    await worker.waitForStderr(/Worker ready/, 20_000);
+    worker.signal('SIGTERM');
+    const stopped = await worker.finished;
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr.split('\n').filter((l) => /still/i.test(l))).toHaveLength(1);
+    expect(noise(stopped.stderr)).toEqual([]);
+  });
+
   it('stops at once, exit 0, on a signal while it waits', async () => {
     const port = await freePort();
     const worker = cli(['worker'], env(`http://127.0.0.1:${port}`));
