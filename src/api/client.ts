@@ -178,8 +178,16 @@ export class ApiClient {
         typeof location === 'string' &&
         hop < MAX_REDIRECTS
       ) {
-        // The same method and body again: a 307/308 promises nothing was done.
-        url = new URL(location, url).toString();
+        // The same method and body again: a 307/308 promises nothing was done. Only within the
+        // connection's own server: elsewhere would get its token and its orders.
+        const next = new URL(location, url);
+        if (next.origin !== new URL(url).origin) {
+          throw new ApiError(
+            `${method} ${url} answered ${status} with a redirect to another host (${next.origin}), which is not followed: set API_BASE_URL to the API's own address.`,
+            { kind: 'config', method, url, status },
+          );
+        }
+        url = next.toString();
         continue;
       }
       throw this.#statusError(status, headers, text, method, url);

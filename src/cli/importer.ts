@@ -82,7 +82,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       timeoutMs: settings.apiTimeoutMs,
       dispatcher,
     });
-    await waitForApi(() => probeApi(client), {
+    await waitForApi((signal) => probeApi(client, signal), {
       baseUrl: api.baseUrl,
       waitS: settings.apiWaitS,
       waitOn: options.service === true,
@@ -210,9 +210,12 @@ export async function readToken(settings: Settings): Promise<string> {
 }
 
 /** undefined when the API answers and takes the token (a 404 for order 0), else why not. */
-export async function probeApi(client: ApiClient): Promise<ApiError | undefined> {
+export async function probeApi(
+  client: ApiClient,
+  signal?: AbortSignal,
+): Promise<ApiError | undefined> {
   try {
-    await client.getOrder(0);
+    await client.getOrder(0, signal);
     return undefined;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

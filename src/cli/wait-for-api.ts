@@ -41,7 +41,8 @@ export interface WaitForApiOptions {
  * API_WAIT_S is over, or (exit code 0) when the signal stops the waiting.
  */
 export async function waitForApi(
-  probe: () => Promise<ApiError | undefined>,
+  /** One check; the signal aborts a request that hangs. */
+  probe: (signal?: AbortSignal) => Promise<ApiError | undefined>,
   options: WaitForApiOptions,
 ): Promise<void> {
   const now = options.now ?? Date.now;
@@ -57,8 +58,16 @@ export async function waitForApi(
   });
   let delay = options.firstDelayMs ?? 500;
   let saidStill = false;
+  const stopped = (cause: unknown) =>
+    new CliError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
   for (;;) {
-    const error = await probe();
+    let error: ApiError | undefined;
+    try {
+      error = await probe(options.signal);
+    } catch (failure) {
+      if (options.signal?.aborted) throw stopped(failure);
+      throw failure;
+    }
     if (error === undefined) {
       outage.recovered();
       return;
@@ -96,11 +105,9 @@ export async function waitForApi(
     if (asked === undefined) delay = Math.min(delay * 2, options.maxDelayMs ?? 5000);
     try {
       await sleep(pause, options.signal);
-    } catch (stopped) {
-      if (!options.signal?.aborted) throw stopped;
-      throw new CliError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, {
-        cause: stopped,
-      });
+    } catch (failure) {
+      if (!options.signal?.aborted) throw failure;
+      throw stopped(failure);
     }
   }
 }

@@ -28,9 +28,23 @@ const scheduleSchema = z.object({
   dir: nonEmpty,
 });
 
-/** A value as an error may quote it: whatever stands before an `@` in a URL is left out. */
+/**
+ * A value as an error may quote it. Anything with an `@` may hold a password (`user:pw@host`, in
+ * any of the spellings a URL parser accepts): it is shown as parsed with the credentials taken
+ * out, or not at all when it does not parse.
+ */
 function withoutCredentials(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+  if (!text.includes('@')) return text;
+  try {
+    const url = new URL(text.trim());
+    const hidden = url.username !== '' || url.password !== '';
+    url.username = '';
+    url.password = '';
+    return hidden ? url.toString().replace('//', '//***@') : url.toString();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return '(not shown: it may hold a password)';
+  }
 }
 
 /** A base URL in its one spelling; credentials and other mistakes are the setting's error. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { once } from 'node:events';
 
 import { Agent } from 'undici';
@@ -188,9 +188,28 @@ describe('a 307 redirect', () => {
   let frontUrl: string;
   beforeAll(async () => {
     sandbox = await testSandbox();
-    // A front server that sends every request on, as a 307 that keeps method and body.
+    // A front server of the same API: `/moved/…` answers a 307 to `/…` on itself (which keeps
+    // method and body); `/elsewhere/…` a 307 to another host; anything else goes on to the sandbox.
     front = createServer((req, res) => {
-      res.writeHead(307, { location: `${sandbox.url}${req.url ?? '/'}` }).end();
+      const path = req.url ?? '/';
+      if (path.startsWith('/moved/')) {
+        res.writeHead(307, { location: path.slice('/moved'.length) }).end();
+        return;
+      }
+      if (path.startsWith('/elsewhere/')) {
+        res.writeHead(307, { location: `${sandbox.url}${path.slice('/elsewhere'.length)}` }).end();
+        return;
+      }
+      const onward = request(
+        `${sandbox.url}${path}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      onward.on('error', () => res.destroy());
+      req.pipe(onward);
     }).listen(0, '127.0.0.1');
     await once(front, 'listening');
     const address = front.address();
@@ -201,13 +220,23 @@ describe('a 307 redirect', () => {
     await sandbox.close();
   });
 
-  it('is followed with the same method and body, once', async () => {
-    const client = clientFor(frontUrl);
+  it('is followed with the same method and body, once, within the same API', async () => {
+    const client = clientFor(`${frontUrl}/moved`);
     const created = await client.createOrder(validOrder({ contact_name: 'Via 307' }));
     await put(dir, 'via.txt', 'redirected bytes');
     const fileId = await client.uploadFile(created.id, fileIn('via.txt'));
     const listed = await sandbox.api.listOrders();
     expect(listed.map((o) => o.contact_name)).toEqual(['Via 307']);
     expect(listed[0]?.files.map((f) => f.id)).toEqual([fileId]);
+  });
+
+  it('to another host is not followed: the token and the order never leave the connection', async () => {
+    const before = (await sandbox.api.listOrders()).length;
+    const error = await failure(
+      clientFor(`${frontUrl}/elsewhere`).createOrder(validOrder({ contact_name: 'Not sent' })),
+    );
+    expect(error.details.kind).toBe('config');
+    expect(error.message).toMatch(/redirect.*another host/i);
+    expect(await sandbox.api.listOrders()).toHaveLength(before);
   });
 });

@@ -2,6 +2,7 @@
  * The API check at start (DESIGN §2 "Start-up, outages and the edges"): what is safe to retry is
  * waited out for up to API_WAIT_S, said on one line; a refused token stops at once.
  */
+import { type AddressInfo, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,28 @@ describe('a worker started while the API is away', () => {
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.stderr.split('\n').filter((l) => /still/i.test(l))).toHaveLength(1);
     expect(noise(stopped.stderr)).toEqual([]);
+  });
+
+  it('stops at once, exit 0, on a signal while its first check hangs on an API that never answers', async () => {
+    const silent = createServer(() => undefined); // takes connections, answers nothing
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const worker = cli(
+        ['worker'],
+        env(`http://127.0.0.1:${port}`, { API_TIMEOUT_MS: '60000', LOG_LEVEL: 'info' }),
+      );
+      await worker.waitForStderr(/Redis: /, 20_000);
+      await sleep(1000);
+      const signalled = Date.now();
+      worker.signal('SIGTERM');
+      const stopped = await worker.finished;
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(10_000);
+      expect(stopped.stderr).toMatch(/^order-importer: Stopped while waiting for the API at /m);
+    } finally {
+      silent.close();
+    }
   });
 
   it('stops at once, exit 0, on a signal while it waits', async () => {

@@ -102,6 +102,22 @@ describe('loadSettings', () => {
     expect(settings.apiBaseUrl).toBe(normalised);
   });
 
+  it.each([
+    'https://agent:s3cret@api.example.be',
+    'https:agent:s3cret@api.example.be',
+    'https://agent:p@s3cret@api.example.be',
+    ' https://agent:s3cret@api.example.be',
+    'https://agent:s3cret/x@api.example.be',
+    'https://agent:s3cret@',
+  ])('never repeats a password given in API_BASE_URL (%s)', async (given) => {
+    const error = await loadSettings({ cwd, env: { API_BASE_URL: given } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^API_BASE_URL: /);
+    expect((error as Error).message).not.toContain('s3cret');
+  });
+
   it('names the flag when the flag is wrong', async () => {
     await expect(loadSettings({ cwd, flags: { maxAttachmentMb: 'big' } })).rejects.toThrow(
       /^--max-attachment-mb: /,
