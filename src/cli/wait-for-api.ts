@@ -1,5 +1,5 @@
 /**
- * The API check at start (DESIGN §2 "Start-up, outages and the edges"): one harmless request
+ * The API check at start (docs/design.md, "Start-up, outages and the edges"): one harmless request
  * before any sheet is read, so that a refused token stops here with one message rather than in
  * ten thousand rows. What §3 calls safe to retry is waited out instead, for up to API_WAIT_S,
  * with backoff and the API's own Retry-After, and said once.

@@ -1,5 +1,5 @@
 /**
- * A connection (DESIGN §2 "Connections"): an API base URL plus a token, i.e. one organisation at
+ * A connection (docs/design.md, "Connections"): an API base URL plus a token, i.e. one organisation at
  * one inspection company. Everything a sheet or job carries names it by its id — a hash, never the
  * token — so that a row is only ever sent by a process holding that very URL and token, and so that
  * "imported before" means "imported through this connection".

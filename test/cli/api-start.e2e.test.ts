@@ -1,5 +1,5 @@
 /**
- * The API check at start (DESIGN §2 "Start-up, outages and the edges"): what is safe to retry is
+ * The API check at start (docs/design.md, "Start-up, outages and the edges"): what is safe to retry is
  * waited out for up to API_WAIT_S, said on one line; a refused token stops at once.
  */
 import { type AddressInfo, createServer } from 'node:net';

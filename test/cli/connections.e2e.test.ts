@@ -1,5 +1,5 @@
 /**
- * Connections (DESIGN §2): a row is only ever sent with its own connection's URL and token,
+ * Connections (docs/design.md, "Connections"): a row is only ever sent with its own connection's URL and token,
  * whatever processes share the Redis; one API spelt three ways is one connection; credentials in
  * the URL are refused.
  */

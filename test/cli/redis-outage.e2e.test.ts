@@ -1,5 +1,5 @@
 /**
- * `import` and a Redis that goes away under it (DESIGN §2 "Start-up, outages and the edges"): it
+ * `import` and a Redis that goes away under it (docs/design.md, "Start-up, outages and the edges"): it
  * goes on when Redis is back, or exits 1 after REDIS_WAIT_S; it never hangs. Each test runs its
  * own redis-server with AOF on (as a real deployment keeps it), so that it can be stopped and
  * started again on the same port with the same data.
@@ -121,10 +121,11 @@ describe('import while Redis restarts', () => {
     expect([...perContact.values()].filter((n) => n > 1)).toEqual([]);
     const created = lines.filter((l) => l.status === 'created');
     const review = lines.filter((l) => l.status === 'needs-review');
+    // Going on means going on: every row was either created or (a create in flight when Redis
+    // went) says it needs a look; none failed or was dropped for the outage.
+    expect(created.length + review.length).toBe(ROWS);
+    expect(review.length).toBeLessThanOrEqual(16);
     // Every created row is an order; an order beyond those is a row that says it needs a look.
-    expect(new Set(orders.map((o) => String(o.id)))).toEqual(
-      expect.objectContaining({ size: orders.length }),
-    );
     for (const line of created) expect(orders.map((o) => String(o.id))).toContain(line.order_id);
     expect(orders.length).toBeLessThanOrEqual(created.length + review.length);
 
