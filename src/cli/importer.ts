@@ -3,7 +3,7 @@
  * loud), the catalogue, the pipeline and its workers, and a close that undoes all of it.
  */
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
@@ -12,6 +12,7 @@ import { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Settings } from '../config/settings.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
+import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import { Pipeline } from '../pipeline/runtime.js';
 import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
@@ -171,10 +172,18 @@ async function connectApi(settings: Settings, say: (line: string) => void): Prom
   }
   const sandbox = await startSandbox({ port: 0, dataDir: join(settings.dataDir, 'sandbox') });
   const token = sandbox.tokens[0]?.token ?? '';
-  // Its port is new at every start: what makes it the same sandbox is its data folder.
+  let identity: string;
+  try {
+    identity = await sandboxIdentity(join(settings.dataDir, 'sandbox'));
+  } catch (error) {
+    await sandbox.close();
+    if (error instanceof SandboxIdentityError)
+      throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  }
   const connection = connectionOf(
     { apiBaseUrl: sandbox.url, token, name: 'sandbox', sandbox: true },
-    `sandbox:${resolve(settings.dataDir, 'sandbox')}`,
+    identity,
   );
   say('');
   say(

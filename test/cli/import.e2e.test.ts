@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,24 @@ describe('order-importer import', () => {
     const finished = await orderImporter(['import', join(dataDir, 'none.csv')], env()).finished;
     expect(finished.code).toBe(1);
     expect(finished.stderr).toMatch(/none\.csv does not exist/);
+  });
+
+  it('takes a new embedded sandbox (its data folder removed) for a new API, not for one that has its orders', async () => {
+    const dir = await tempDir('fresh-sandbox-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(980), sheetRow(981)]);
+    const { API_BASE_URL: _url, API_TOKEN: _token, ...rest } = env();
+    const ownData = { ...rest, DATA_DIR: join(dir, 'data') };
+    const first = await orderImporter(['import', '--json', path], ownData).finished;
+    expect(first.code, first.stderr).toBe(0);
+    expect((JSON.parse(first.stdout) as Summary[])[0]).toMatchObject({ created: 2 });
+    // Started over: the data folder, and with it the sandbox's orders, are gone.
+    await rm(join(dir, 'data'), { recursive: true });
+    const again = await orderImporter(['import', '--json', path], ownData).finished;
+    expect(again.code, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as Summary[])[0]).toMatchObject({ created: 2, duplicate: 0 });
+    // The same sandbox still holding them: duplicates.
+    const third = await orderImporter(['import', '--json', path], ownData).finished;
+    expect((JSON.parse(third.stdout) as Summary[])[0]).toMatchObject({ created: 0, duplicate: 2 });
   });
 
   it('uses the embedded sandbox when no API is set, and says so', async () => {

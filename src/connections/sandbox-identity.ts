@@ -1,0 +1,44 @@
+/**
+ * What makes the embedded sandbox the same API from one start to the next. Its port is new at
+ * every start, so its URL cannot say; its data folder can, but a folder removed and made anew (a
+ * demo started over) holds none of the old orders, and rows imported into the old one must not
+ * count as imported. So: the folder's path plus an id written into it when it was new.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const FILE = 'instance-id';
+
+/** The id file is there but holds no id (edited, or cut short): a person must look. */
+export class SandboxIdentityError extends Error {
+  override name = 'SandboxIdentityError';
+  readonly retryable = false;
+}
+
+export async function sandboxIdentity(dataDir: string): Promise<string> {
+  const file = join(dataDir, FILE);
+  const fresh = randomBytes(8).toString('hex');
+  try {
+    await writeFile(file, `${fresh}\n`, { flag: 'wx' });
+    return identity(dataDir, fresh);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // Made by an earlier start, or by another process starting now (which may still be writing it).
+  for (let tries = 0; ; tries++) {
+    const kept = (await readFile(file, 'utf8')).trim();
+    if (/^[0-9a-f]{16}$/.test(kept)) return identity(dataDir, kept);
+    if (tries >= 20) {
+      throw new SandboxIdentityError(
+        `${file} does not hold a sandbox id: remove it (the sandbox there is then taken for a new one).`,
+      );
+    }
+    await sleep(50);
+  }
+}
+
+function identity(dataDir: string, id: string): string {
+  return `sandbox:${resolve(dataDir)}:${id}`;
+}
