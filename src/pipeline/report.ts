@@ -13,12 +13,13 @@ import type { ConnectionInfo } from '../connections/connection.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
-import { readSheet, type RowResult } from '../sheets/read-sheet.js';
+import type { RowResult } from '../sheets/read-sheet.js';
 import type { SheetInfo } from '../sheets/types.js';
 import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
 import type { RowOutcome, RowStatus } from './results.js';
-import { discardSheetCopy, sheetChanged, sheetSource } from './sheet-copy.js';
-import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
+import { discardSheetCopy, sheetChanged } from './sheet-copy.js';
+import { readImported } from './imported-sheet.js';
+import type { SheetRecord, SheetStore } from './sheet-store.js';
 
 /** summary.json (docs/design.md §2 "Reports"); never holds the token. */
 export interface Summary {
@@ -118,7 +119,7 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await report.close();
   const warnings = [...sheet.warnings];
   if (sheet.origin !== undefined && sheet.error === undefined) {
-    if (await sheetChanged(sheet.path, sheet.origin)) {
+    if (await sheetChanged(sheet.path, sheet.origin, sheet.sha256)) {
       warnings.push(
         `the sheet has changed since it was imported: this report and failed/ are of the version imported (sha256 ${sheet.sha256.slice(0, 12)}…), not of the file as it is now.`,
       );
@@ -220,14 +221,8 @@ async function writeBundles(
   deps: ReportDeps,
 ): Promise<string[]> {
   try {
-    const mapping = sheetMapping(sheet);
-    const source = sheetSource(sheet, deps.sheetsDir);
-    const opened = await readSheet(source.path, {
-      ...deps,
-      folder: source.folder,
-      ...(mapping && { mapping }),
-    });
-    if (opened.info.sha256 !== sheet.sha256) {
+    const opened = await readImported(sheet, deps);
+    if (opened === undefined) {
       // Only a sheet queued before copies were made, read at its own path, can come to this.
       return [
         'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',

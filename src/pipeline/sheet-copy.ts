@@ -24,6 +24,8 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
+import { hashFile } from '../sheets/scan.js';
+
 /** The sheet kept changing while it was copied: queue it again once it is saved. */
 export class SheetUnsettledError extends Error {
   override name = 'SheetUnsettledError';
@@ -136,15 +138,31 @@ export function originOf(stats: Pick<BigIntStats, 'size' | 'mtimeNs'>): string {
   return `${stats.size}:${stats.mtimeNs}`;
 }
 
-/** Whether the file at `path` is no longer the version `origin` (saved over, or removed). */
-export async function sheetChanged(path: string, origin: string): Promise<boolean> {
+/**
+ * Whether the file at `path` is no longer the version `origin` (saved over, or removed). Given
+ * the hash queued, a file whose size and time alone differ is hashed before it is called changed:
+ * a host on a network share may see another host's file with times of its own, and refusing a
+ * sheet that did not change would refuse rows for nothing. A version found the same goes into
+ * `same`, so that such a share costs one hash, not one per check.
+ */
+export async function sheetChanged(
+  path: string,
+  origin: string,
+  sha256?: string,
+  same: Set<string> = new Set(),
+): Promise<boolean> {
+  let seen: string;
   try {
-    return originOf(await stat(path, { bigint: true })) !== origin;
+    seen = originOf(await stat(path, { bigint: true }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return true;
     throw error;
   }
+  if (seen === origin || same.has(seen)) return false;
+  if (sha256 === undefined || (await hashFile(path)) !== sha256) return true;
+  same.add(seen);
+  return false;
 }
 
 /** Removes a sheet's private copy (once its report is written, or when it was not needed). */

@@ -9,16 +9,17 @@ import type { Logger } from 'pino';
 
 import type { Catalogue } from '../orders/catalogue.js';
 import { SheetError } from '../sheets/errors.js';
-import { readSheet, type RowResult } from '../sheets/read-sheet.js';
+import type { RowResult } from '../sheets/read-sheet.js';
 import { rowJobId } from './keys.js';
 import { closeSheetEarly } from './give-up.js';
 import { duplicateOutcome, type EarlierRow, readEarlierReport } from './earlier-report.js';
 import { ledgerKey, type Ledger } from './ledger.js';
 import type { RowOutcome } from './results.js';
 import type { RowJobData } from './row-job.js';
-import { sheetChanged, sheetSource } from './sheet-copy.js';
+import { sheetChanged } from './sheet-copy.js';
 import { interruptibleWait, type StopSignals } from './stopping.js';
-import { type SheetRecord, sheetMapping, type SheetStore } from './sheet-store.js';
+import { readImported } from './imported-sheet.js';
+import type { SheetRecord, SheetStore } from './sheet-store.js';
 
 export interface SheetJobDeps extends StopSignals {
   store: SheetStore;
@@ -130,11 +131,12 @@ async function handOn(
   let rows = 0;
   let handed = sheet.checkpoint;
   let changed = false;
+  const same = new Set<string>();
   for await (const batch of opened.batches) {
     rows = batch.at(-1)?.row ?? rows;
     const fresh = batch.filter((result) => result.row > sheet.checkpoint);
     if (fresh.length === 0) continue;
-    changed ||= await changedSinceQueued(sheet);
+    changed ||= await changedSinceQueued(sheet, same);
     if (changed && handed === 0) throw new SheetError(CHANGED_BEFORE_READ);
     if (changed) {
       // The checkpoint stays at the last row handed on: a retry refuses these again, harmlessly.
@@ -170,20 +172,16 @@ async function open(sheet: SheetRecord, deps: SheetJobDeps) {
   if (sheet.checkpoint === 0 && (await changedSinceQueued(sheet))) {
     throw new SheetError(CHANGED_BEFORE_READ);
   }
-  const mapping = sheetMapping(sheet);
-  const source = sheetSource(sheet, deps.sheetsDir);
-  const opened = await readSheet(source.path, {
-    ...deps,
-    folder: source.folder,
-    ...(mapping && { mapping }),
-  });
-  if (opened.info.sha256 !== sheet.sha256) throw new SheetError(CHANGED_BEFORE_READ);
+  const opened = await readImported(sheet, deps);
+  if (opened === undefined) throw new SheetError(CHANGED_BEFORE_READ);
   return opened;
 }
 
 /** Whether the user's file is no longer the version queued (saved over, or removed). */
-async function changedSinceQueued(sheet: SheetRecord): Promise<boolean> {
-  return sheet.origin !== undefined && (await sheetChanged(sheet.path, sheet.origin));
+async function changedSinceQueued(sheet: SheetRecord, same?: Set<string>): Promise<boolean> {
+  return (
+    sheet.origin !== undefined && (await sheetChanged(sheet.path, sheet.origin, sheet.sha256, same))
+  );
 }
 
 /** Rows of a sheet that changed while it was imported: each `failed`, with why. */

@@ -83,6 +83,22 @@ describe('sheetChanged', () => {
   });
 });
 
+describe('sheetChanged, given the hash queued', () => {
+  it('does not call a sheet changed whose times alone differ (another host on a share), only one whose bytes do', async () => {
+    const dir = await tempDir('touched-');
+    const path = await put(dir, 'orders.csv', 'reference\nR-1\n');
+    const { origin, sha256: hash } = await takeSheetCopy(path, join(dir, 'sheets'), 's-1');
+    await utimes(path, new Date(), new Date(Date.now() + 5000));
+    const same = new Set<string>();
+    expect(await sheetChanged(path, origin, hash, same)).toBe(false);
+    expect(same.size).toBe(1); // that version is remembered: the next check hashes nothing
+    expect(await sheetChanged(path, origin, hash, same)).toBe(false);
+
+    await put(dir, 'orders.csv', 'reference\nR-2\n');
+    expect(await sheetChanged(path, origin, hash, same)).toBe(true);
+  });
+});
+
 describe('sheetCopyPath', () => {
   it('keeps every copy inside the sheets folder, whatever a record says', () => {
     expect(sheetCopyPath('/data/sheets', '20261126-101502-3fa9c1', 'orders.csv')).toBe(

@@ -1,0 +1,30 @@
+/**
+ * A sheet read as it was imported: its private copy (sheet-copy.ts), its attachments beside the
+ * user's original, its column mapping — and only when those are the bytes that were queued.
+ */
+import type { Catalogue } from '../orders/catalogue.js';
+import { type OpenedSheet, readSheet } from '../sheets/read-sheet.js';
+import { sheetSource } from './sheet-copy.js';
+import { type SheetRecord, sheetMapping } from './sheet-store.js';
+
+export interface ImportedSheetDeps {
+  catalogue: Catalogue;
+  maxAttachmentBytes: number;
+  sheetsDir: string;
+}
+
+/** The sheet opened, or undefined when its bytes are not the ones queued (sha256). */
+export async function readImported(
+  sheet: SheetRecord,
+  deps: ImportedSheetDeps,
+): Promise<OpenedSheet | undefined> {
+  const mapping = sheetMapping(sheet);
+  const source = sheetSource(sheet, deps.sheetsDir);
+  const opened = await readSheet(source.path, {
+    catalogue: deps.catalogue,
+    maxAttachmentBytes: deps.maxAttachmentBytes,
+    folder: source.folder,
+    ...(mapping && { mapping }),
+  });
+  return opened.info.sha256 === sheet.sha256 ? opened : undefined;
+}
