@@ -99,9 +99,11 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     if (recovered.finished.length > 0)
       say(`Finished ${recovered.finished.length} intake(s) an earlier stop interrupted.`);
     for (const sheetId of recovered.finished) news.follow(sheetId);
-    // Sheets an earlier run left under way are finished here too: say when.
+    // Sheets an earlier run left under way are finished here too: say when (those of another
+    // connection sharing the Redis are not this watch's to finish).
     for (const sheet of await importer.pipeline.overview())
-      if (sheet.state !== 'done') news.follow(sheet.sheetId);
+      if (sheet.state !== 'done' && sheet.connectionId === importer.connection.id)
+        news.follow(sheet.sheetId);
     // An intake that failed half-way (a file locked, a share gone a moment) is finished by a
     // later pass instead of waiting for the next start.
     const passes = setInterval(() => {

@@ -18,6 +18,8 @@ export interface SheetProgress {
   apiHost?: string;
   /** Whether that is the embedded sandbox. */
   sandbox?: boolean;
+  /** The connection it was queued for (a hash, never the token). */
+  connectionId?: string;
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -47,6 +49,7 @@ export async function sheetProgress(
     ...(sheet.error !== undefined && { error: sheet.error }),
     ...(host !== undefined && { apiHost: host }),
     sandbox: sheet.sandbox,
+    ...(sheet.connectionId !== undefined && { connectionId: sheet.connectionId }),
   };
 }
 
