@@ -18,6 +18,7 @@ import { sheetsProcessor } from '../../jobs/sheets.js';
 import type { ApiClient } from '../api/client.js';
 import { AbortedError, apiAway } from '../api/errors.js';
 import type { ConnectionInfo } from '../connections/connection.js';
+import { adoptLegacyScope } from '../connections/legacy-scope.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import type { ColumnMapping } from '../sheets/columns.js';
 import { Outage, reasonText } from '../outage.js';
@@ -179,11 +180,14 @@ export class Pipeline {
     const redis = await connectRedis(config.redisUrl, { waitWhileAway: true });
     const { id, name, apiBaseUrl, sandbox } = config.connection;
     try {
-      await redis.hset(
-        new Keys(config.prefix).connections,
-        id,
-        JSON.stringify({ name, apiBaseUrl, sandbox }),
-      );
+      const keys = new Keys(config.prefix);
+      await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
+      const adopted = await adoptLegacyScope(redis, keys, config.connection);
+      if (adopted.ledger + adopted.sheets > 0)
+        config.logger.info(
+          { connection: id, ...adopted },
+          'rows and sheets imported before connections existed are known to this connection',
+        );
     } catch (error) {
       redis.disconnect();
       throw error;
