@@ -167,7 +167,7 @@ export interface WaitForSheetsOptions {
 }
 
 type Polled =
-  | { kind: 'answer'; sheets: SheetProgress[]; fatal?: string }
+  | { kind: 'answer'; sheets: SheetProgress[]; fatal?: string; missing?: string }
   | { kind: 'away'; error: unknown }
   | { kind: 'broken'; error: unknown };
 
@@ -194,6 +194,7 @@ export async function waitForSheets(
       if (polled.kind === 'broken') throw polled.error;
       if (polled.kind === 'away') pipeline.redisOutage.failed(polled.error);
       else {
+        if (polled.missing !== undefined) throw forgottenError(polled.missing, options);
         sheets = polled.sheets;
         progress.update(sheets);
         if (polled.fatal !== undefined) return { sheets, fatal: polled.fatal };
@@ -241,6 +242,13 @@ function redisGone(
   return since !== undefined && now() - since >= options.redisWaitS * 1000;
 }
 
+/** Redis answers but no longer has a sheet it was given: nothing more will come of it. */
+function forgottenError(sheetId: string, options: RedisWait): CliError {
+  return new CliError(
+    `Redis no longer knows sheet ${sheetId} (${redactUrl(options.redisUrl)}): it came back without its data (keep its AOF on), or the keys were removed. The import stops. Orders it created before are at the API but no longer in the duplicates ledger: check them before importing the sheet again.`,
+  );
+}
+
 function redisGoneError(options: RedisWait): CliError {
   return new CliError(
     `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
@@ -250,11 +258,16 @@ function redisGoneError(options: RedisWait): CliError {
 /** One look at the sheets; it never rejects, so that a look left behind cannot go unhandled. */
 async function look(ids: readonly string[], pipeline: Watched): Promise<Polled> {
   try {
-    const sheets = (await Promise.all(ids.map((id) => pipeline.progress(id)))).filter(
-      (s): s is SheetProgress => s !== undefined,
-    );
+    const found = await Promise.all(ids.map((id) => pipeline.progress(id)));
+    const sheets = found.filter((s): s is SheetProgress => s !== undefined);
+    const missing = ids.find((_, i) => found[i] === undefined);
     const fatal = await pipeline.fatal();
-    return { kind: 'answer', sheets, ...(fatal !== undefined && { fatal }) };
+    return {
+      kind: 'answer',
+      sheets,
+      ...(fatal !== undefined && { fatal }),
+      ...(missing !== undefined && { missing }),
+    };
   } catch (error) {
     return isRedisUnreachable(error) ? { kind: 'away', error } : { kind: 'broken', error };
   }

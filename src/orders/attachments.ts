@@ -55,7 +55,16 @@ export class AttachmentChecker {
     }
     // Any link on the way is refused, even one that stays inside: files are never read through
     // one (open-attachment.ts), and validation must not pass what the upload would refuse.
-    const link = firstLinkSync(this.#root, plain);
+    let link: string | undefined;
+    try {
+      link = firstLinkSync(this.#root, plain);
+    } catch (error) {
+      // A name too long, a folder it may not enter…: what the sheet names cannot be read, which
+      // is a problem of its row, never of the whole sheet.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string') throw error;
+      return fail(`"${path}" cannot be read (${code}).`);
+    }
     if (link !== undefined) return fail(linkMessage(path, link));
     const absolute = join(this.#root, plain);
     let stats: Stats;

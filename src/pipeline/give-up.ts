@@ -79,6 +79,10 @@ export async function closeSheetEarly(
   const sheet = await deps.store.get(sheetId);
   if (!sheet || sheet.total !== undefined || sheet.connectionId !== deps.connectionId) return;
   const total = Math.max(sheet.expected ?? 0, sheet.checkpoint);
+  if (total === 0) {
+    // Not one row was counted: an empty report would read as a sheet with nothing to do.
+    await deps.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
+  }
   const notProcessed: Array<[number, RowOutcome]> = [];
   for (let row = sheet.checkpoint + 1; row <= total; row++) {
     if ((await deps.store.isFinal(sheetId, row)) || (await deps.hasRowJob(rowJobId(sheetId, row))))

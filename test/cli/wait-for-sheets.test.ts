@@ -60,6 +60,21 @@ describe('waitForSheets', () => {
     expect(outcome).toEqual({ sheets: [sheet('done')] });
   });
 
+  it('stops with one plain line when Redis no longer knows a sheet (it came back without its data)', async () => {
+    const p = {
+      ...pipeline([sheet('processing')]),
+      progress: (id: string) => Promise.resolve(id === 's1' ? sheet('processing') : undefined),
+    };
+    const error = await waitForSheets(['s1', 's2'], p, progress, options()).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(1);
+    expect((error as CliError).message).toMatch(
+      /^Redis no longer knows sheet s2 .*redis:\/\/:\*\*\*@127\.0\.0\.1:6390.*AOF.*again/,
+    );
+  });
+
   it('returns what stopped the import for every row', async () => {
     const p = pipeline([sheet('processing')], 'the API refused the token');
     const outcome = await waitForSheets(['s1'], p, progress, options());

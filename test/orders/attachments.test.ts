@@ -27,6 +27,13 @@ const message = (path: string) => {
 };
 
 describe('AttachmentChecker', () => {
+  it.each([
+    ['a name longer than the file system allows', 'x'.repeat(256)],
+    ['a path longer than the file system allows', `${'d/'.repeat(2100)}a.pdf`],
+  ])('makes %s a problem of its row, not an error of the sheet', (_what, path) => {
+    expect(message(path)).toMatch(/cannot be read \((ENAMETOOLONG)\)/);
+  });
+
   it('accepts a file inside the sheet folder, with its size', () => {
     expect(checker.check('plans/a.pdf')).toEqual({
       ok: true,

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reconcileProcessor } from '../../jobs/reconcile.js';
+import { closeSheetEarly } from '../../src/pipeline/give-up.js';
 import { Keys } from '../../src/pipeline/keys.js';
 import { Ledger, ledgerKey } from '../../src/pipeline/ledger.js';
 import { ApiPace } from '../../src/pipeline/pace.js';
@@ -162,6 +163,26 @@ describe('Ledger', () => {
     ).toBe(fp);
     expect(ledgerKey('api', { order, files: ['b.pdf'] })).not.toBe(fp);
     expect(ledgerKey('other', { order, files: ['a.pdf'] })).not.toBe(fp);
+  });
+});
+
+describe('closeSheetEarly', () => {
+  it('gives a sheet that stopped before a single row was counted an error, not an empty success', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s-early'));
+    const queued: string[] = [];
+    await closeSheetEarly('s-early', 'the sheet job gave up: ENAMETOOLONG', {
+      connectionId: 'c1',
+      store,
+      ledger: new Ledger(client, keys),
+      queueReport: async (id) => void queued.push(id),
+      hasRowJob: async () => false,
+      logger: pino({ level: 'silent' }),
+    });
+    const closed = await store.get('s-early');
+    expect(closed?.total).toBe(0);
+    expect(closed?.error).toMatch(/stopped before its rows were read: the sheet job gave up/);
+    expect(queued).toEqual(['s-early']);
   });
 });
 
