@@ -197,7 +197,7 @@ async function connectApi(settings: Settings, say: (line: string) => void): Prom
 }
 
 export async function readToken(settings: Settings): Promise<string> {
-  if (settings.apiToken !== undefined) return settings.apiToken;
+  if (settings.apiToken !== undefined) return bareToken(settings.apiToken);
   if (settings.apiTokenFile !== undefined) {
     let text: string;
     try {
@@ -211,11 +211,19 @@ export async function readToken(settings: Settings): Promise<string> {
         },
       );
     }
-    const token = text.trim();
+    const token = bareToken(text);
     if (token === '') throw new CliError(`API_TOKEN_FILE ${settings.apiTokenFile} is empty.`);
     return token;
   }
   throw new CliError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
+}
+
+/**
+ * The token itself: copied with its header's `Bearer ` (which an API may accept twice over), it
+ * would be another connection, with a ledger of its own, and import every row again.
+ */
+function bareToken(text: string): string {
+  return text.trim().replace(/^bearer\s+/i, '');
 }
 
 /** undefined when the API answers and takes the token (a 404 for order 0), else why not. */

@@ -53,8 +53,20 @@ export function normaliseBaseUrl(text: string): string {
   return `${url.protocol}//${url.host}${path}`;
 }
 
-/** Names this machine goes by: one server, however the user spells it. */
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/**
+ * Names this machine goes by: one server, however the user spells it — the wildcard addresses
+ * too, which a server listening on every interface prints as its own (`http://0.0.0.0:4010`), and
+ * IPv4 loopback written as IPv6 (URL writes `[::ffff:127.0.0.1]` as `[::ffff:7f00:1]`).
+ */
+const LOOPBACK = new Set([
+  'localhost',
+  'localhost.',
+  '127.0.0.1',
+  '[::1]',
+  '0.0.0.0',
+  '[::]',
+  '[::ffff:7f00:1]',
+]);
 
 /**
  * What makes two normalised URLs the same API: the loopback names are one host (a sandbox on

@@ -32,7 +32,14 @@ export class CsvOut {
     if (!this.#csv) {
       await mkdir(dirname(this.path), { recursive: true });
       this.#file = createWriteStream(this.path);
-      this.#csv = stringify({ delimiter: this.delimiter, bom: true, record_delimiter: 'windows' });
+      this.#csv = stringify({
+        delimiter: this.delimiter,
+        bom: true,
+        record_delimiter: 'windows',
+        // Any line break, not only CRLF: a reader may take a bare LF or CR for the end of a line,
+        // and what follows it for a cell of its own (a formula, unneutralised).
+        quoted_match: /[\r\n]/,
+      });
       this.#csv.pipe(this.#file);
       this.#csv.write(this.header.map(neutraliseCell));
     }

@@ -109,6 +109,8 @@ describe('loadSettings', () => {
     ' https://agent:s3cret@api.example.be',
     'https://agent:s3cret/x@api.example.be',
     'https://agent:s3cret@',
+    'http:\\\\agent:s3cret@api.example.be',
+    'http:/agent:s3cret@api.example.be',
   ])('never repeats a password given in API_BASE_URL (%s)', async (given) => {
     const error = await loadSettings({ cwd, env: { API_BASE_URL: given } }).catch(
       (e: unknown) => e,

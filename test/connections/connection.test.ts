@@ -52,9 +52,17 @@ describe('normaliseBaseUrl', () => {
 
 describe('apiIdentity', () => {
   it('takes the loopback names for one host', () => {
-    const ids = ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010'].map(
-      apiIdentity,
-    );
+    const ids = [
+      'http://127.0.0.1:4010',
+      'http://localhost:4010',
+      'http://[::1]:4010',
+      'http://0.0.0.0:4010',
+      'http://[::]:4010',
+      'http://[::ffff:127.0.0.1]:4010',
+      'http://[::ffff:7f00:1]:4010',
+      'http://127.1:4010',
+      'http://localhost.:4010',
+    ].map((url) => apiIdentity(normaliseBaseUrl(url)));
     expect(new Set(ids).size).toBe(1);
   });
 

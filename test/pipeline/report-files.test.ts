@@ -30,6 +30,19 @@ describe('CsvOut', () => {
     ]);
   });
 
+  it('quotes a cell holding any line break, so that no formula can begin a line of its own', async () => {
+    const path = join(dir, 'breaks.csv');
+    const out = new CsvOut(path, ['reference', 'city'], ',');
+    await out.write(['INJ1\n=2+3', 'a\rb']);
+    await out.write(['x\r', 'Gent']);
+    await out.close();
+    const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+    expect(text).toBe('reference,city\r\n"INJ1\n=2+3","a\rb"\r\n"x\r",Gent\r\n');
+    // Split on any line break a reader might take for one, outside quotes, no line starts a formula.
+    const unquoted = text.replace(/"(?:[^"]|"")*"/g, 'Q');
+    for (const line of unquoted.split(/\r\n|\r|\n/)) expect(line).not.toMatch(/^[=+\-@]/);
+  });
+
   it('writes what the CSV reader gives back exactly', async () => {
     const values = [
       ['=1+1', '-5', '+32 470 12 34 56', '@x', '\tx', '\rx'],
