@@ -6,7 +6,6 @@
  * address it refuses to start without basic-auth credentials (except for /healthz).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { finished, PassThrough } from 'node:stream';
@@ -19,8 +18,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import yazl from 'yazl';
 
-import { statIfThere } from '../intake/files.js';
-import { openInside } from '../orders/open-attachment.js';
+import { lstatIfThere, statIfThere } from '../intake/files.js';
+import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
 import type { SheetProgress } from '../pipeline/runtime.js';
 import { allowedHosts, foreignHostMessage, hostOfHeader, LOOPBACK_HOSTS } from './hosts.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
@@ -87,13 +86,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       const { sheetId, file } = request.params;
       const type = REPORT_FILES[file];
       const dir = await reportDir(options, sheetId);
-      if (type === undefined || dir === undefined || !(await isFile(join(dir, file))))
+      const opened =
+        type === undefined || dir === undefined ? undefined : await openReport(dir, file);
+      if (type === undefined || opened === undefined)
         return reply.code(404).send({ message: `No ${file} for this sheet (yet).` });
       const [stem, extension] = file.split('.');
+      const stream = opened.stream();
+      finished(stream, () => void opened.close());
       return reply
         .type(type)
         .header('content-disposition', `attachment; filename="${stem}-${sheetId}.${extension}"`)
-        .send(createReadStream(join(dir, file)));
+        .send(stream);
     },
   );
   app.get<{ Params: { sheetId: string } }>(
@@ -204,6 +207,22 @@ async function reportDir(options: DashboardOptions, sheetId: string): Promise<st
   return sheet?.reportDir;
 }
 
+/**
+ * A report's file, opened as attachments are (never through a link), in a report folder that is
+ * not a link itself; undefined when there is no such plain file.
+ */
+async function openReport(dir: string, file: string): Promise<OpenedFile | undefined> {
+  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
+  try {
+    return await openInside(dir, file);
+  } catch (error) {
+    if (error instanceof AttachmentRefused) return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
 /** The files of a report folder the dashboard hands out, with their media types. */
 const REPORT_FILES: Record<string, string> = {
   'report.csv': 'text/csv; charset=utf-8',
@@ -213,10 +232,6 @@ const REPORT_FILES: Record<string, string> = {
 
 async function isDir(path: string): Promise<boolean> {
   return (await statIfThere(path))?.isDirectory() ?? false;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return (await statIfThere(path))?.isFile() ?? false;
 }
 
 /**

@@ -39,7 +39,21 @@ beforeAll(async () => {
   const linked = await tempDir('zip-linked-');
   await mkdir(join(linked, 'report'));
   await symlink(outside.dir, join(linked, 'report', 'failed'));
-  const sheets = [reported('plain', plain), reported('linked', join(linked, 'report'))];
+  // A report whose files are links to outside files; one whose whole folder is a link.
+  const swapped = await tempDir('report-links-');
+  await symlink(outside.file, join(swapped, 'report.csv'));
+  await symlink(outside.file, join(swapped, 'summary.json'));
+  const real = await tempDir('report-real-');
+  await put(real, 'report.csv', 'row;status\r\n1;created\r\n');
+  const linkedDir = join(await tempDir('report-linked-dir-'), 'report');
+  await symlink(real, linkedDir);
+  const sheets = [
+    reported('plain', plain),
+    reported('linked', join(linked, 'report')),
+    reported('swapped', swapped),
+    reported('linked-dir', linkedDir),
+    reported('real', real),
+  ];
   dashboard = await startDashboard({
     host: '127.0.0.1',
     port: 0,
@@ -69,5 +83,24 @@ describe("the dashboard's zip of a failed/ bundle", () => {
     const { entries } = await zipOf('linked');
     expect([...entries.keys()]).toEqual([]);
     for (const data of entries.values()) expect(data.toString()).not.toContain(outside.marker);
+  });
+});
+
+describe("the dashboard's report files", () => {
+  it.each([
+    ['swapped', 'report.csv'],
+    ['swapped', 'summary.json'],
+    ['linked-dir', 'report.csv'],
+  ])('are never read through a link (%s/%s)', async (sheetId, file) => {
+    const answer = await fetch(`${dashboard.url}/reports/${sheetId}/${file}`);
+    const text = await answer.text();
+    expect(answer.status).toBe(404);
+    expect(text).not.toContain(outside.marker);
+  });
+
+  it('are handed out when they are plain files', async () => {
+    const answer = await fetch(`${dashboard.url}/reports/real/report.csv`);
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('row;status\r\n1;created\r\n');
   });
 });
