@@ -8,6 +8,7 @@ import { ConfigError, loadSettings, type Settings } from '../config/settings.js'
 import { createLogger } from '../logger.js';
 import type { Summary } from '../pipeline/report.js';
 import type { SheetProgress } from '../pipeline/runtime.js';
+import { SheetUnsettledError } from '../pipeline/sheet-copy.js';
 import { isRedisUnreachable } from '../redis/connect.js';
 import { redactUrl } from '../redis/url.js';
 import { type ColumnMapping, loadMapping, MappingError } from '../sheets/columns.js';
@@ -107,10 +108,17 @@ export async function importCommand(
     const ids: string[] = [];
     for (const path of paths) {
       const { sheetId, resumed } = await unlessRedisGone(
-        importer.pipeline.enqueue(path, {
-          allowDuplicates: opts.allowDuplicates ?? false,
-          ...(mapping && { mapping }),
-        }),
+        importer.pipeline
+          .enqueue(path, {
+            allowDuplicates: opts.allowDuplicates ?? false,
+            ...(mapping && { mapping }),
+          })
+          .catch((error: unknown) => {
+            // Still being written: the user's to wait for, said in one line.
+            if (error instanceof SheetUnsettledError)
+              throw new CliError(error.message, 1, { cause: error });
+            throw error;
+          }),
         importer.pipeline,
         { redisWaitS: settings.redisWaitS, redisUrl: importer.redisUrl },
       );
