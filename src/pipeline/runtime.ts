@@ -309,10 +309,13 @@ export class Pipeline {
         if (error instanceof AbortedError) logger.info(where, 'job stopped; it resumes later');
         else if (isRedisUnreachable(error)) this.#redisTrouble(error);
         else if (apiAway(error)) this.apiOutage.failed(error);
+        else if (isLostLock(error)) logger.warn({ ...where, reason: error.message }, LOST_LOCK);
         else logger.warn({ ...where, err: error }, 'job attempt failed');
       });
       worker.on('error', (error) => {
         if (isRedisUnreachable(error)) this.#redisTrouble(error);
+        else if (isLostLock(error))
+          logger.warn({ queue: worker.name, reason: error.message }, LOST_LOCK);
         else logger.error({ queue: worker.name, err: error }, 'worker error');
       });
       this.#workers.push(worker);
@@ -526,6 +529,17 @@ async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'lat
   } finally {
     clearTimeout(timer);
   }
+}
+
+const LOST_LOCK =
+  "a job's lock was lost (Redis was away, or the job ran past JOB_LOCK_MS): it is taken over and resumes from its last recorded step";
+
+/**
+ * BullMQ's word that a job's lock lapsed, typically after a Redis restart: expected, and handled
+ * by stalled-job recovery, so one line without a stack rather than an error per job.
+ */
+function isLostLock(error: Error): boolean {
+  return /missing lock|could not renew lock|lock mismatch/i.test(error.message);
 }
 
 /** BullMQ will not run this job again. */
