@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 
 import type { RunningDashboard } from '../dashboard/server.js';
 import { statIfThere } from '../intake/files.js';
@@ -169,7 +169,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
 
     const polling = opts.poll ?? settings.inboxPolling;
     const watcher = startWatcher({
-      inboxDir: settings.inboxDir,
+      // The inbox may itself be a link to where the user keeps it (a share): links are refused
+      // inside it, not above it.
+      inboxDir: await realpath(settings.inboxDir),
       intake,
       stableMs: settings.inboxStableMs,
       polling,
