@@ -1,23 +1,8 @@
-import { Writable } from 'node:stream';
-
 import { describe, expect, it } from 'vitest';
 
 import { ImportProgress } from '../../src/cli/import-progress.js';
 import type { SheetProgress } from '../../src/pipeline/runtime.js';
-
-function terminal(isTTY: boolean) {
-  let written = '';
-  const stream = Object.assign(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        written += chunk.toString();
-        done();
-      },
-    }),
-    { isTTY },
-  );
-  return { stream, written: () => written };
-}
+import { terminal } from '../helpers/terminal.js';
 
 const sheet = (name: string, final: number): SheetProgress => ({
   sheetId: name,

@@ -1,22 +1,7 @@
-import { Writable } from 'node:stream';
-
 import { describe, expect, it } from 'vitest';
 
 import { Progress } from '../../src/cli/progress.js';
-
-function terminal(isTTY: boolean) {
-  let written = '';
-  const stream = Object.assign(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        written += chunk.toString();
-        done();
-      },
-    }),
-    { isTTY },
-  );
-  return { stream, written: () => written };
-}
+import { terminal } from '../helpers/terminal.js';
 
 describe('Progress', () => {
   it('rewrites one line on a terminal, at most twice a second, and wipes it', () => {

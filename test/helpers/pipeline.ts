@@ -9,6 +9,7 @@ import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { Pipeline, type PipelineConfig, type SheetProgress } from '../../src/pipeline/runtime.js';
 import { takeSheetCopy } from '../../src/pipeline/sheet-copy.js';
+import type { SheetJobDeps } from '../../src/pipeline/sheet-job.js';
 import type { SheetStore } from '../../src/pipeline/sheet-store.js';
 import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
 import { tempDir } from './files.js';
@@ -183,4 +184,20 @@ export async function waitForReport(
     if (Date.now() > deadline) throw new Error(`no report in time: ${JSON.stringify(progress)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The sheet job's dependencies as the pipeline's own sheets worker has them, to run it by hand. */
+export function sheetJobDeps(t: TestPipeline): SheetJobDeps {
+  return {
+    store: t.pipeline.store,
+    ledger: t.pipeline.ledger,
+    catalogue: t.config.catalogue,
+    maxAttachmentBytes: t.config.maxAttachmentBytes,
+    connectionId: t.config.connection.id,
+    sheetsDir: t.config.sheetsDir,
+    rows: t.pipeline.queues.rows,
+    queueReport: (sheetId) => t.pipeline.queueReport(sheetId),
+    hasRowJob: async (jobId) => (await t.pipeline.queues.rows.getJob(jobId)) !== undefined,
+    logger: t.config.logger,
+  };
 }

@@ -11,6 +11,7 @@ import { put, tempDir } from '../helpers/files.js';
 import { leaksIn, outsideFiles, uploadedLeaks } from '../helpers/outside.js';
 import {
   recordTestSheet,
+  sheetJobDeps,
   type TestPipeline,
   testPipeline,
   waitForReport,
@@ -89,18 +90,7 @@ describe('an attachment swapped for a link after validation, before its upload',
       t.config.sheetsDir,
       t.config.connection.id,
     );
-    await runSheetJob('swap', {
-      store: t.pipeline.store,
-      ledger: t.pipeline.ledger,
-      catalogue: t.config.catalogue,
-      maxAttachmentBytes: t.config.maxAttachmentBytes,
-      connectionId: t.config.connection.id,
-      sheetsDir: t.config.sheetsDir,
-      rows: t.pipeline.queues.rows,
-      queueReport: (sheetId) => t.pipeline.queueReport(sheetId),
-      hasRowJob: async () => false,
-      logger: t.config.logger,
-    });
+    await runSheetJob('swap', { ...sheetJobDeps(t), hasRowJob: async () => false });
     expect(await t.pipeline.queues.rows.getWaitingCount()).toBe(2);
 
     // Swapped: the file for a link to an outside file, a folder on the path for an outside folder.

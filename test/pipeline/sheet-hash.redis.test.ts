@@ -9,10 +9,15 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { runSheetJob, type SheetJobDeps } from '../../src/pipeline/sheet-job.js';
+import { runSheetJob } from '../../src/pipeline/sheet-job.js';
 import type { Summary } from '../../src/pipeline/report.js';
 import { tempDir } from '../helpers/files.js';
-import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import {
+  sheetJobDeps,
+  type TestPipeline,
+  testPipeline,
+  waitForReport,
+} from '../helpers/pipeline.js';
 import { type SheetRow, sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 const open: TestPipeline[] = [];
@@ -33,22 +38,6 @@ function versions(count: number): { old: SheetRow[]; fresh: SheetRow[] } {
       }),
     );
   return { old: rows('Oudstraat', 'OLD'), fresh: rows('Nieuwstraat', 'NEW') };
-}
-
-/** The sheet job's dependencies as the pipeline's own sheets worker has them. */
-function sheetJobDeps(t: TestPipeline): SheetJobDeps {
-  return {
-    store: t.pipeline.store,
-    ledger: t.pipeline.ledger,
-    catalogue: t.config.catalogue,
-    maxAttachmentBytes: t.config.maxAttachmentBytes,
-    connectionId: t.config.connection.id,
-    sheetsDir: t.config.sheetsDir,
-    rows: t.pipeline.queues.rows,
-    queueReport: (sheetId) => t.pipeline.queueReport(sheetId),
-    hasRowJob: async (jobId) => (await t.pipeline.queues.rows.getJob(jobId)) !== undefined,
-    logger: t.config.logger,
-  };
 }
 
 async function readReport(dir: string): Promise<{ summary: Summary; lines: string[][] }> {
