@@ -19,6 +19,7 @@ import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redi
 import { redactUrl } from '../redis/url.js';
 import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
 import { CliError } from './errors.js';
+import type { CommandIo } from './io.js';
 import { waitForApi } from './wait-for-api.js';
 
 export interface Importer {
@@ -42,6 +43,27 @@ export interface OpenImporterOptions {
   service?: boolean;
   /** Stops waiting for the API at start (a signal while starting up). */
   signal?: AbortSignal;
+}
+
+/**
+ * `watch` and `worker`: the first stop signal is listened for from the start, so a Ctrl+C while
+ * starting up stops gracefully once started, or at once while the API is waited for. `opened`
+ * then opens the importer as a service (with workers; an API away at start is waited for on).
+ */
+export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
+  firstSignal: Promise<string>;
+  opened(parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'say'>): Promise<Importer>;
+} {
+  const firstSignal = io.stopSignal();
+  const starting = new AbortController();
+  void firstSignal.then(() => {
+    starting.abort();
+  });
+  return {
+    firstSignal,
+    opened: (parts) =>
+      openImporter({ ...parts, workers: true, service: true, signal: starting.signal }),
+  };
 }
 
 export async function openImporter(options: OpenImporterOptions): Promise<Importer> {

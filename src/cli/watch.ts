@@ -15,7 +15,7 @@ import {
   settingFlags,
   shortPath,
 } from './import.js';
-import { openImporter } from './importer.js';
+import { serviceStart } from './importer.js';
 import type { CommandIo } from './io.js';
 import { SheetNews } from './sheet-news.js';
 import { terminalText } from './terminal-text.js';
@@ -39,13 +39,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);
-  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started, or
-  // at once while the API is waited for.
-  const firstSignal = io.stopSignal();
-  const starting = new AbortController();
-  void firstSignal.then(() => {
-    starting.abort();
-  });
+  const start = serviceStart(io);
   for (const dir of [
     settings.inboxDir,
     settings.workDir,
@@ -55,14 +49,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   ]) {
     await mkdir(dir, { recursive: true });
   }
-  const importer = await openImporter({
-    settings,
-    logger,
-    say,
-    workers: true,
-    service: true,
-    signal: starting.signal,
-  });
+  const importer = await start.opened({ settings, logger, say });
   const stops: Array<() => Promise<unknown>> = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
@@ -191,7 +178,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     if (dashboard) sayHosts(settings, dashboard, say);
     say('Stop with Ctrl+C.');
 
-    const signal = await firstSignal;
+    const signal = await start.firstSignal;
     say(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
     void io.stopSignal().then(async () => {
       say('Stopping now; rows in flight resume from their last recorded step at the next start.');

@@ -1,6 +1,6 @@
 import { createLogger } from '../logger.js';
 import { loadCommandSettings, type SettingCommandOptions, settingFlags } from './import.js';
-import { openImporter } from './importer.js';
+import { serviceStart } from './importer.js';
 import type { CommandIo } from './io.js';
 import { terminalText } from './terminal-text.js';
 
@@ -16,25 +16,12 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
   const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel });
-  // Listened for from the start: a Ctrl+C while starting up stops gracefully once started, or
-  // at once while the API is waited for.
-  const firstSignal = io.stopSignal();
-  const starting = new AbortController();
-  void firstSignal.then(() => {
-    starting.abort();
-  });
-  const importer = await openImporter({
-    settings,
-    logger,
-    say,
-    workers: true,
-    service: true,
-    signal: starting.signal,
-  });
+  const start = serviceStart(io);
+  const importer = await start.opened({ settings, logger, say });
   say(
     `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
   );
-  const signal = await firstSignal;
+  const signal = await start.firstSignal;
   say(`${signal}: finishing the rows in flight (again to stop at once)…`);
   void io.stopSignal().then(() => {
     say('Stopping now; rows in flight resume from their last recorded step.');
