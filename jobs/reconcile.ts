@@ -6,7 +6,7 @@
  */
 import type { Job } from 'bullmq';
 
-import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from '../src/pipeline/give-up.js';
+import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from '../src/rows/give-up.js';
 
 export interface ReconcileDeps extends GiveUpDeps {
   /** Whether a sheet is of this worker's connection (another's is reconciled by its own workers). */

@@ -2,7 +2,7 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 
-import { type ReportDeps, writeReport } from '../src/pipeline/report.js';
+import { type ReportDeps, writeReport } from '../src/report/report.js';
 
 export const reportJobSchema = z.object({ sheetId: z.string().min(1) });
 

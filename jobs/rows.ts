@@ -1,5 +1,5 @@
 /**
- * The `rows` queue: one job per valid row. The state machine is in src/pipeline/row-job.ts; this
+ * The `rows` queue: one job per valid row. The state machine is in src/rows/row-job.ts; this
  * turns its interruptions into BullMQ's control flow.
  */
 import { type Job, RateLimitError, UnrecoverableError } from 'bullmq';
@@ -11,8 +11,8 @@ import {
   type RowJobData,
   type RowJobDeps,
   RowInterruption,
-} from '../src/pipeline/row-job.js';
-import { StoppingError } from '../src/pipeline/stopping.js';
+} from '../src/rows/row-job.js';
+import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
 export interface RowsProcessorDeps extends RowJobDeps {

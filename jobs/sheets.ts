@@ -7,8 +7,8 @@ import {
   NotYetError,
   runSheetJob,
   type SheetJobDeps,
-} from '../src/pipeline/sheet-job.js';
-import { StoppingError } from '../src/pipeline/stopping.js';
+} from '../src/split/sheet-job.js';
+import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
 export const sheetJobSchema = z.object({ sheetId: z.string().min(1) });

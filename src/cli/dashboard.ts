@@ -15,7 +15,7 @@ import {
 } from '../dashboard/server.js';
 import { LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import { createLogger } from '../logger.js';
-import { ImportsMonitor } from '../pipeline/monitor.js';
+import { ImportsMonitor } from '../store/monitor.js';
 import { RedisUnavailableError, resolveRedis } from '../redis/resolve.js';
 import { redactUrl } from '../redis/url.js';
 import { CliError } from './errors.js';

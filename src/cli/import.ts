@@ -6,12 +6,12 @@ import type { Logger } from 'pino';
 
 import { ConfigError, loadSettings, type Settings } from '../config/settings.js';
 import { createLogger } from '../logger.js';
-import type { Summary } from '../pipeline/report.js';
-import type { SheetProgress } from '../pipeline/runtime.js';
-import { SheetUnsettledError } from '../pipeline/sheet-copy.js';
+import type { Summary } from '../report/report.js';
+import type { SheetProgress } from '../queue/runtime.js';
+import { SheetUnsettledError } from '../store/sheet-copy.js';
 import { isRedisUnreachable } from '../redis/connect.js';
 import { redactUrl } from '../redis/url.js';
-import { type ColumnMapping, loadMapping, MappingError } from '../sheets/columns.js';
+import { type ColumnMapping, loadMapping, MappingError } from '../orders/columns.js';
 import { CliError } from './errors.js';
 import { ImportProgress } from './import-progress.js';
 import { openImporter } from './importer.js';

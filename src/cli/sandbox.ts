@@ -5,9 +5,9 @@ import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../logger.js';
 import { CatalogueError } from '../orders/catalogue.js';
 import { defaultProductsFile } from '../package-root.js';
-import { parseSize, type SandboxOptionsInput } from '../sandbox/options.js';
-import { startSandbox } from '../sandbox/server.js';
-import { parseTokens } from '../sandbox/tokens.js';
+import { parseSize, type SandboxOptionsInput } from '../../sandbox/options.js';
+import { startSandbox } from '../../sandbox/server.js';
+import { parseTokens } from '../../sandbox/tokens.js';
 import { CliError } from './errors.js';
 import type { CommandIo } from './io.js';
 

@@ -4,8 +4,8 @@
  */
 import type { Logger } from 'pino';
 
-import type { SheetProgress } from '../pipeline/runtime.js';
-import { ROW_STATUSES } from '../pipeline/results.js';
+import type { SheetProgress } from '../queue/runtime.js';
+import { ROW_STATUSES } from '../store/results.js';
 import { terminalText } from './terminal-text.js';
 
 export interface SheetNewsOptions {

@@ -3,7 +3,7 @@ import { relative, resolve } from 'node:path';
 
 import { ConfigError, loadSettings } from '../config/settings.js';
 import { CatalogueError, loadCatalogue } from '../orders/catalogue.js';
-import { type ColumnMapping, loadMapping, MappingError } from '../sheets/columns.js';
+import { type ColumnMapping, loadMapping, MappingError } from '../orders/columns.js';
 import { SheetError } from '../sheets/errors.js';
 import { describeSheet, type Problem, readSheet } from '../sheets/read-sheet.js';
 import type { SheetInfo } from '../sheets/types.js';

@@ -5,7 +5,7 @@ import { statIfThere } from '../intake/files.js';
 import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
-import { queueNames } from '../pipeline/keys.js';
+import { queueNames } from '../store/keys.js';
 import { refuseExposure, sayHosts, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {

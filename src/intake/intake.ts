@@ -21,7 +21,7 @@ import {
   moveInside,
   plainRelative,
 } from '../orders/open-attachment.js';
-import { newSheetId, type Pipeline } from '../pipeline/runtime.js';
+import { newSheetId, type Pipeline } from '../queue/runtime.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet } from '../sheets/read-sheet.js';
 import {

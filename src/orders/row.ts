@@ -2,7 +2,7 @@
  * One row's cells → the order to send, or every problem of the row at once, each naming the
  * column as the sheet names it and saying in plain words what to change.
  */
-import type { Cells, SheetField } from '../sheets/columns.js';
+import type { Cells, SheetField } from './columns.js';
 import type { Catalogue, ConditionalField } from './catalogue.js';
 import { ORDER_FIELDS, type OrderFieldName, type OrderProduct } from './fields.js';
 import {

@@ -21,7 +21,7 @@ import {
   mapHeader,
   MappingError,
   ObjectCells,
-} from './columns.js';
+} from '../orders/columns.js';
 import { type CsvSheet, openCsv } from './csv.js';
 import { delimiterName } from './delimiter.js';
 import { SheetError } from './errors.js';
@@ -36,7 +36,7 @@ export interface ReadSheetOptions {
   maxAttachmentBytes: number;
   /**
    * The folder attachment paths are relative to: the sheet's own by default; the original's
-   * when `path` is a private copy of the sheet (see pipeline/sheet-copy.ts).
+   * when `path` is a private copy of the sheet (see store/sheet-copy.ts).
    */
   folder?: string;
 }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type FileToUpload } from '../../src/api/client.js';
 import { AbortedError, ApiError } from '../../src/api/errors.js';
 import { openInside } from '../../src/orders/open-attachment.js';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { put, tempDir } from '../helpers/files.js';
 import { validOrder } from '../helpers/orders.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';

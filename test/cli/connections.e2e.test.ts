@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Summary } from '../../src/pipeline/report.js';
+import type { Summary } from '../../src/report/report.js';
 import { ApiClient } from '../helpers/api.js';
 import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';

@@ -11,8 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Summary } from '../../src/pipeline/report.js';
-import { ROW_STATUSES } from '../../src/pipeline/results.js';
+import type { Summary } from '../../src/report/report.js';
+import { ROW_STATUSES } from '../../src/store/results.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
 import { assertBuilt, type CliProcess, type Finished, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { doneLine } from '../../src/cli/sheet-news.js';
-import type { SheetProgress } from '../../src/pipeline/runtime.js';
+import type { SheetProgress } from '../../src/queue/runtime.js';
 
 const sheet = (over: Partial<SheetProgress>): SheetProgress => ({
   sheetId: 'S1',

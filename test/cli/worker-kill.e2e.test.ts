@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Pipeline } from '../../src/pipeline/runtime.js';
+import type { Pipeline } from '../../src/queue/runtime.js';
 import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { observingPipeline } from '../helpers/pipeline.js';

@@ -1,7 +1,7 @@
-import type { RunningSandbox, SandboxDeps } from '../../src/sandbox/server.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
-import { DEMO_TOKEN } from '../../src/sandbox/tokens.js';
+import type { RunningSandbox, SandboxDeps } from '../../sandbox/server.js';
+import { startSandbox } from '../../sandbox/server.js';
+import type { SandboxOptionsInput } from '../../sandbox/options.js';
+import { DEMO_TOKEN } from '../../sandbox/tokens.js';
 import { ApiClient } from './api.js';
 
 export interface TestSandbox extends RunningSandbox {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 
-import type { Pipeline, SheetProgress } from '../../src/pipeline/runtime.js';
+import type { Pipeline, SheetProgress } from '../../src/queue/runtime.js';
 import { freePort } from '../../src/redis/local-server.js';
-import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { type CliProcess, orderImporter } from './cli.js';
 import { tempDir } from './files.js';
 import { observingPipeline } from './pipeline.js';

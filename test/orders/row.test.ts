@@ -7,7 +7,7 @@ import {
   ObjectCells,
   parseMapping,
   CsvCells,
-} from '../../src/sheets/columns.js';
+} from '../../src/orders/columns.js';
 import { testCatalogue } from '../helpers/catalogue.js';
 
 const catalogue = testCatalogue;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { SandboxOptionsInput } from '../../src/sandbox/options.js';
+import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { validOrder } from '../helpers/orders.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { decide, FaultPlan, type FaultSettings } from '../../src/sandbox/faults.js';
-import { faultsSchema } from '../../src/sandbox/options.js';
+import { decide, FaultPlan, type FaultSettings } from '../../sandbox/faults.js';
+import { faultsSchema } from '../../sandbox/options.js';
 
 const none: FaultSettings = faultsSchema.parse({});
 

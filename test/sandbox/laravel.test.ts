@@ -8,8 +8,8 @@ import {
   ORDER_MODEL,
   routeNotFound,
   validationBody,
-} from '../../src/sandbox/laravel.js';
-import { otherMethods } from '../../src/sandbox/routes-table.js';
+} from '../../sandbox/laravel.js';
+import { otherMethods } from '../../sandbox/routes-table.js';
 
 describe('displayName', () => {
   it.each([

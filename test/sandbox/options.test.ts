@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseSize, sandboxOptionsSchema } from '../../src/sandbox/options.js';
-import { DEMO_TOKEN, parseTokens } from '../../src/sandbox/tokens.js';
+import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
+import { DEMO_TOKEN, parseTokens } from '../../sandbox/tokens.js';
 
 describe('parseSize', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { cleanInput, orderRules, validateOrder } from '../../src/sandbox/order-rules.js';
+import { cleanInput, orderRules, validateOrder } from '../../sandbox/order-rules.js';
 import { validOrder } from '../helpers/orders.js';
 import { testCatalogue } from '../helpers/catalogue.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { phpJson, phpObject } from '../../src/sandbox/php-json.js';
+import { phpJson, phpObject } from '../../sandbox/php-json.js';
 
 describe('phpJson (json_encode as Laravel calls it, with no flags)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { RateLimiter } from '../../src/sandbox/rate-limiter.js';
+import { RateLimiter } from '../../sandbox/rate-limiter.js';
 
 function clock(start = 1_000_000) {
   let now = start;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { type Rule, type RuleSet, validate } from '../../src/sandbox/validator.js';
+import { type Rule, type RuleSet, validate } from '../../sandbox/validator.js';
 
 const required: Rule = { kind: 'required' };
 const nullable: Rule = { kind: 'nullable' };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile, packageRoot } from '../../src/package-root.js';
-import { parseMapping } from '../../src/sheets/columns.js';
+import { parseMapping } from '../../src/orders/columns.js';
 import { SheetError } from '../../src/sheets/errors.js';
 import { type ReadSheetOptions, type RowResult, readSheet } from '../../src/sheets/read-sheet.js';
 import { put, tempDir } from '../helpers/files.js';

@@ -1,0 +1,207 @@
+/**
+ * From a sheet's own column names to the order fields they hold: API names matched trimmed and
+ * case-insensitively, plus a user's mapping file (`{ "Straat": "address1" }`).
+ */
+import { readFile } from 'node:fs/promises';
+
+import { ORDER_FIELDS } from './fields.js';
+
+/** Columns a sheet may have besides the order fields. */
+/** `order_id`: an order that already exists (a row dropped back from a report's failed/ folder). */
+export const EXTRA_COLUMNS = ['reference', 'files', 'order_id'] as const;
+
+export type SheetField = (typeof ORDER_FIELDS)[number][0] | (typeof EXTRA_COLUMNS)[number];
+
+/** Every field a sheet column can hold, by its lower-case name. */
+const KNOWN = new Map<string, SheetField>(
+  [...ORDER_FIELDS.map(([name]) => name), ...EXTRA_COLUMNS].map((name) => [
+    name.toLowerCase(),
+    name,
+  ]),
+);
+// The retrieve answer spells it this way too; a sheet exported from it should still import.
+KNOWN.set('key_pickup_location', 'keyPickup_location');
+
+/**
+ * Columns the importer's own reports add (`failed.csv` has `error`): a sheet dropped back from
+ * failed/ carries them, and they are ignored without a warning.
+ */
+const REPORT_COLUMNS = new Set(['error']);
+
+/** A user's own column names for fields, normalised (trimmed, lower case). */
+export type ColumnMapping = ReadonlyMap<string, SheetField>;
+
+export class MappingError extends Error {
+  override name = 'MappingError';
+}
+
+export function normaliseHeader(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** The field a column holds, or undefined for a column the importer does not know. */
+export function fieldOf(
+  column: string,
+  mapping: ColumnMapping = new Map(),
+): SheetField | undefined {
+  const key = normaliseHeader(column);
+  return mapping.get(key) ?? KNOWN.get(key);
+}
+
+/** Checks a parsed mapping file: string keys, each naming a known field. */
+export function parseMapping(json: unknown, source: string): ColumnMapping {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new MappingError(
+      `Column mapping ${source} must be a JSON object like { "Straat": "address1" }.`,
+    );
+  }
+  const mapping = new Map<string, SheetField>();
+  for (const [column, target] of Object.entries(json)) {
+    const field = typeof target === 'string' ? KNOWN.get(normaliseHeader(target)) : undefined;
+    if (field === undefined) {
+      throw new MappingError(
+        `Column mapping ${source}: "${column}" maps to ${JSON.stringify(target)}, which is not an order field; use one of ${[...KNOWN.values()].filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`,
+      );
+    }
+    const key = normaliseHeader(column);
+    if (mapping.has(key)) {
+      throw new MappingError(`Column mapping ${source}: the column "${column}" is mapped twice.`);
+    }
+    mapping.set(key, field);
+  }
+  return mapping;
+}
+
+export async function loadMapping(file: string): Promise<ColumnMapping> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new MappingError(
+      `Column mapping ${file} cannot be read as JSON: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return parseMapping(json, file);
+}
+
+/** How the columns of a CSV header map to fields. */
+export interface HeaderMap {
+  header: readonly string[];
+  /** Column position of each field the sheet has. */
+  index: ReadonlyMap<SheetField, number>;
+  unknown: string[];
+  /** Positions of columns without a name (their cells must be empty, or they are reported). */
+  nameless: number[];
+}
+
+/**
+ * Maps a CSV header. Two columns that give the same field make the sheet ambiguous: refused,
+ * with both names, rather than one silently winning.
+ */
+export function mapHeader(header: readonly string[], mapping?: ColumnMapping): HeaderMap {
+  const index = new Map<SheetField, number>();
+  const unknown: string[] = [];
+  const nameless: number[] = [];
+  header.forEach((column, position) => {
+    const field = fieldOf(column, mapping);
+    if (field === undefined) {
+      if (column.trim() === '') nameless.push(position);
+      else if (!REPORT_COLUMNS.has(normaliseHeader(column))) unknown.push(column);
+      return;
+    }
+    const earlier = index.get(field);
+    if (earlier !== undefined) {
+      throw new MappingError(
+        `the columns "${header[earlier] ?? ''}" and "${column}" both give ${field}; keep one of them.`,
+      );
+    }
+    index.set(field, position);
+  });
+  return { header, index, unknown, nameless };
+}
+
+/** Excel's name for a column position: 0 → A, 26 → AA. */
+export function columnLetter(position: number): string {
+  let letters = '';
+  for (let n = position + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  }
+  return letters;
+}
+
+/** The cells of one row, by field: all that a row's validation reads. */
+export interface Cells {
+  /** The field's value as written; undefined when the row has no such cell. */
+  value(field: SheetField): unknown;
+  /** The column holding the field, as the sheet names it; undefined when the sheet has none. */
+  column(field: SheetField): string | undefined;
+}
+
+/** A CSV record read through its header's map: nothing is copied per row. */
+export class CsvCells implements Cells {
+  constructor(
+    private readonly map: HeaderMap,
+    private readonly values: readonly string[],
+  ) {}
+
+  value(field: SheetField): string | undefined {
+    const position = this.map.index.get(field);
+    return position === undefined ? undefined : this.values[position];
+  }
+
+  column(field: SheetField): string | undefined {
+    const position = this.map.index.get(field);
+    return position === undefined ? undefined : this.map.header[position];
+  }
+
+  /** Whether a column without a name holds something in this row. */
+  namelessData(): boolean {
+    return this.map.nameless.some((position) => (this.values[position] ?? '').trim() !== '');
+  }
+
+  /** Non-empty cells past the header's width: data that no column name claims. */
+  extra(): number {
+    let extra = 0;
+    for (let i = this.map.header.length; i < this.values.length; i++) {
+      if ((this.values[i] ?? '').trim() !== '') extra += 1;
+    }
+    return extra;
+  }
+}
+
+/** The cells of a JSON object, by field. */
+export class ObjectCells implements Cells {
+  readonly #cells = new Map<SheetField, { value: unknown; column: string }>();
+  /** Keys that give a field another key already gave. */
+  readonly clashes: string[] = [];
+
+  /** `unknown` collects the keys no field claims, for the sheet's warning. */
+  constructor(
+    object: Record<string, unknown>,
+    mapping: ColumnMapping | undefined,
+    unknown: Set<string>,
+  ) {
+    for (const [key, value] of Object.entries(object)) {
+      const field = fieldOf(key, mapping);
+      if (field === undefined) {
+        if (!REPORT_COLUMNS.has(normaliseHeader(key))) unknown.add(key);
+        continue;
+      }
+      const earlier = this.#cells.get(field);
+      if (earlier !== undefined) {
+        this.clashes.push(`"${earlier.column}" and "${key}" both give ${field}; keep one of them.`);
+        continue;
+      }
+      this.#cells.set(field, { value, column: key });
+    }
+  }
+
+  value(field: SheetField): unknown {
+    return this.#cells.get(field)?.value;
+  }
+
+  column(field: SheetField): string | undefined {
+    return this.#cells.get(field)?.column;
+  }
+}

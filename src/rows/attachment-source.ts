@@ -1,0 +1,33 @@
+/**
+ * Where a row job's files are read from: the sheet's own folder, as its record in Redis names it,
+ * and the attachment's path as the sheet wrote it — never a location carried in the job's data,
+ * which anyone who can write to Redis (or an older version) may have set.
+ */
+import { dirname } from 'node:path';
+
+import { type OpenedFile, openInside } from '../orders/open-attachment.js';
+import type { SheetStore } from '../store/sheet-store.js';
+
+/** The sheet's record is gone: its folder, and so its files, cannot be found. */
+export class SheetGoneError extends Error {
+  override name = 'SheetGoneError';
+  readonly retryable = false;
+}
+
+/** Opens a sheet's attachment (open-attachment.ts: inside its folder, never through a link). */
+export type AttachmentOpener = (sheetId: string, path: string) => Promise<OpenedFile>;
+
+export function attachmentOpener(
+  store: Pick<SheetStore, 'get'>,
+  maxBytes: number,
+): AttachmentOpener {
+  return async (sheetId, path) => {
+    const sheet = await store.get(sheetId);
+    if (!sheet) {
+      throw new SheetGoneError(
+        `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
+      );
+    }
+    return openInside(dirname(sheet.path), path, { maxBytes });
+  };
+}

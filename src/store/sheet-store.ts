@@ -1,0 +1,377 @@
+/**
+ * Each sheet's state in Redis: its record, every row's final result, and the set of final rows
+ * that tells when the report is due. A row counts once however often it is finished, and the
+ * report is queued by exactly one caller (Lua, atomic).
+ */
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+import { type ColumnMapping, parseMapping } from '../orders/columns.js';
+import type { Keys } from './keys.js';
+import { parseOutcome, ROW_STATUSES, type RowOutcome, type RowStatus } from './results.js';
+
+export const SHEET_STATES = ['queued', 'reading', 'processing', 'reporting', 'done'] as const;
+export type SheetState = (typeof SHEET_STATES)[number];
+
+const sheetSchema = z.object({
+  sheetId: z.string(),
+  path: z.string(),
+  name: z.string(),
+  sha256: z.string(),
+  /**
+   * The original file's version when it was copied (`sheet-copy.ts`); set, the sheet is read from
+   * its private copy. Unset only for a sheet queued before copies were made: read at `path`.
+   */
+  origin: z.string().optional(),
+  state: z.enum(SHEET_STATES),
+  startedAt: z.string(),
+  /** The connection the sheet was queued for: only its workers read it or send its rows. */
+  connectionId: z.string().optional(),
+  apiBaseUrl: z.string(),
+  sandbox: z.enum(['0', '1']).transform((v) => v === '1'),
+  allowDuplicates: z.enum(['0', '1']).transform((v) => v === '1'),
+  /** Set once every row has been read. */
+  total: z.coerce.number().int().optional(),
+  /** The last row the sheet job has enqueued or settled. */
+  checkpoint: z.coerce.number().int().default(0),
+  /** Rows counted by the sheet job's first pass (for progress before all are enqueued). */
+  expected: z.coerce.number().int().optional(),
+  format: z.string().optional(),
+  delimiter: z.string().optional(),
+  encoding: z.string().optional(),
+  duplicateOf: z.string().optional(),
+  warnings: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? [] : (JSON.parse(v) as string[]))),
+  /** Why the sheet could not be read at all. */
+  error: z.string().optional(),
+  /** Field → the sheet's own column name (CSV), to name columns in the report. */
+  columns: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? {} : (JSON.parse(v) as Record<string, string>))),
+  /** The import's column mapping (`--mapping`), as [column, field] pairs, for any worker. */
+  mapping: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as Array<[string, string]>))),
+  finishedAt: z.string().optional(),
+  reportDir: z.string().optional(),
+  reportWrites: z.coerce.number().int().default(0),
+});
+export type SheetRecord = z.output<typeof sheetSchema>;
+
+/** The column mapping an import was given, checked again as any outside input is. */
+export function sheetMapping(sheet: SheetRecord): ColumnMapping | undefined {
+  return sheet.mapping === undefined
+    ? undefined
+    : parseMapping(Object.fromEntries(sheet.mapping), `the mapping of sheet ${sheet.sheetId}`);
+}
+
+/** Fields of a sheet's record that change while it is imported. */
+export type SheetUpdate = Partial<
+  Record<
+    'state' | 'format' | 'delimiter' | 'encoding' | 'error' | 'finishedAt' | 'reportDir',
+    string
+  >
+> & {
+  checkpoint?: number;
+  expected?: number;
+  warnings?: string[];
+  columns?: Record<string, string>;
+};
+
+export interface NewSheet {
+  mapping?: ReadonlyMap<string, string>;
+  sheetId: string;
+  path: string;
+  name: string;
+  sha256: string;
+  connectionId: string;
+  origin?: string;
+  apiBaseUrl: string;
+  sandbox: boolean;
+  allowDuplicates: boolean;
+  startedAt: string;
+  duplicateOf?: string;
+}
+
+// KEYS: sheet, results, final. ARGV: row, status, outcome, row, status, outcome, …
+// Returns {rows newly final, 1 when the report is now due (and this caller must queue it)}.
+const FINALIZE = `
+local added = 0
+for i = 1, #ARGV, 3 do
+  if redis.call('SADD', KEYS[3], ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
+    redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[i + 1], 1)
+    added = added + 1
+  end
+end
+local total = tonumber(redis.call('HGET', KEYS[1], 'total') or '-1')
+if total >= 0 and redis.call('SCARD', KEYS[3]) >= total
+  and redis.call('HSETNX', KEYS[1], 'reportQueued', '1') == 1 then
+  return {added, 1}
+end
+return {added, 0}
+`;
+
+// KEYS: sheet, final. ARGV: total. Returns 1 when the report is now due.
+const SET_TOTAL = `
+redis.call('HSET', KEYS[1], 'total', ARGV[1], 'state', 'processing')
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[1])
+  and redis.call('HSETNX', KEYS[1], 'reportQueued', '1') == 1 then
+  return 1
+end
+return 0
+`;
+
+// KEYS: creates. ARGV: row, token. Deletes the claim only if this token holds it.
+const UNCLAIM = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == 'sent|' .. ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+`;
+
+// KEYS: by-sha. ARGV: content, from, to. Moves a content's registration only if `from` holds it.
+const REPLACE_SHA = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+`;
+
+/** Where a row's create stands across every worker. */
+export type CreateClaim =
+  | { kind: 'claimed' }
+  | { kind: 'answered'; orderId: number; inspectionIds: number[] }
+  /** Sent by an earlier attempt or another worker, with no answer recorded. */
+  | { kind: 'sent' }
+  | { kind: 'none' };
+
+type ScriptedRedis = Redis & {
+  oiUnclaim(creates: string, row: string, token: string): Promise<number>;
+  oiFinalize(
+    sheet: string,
+    results: string,
+    final: string,
+    ...args: string[]
+  ): Promise<[number, number]>;
+  oiSetTotal(sheet: string, final: string, total: string): Promise<number>;
+  oiReplaceSha(bySha: string, content: string, from: string, to: string): Promise<number>;
+};
+
+export class SheetStore {
+  readonly #redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    readonly keys: Keys,
+  ) {
+    if (!('oiFinalize' in redis)) {
+      redis.defineCommand('oiFinalize', { numberOfKeys: 3, lua: FINALIZE });
+      redis.defineCommand('oiSetTotal', { numberOfKeys: 2, lua: SET_TOTAL });
+      redis.defineCommand('oiUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
+      redis.defineCommand('oiReplaceSha', { numberOfKeys: 1, lua: REPLACE_SHA });
+    }
+    this.#redis = redis as ScriptedRedis;
+  }
+
+  async create(sheet: NewSheet): Promise<void> {
+    const fields: Record<string, string> = {
+      sheetId: sheet.sheetId,
+      path: sheet.path,
+      name: sheet.name,
+      sha256: sheet.sha256,
+      state: 'queued',
+      startedAt: sheet.startedAt,
+      connectionId: sheet.connectionId,
+      apiBaseUrl: sheet.apiBaseUrl,
+      sandbox: sheet.sandbox ? '1' : '0',
+      allowDuplicates: sheet.allowDuplicates ? '1' : '0',
+      ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+      ...(sheet.origin !== undefined && { origin: sheet.origin }),
+      ...(sheet.mapping !== undefined && { mapping: JSON.stringify([...sheet.mapping]) }),
+    };
+    await this.#redis
+      .multi()
+      .hset(this.keys.sheet(sheet.sheetId), fields)
+      .sadd(this.keys.activeSheets, sheet.sheetId)
+      .zadd(this.keys.allSheets, Date.parse(sheet.startedAt), sheet.sheetId)
+      .exec();
+  }
+
+  async get(sheetId: string): Promise<SheetRecord | undefined> {
+    const hash = await this.#redis.hgetall(this.keys.sheet(sheetId));
+    if (Object.keys(hash).length === 0) return undefined;
+    return sheetSchema.parse(hash);
+  }
+
+  async update(sheetId: string, fields: SheetUpdate): Promise<void> {
+    const { warnings, checkpoint, expected, columns, ...rest } = fields;
+    const values: Record<string, string> = { ...(rest as Record<string, string>) };
+    if (warnings !== undefined) values.warnings = JSON.stringify(warnings);
+    if (checkpoint !== undefined) values.checkpoint = String(checkpoint);
+    if (expected !== undefined) values.expected = String(expected);
+    if (columns !== undefined) values.columns = JSON.stringify(columns);
+    await this.#redis.hset(this.keys.sheet(sheetId), values);
+  }
+
+  /** The sheet that imported this content (`<api scope>|<sha256>`) before, if any. */
+  async findBySha(content: string): Promise<string | undefined> {
+    return (await this.#redis.hget(this.keys.bySha, content)) ?? undefined;
+  }
+
+  /** Registers this content as imported by `sheetId`; false when another sheet got there first. */
+  async claimSha(content: string, sheetId: string): Promise<boolean> {
+    return (await this.#redis.hsetnx(this.keys.bySha, content, sheetId)) === 1;
+  }
+
+  /** Moves this content's registration from `from` to `to`; false when `from` no longer holds it. */
+  async replaceSha(content: string, from: string, to: string): Promise<boolean> {
+    return (await this.#redis.oiReplaceSha(this.keys.bySha, content, from, to)) === 1;
+  }
+
+  async forgetSha(content: string, sheetId: string): Promise<void> {
+    if ((await this.findBySha(content)) === sheetId)
+      await this.#redis.hdel(this.keys.bySha, content);
+  }
+
+  /**
+   * Records final results; a row already final keeps its first result. True when this call made
+   * the sheet complete: the caller then queues the report.
+   */
+  async finalize(
+    sheetId: string,
+    outcomes: ReadonlyArray<readonly [row: number, outcome: RowOutcome]>,
+  ): Promise<boolean> {
+    if (outcomes.length === 0) return false;
+    const args = outcomes.flatMap(([row, outcome]) => [
+      String(row),
+      outcome.status,
+      JSON.stringify(outcome),
+    ]);
+    const [, due] = await this.#redis.oiFinalize(
+      this.keys.sheet(sheetId),
+      this.keys.results(sheetId),
+      this.keys.final(sheetId),
+      ...args,
+    );
+    return due === 1;
+  }
+
+  /** Sets the number of rows once all are read; true when the report is due now. */
+  async setTotal(sheetId: string, total: number): Promise<boolean> {
+    return (
+      (await this.#redis.oiSetTotal(
+        this.keys.sheet(sheetId),
+        this.keys.final(sheetId),
+        String(total),
+      )) === 1
+    );
+  }
+
+  /** Takes the right to send a row's create; at most one attempt anywhere holds it. */
+  async claimCreate(sheetId: string, row: number, token: string): Promise<CreateClaim> {
+    const key = this.keys.creates(sheetId);
+    const mine = `sent|${token}`;
+    if ((await this.#redis.hsetnx(key, String(row), mine)) === 1) return { kind: 'claimed' };
+    // Carried out already, its reply lost to a Redis restart and the command sent again by the
+    // client on reconnecting: the claim is still this attempt's (tokens are never reused).
+    if ((await this.#redis.hget(key, String(row))) === mine) return { kind: 'claimed' };
+    const current = await this.createOf(sheetId, row);
+    return current.kind === 'none' ? this.claimCreate(sheetId, row, token) : current;
+  }
+
+  async createOf(sheetId: string, row: number): Promise<CreateClaim> {
+    const value = (await this.#redis.hget(this.keys.creates(sheetId), String(row))) ?? '';
+    const [state = '', orderId = '', inspections = ''] = value.split('|');
+    if (state !== 'answered') return value === '' ? { kind: 'none' } : { kind: 'sent' };
+    return {
+      kind: 'answered',
+      orderId: Number(orderId),
+      inspectionIds: inspections === '' ? [] : inspections.split(',').map(Number),
+    };
+  }
+
+  /** Records the create's answer the moment it comes back, before anything else. */
+  async answerCreate(
+    sheetId: string,
+    row: number,
+    orderId: number,
+    inspectionIds: readonly number[],
+  ): Promise<void> {
+    await this.#redis.hset(
+      this.keys.creates(sheetId),
+      String(row),
+      `answered|${orderId}|${inspectionIds.join(',')}`,
+    );
+  }
+
+  /** Gives the claim back: the create surely did nothing (refused, or never reached the API). */
+  async unclaimCreate(sheetId: string, row: number, token: string): Promise<void> {
+    await this.#redis.oiUnclaim(this.keys.creates(sheetId), String(row), token);
+  }
+
+  /** Final: recorded, or of a sheet already reported (whose per-row records are gone). */
+  async isFinal(sheetId: string, row: number): Promise<boolean> {
+    const [final, reported] = await Promise.all([
+      this.#redis.sismember(this.keys.final(sheetId), String(row)),
+      this.#redis.hget(this.keys.sheet(sheetId), 'reportDir'),
+    ]);
+    return final === 1 || reported !== null;
+  }
+
+  async finalCount(sheetId: string): Promise<number> {
+    return this.#redis.scard(this.keys.final(sheetId));
+  }
+
+  /** The results of these rows, in the same order (undefined for a row not final). */
+  async outcomes(sheetId: string, rows: readonly number[]): Promise<Array<RowOutcome | undefined>> {
+    if (rows.length === 0) return [];
+    const texts = await this.#redis.hmget(this.keys.results(sheetId), ...rows.map(String));
+    return texts.map((text) => (text === null ? undefined : parseOutcome(text)));
+  }
+
+  /** Marks the report written; the rows' results then live in the report, not in Redis. */
+  async markReported(sheetId: string, reportDir: string, finishedAt: string): Promise<void> {
+    await this.#redis
+      .multi()
+      .hset(this.keys.sheet(sheetId), { state: 'done', reportDir, finishedAt })
+      .hincrby(this.keys.sheet(sheetId), 'reportWrites', 1)
+      .del(this.keys.results(sheetId), this.keys.final(sheetId), this.keys.creates(sheetId))
+      .srem(this.keys.activeSheets, sheetId)
+      .exec();
+  }
+
+  /** How many rows reached each status so far (for progress displays). */
+  async statusCounts(sheetId: string): Promise<Record<RowStatus, number>> {
+    const values = await this.#redis.hmget(
+      this.keys.sheet(sheetId),
+      ...ROW_STATUSES.map((s) => `n:${s}`),
+    );
+    return Object.fromEntries(ROW_STATUSES.map((s, i) => [s, Number(values[i] ?? 0)])) as Record<
+      RowStatus,
+      number
+    >;
+  }
+
+  /** The most recently queued sheets, newest first. */
+  async recentSheets(limit: number): Promise<string[]> {
+    return this.#redis.zrevrange(this.keys.allSheets, 0, limit - 1);
+  }
+
+  /** Sheets not yet reported (for the reconciler and progress displays). */
+  async activeSheets(): Promise<string[]> {
+    return this.#redis.smembers(this.keys.activeSheets);
+  }
+
+  /** Queues the report again when its first signal was lost: a sheet complete but unreported. */
+  async reportOverdue(sheetId: string): Promise<boolean> {
+    const sheet = await this.get(sheetId);
+    if (!sheet || sheet.total === undefined || sheet.state === 'done') return false;
+    return (await this.finalCount(sheetId)) >= sheet.total;
+  }
+}

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { attachmentOpener } from '../../src/rows/attachment-source.js';
+import { runRowJob, RowInterruption, type RowJobData } from '../../src/rows/row-job.js';
+import { sandboxRequests } from '../helpers/api.js';
+import { put, tempDir } from '../helpers/files.js';
+import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
+import { validOrder } from '../helpers/orders.js';
+
+const open: TestPipeline[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+/** A row job as BullMQ hands it over, its data kept in memory. */
+function rowJobHandle(data: RowJobData, attemptsStarted = 1) {
+  let current: unknown = data;
+  return {
+    get data() {
+      return current;
+    },
+    attemptsStarted,
+    attemptsMade: attemptsStarted - 1,
+    maxAttempts: 5,
+    updateData: async (next: RowJobData) => {
+      current = next;
+    },
+  };
+}
+
+/** A row job's dependencies on the test pipeline; outcomes go to `onFinish`. */
+function rowJobDeps(
+  t: TestPipeline,
+  onFinish: (outcome: { status: string; error?: string }) => void,
+) {
+  return {
+    connectionId: t.config.connection.id,
+    api: t.config.api,
+    ledger: t.pipeline.ledger,
+    pace: t.pipeline.pace,
+    creates: t.pipeline.store,
+    openAttachment: attachmentOpener(t.pipeline.store, t.config.maxAttachmentBytes),
+    finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) => {
+      onFinish(outcome);
+    },
+    isFinal: async () => false,
+    logger: t.config.logger,
+    now: Date.now,
+    signal: new AbortController().signal,
+  };
+}
+
+describe('one row job run by two workers at once (a stall taken over while the first still runs)', () => {
+  it('sends the create once', async () => {
+    const t = await testPipeline({ workers: false, sandbox: { faults: { latencyMs: 300 } } });
+    open.push(t);
+    const data: RowJobData = {
+      connectionId: t.config.connection.id,
+      sheetId: 'takeover',
+      row: 1,
+      line: 2,
+      key: null,
+      order: validOrder(),
+      attachments: [],
+    };
+    const finished: string[] = [];
+    const deps = rowJobDeps(t, (outcome) => finished.push(outcome.status));
+    const results = await Promise.allSettled([
+      runRowJob(rowJobHandle(data), deps),
+      runRowJob(rowJobHandle(data), deps),
+    ]);
+    const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
+    expect(creates).toHaveLength(1);
+    expect(finished).toEqual(['created']);
+    const waiting = results.find((r) => r.status === 'rejected');
+    expect(waiting?.reason).toBeInstanceOf(RowInterruption);
+  });
+});
+
+describe('a row resumed after its process stopped in the middle of an upload', () => {
+  it('sends the file again and says it may be on the order twice', async () => {
+    const t = await testPipeline({ workers: false });
+    open.push(t);
+    const dir = await tempDir('mid-upload-');
+    const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
+    await recordTestSheet(
+      t.pipeline.store,
+      'mid-upload',
+      await put(dir, 'orders.csv', 'x'),
+      t.config.sheetsDir,
+      t.config.connection.id,
+    );
+    const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
+    const data: RowJobData = {
+      connectionId: t.config.connection.id,
+      sheetId: 'mid-upload',
+      row: 1,
+      line: 2,
+      key: null,
+      order: validOrder(),
+      attachments: [{ path: 'docs/plan.pdf', absolute: plan, bytes: 9 }],
+      // As the stopped process left it: the order made, the upload sent, no answer kept.
+      state: { orderId: order.id, inspectionIds: [], fileIds: [null], resent: [], uploading: 0 },
+    };
+    const outcomes: Array<{ status: string; error?: string }> = [];
+    await runRowJob(
+      rowJobHandle(data, 2),
+      rowJobDeps(t, (outcome) => outcomes.push(outcome)),
+    );
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        status: 'created',
+        error: 'sent again after an unclear answer, so possibly attached twice: docs/plan.pdf.',
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,273 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { reconcileProcessor } from '../../jobs/reconcile.js';
+import { closeSheetEarly } from '../../src/rows/give-up.js';
+import { Keys } from '../../src/store/keys.js';
+import { Ledger, ledgerKey } from '../../src/store/ledger.js';
+import { ApiPace } from '../../src/store/pace.js';
+import { SheetStore } from '../../src/store/sheet-store.js';
+import { freePort } from '../../src/redis/local-server.js';
+import { RedisUnavailableError, resolveRedis } from '../../src/redis/resolve.js';
+import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+
+let redis: TestRedis;
+let client: Redis;
+let keys: Keys;
+beforeAll(async () => {
+  redis = await useTestRedis();
+  client = new Redis(redis.url);
+  keys = new Keys(`{${redis.prefix}}`);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.cleanup();
+});
+
+const sheet = (sheetId: string) => ({
+  sheetId,
+  path: `/tmp/${sheetId}.csv`,
+  name: `${sheetId}.csv`,
+  sha256: `sha-${sheetId}`,
+  connectionId: 'c1',
+  apiBaseUrl: 'http://api',
+  sandbox: false,
+  allowDuplicates: false,
+  startedAt: new Date().toISOString(),
+});
+
+describe('SheetStore', () => {
+  it('keeps the first result of a row and queues the report exactly once', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s1'));
+    expect(await store.finalize('s1', [[1, { status: 'created', orderId: 7, attempts: 1 }]])).toBe(
+      false,
+    );
+    expect(await store.finalize('s1', [[1, { status: 'failed', attempts: 2 }]])).toBe(false);
+    expect(await store.outcomes('s1', [1, 2])).toEqual([
+      { status: 'created', orderId: 7, attempts: 1 },
+      undefined,
+    ]);
+
+    // The total arrives; then the last rows finish at the same time, from many workers.
+    expect(await store.setTotal('s1', 12)).toBe(false);
+    const finishes = Array.from({ length: 11 }, (_, i) =>
+      store.finalize('s1', [[i + 2, { status: 'created', orderId: 100 + i, attempts: 1 }]]),
+    );
+    const again = Array.from({ length: 11 }, (_, i) =>
+      store.finalize('s1', [[i + 2, { status: 'failed', attempts: 1 }]]),
+    );
+    const due = await Promise.all([...finishes, ...again]);
+    expect(due.filter(Boolean)).toHaveLength(1);
+    expect(await store.finalCount('s1')).toBe(12);
+    expect(await store.statusCounts('s1')).toMatchObject({ created: 12, failed: 0 });
+  });
+
+  it('keeps every row of a reported sheet final, so a late give-up cannot settle it again', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s-done'));
+    await store.finalize('s-done', [[1, { status: 'failed', attempts: 5 }]]);
+    expect(await store.setTotal('s-done', 1)).toBe(true);
+    await store.markReported('s-done', '/tmp/r', new Date().toISOString());
+    expect(await store.isFinal('s-done', 1)).toBe(true);
+    expect(await store.isFinal('s-unknown', 1)).toBe(false);
+  });
+
+  it('tells the report due when the total comes after the last row', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s2'));
+    await store.finalize('s2', [[1, { status: 'invalid', attempts: 0 }]]);
+    expect(await store.setTotal('s2', 1)).toBe(true);
+    expect(await store.setTotal('s2', 1)).toBe(false);
+  });
+
+  it('lets the reconciler queue the report of a sheet whose signal was lost', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s3'));
+    await store.finalize('s3', [[1, { status: 'created', orderId: 1, attempts: 1 }]]);
+    // The row job died between its result and queueing the report: reportQueued is set.
+    await client.hset(keys.sheet('s3'), { total: '1', reportQueued: '1', state: 'processing' });
+    const queued: string[] = [];
+    const reconcile = reconcileProcessor({
+      connectionId: 'c1',
+      ownsSheet: async () => true,
+      store,
+      ledger: new Ledger(client, keys),
+      queueReport: async (id) => void queued.push(id),
+      hasRowJob: async () => false,
+      failedRows: async () => [],
+      failedSheets: async () => [],
+      logger: pino({ level: 'silent' }),
+    });
+    await reconcile({} as never);
+    expect(queued).toContain('s3');
+    await store.markReported('s3', '/tmp/r', new Date().toISOString());
+    queued.length = 0;
+    await reconcile({} as never);
+    expect(queued).not.toContain('s3');
+    expect(await client.exists(keys.results('s3'), keys.final('s3'))).toBe(0);
+  });
+});
+
+describe('Ledger', () => {
+  const key = 'scope|ref|R-1';
+
+  it('lets one row claim a key; others see it busy, then a duplicate of its order', async () => {
+    const ledger = new Ledger(client, keys);
+    const a = { sheetId: 'A', row: 1 };
+    const b = { sheetId: 'B', row: 4 };
+    const claims = await Promise.all([ledger.claim(key, a), ledger.claim(key, b)]);
+    expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'mine']);
+    const owner = claims[0].kind === 'mine' ? a : b;
+    const other = owner === a ? b : a;
+    expect(await ledger.claim(key, owner)).toEqual({ kind: 'mine' });
+    await ledger.confirm(key, owner, 555);
+    expect(await ledger.claim(key, other)).toEqual({ kind: 'duplicate', orderId: 555, ...owner });
+  });
+
+  it('frees a key only for the row that holds it', async () => {
+    const ledger = new Ledger(client, keys);
+    const k = 'scope|ref|R-2';
+    const a = { sheetId: 'A', row: 2 };
+    await ledger.claim(k, a);
+    await ledger.release(k, { sheetId: 'A', row: 22 });
+    expect(await ledger.lookup(k)).toMatchObject({ state: 'pending', ref: a });
+    await ledger.release(k, a);
+    expect(await ledger.lookup(k)).toBeUndefined();
+  });
+
+  it('sends later rows of an unknown outcome to review', async () => {
+    const ledger = new Ledger(client, keys);
+    const k = 'scope|ref|R-3';
+    await ledger.claim(k, { sheetId: 'A', row: 3 });
+    await ledger.markUnknown(k, { sheetId: 'A', row: 3 });
+    expect(await ledger.claim(k, { sheetId: 'B', row: 1 })).toEqual({
+      kind: 'unknown',
+      sheetId: 'A',
+      row: 3,
+    });
+  });
+
+  it('keys rows by reference, else by what they would send', () => {
+    const order = { city: 'Gent', address1: 'Kerkstraat' };
+    expect(ledgerKey('api', { reference: 'R-1', order, files: [] })).toBe('api|ref|R-1');
+    const fp = ledgerKey('api', { order, files: ['a.pdf'] });
+    expect(fp).toMatch(/^api\|fp\|[0-9a-f]{64}$/);
+    expect(
+      ledgerKey('api', { order: { address1: 'Kerkstraat', city: 'Gent' }, files: ['a.pdf'] }),
+    ).toBe(fp);
+    expect(ledgerKey('api', { order, files: ['b.pdf'] })).not.toBe(fp);
+    expect(ledgerKey('other', { order, files: ['a.pdf'] })).not.toBe(fp);
+  });
+});
+
+describe('closeSheetEarly', () => {
+  it('gives a sheet that stopped before a single row was counted an error, not an empty success', async () => {
+    const store = new SheetStore(client, keys);
+    await store.create(sheet('s-early'));
+    const queued: string[] = [];
+    await closeSheetEarly('s-early', 'the sheet job gave up: ENAMETOOLONG', {
+      connectionId: 'c1',
+      store,
+      ledger: new Ledger(client, keys),
+      queueReport: async (id) => void queued.push(id),
+      hasRowJob: async () => false,
+      logger: pino({ level: 'silent' }),
+    });
+    const closed = await store.get('s-early');
+    expect(closed?.total).toBe(0);
+    expect(closed?.error).toMatch(/stopped before its rows were read: the sheet job gave up/);
+    expect(queued).toEqual(['s-early']);
+  });
+});
+
+describe('ApiPace', () => {
+  it('spaces requests evenly across every process sharing the Redis', async () => {
+    const shared = new Keys(`{${redis.prefix}}-pace`);
+    const paces = [0, 1, 2].map(() => new ApiPace(client, shared.apiPace('c1'), 1200)); // one per 50 ms
+    const starts: number[] = [];
+    await Promise.all(
+      paces.map(async (pace) => {
+        for (let i = 0; i < 5; i++) {
+          await pace.turn();
+          starts.push(performance.now());
+        }
+      }),
+    );
+    starts.sort((x, y) => x - y);
+    const gaps = starts.slice(1).map((t, i) => t - (starts[i] ?? t));
+    // Timers may fire late, never early: each request waits its own slot.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(40);
+    expect((starts.at(-1) ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(14 * 50 - 20);
+  });
+
+  it('works with a limit that does not divide a minute', async () => {
+    const key = new Keys(`{${redis.prefix}}-odd`).apiPace('c1');
+    const pace = new ApiPace(client, key, 90 * 60); // 11.11 ms apart
+    for (let i = 0; i < 4; i++) await pace.turn();
+    const slot = Number(await client.get(key));
+    expect(slot).toBeGreaterThan(Date.now());
+  });
+
+  it('holds every process back for a Retry-After', async () => {
+    const shared = new Keys(`{${redis.prefix}}-hold`);
+    const a = new ApiPace(client, shared.apiPace('c1'), undefined);
+    const b = new ApiPace(client, shared.apiPace('c1'), undefined);
+    await a.holdFor(300);
+    const started = performance.now();
+    await b.turn();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+  });
+});
+
+describe('resolveRedis', () => {
+  it('starts a private redis-server with AOF when nothing answers, and shares it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'resolve-'));
+    const closed = `redis://127.0.0.1:${await freePort()}`;
+    try {
+      const first = await resolveRedis({ dataDir, defaultUrl: closed });
+      expect(first.source).toBe('private');
+      expect(await readFile(join(dataDir, 'redis', 'url'), 'utf8')).toBe(`${first.url}\n`);
+      const second = await resolveRedis({ dataDir, defaultUrl: closed });
+      expect(second).toMatchObject({ source: 'private', url: first.url });
+      const check = new Redis(first.url);
+      expect(await check.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
+      check.disconnect();
+      // A process that only looks (the dashboard alone) uses the running one, never starts one.
+      const looking = await resolveRedis({ dataDir, defaultUrl: closed, startPrivate: false });
+      expect(looking).toMatchObject({ source: 'private', url: first.url });
+      await second.release();
+      await first.release();
+      await expect(
+        resolveRedis({ dataDir, defaultUrl: closed, startPrivate: false }),
+      ).rejects.toThrow(
+        /no importer's private redis-server runs under .*: start order-importer watch/,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a REDIS_URL that does not answer, and says how to get one otherwise', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'resolve-'));
+    try {
+      await expect(resolveRedis({ configured: 'redis://127.0.0.1:1', dataDir })).rejects.toThrow(
+        /^REDIS_URL redis:\/\/127\.0\.0\.1:1\/? does not answer/,
+      );
+      const error = await resolveRedis({
+        dataDir,
+        defaultUrl: 'redis://127.0.0.1:1',
+        binary: '/nonexistent/redis-server',
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedisUnavailableError);
+      expect((error as Error).message).toMatch(/apt-get install redis-server/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
