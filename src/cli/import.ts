@@ -7,7 +7,10 @@ import type { Logger } from 'pino';
 import { ConfigError, loadSettings, type Settings } from '../config/settings.js';
 import { createLogger } from '../logger.js';
 import type { Summary } from '../report/report.js';
-import type { SheetProgress } from '../queue/runtime.js';
+import type { Context } from '../context.js';
+import { submitSheet } from '../intake/submit.js';
+import { importStopped } from '../rows/stop-import.js';
+import { type SheetProgress, sheetProgress } from '../store/progress.js';
 import { SheetUnsettledError } from '../store/sheet-copy.js';
 import { isRedisUnreachable } from '../redis/connect.js';
 import { redactUrl } from '../redis/url.js';
@@ -108,18 +111,16 @@ export async function importCommand(
     const ids: string[] = [];
     for (const path of paths) {
       const { sheetId, resumed } = await unlessRedisGone(
-        importer.pipeline
-          .enqueue(path, {
-            allowDuplicates: opts.allowDuplicates ?? false,
-            ...(mapping && { mapping }),
-          })
-          .catch((error: unknown) => {
-            // Still being written: the user's to wait for, said in one line.
-            if (error instanceof SheetUnsettledError)
-              throw new CliError(error.message, 1, { cause: error });
-            throw error;
-          }),
-        importer.pipeline,
+        submitSheet(importer.ctx, path, {
+          allowDuplicates: opts.allowDuplicates ?? false,
+          ...(mapping && { mapping }),
+        }).catch((error: unknown) => {
+          // Still being written: the user's to wait for, said in one line.
+          if (error instanceof SheetUnsettledError)
+            throw new CliError(error.message, 1, { cause: error });
+          throw error;
+        }),
+        importer.ctx.outages.redis,
         { redisWaitS: settings.redisWaitS, redisUrl: importer.redisUrl },
       );
       say(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, io.cwd)} as sheet ${sheetId}.`);
@@ -134,7 +135,7 @@ export async function importCommand(
     void io.stopSignal().then(() => {
       stop.interrupted = true;
     });
-    const outcome = await waitForSheets(ids, importer.pipeline, progress, {
+    const outcome = await waitForSheets(ids, watchedSheets(importer.ctx), progress, {
       stopped: () => stop.interrupted,
       redisWaitS: settings.redisWaitS,
       redisUrl: importer.redisUrl,
@@ -157,11 +158,21 @@ export async function importCommand(
   }
 }
 
-/** What waitForSheets needs of the pipeline. */
+/** What waitForSheets needs of the context. */
 interface Watched {
   progress(id: string): Promise<SheetProgress | undefined>;
   fatal(): Promise<string | undefined>;
-  redisOutage: { readonly since: number | undefined; failed(reason: unknown): void };
+  redisOutage: RedisOutage;
+}
+
+export type RedisOutage = { readonly since: number | undefined; failed(reason: unknown): void };
+
+function watchedSheets(ctx: Context): Watched {
+  return {
+    progress: (id) => sheetProgress(ctx.store, id),
+    fatal: () => importStopped(ctx),
+    redisOutage: ctx.outages.redis,
+  };
 }
 
 export interface WaitForSheetsOptions {
@@ -210,7 +221,7 @@ export async function waitForSheets(
       }
     }
     if (options.stopped()) return { sheets };
-    if (redisGone(pipeline, options, now)) throw redisGoneError(options);
+    if (redisGone(pipeline.redisOutage, options, now)) throw redisGoneError(options);
     if (polled !== undefined) await sleep(pollMs);
   }
 }
@@ -223,7 +234,7 @@ type RedisWait = Pick<WaitForSheetsOptions, 'redisWaitS' | 'redisUrl' | 'now' | 
  */
 export async function unlessRedisGone<T>(
   work: Promise<T>,
-  pipeline: Pick<Watched, 'redisOutage'>,
+  outage: RedisOutage,
   options: RedisWait,
 ): Promise<T> {
   const now = options.now ?? Date.now;
@@ -231,7 +242,7 @@ export async function unlessRedisGone<T>(
   const watchdog = (async (): Promise<never> => {
     for (;;) {
       await sleep(options.pollMs ?? 300, undefined, { signal: done.signal });
-      if (redisGone(pipeline, options, now)) throw redisGoneError(options);
+      if (redisGone(outage, options, now)) throw redisGoneError(options);
     }
   })();
   try {
@@ -241,12 +252,8 @@ export async function unlessRedisGone<T>(
   }
 }
 
-function redisGone(
-  pipeline: Pick<Watched, 'redisOutage'>,
-  options: RedisWait,
-  now: () => number,
-): boolean {
-  const since = pipeline.redisOutage.since;
+function redisGone(outage: RedisOutage, options: RedisWait, now: () => number): boolean {
+  const since = outage.since;
   return since !== undefined && now() - since >= options.redisWaitS * 1000;
 }
 

@@ -3,9 +3,11 @@ import { mkdir, realpath } from 'node:fs/promises';
 import type { RunningDashboard } from '../dashboard/server.js';
 import { statIfThere } from '../intake/files.js';
 import { Intake, type IntakeResult } from '../intake/intake.js';
-import { type RunningSchedules, ScheduleError, startSchedules } from '../intake/schedules.js';
+import { ScheduleError } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
-import { queueNames } from '../store/keys.js';
+import { pingRedis } from '../redis/connect.js';
+import { recentProgress, sheetProgress } from '../store/progress.js';
+import { startSchedules } from '../workers/schedules.js';
 import { refuseExposure, sayHosts, serveDashboard } from './dashboard.js';
 import { CliError } from './errors.js';
 import {
@@ -56,16 +58,14 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   };
   try {
     const intake = new Intake({
-      pipeline: importer.pipeline,
-      catalogue: importer.catalogue,
-      maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+      ctx: importer.ctx,
       workDir: settings.workDir,
       failedDir: settings.failedDir,
       stableMs: settings.inboxStableMs,
       logger,
     });
     const news = new SheetNews({
-      progress: (sheetId) => importer.pipeline.progress(sheetId),
+      progress: (sheetId) => sheetProgress(importer.ctx.store, sheetId),
       say,
       show: (path) => shortPath(path, io.cwd),
       logger,
@@ -88,7 +88,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     for (const sheetId of recovered.finished) news.follow(sheetId);
     // Sheets an earlier run left under way are finished here too: say when (those of another
     // connection sharing the Redis are not this watch's to finish).
-    for (const sheet of await importer.pipeline.overview())
+    for (const sheet of await recentProgress(importer.ctx.store))
       if (sheet.state !== 'done' && sheet.connectionId === importer.connection.id)
         news.follow(sheet.sheetId);
     // An intake that failed half-way (a file locked, a share gone a moment) is finished by a
@@ -114,15 +114,12 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       );
     }
 
-    const schedules: RunningSchedules = await startSchedules({
-      schedules: settings.schedules,
-      redisUrl: importer.redisUrl,
-      prefix: settings.queuePrefix,
-      queueName: queueNames(importer.connection.id).intake,
+    const schedules = await startSchedules(
+      importer.ctx,
+      settings.schedules,
       intake,
-      logger,
-      onResult: announce,
-    }).catch((error: unknown) => {
+      announce,
+    ).catch((error: unknown) => {
       if (error instanceof ScheduleError) throw new CliError(error.message, 1, { cause: error });
       throw error;
     });
@@ -139,13 +136,13 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       dashboard = await serveDashboard(
         settings,
         {
-          overview: () => importer.pipeline.overview(),
-          notTaken: () => importer.pipeline.notTaken.recent(),
+          overview: () => recentProgress(importer.ctx.store),
+          notTaken: () => importer.ctx.notTaken.recent(),
           health: async () => ({
-            redis: await importer.pipeline.redisAnswers(),
+            redis: await pingRedis(importer.ctx.redis, logger),
             api: await importer.apiAnswers(),
           }),
-          queues: Object.values(importer.pipeline.queues),
+          queues: Object.values(importer.ctx.queues),
           logger,
         },
         'set DASHBOARD_PORT, or --no-dashboard',

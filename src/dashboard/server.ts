@@ -20,7 +20,7 @@ import yazl from 'yazl';
 
 import { lstatIfThere, statIfThere } from '../intake/files.js';
 import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
-import type { SheetProgress } from '../queue/runtime.js';
+import type { SheetProgress } from '../store/progress.js';
 import { allowedHosts, foreignHostMessage, hostOfHeader, LOOPBACK_HOSTS } from './hosts.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
 
