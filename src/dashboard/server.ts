@@ -7,30 +7,24 @@
  */
 import type { Queue } from 'bullmq';
 import Fastify from 'fastify';
-import type { Logger } from 'pino';
 
-import type { SheetProgress } from '../store/progress.js';
+import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, LOOPBACK_HOSTS } from './hosts.js';
-import { type NotTakenSheet, overviewPage } from './page.js';
+import { type OverviewSources, overviewRoutes } from './overview.js';
 import { reportRoutes } from './reports.js';
 
-export interface DashboardOptions {
+export interface DashboardOptions extends OverviewSources {
   host: string;
   port: number;
   user?: string;
   password?: string;
   /** Host names answered besides the loopback ones and `host` (DASHBOARD_HOSTS). */
   hosts?: readonly string[];
-  /** The sheets, newest first. */
-  overview(): Promise<SheetProgress[]>;
-  /** Sheets the hot folder left where they were, and why; shown on `/` when there are any. */
-  notTaken?: () => Promise<NotTakenSheet[]>;
   /** Whether Redis and the API answer; api is null when this process cannot see the API. */
   health(): Promise<{ redis: boolean; api: boolean | null }>;
   queues: Queue[];
-  logger: Logger;
 }
 
 export interface RunningDashboard {
@@ -60,14 +54,12 @@ export function exposureProblem(
 export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
   const problem = exposureProblem(options);
   if (problem !== undefined) throw new DashboardError(problem);
+  const assets = await loadPageAssets();
   const app = Fastify({ logger: false });
   const hosts = allowedHosts(options.host, options.hosts ?? []);
   guard(app, options, hosts);
   await mountBoard(app, options.queues);
-  app.get('/', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(overviewPage(await notTakenNow(options))),
-  );
-  app.get('/api/imports', async () => ({ imports: await options.overview() }));
+  overviewRoutes(app, options, assets);
   app.get('/healthz', async (_request, reply) => {
     const health = await options.health();
     return reply.code(health.redis && health.api !== false ? 200 : 503).send(health);
@@ -91,17 +83,4 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
 function browsable(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-/** The sheets not taken, or why they cannot be shown: the page is shown either way. */
-async function notTakenNow(
-  options: DashboardOptions,
-): Promise<NotTakenSheet[] | Error | undefined> {
-  if (options.notTaken === undefined) return undefined;
-  try {
-    return await options.notTaken();
-  } catch (error) {
-    options.logger.warn({ err: error }, 'the sheets not taken cannot be read');
-    return error instanceof Error ? error : new Error(String(error));
-  }
 }
