@@ -16,8 +16,6 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 
-import { type Catalogue, loadCatalogue } from '../src/orders/catalogue.js';
-import { defaultProductsFile } from '../src/package-root.js';
 import { openBlobStore } from './blobs.js';
 import { type FaultDecision, FaultPlan } from './faults.js';
 import {
@@ -33,6 +31,12 @@ import {
 } from './laravel.js';
 import { type SandboxOptions, type SandboxOptionsInput, sandboxOptionsSchema } from './options.js';
 import { orderRules } from './order-rules.js';
+import {
+  defaultProductsFile,
+  type ProductSource,
+  ProductList,
+  readProductsFile,
+} from './products.js';
 import { type RateDecision, RateLimiter } from './rate-limiter.js';
 import { type LoggedRequest, RequestLog } from './request-log.js';
 import { resetConnection, sendMessage } from './reply.js';
@@ -76,8 +80,8 @@ export async function startSandbox(
   deps: SandboxDeps = {},
 ): Promise<RunningSandbox> {
   const options = sandboxOptionsSchema.parse(input);
-  const catalogue = await loadCatalogue(options.productsFile ?? defaultProductsFile());
-  const { app, close } = await buildSandbox(options, catalogue, deps);
+  const products = await readProductsFile(options.productsFile ?? defaultProductsFile());
+  const { app, close } = await buildSandbox(options, products, deps);
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
@@ -94,7 +98,7 @@ export async function startSandbox(
 /** The Fastify app, not yet listening (for `inject` and for embedding). */
 export async function buildSandbox(
   options: SandboxOptions,
-  catalogue: Catalogue,
+  productSource: ProductSource,
   deps: SandboxDeps = {},
 ): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
   const now = deps.now ?? Date.now;
@@ -102,12 +106,13 @@ export async function buildSandbox(
   const blobs = await openBlobStore(
     options.dataDir === undefined ? undefined : `${options.dataDir}/blobs`,
   );
+  const products = new ProductList(productSource.products);
   const ctx: SandboxContext = {
     options,
     store,
     blobs,
-    catalogue,
-    rules: orderRules(catalogue),
+    products,
+    rules: orderRules(products),
     requests: new RequestLog(),
   };
   const loggerInstance: FastifyBaseLogger | undefined = deps.logger;

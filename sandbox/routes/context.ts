@@ -1,6 +1,6 @@
-import type { Catalogue } from '../../src/orders/catalogue.js';
 import type { BlobStore } from '../blobs.js';
 import type { SandboxOptions } from '../options.js';
+import type { ProductList } from '../products.js';
 import type { RuleSet } from '../validator.js';
 import type { RequestLog } from '../request-log.js';
 import type { SandboxStore } from '../store.js';
@@ -10,7 +10,7 @@ export interface SandboxContext {
   options: SandboxOptions;
   store: SandboxStore;
   blobs: BlobStore;
-  catalogue: Catalogue;
+  products: ProductList;
   rules: RuleSet;
   requests: RequestLog;
 }
