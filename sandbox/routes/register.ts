@@ -10,8 +10,8 @@ import { orderRoutes } from './orders.js';
 
 /**
  * The API routes behind authentication and the rate limit, the sandbox's own routes behind
- * authentication alone (they are not the provider's, so they use up none of the caller's rate),
- * and Laravel's answers when no route matches.
+ * authentication alone (never throttled, so tests can count what was created), and Laravel's
+ * answers when no route matches.
  */
 export async function registerRoutes(
   app: FastifyInstance,
