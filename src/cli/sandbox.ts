@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import type { LevelWithSilent } from 'pino';
 
 import { createLogger } from '../logger.js';
-import { CatalogueError } from '../orders/catalogue.js';
 import { defaultProductsFile } from '../package-root.js';
 import { parseSize, type SandboxOptionsInput } from '../../sandbox/options.js';
+import { ProductsFileError } from '../../sandbox/products.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { parseTokens } from '../../sandbox/tokens.js';
 import { CliError } from './errors.js';
@@ -91,7 +91,7 @@ export async function sandboxCommand(opts: SandboxCommandOptions, io: CommandIo)
   try {
     sandbox = await startSandbox(input, { logger });
   } catch (error) {
-    if (error instanceof CatalogueError) throw new CliError(error.message, 1, { cause: error });
+    if (error instanceof ProductsFileError) throw new CliError(error.message, 1, { cause: error });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       throw new CliError(
