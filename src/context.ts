@@ -13,9 +13,9 @@ import type { Logger } from 'pino';
 import type { ApiClient } from './api/client.js';
 import type { ConnectionInfo } from './connections/connection.js';
 import type { Catalogue } from './orders/catalogue.js';
-import { apiOutage, type Outage, reasonText, redisOutage } from './outage.js';
+import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings } from './queue/queues.js';
-import { connectRedis, isRedisUnreachable } from './redis/connect.js';
+import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
 import { openStores, type Stores } from './store/stores.js';
 
 export interface ContextSettings extends QueueSettings {

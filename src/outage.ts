@@ -6,8 +6,6 @@
  */
 import type { Logger } from 'pino';
 
-import { redactUrl } from './redis/url.js';
-
 export interface OutageOptions {
   /** What is away, as the subject of a sentence: `Redis at redis://…`, `The API at https://…`. */
   subject: string;
@@ -85,16 +83,7 @@ function seconds(ms: number): string {
   return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-type Told = Pick<OutageOptions, 'say' | 'logger' | 'now'>;
-
-/** Redis away: named by its URL without a password; the work waits for it. */
-export function redisOutage(redisUrl: string, told: Told): Outage {
-  return new Outage({
-    ...told,
-    subject: `Redis at ${redactUrl(redisUrl)}`,
-    meanwhile: 'the work waits for it and goes on once it is back',
-  });
-}
+export type Told = Pick<OutageOptions, 'say' | 'logger' | 'now'>;
 
 /** The API away while rows go on: they are retried, so it is told once, not per attempt. */
 export function apiOutage(apiBaseUrl: string, told: Told): Outage {
