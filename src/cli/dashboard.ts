@@ -20,7 +20,7 @@ import { RedisUnavailableError, resolveRedis } from '../redis/resolve.js';
 import { redactUrl } from '../redis/url.js';
 import { CliError } from './errors.js';
 import { loadCommandSettings } from './import.js';
-import { probeApi, readToken } from './importer.js';
+import { probeApi, readToken } from './api-connection.js';
 import type { CommandIo } from './io.js';
 
 export interface DashboardCommandOptions {

@@ -113,3 +113,12 @@ async function ping(url: string): Promise<string | null> {
     client.disconnect();
   }
 }
+
+/** Which Redis a process uses, in one line for its terminal (never a password). */
+export function redisAnnouncement(redis: ResolvedRedis): string {
+  if (redis.source === 'private')
+    return `Redis: a private redis-server at ${redis.url} (data under DATA_DIR/redis, AOF on).`;
+  const hint =
+    redis.source === 'default' ? ' (the local default; set REDIS_URL to use another)' : '';
+  return `Redis: ${redactUrl(redis.url)}${hint}.`;
+}

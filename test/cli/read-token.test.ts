@@ -2,7 +2,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { readToken } from '../../src/cli/importer.js';
+import { readToken } from '../../src/cli/api-connection.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { put, tempDir } from '../helpers/files.js';
 

@@ -1,0 +1,105 @@
+/**
+ * The parts a process opens before its context, each failing with a plain one-line error: the
+ * catalogue, Redis (announced), and the API (a client that has been answered, or waited for).
+ */
+import { join } from 'node:path';
+
+import type { Logger } from 'pino';
+import { Agent } from 'undici';
+
+import { ApiClient } from '../api/client.js';
+import type { Settings } from '../config/settings.js';
+import type { ContextSettings } from '../context.js';
+import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
+import {
+  redisAnnouncement,
+  RedisUnavailableError,
+  resolveRedis,
+  type ResolvedRedis,
+} from '../redis/resolve.js';
+import { type ConnectedApi, connectApi, probeApi } from './api-connection.js';
+import { CliError } from './errors.js';
+import { waitForApi } from './wait-for-api.js';
+
+export async function catalogueOf(settings: Settings): Promise<Catalogue> {
+  return loadCatalogue(settings.productsFile).catch((error: unknown) => {
+    if (error instanceof CatalogueError) throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  });
+}
+
+/** The Redis of the settings (or a private one), said in one line. */
+export async function redisOf(
+  settings: Settings,
+  say: (line: string) => void,
+): Promise<ResolvedRedis> {
+  const redis = await resolveRedis({
+    configured: settings.redisUrl,
+    dataDir: settings.dataDir,
+  }).catch((error: unknown) => {
+    if (error instanceof RedisUnavailableError)
+      throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  });
+  say(redisAnnouncement(redis));
+  return redis;
+}
+
+/**
+ * The API connected and answering (or, for a service, waited for while it is away); what it
+ * opened is handed to `undo` to close.
+ */
+export async function reachableApi(
+  options: {
+    settings: Settings;
+    logger: Logger;
+    say: (line: string) => void;
+    /** `watch` and `worker`: an API still away after API_WAIT_S is waited for on, not fatal. */
+    service?: boolean;
+    /** Stops waiting for the API at start. */
+    signal?: AbortSignal;
+  },
+  undo: { push(step: () => Promise<unknown>): void },
+): Promise<ConnectedApi & { client: ApiClient }> {
+  const { settings, say } = options;
+  const api = await connectApi(settings, say);
+  undo.push(() => api.close());
+  const dispatcher = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: Math.max(16, settings.concurrency * 2),
+  });
+  undo.push(() => dispatcher.close());
+  const client = new ApiClient({
+    baseUrl: api.baseUrl,
+    token: api.token,
+    timeoutMs: settings.apiTimeoutMs,
+    dispatcher,
+  });
+  await waitForApi((signal) => probeApi(client, signal), {
+    baseUrl: api.baseUrl,
+    waitS: settings.apiWaitS,
+    waitOn: options.service === true,
+    say,
+    logger: options.logger,
+    ...(options.signal && { signal: options.signal }),
+  });
+  return { ...api, client };
+}
+
+/** The context's settings, from the process's. */
+export function contextSettings(settings: Settings, redisUrl: string): ContextSettings {
+  return {
+    redisUrl,
+    prefix: settings.queuePrefix,
+    concurrency: settings.concurrency,
+    ...(settings.apiRateLimit !== undefined && { apiRateLimit: settings.apiRateLimit }),
+    lockMs: settings.jobLockMs,
+    rowAttempts: settings.rowAttempts,
+    retryDelayMs: settings.retryDelayMs,
+    reportsDir: settings.reportsDir,
+    sheetsDir: join(settings.dataDir, 'sheets'),
+    maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+    // Any process may write a hot-folder sheet's report, so any may archive its work folder.
+    archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
+  };
+}
