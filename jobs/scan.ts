@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import { z } from 'zod';
 
 import type { Intake, IntakeResult } from '../src/intake/intake.js';
-import { sheetsIn } from '../src/intake/watcher.js';
+import { sheetsIn } from '../src/intake/sheets-in.js';
 
 export const scanJobSchema = z.object({ name: z.string(), dir: z.string() });
 

@@ -75,6 +75,11 @@ export async function statIfThere(path: string): Promise<Stats | undefined> {
   }
 }
 
+/** Whether something is there (a link is followed). */
+export async function exists(path: string): Promise<boolean> {
+  return (await statIfThere(path)) !== undefined;
+}
+
 /**
  * Moves a file (creating the target's folder). A rename is atomic, and the first of several
  * watchers to rename a sheet is the one that takes it; a rename moves a link as a link, never

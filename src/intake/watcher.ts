@@ -4,10 +4,9 @@
  * awaitWriteFinish does not cover those), goes through the intake's own stability check.
  */
 import { setMaxListeners } from 'node:events';
-import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 
-import { watch } from 'chokidar';
+import { type FSWatcher, watch } from 'chokidar';
 import type { Logger } from 'pino';
 
 import { EmptyFolders } from './empty-folders.js';
@@ -19,9 +18,7 @@ import {
   unreadableFormatHint,
 } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
-
-/** Folders deeper than this in the inbox (or a scanned folder) are not looked into. */
-export const MAX_DEPTH = 32;
+import { MAX_DEPTH, sheetsIn } from './sheets-in.js';
 
 export interface WatcherOptions {
   inboxDir: string;
@@ -43,54 +40,55 @@ export interface RunningWatcher {
   close(): Promise<void>;
 }
 
+/** What the watcher's handlers share while it runs. */
+interface WatcherRun {
+  options: WatcherOptions;
+  /** Aborted at close: every sheet being taken waits on this one signal. */
+  signal: AbortSignal;
+  /** The intakes under way, for close to wait on. */
+  underway: Set<Promise<void>>;
+  /** The inbox's folders emptied by intakes, removed once they stay empty a while. */
+  emptied: EmptyFolders;
+}
+
 export function startWatcher(options: WatcherOptions): RunningWatcher {
-  const { intake, logger } = options;
   const abort = new AbortController();
   // Every sheet being taken waits on this one signal: a folder of many sheets is no leak.
   setMaxListeners(10_000, abort.signal);
-  const underway = new Set<Promise<void>>();
-  const tidy = new EmptyFolders(options.inboxDir, Math.max(5000, options.stableMs * 5), logger);
-  const refuse = (path: string, why: string) => {
-    intake
-      .refuse(path, why)
-      .then((news) => {
-        if (news) options.onRefused?.(path, why);
-      })
-      .catch((error: unknown) => {
-        logger.warn({ path, reason: why, err: error }, 'could not record a file not taken');
-      });
+  const run: WatcherRun = {
+    options,
+    signal: abort.signal,
+    underway: new Set(),
+    emptied: new EmptyFolders(
+      options.inboxDir,
+      Math.max(5000, options.stableMs * 5),
+      options.logger,
+    ),
   };
-  const take = (path: string) => {
-    if (abort.signal.aborted) return;
-    if (!isSheetCandidate(path)) {
-      const why = unreadableFormatHint(path);
-      if (why !== undefined) refuse(path, why);
-      else
-        linkedFolderText(options.inboxDir, path)
-          .then((linked) => {
-            if (linked !== undefined) refuse(path, linked);
-          })
-          .catch((error: unknown) => {
-            logger.warn({ path, err: error }, 'could not look at a file in the inbox');
-          });
-      return;
-    }
-    const work = intake
-      .take(path, abort.signal, options.inboxDir)
-      .then((result) => {
-        if (result.kind === 'queued' || result.kind === 'unreadable') tidy.add(result.from);
-        options.onResult?.(path, result);
-      })
-      .catch((error: unknown) => {
-        if (abort.signal.aborted) return;
-        logger.error(
-          { sheet: path, err: error },
-          'intake failed; a sheet still in the inbox is tried again at the next rescan',
-        );
-      })
-      .finally(() => underway.delete(work));
-    underway.add(work);
+  const handle = (path: string) => {
+    handleInboxPath(run, path);
   };
+  const watcher = watchInbox(options, handle);
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      resolve();
+    }),
+  );
+  const rescans = startRescans(run, handle);
+  return {
+    ready,
+    close: async () => {
+      abort.abort();
+      clearInterval(rescans);
+      await run.emptied.close();
+      await watcher.close();
+      await Promise.allSettled([...run.underway]);
+    },
+  };
+}
+
+/** Chokidar on the inbox, every added or changed path handed to `handle`. */
+function watchInbox(options: WatcherOptions, handle: (path: string) => void): FSWatcher {
   const watcher = watch(options.inboxDir, {
     ignored: (path) => path !== options.inboxDir && isIgnoredPath(path),
     ignoreInitial: false,
@@ -105,26 +103,28 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
       pollInterval: Math.min(500, options.stableMs),
     },
   });
-  watcher.on('add', take);
-  watcher.on('change', take);
+  watcher.on('add', handle);
+  watcher.on('change', handle);
   watcher.on('error', (error) => {
-    logger.error({ err: error }, 'inbox watcher error');
+    options.logger.error({ err: error }, 'inbox watcher error');
   });
-  const ready = new Promise<void>((resolve) =>
-    watcher.once('ready', () => {
-      resolve();
-    }),
-  );
-  // File events can be lost (chokidar's awaitWriteFinish, a busy share): a sheet still in the
-  // inbox a while later is looked for directly. One being taken already is skipped by the intake.
+  return watcher;
+}
+
+/**
+ * File events can be lost (chokidar's awaitWriteFinish, a busy share): a sheet still in the
+ * inbox a while later is looked for directly. One being taken already is skipped by the intake.
+ */
+function startRescans(run: WatcherRun, handle: (path: string) => void): NodeJS.Timeout {
+  const { inboxDir, stableMs, logger } = run.options;
   let rescanning = false;
   const rescans = setInterval(
     () => {
-      if (rescanning || abort.signal.aborted) return;
+      if (rescanning || run.signal.aborted) return;
       rescanning = true;
-      sheetsIn(options.inboxDir)
+      sheetsIn(inboxDir)
         .then((paths) => {
-          for (const path of paths) take(path);
+          for (const path of paths) handle(path);
         })
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'inbox rescan failed; the next one tries again');
@@ -133,43 +133,67 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
           rescanning = false;
         });
     },
-    Math.max(10_000, options.stableMs * 10),
+    Math.max(10_000, stableMs * 10),
   );
   rescans.unref();
-  return {
-    ready,
-    close: async () => {
-      abort.abort();
-      clearInterval(rescans);
-      await tidy.close();
-      await watcher.close();
-      await Promise.allSettled([...underway]);
-    },
+  return rescans;
+}
+
+/** A path seen in the inbox: a sheet is taken in the background; anything else may be told. */
+function handleInboxPath(run: WatcherRun, path: string): void {
+  if (run.signal.aborted) return;
+  if (!isSheetCandidate(path)) {
+    tellIfNotTaken(run.options, path);
+    return;
+  }
+  const { intake, logger, onResult } = run.options;
+  const work = intake
+    .take(path, run.signal, run.options.inboxDir)
+    .then((result) => {
+      if (result.kind === 'queued' || result.kind === 'unreadable') run.emptied.add(result.from);
+      onResult?.(path, result);
+    })
+    .catch((error: unknown) => {
+      if (run.signal.aborted) return;
+      logger.error(
+        { sheet: path, err: error },
+        'intake failed; a sheet still in the inbox is tried again at the next rescan',
+      );
+    })
+    .finally(() => run.underway.delete(work));
+  run.underway.add(work);
+}
+
+/** Tells of a file that is no sheet when it looks meant as one (a workbook) or is a linked folder. */
+function tellIfNotTaken(options: WatcherOptions, path: string): void {
+  const { intake, logger } = options;
+  const tell = (why: string) => {
+    intake
+      .refuse(path, why)
+      .then((news) => {
+        if (news) options.onRefused?.(path, why);
+      })
+      .catch((error: unknown) => {
+        logger.warn({ path, reason: why, err: error }, 'could not record a file not taken');
+      });
   };
+  const hint = unreadableFormatHint(path);
+  if (hint !== undefined) {
+    tell(hint);
+    return;
+  }
+  linkedFolderText(options.inboxDir, path)
+    .then((linked) => {
+      if (linked !== undefined) tell(linked);
+    })
+    .catch((error: unknown) => {
+      logger.warn({ path, err: error }, 'could not look at a file in the inbox');
+    });
 }
 
 /**
- * Every sheet in a folder and its subfolders (a schedule's scan). A linked sheet is listed, for
- * the intake to refuse it and say why; a linked folder is not entered.
- */
-export async function sheetsIn(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (folder: string, depth: number) => {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      if (isIgnoredPath(entry.name)) continue;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory() && depth < MAX_DEPTH) await walk(path, depth + 1);
-      else if ((entry.isFile() || entry.isSymbolicLink()) && isSheetCandidate(path))
-        found.push(path);
-    }
-  };
-  await walk(dir, 0);
-  return found.sort();
-}
-
-/**
- * What to say of a link to a folder found in the inbox (the watcher does not enter it), or
- * undefined for anything else. A link to a file is said by the intake of the sheet naming it.
+ * What to tell of a link to a folder found in the inbox (the watcher does not enter it), or
+ * undefined for anything else. A link to a file is told by the intake of the sheet naming it.
  */
 async function linkedFolderText(inbox: string, path: string): Promise<string | undefined> {
   if (!(await lstatIfThere(path))?.isSymbolicLink()) return undefined;

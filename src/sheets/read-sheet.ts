@@ -127,7 +127,7 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
 
 /** The header's map to fields; a header that names no field, or one twice, is refused. */
-function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
+export function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
   let map: HeaderMap;
   try {
     map = mapHeader(csv.header, mapping);

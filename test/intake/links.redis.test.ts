@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EmptyFolders } from '../../src/intake/empty-folders.js';
 import { Intake } from '../../src/intake/intake.js';
-import { sheetsIn } from '../../src/intake/watcher.js';
+import { sheetsIn } from '../../src/intake/sheets-in.js';
 import { put, tempDir } from '../helpers/files.js';
 import { leaksIn, type Outside, outsideFiles, uploadedLeaks } from '../helpers/outside.js';
 import {

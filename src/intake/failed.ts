@@ -1,0 +1,38 @@
+/**
+ * A sheet that cannot be read goes to `failed/<sheetId>-<name>/` with an `error.txt` saying why,
+ * and is told in the list of sheets not taken: no order is made from it, nothing is deleted.
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+import type { SheetError } from '../sheets/errors.js';
+import { lstatIfThere, moveFile } from './files.js';
+import type { IntakeResult, IntakeState } from './intake-state.js';
+import { putBackLinkedSheet } from './refuse.js';
+
+export async function moveUnreadableSheet(
+  intake: IntakeState,
+  path: string,
+  sheetId: string,
+  error: SheetError,
+): Promise<IntakeResult> {
+  const folder = join(intake.failedDir, `${sheetId}-${basename(path)}`);
+  const moved = join(folder, basename(path));
+  await moveFile(path, moved);
+  // Swapped for a link while it was read: what was read is not the user's to show.
+  if ((await lstatIfThere(moved))?.isSymbolicLink())
+    return putBackLinkedSheet(intake, moved, path, folder);
+  await writeFile(
+    join(folder, 'error.txt'),
+    `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\nFix the sheet and drop it into the inbox again.\n`,
+  );
+  intake.logger.warn(
+    { sheet: path, folder, reason: error.message },
+    'unreadable sheet moved to failed/',
+  );
+  await intake.ctx.notTaken.add(
+    path,
+    `cannot be read, so it was moved to ${folder}: ${error.message}`,
+  );
+  return { kind: 'unreadable', folder, from: [dirname(path)] };
+}
