@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 
 import type { SheetProgress } from '../store/progress.js';
-import { ROW_STATUSES } from '../store/results.js';
+import { ROW_STATUSES } from '../glossary.js';
 import { terminalText } from './terminal-text.js';
 
 export interface SheetNewsOptions {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse';
 
 import { chain } from '../sheets/decode.js';
-import { ROW_STATUSES, type RowOutcome, type RowStatus } from '../store/results.js';
+import { ROW_STATUSES, type RowOutcome, type RowStatus } from '../glossary.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 
 export interface EarlierRow {

@@ -15,7 +15,7 @@ import { SheetError } from '../sheets/errors.js';
 import type { RowResult } from '../sheets/read-sheet.js';
 import type { SheetInfo } from '../sheets/types.js';
 import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
-import type { RowOutcome, RowStatus } from '../store/results.js';
+import type { RowOutcome, RowStatus } from '../glossary.js';
 import { discardSheetCopy, sheetChanged } from '../store/sheet-copy.js';
 import { readImported } from '../store/imported-sheet.js';
 import type { SheetRecord } from '../store/sheet-store.js';

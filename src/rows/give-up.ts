@@ -6,7 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { hasRowJob, queueReport } from '../queue/queues.js';
-import type { RowOutcome } from '../store/results.js';
+import type { RowOutcome } from '../glossary.js';
 import { rowJobSchema } from './row-job.js';
 
 /** `needs-review` when its create may have been sent, else `failed` with what is known. */

@@ -4,7 +4,7 @@
  */
 import type { Context } from '../context.js';
 import { queueReport } from '../queue/queues.js';
-import type { RowOutcome } from '../store/results.js';
+import type { RowOutcome } from '../glossary.js';
 
 export async function recordOutcomes(
   ctx: Context,

@@ -22,7 +22,7 @@ import { type Context, stopSignals } from '../context.js';
 import { rowJobId } from '../queue/queues.js';
 import type { Ledger } from '../store/ledger.js';
 import type { ApiPace } from '../store/pace.js';
-import type { RowOutcome } from '../store/results.js';
+import type { RowOutcome } from '../glossary.js';
 import type { CreateClaim } from '../store/sheet-store.js';
 import { interruptibleWait } from '../stopping.js';
 

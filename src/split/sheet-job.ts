@@ -12,7 +12,7 @@ import { queueReport, rowJobId } from '../queue/queues.js';
 import { closeSheetEarly } from '../rows/give-up.js';
 import { duplicateOutcome, type EarlierRow, readEarlierReport } from '../report/earlier-report.js';
 import { ledgerKey, type Ledger } from '../store/ledger.js';
-import type { RowOutcome } from '../store/results.js';
+import type { RowOutcome } from '../glossary.js';
 import type { RowJobData } from '../rows/row-job.js';
 import { sheetChanged } from '../store/sheet-copy.js';
 import { interruptibleWait } from '../stopping.js';

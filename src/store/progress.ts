@@ -1,5 +1,5 @@
 /** How far a sheet has got, as the progress display and the dashboard show it. */
-import type { RowStatus } from './results.js';
+import type { RowStatus } from '../glossary.js';
 import type { SheetRecord, SheetStore } from './sheet-store.js';
 
 export interface SheetProgress {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 import { type ColumnMapping, parseMapping } from '../orders/columns.js';
 import type { Keys } from './keys.js';
-import { parseOutcome, ROW_STATUSES, type RowOutcome, type RowStatus } from './results.js';
+import { parseOutcome, ROW_STATUSES, type RowOutcome, type RowStatus } from '../glossary.js';
 
 export const SHEET_STATES = ['queued', 'reading', 'processing', 'reporting', 'done'] as const;
 export type SheetState = (typeof SHEET_STATES)[number];

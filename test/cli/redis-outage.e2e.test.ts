@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { ROW_STATUSES } from '../../src/store/results.js';
+import { ROW_STATUSES } from '../../src/glossary.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
 import { assertBuilt, type CliProcess, type Finished, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
