@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { hasRowJob, queueReport } from '../queue/queues.js';
 import type { RowOutcome } from '../store/results.js';
-import { rowJobSchema } from './row-job.js';
+import { rowJobSchema } from './row-data.js';
 
 /** `needs-review` when its create may have been sent, else `failed` with what is known. */
 export async function settleGivenUpRow(

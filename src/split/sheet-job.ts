@@ -13,7 +13,7 @@ import { closeSheetEarly } from '../rows/give-up.js';
 import { duplicateOutcome, type EarlierRow, readEarlierReport } from '../report/earlier-report.js';
 import { ledgerKey, type Ledger } from '../store/ledger.js';
 import type { RowOutcome } from '../store/results.js';
-import type { RowJobData } from '../rows/row-job.js';
+import type { RowJobData } from '../rows/row-data.js';
 import { sheetChanged } from '../store/sheet-copy.js';
 import { interruptibleWait } from '../stopping.js';
 import { readImported } from '../store/imported-sheet.js';
