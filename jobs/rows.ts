@@ -6,7 +6,7 @@ import { type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 
 import { AbortedError } from '../src/api/errors.js';
 import type { Context } from '../src/context.js';
-import { settleGivenUpRow } from '../src/rows/give-up.js';
+import { giveUpJob } from '../src/rows/give-up.js';
 import { ForeignJobError, type RowInterrupt, RowInterruption } from '../src/rows/interruption.js';
 import { type RowJob, rowJobSchema } from '../src/rows/row-data.js';
 import { runRowJob } from '../src/rows/row-job.js';
@@ -34,7 +34,7 @@ export function rowsProcessor(ctx: Context) {
       if (error instanceof RowInterruption) return interrupted(ctx, job, token, error.interrupt);
       // The row is final before BullMQ moves the job to its failed set.
       if (job.attemptsMade + 1 >= maxAttempts)
-        await settleGivenUpRow(ctx, job.data, job.attemptsStarted, (error as Error).message);
+        await giveUpJob(ctx, 'rows', job, (error as Error).message);
       throw error;
     }
   };
