@@ -11,14 +11,12 @@ import { interruptionFor } from './interruption.js';
 import {
   adoptAnswer,
   apiTurn,
+  SENDER_WAITS,
   type RowRun,
   type Step,
   unknownOutcome,
   waitOrReview,
 } from './row-run.js';
-
-/** Waits given to another attempt sending this row before its create is taken as unknown. */
-const SENDER_WAITS = 5;
 
 export async function sendCreate(ctx: Context, run: RowRun): Promise<Step> {
   if (run.state.orderId !== undefined) return 'next';

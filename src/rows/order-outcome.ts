@@ -5,7 +5,11 @@
 import type { RowRun, StepOutcome } from './row-run.js';
 import type { Uploads } from './upload.js';
 
-export function orderOutcome(run: RowRun, orderId: number, uploads: Uploads): StepOutcome {
+export function orderOutcome(
+  run: Pick<RowRun, 'data' | 'state'>,
+  orderId: number,
+  uploads: Uploads,
+): StepOutcome {
   const { attachments } = run.data;
   const { fileIds, refused } = uploads;
   const missing = attachments.filter((_, k) => fileIds[k] === null).map((a) => a.path);

@@ -3,10 +3,14 @@
  * job, or sent by this row's earlier attempt and never answered.
  */
 import type { Context } from '../context.js';
-import { adoptAnswer, type RowRun, type Step, unknownOutcome, waitOrReview } from './row-run.js';
-
-/** Waits given to a sender that may still be alive before its create is taken as unknown. */
-const SENDER_WAITS = 5;
+import {
+  adoptAnswer,
+  type RowRun,
+  SENDER_WAITS,
+  type Step,
+  unknownOutcome,
+  waitOrReview,
+} from './row-run.js';
 
 export async function resumeAnswer(ctx: Context, run: RowRun): Promise<Step> {
   if (run.state.orderId !== undefined) return 'next';

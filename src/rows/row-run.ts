@@ -35,6 +35,11 @@ export type StepOutcome = Omit<RowOutcome, 'attempts'>;
 /** How long to wait for another row or attempt before asking a person: 150 × 2 s. */
 const MAX_WAITS = 150;
 const WAIT_MS = 2000;
+/**
+ * Waits given to a create sent with no answer recorded (by an earlier attempt, or another one
+ * now), in case its sender is alive and about to record it, before its outcome is unknown.
+ */
+export const SENDER_WAITS = 5;
 
 export class RowRun {
   readonly data: RowJob;
