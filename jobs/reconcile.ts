@@ -8,7 +8,7 @@ import type { Job } from 'bullmq';
 
 import type { Context } from '../src/context.js';
 import { queueReport } from '../src/queue/queues.js';
-import { closeSheetEarly, settleGivenUpRow } from '../src/rows/give-up.js';
+import { giveUpJob } from '../src/rows/give-up.js';
 
 const PAGE = 500;
 
@@ -18,20 +18,13 @@ export function reconcileProcessor(ctx: Context) {
     for (let start = 0; ; start += PAGE) {
       const failed = await ctx.queues.rows.getFailed(start, start + PAGE - 1);
       for (const job of failed) {
-        await settleGivenUpRow(ctx, job.data, job.attemptsStarted, job.failedReason || 'failed');
+        await giveUpJob(ctx, 'rows', job, job.failedReason || 'failed');
         settled += 1;
       }
       if (failed.length < PAGE) break;
     }
-    for (const job of await ctx.queues.sheets.getFailed(0, PAGE - 1)) {
-      const sheetId = (job.data as { sheetId?: unknown }).sheetId;
-      if (typeof sheetId === 'string')
-        await closeSheetEarly(
-          ctx,
-          sheetId,
-          `the sheet job gave up: ${job.failedReason || 'failed'}`,
-        );
-    }
+    for (const job of await ctx.queues.sheets.getFailed(0, PAGE - 1))
+      await giveUpJob(ctx, 'sheets', job, job.failedReason || 'failed');
     for (const sheetId of await ctx.store.activeSheets()) {
       // Another connection's sheet is reconciled by its own workers.
       const owned = async () => (await ctx.store.get(sheetId))?.connectionId === ctx.connection.id;

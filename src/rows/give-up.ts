@@ -1,16 +1,36 @@
 /**
  * When BullMQ will not run a job again (its attempts spent on an unexpected error, stalled too
  * often, or a sheet that stopped being readable half-way), its rows still end in a status and its
- * sheet still gets its report. Called from the processors, the workers' `failed` events and the
- * reconciler; every call is idempotent (a row keeps its first result).
+ * sheet still gets its report. `giveUpJob` is the one way in, from the row processor, the
+ * workers' `failed` events and the reconciler; every call is idempotent (a row keeps its first
+ * result).
  */
 import type { Context } from '../context.js';
-import { hasRowJob, queueReport } from '../queue/queues.js';
 import type { RowOutcome } from '../glossary.js';
-import { rowJobSchema } from './row-job.js';
+import { closeSheetEarly, recordOutcome } from './outcome.js';
+import { rowJobSchema } from './row-data.js';
+
+/** A job BullMQ gave up on, as its queue holds it. */
+export interface GivenUpJob {
+  data: unknown;
+  attemptsStarted: number;
+}
+
+/** Ends a given-up job of the rows or sheets queue: its row gets a status, its sheet closes early. */
+export async function giveUpJob(
+  ctx: Context,
+  queue: 'rows' | 'sheets',
+  job: GivenUpJob,
+  reason: string,
+): Promise<void> {
+  if (queue === 'rows') return giveUpRow(ctx, job.data, job.attemptsStarted, reason);
+  const sheetId = (job.data as { sheetId?: unknown } | undefined)?.sheetId;
+  if (typeof sheetId === 'string')
+    await closeSheetEarly(ctx, sheetId, `the sheet job gave up: ${reason}`);
+}
 
 /** `needs-review` when its create may have been sent, else `failed` with what is known. */
-export async function settleGivenUpRow(
+async function giveUpRow(
   ctx: Context,
   data: unknown,
   attempts: number,
@@ -50,34 +70,5 @@ export async function settleGivenUpRow(
         }),
         error: `the row job gave up: ${reason}`,
       };
-  if (await ctx.store.finalize(sheetId, [[row, outcome]])) await queueReport(ctx.queues, sheetId);
-}
-
-/**
- * A sheet that cannot be read to its end: the rows already handed to row jobs are reported as
- * they end; the others as not processed. The report then follows as usual.
- */
-export async function closeSheetEarly(
-  ctx: Context,
-  sheetId: string,
-  reason: string,
-): Promise<void> {
-  const sheet = await ctx.store.get(sheetId);
-  if (!sheet || sheet.total !== undefined || sheet.connectionId !== ctx.connection.id) return;
-  const total = Math.max(sheet.expected ?? 0, sheet.checkpoint);
-  if (total === 0) {
-    // Not one row was counted: an empty report would read as a sheet with nothing to do.
-    await ctx.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
-  }
-  const notProcessed: Array<[number, RowOutcome]> = [];
-  for (let row = sheet.checkpoint + 1; row <= total; row++) {
-    if ((await ctx.store.isFinal(sheetId, row)) || (await hasRowJob(ctx.queues, sheetId, row)))
-      continue;
-    notProcessed.push([row, { status: 'failed', attempts: 0, error: `not processed: ${reason}` }]);
-  }
-  await ctx.store.finalize(sheetId, notProcessed);
-  const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
-  await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
-  ctx.logger.warn({ sheetId, reason }, 'sheet closed early');
-  if (await ctx.store.setTotal(sheetId, total)) await queueReport(ctx.queues, sheetId);
+  await recordOutcome(ctx, sheetId, row, outcome);
 }

@@ -1,9 +1,10 @@
 /**
  * A row's final result, recorded once: the one way a row becomes final (a later call for the
  * same row changes nothing). The call that makes its sheet complete queues the sheet's report.
+ * A sheet closed early gives its rows that no job will end their result here too.
  */
 import type { Context } from '../context.js';
-import { queueReport } from '../queue/queues.js';
+import { hasRowJob, queueReport } from '../queue/queues.js';
 import type { RowOutcome } from '../glossary.js';
 
 export async function recordOutcomes(
@@ -23,4 +24,33 @@ export async function recordOutcome(
   outcome: RowOutcome,
 ): Promise<void> {
   await recordOutcomes(ctx, sheetId, [[row, outcome]]);
+}
+
+/**
+ * A sheet that cannot be read to its end: the rows already handed to row jobs are reported as
+ * they end; the others as not processed. The report then follows as usual.
+ */
+export async function closeSheetEarly(
+  ctx: Context,
+  sheetId: string,
+  reason: string,
+): Promise<void> {
+  const sheet = await ctx.store.get(sheetId);
+  if (!sheet || sheet.total !== undefined || sheet.connectionId !== ctx.connection.id) return;
+  const total = Math.max(sheet.expected ?? 0, sheet.checkpoint);
+  if (total === 0) {
+    // Not one row was counted: an empty report would read as a sheet with nothing to do.
+    await ctx.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
+  }
+  const notProcessed: Array<[number, RowOutcome]> = [];
+  for (let row = sheet.checkpoint + 1; row <= total; row++) {
+    if ((await ctx.store.isFinal(sheetId, row)) || (await hasRowJob(ctx.queues, sheetId, row)))
+      continue;
+    notProcessed.push([row, { status: 'failed', attempts: 0, error: `not processed: ${reason}` }]);
+  }
+  await recordOutcomes(ctx, sheetId, notProcessed);
+  const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
+  await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
+  ctx.logger.warn({ sheetId, reason }, 'sheet closed early');
+  if (await ctx.store.setTotal(sheetId, total)) await queueReport(ctx.queues, sheetId);
 }

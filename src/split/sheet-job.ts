@@ -9,11 +9,11 @@ import { type Context, stopSignals } from '../context.js';
 import { SheetError } from '../sheets/errors.js';
 import type { RowResult } from '../sheets/read-sheet.js';
 import { queueReport, rowJobId } from '../queue/queues.js';
-import { closeSheetEarly } from '../rows/give-up.js';
+import { closeSheetEarly, recordOutcomes } from '../rows/outcome.js';
 import { duplicateOutcome, type EarlierRow, readEarlierReport } from '../report/earlier-report.js';
 import { ledgerKey, type Ledger } from '../store/ledger.js';
 import type { RowOutcome } from '../glossary.js';
-import type { RowJobData } from '../rows/row-job.js';
+import type { RowJobData } from '../rows/row-data.js';
 import { sheetChanged } from '../store/sheet-copy.js';
 import { interruptibleWait } from '../stopping.js';
 import { readImported } from '../store/imported-sheet.js';
@@ -174,7 +174,7 @@ async function refuse(
       error: ROW_REFUSED,
     },
   ]);
-  await ctx.store.finalize(sheet.sheetId, outcomes);
+  await recordOutcomes(ctx, sheet.sheetId, outcomes);
 }
 
 /** Records invalid rows and enqueues valid ones (or, for a sheet imported before, settles all). */
@@ -231,7 +231,7 @@ async function settle(
       opts: { jobId: rowJobId(sheet.sheetId, result.row) },
     });
   }
-  await ctx.store.finalize(sheet.sheetId, outcomes);
+  await recordOutcomes(ctx, sheet.sheetId, outcomes);
   for (let i = 0; i < jobs.length; i += CHUNK)
     await ctx.queues.rows.addBulk(jobs.slice(i, i + CHUNK));
 }

@@ -8,7 +8,7 @@ import type { Job, Worker } from 'bullmq';
 import { AbortedError, apiAway } from '../api/errors.js';
 import { type Context, redisTrouble } from '../context.js';
 import { isRedisUnreachable } from '../redis/connect.js';
-import { closeSheetEarly, settleGivenUpRow } from '../rows/give-up.js';
+import { giveUpJob } from '../rows/give-up.js';
 
 const LOST_LOCK =
   "a job's lock was lost (Redis was away, or the job ran past JOB_LOCK_MS): it is taken over and resumes from its last recorded step";
@@ -36,13 +36,10 @@ function guard(ctx: Context, work: Promise<void>): void {
 /** A row or sheet job given up on while this worker ran it: its row or sheet still ends. */
 export function settleWhenGivenUp(ctx: Context, rows: Worker, sheets: Worker): void {
   rows.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error))
-      guard(ctx, settleGivenUpRow(ctx, job.data, job.attemptsStarted, error.message));
+    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, 'rows', job, error.message));
   });
   sheets.on('failed', (job, error) => {
-    const sheetId = (job?.data as { sheetId?: unknown } | undefined)?.sheetId;
-    if (job && typeof sheetId === 'string' && isGivenUp(job, error))
-      guard(ctx, closeSheetEarly(ctx, sheetId, `the sheet job gave up: ${error.message}`));
+    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, 'sheets', job, error.message));
   });
 }
 

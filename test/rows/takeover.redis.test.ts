@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { runRowJob, RowInterruption, type RowJobData } from '../../src/rows/row-job.js';
+import { RowInterruption } from '../../src/rows/interruption.js';
+import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
+import { runRowJob } from '../../src/rows/row-job.js';
+import type { RowJobHandle } from '../../src/rows/row-run.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
 import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
@@ -11,20 +14,18 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
 
-/** A row job as BullMQ hands it over, its data kept in memory. */
-function rowJobHandle(data: RowJobData, attemptsStarted = 1) {
-  let current: unknown = data;
-  return {
-    get data() {
-      return current;
-    },
+/** A row job as the processor hands it over, parsed, its data kept in memory. */
+function rowJobHandle(data: RowJobData, attemptsStarted = 1): RowJobHandle {
+  const handle: RowJobHandle = {
+    data: rowJobSchema.parse(data),
     attemptsStarted,
     attemptsMade: attemptsStarted - 1,
     maxAttempts: 5,
-    updateData: async (next: RowJobData) => {
-      current = next;
+    updateData: async (next) => {
+      handle.data = next;
     },
   };
+  return handle;
 }
 
 describe('one row job run by two workers at once (a stall taken over while the first still runs)', () => {

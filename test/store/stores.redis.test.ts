@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reconcileProcessor } from '../../jobs/reconcile.js';
-import { closeSheetEarly } from '../../src/rows/give-up.js';
+import { closeSheetEarly } from '../../src/rows/outcome.js';
 import { Keys } from '../../src/store/keys.js';
 import { Ledger, ledgerKey } from '../../src/store/ledger.js';
 import { ApiPace } from '../../src/store/pace.js';

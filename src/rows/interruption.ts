@@ -1,0 +1,48 @@
+/**
+ * Ways out of a row job that are not a result: the processor (jobs/rows.ts) turns them into
+ * BullMQ's control flow.
+ */
+import { ApiError } from '../api/errors.js';
+
+/** A row job of another connection than the worker's (moved or forged in Redis): never sent. */
+export class ForeignJobError extends Error {
+  override name = 'ForeignJobError';
+  readonly retryable = false;
+}
+
+export type RowInterrupt =
+  /** Wait this long, then try again (another row or attempt holds what this one needs). */
+  | { kind: 'delay'; ms: number }
+  /** Every request must wait (429/503 Retry-After); the job goes back to the queue untouched. */
+  | { kind: 'rate-limit'; ms: number }
+  /** The import cannot go on for any row (token refused, API misconfigured). */
+  | { kind: 'stop'; reason: string };
+
+export class RowInterruption extends Error {
+  override name = 'RowInterruption';
+
+  constructor(readonly interrupt: RowInterrupt) {
+    super(
+      interrupt.kind === 'stop' ? interrupt.reason : `row job ${interrupt.kind} ${interrupt.ms} ms`,
+    );
+  }
+}
+
+/** The BullMQ-level interruption an API error calls for, if any. */
+export function interruptionFor(error: unknown): RowInterruption | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.kind === 'auth') {
+    return new RowInterruption({
+      kind: 'stop',
+      reason: `the API refused the token (${error.details.status ?? ''} ${error.message}): check API_TOKEN / API_TOKEN_FILE. The import is paused; nothing more is sent.`,
+    });
+  }
+  if (error.kind === 'config') return new RowInterruption({ kind: 'stop', reason: error.message });
+  if (error.kind === 'retryable' && error.details.retryAfterMs !== undefined) {
+    return new RowInterruption({
+      kind: 'rate-limit',
+      ms: Math.max(error.details.retryAfterMs, 1000),
+    });
+  }
+  return undefined;
+}

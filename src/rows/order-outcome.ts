@@ -1,0 +1,36 @@
+/**
+ * Step 5, outcome: the order made, with every file (`created`, noting files possibly attached
+ * twice) or without some (`failed`, to be dropped back from failed/ for the same order).
+ */
+import type { RowRun, StepOutcome } from './row-run.js';
+import type { Uploads } from './upload.js';
+
+export function orderOutcome(
+  run: Pick<RowRun, 'data' | 'state'>,
+  orderId: number,
+  uploads: Uploads,
+): StepOutcome {
+  const { attachments } = run.data;
+  const { fileIds, refused } = uploads;
+  const missing = attachments.filter((_, k) => fileIds[k] === null).map((a) => a.path);
+  const resent = run.state.resent
+    .filter((k) => fileIds[k] !== null)
+    .map((k) => attachments[k]?.path)
+    .filter((p): p is string => p !== undefined);
+  const done = { orderId, inspectionIds: run.state.inspectionIds ?? [], fileIds };
+  if (missing.length > 0) {
+    return {
+      status: 'failed',
+      ...done,
+      missingFiles: missing,
+      error: `order ${orderId} exists, but ${missing.length} of its files could not be attached: ${refused.join('; ')}. Drop the row back from failed/ to attach them to the same order.`,
+    };
+  }
+  return {
+    status: 'created',
+    ...done,
+    ...(resent.length > 0 && {
+      error: `sent again after an unclear answer, so possibly attached twice: ${resent.join(', ')}.`,
+    }),
+  };
+}

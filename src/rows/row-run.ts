@@ -1,0 +1,138 @@
+/**
+ * One run of a row job: what its steps share (the job, its parsed data, the state as last
+ * stored) and the moves more than one step makes — wait for another row or attempt, take over an
+ * answer recorded elsewhere, end in `needs-review` when a create's outcome is unknown.
+ */
+import type { Logger } from 'pino';
+
+import { type Context, stopSignals } from '../context.js';
+import { rowJobId } from '../queue/queues.js';
+import type { RowOutcome } from '../glossary.js';
+import type { CreateClaim } from '../store/sheet-store.js';
+import { interruptibleWait } from '../stopping.js';
+import { RowInterruption } from './interruption.js';
+import { recordOutcome } from './outcome.js';
+import type { RowJob, RowState } from './row-data.js';
+
+/** What the row job needs of its BullMQ job. */
+export interface RowJobHandle {
+  /** Parsed by the processor (rowJobSchema). */
+  data: RowJob;
+  attemptsStarted: number;
+  /** Failed attempts before this one. */
+  attemptsMade: number;
+  /** Attempts allowed in all. */
+  maxAttempts: number;
+  updateData(data: RowJob): Promise<void>;
+}
+
+/** Where a step leaves the row: on to the next step, or final (its outcome is recorded). */
+export type Step = 'next' | 'final';
+
+/** A row's outcome as a step knows it; the attempt count is the run's. */
+export type StepOutcome = Omit<RowOutcome, 'attempts'>;
+
+/** How long to wait for another row or attempt before asking a person: 150 × 2 s. */
+const MAX_WAITS = 150;
+const WAIT_MS = 2000;
+/**
+ * Waits given to a create sent with no answer recorded (by an earlier attempt, or another one
+ * now), in case its sender is alive and about to record it, before its outcome is unknown.
+ */
+export const SENDER_WAITS = 5;
+
+export class RowRun {
+  readonly data: RowJob;
+  /** The state as last stored on the job. */
+  state: RowState;
+  /** This row, as the ledger and the create claims name it. */
+  readonly me: { sheetId: string; row: number };
+  readonly log: Logger;
+  /** BullMQ will not run this job again if this attempt fails. */
+  readonly lastAttempt: boolean;
+  readonly #ctx: Context;
+
+  constructor(
+    ctx: Context,
+    readonly job: RowJobHandle,
+  ) {
+    const { data } = job;
+    this.#ctx = ctx;
+    this.data = data;
+    this.state =
+      data.existingOrderId !== undefined && data.state.orderId === undefined
+        ? { ...data.state, orderId: data.existingOrderId }
+        : data.state;
+    this.me = { sheetId: data.sheetId, row: data.row };
+    this.log = ctx.logger.child({ ...this.me, jobId: rowJobId(data.sheetId, data.row) });
+    this.lastAttempt = job.attemptsMade + 1 >= job.maxAttempts;
+  }
+
+  /** Stores the next state on the job before the step after it begins. */
+  async save(next: RowState): Promise<void> {
+    this.state = next;
+    await this.job.updateData({ ...this.data, state: next });
+  }
+
+  /** Records the row's final result (rows/outcome.ts: a row already final keeps its first). */
+  async finish(outcome: StepOutcome): Promise<'final'> {
+    await recordOutcome(this.#ctx, this.data.sheetId, this.data.row, {
+      line: this.data.line,
+      ...(this.data.reference !== undefined && { reference: this.data.reference }),
+      ...outcome,
+      attempts: this.job.attemptsStarted,
+    });
+    return 'final';
+  }
+}
+
+/** Waits its turn at the API (the pace shared by every worker), or stops with the process. */
+export async function apiTurn(ctx: Context): Promise<void> {
+  await interruptibleWait((signal) => ctx.pace.turn(signal), stopSignals(ctx));
+}
+
+/**
+ * Another row or attempt holds what this one needs: the job goes back to the queue for a while,
+ * or, after too long, the row is left to a person.
+ */
+export async function waitOrReview(run: RowRun, why: string): Promise<'final'> {
+  if (run.state.waits >= MAX_WAITS) {
+    return run.finish({
+      status: 'needs-review',
+      error: `${why} for over ${(MAX_WAITS * WAIT_MS) / 60_000} minutes: check it, then import this row again.`,
+    });
+  }
+  await run.save({ ...run.state, waits: run.state.waits + 1 });
+  throw new RowInterruption({ kind: 'delay', ms: WAIT_MS });
+}
+
+/** Takes the create's answer, wherever it was recorded, as this row's order. */
+export async function adoptAnswer(
+  ctx: Context,
+  run: RowRun,
+  answered: Extract<CreateClaim, { kind: 'answered' }>,
+): Promise<void> {
+  await run.save({
+    ...run.state,
+    intent: undefined,
+    orderId: answered.orderId,
+    inspectionIds: answered.inspectionIds,
+    fileIds: run.data.attachments.map(() => null),
+  });
+  if (run.data.key !== null) await ctx.ledger.confirm(run.data.key, run.me, answered.orderId);
+}
+
+/** A create sent with no answer known: never sent again, left to a person. */
+export async function unknownOutcome(
+  ctx: Context,
+  run: RowRun,
+  sentAt: string,
+  answer: string,
+): Promise<'final'> {
+  if (run.data.key !== null) await ctx.ledger.markUnknown(run.data.key, run.me);
+  return run.finish({
+    status: 'needs-review',
+    error: `the order was sent at ${sentAt} but its outcome is unknown (${answer}). It may or may not exist: look for it at the inspection company (or in the API) before importing this row again; importing it blindly could create it twice.`,
+    review: { sentAt, answer },
+  });
+}

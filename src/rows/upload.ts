@@ -1,0 +1,94 @@
+/**
+ * Step 4, upload: each attachment once. A file with an id is never sent again; one sent with no
+ * answer kept (a stop mid-upload, an unclear answer) is sent again and noted as resent — a file
+ * twice is a lesser harm than a file missing.
+ */
+import { basename } from 'node:path';
+
+import { ApiError } from '../api/errors.js';
+import type { Context } from '../context.js';
+import { AttachmentRefused } from '../orders/open-attachment.js';
+import { attachmentOpener } from './attachment-source.js';
+import { interruptionFor } from './interruption.js';
+import { apiTurn, type RowRun } from './row-run.js';
+
+/** Where the uploads ended: each file's id (null when it is not on the order), and why not. */
+export interface Uploads {
+  fileIds: Array<number | null>;
+  refused: string[];
+}
+
+export async function uploadFiles(ctx: Context, run: RowRun, orderId: number): Promise<Uploads> {
+  const uploads: Uploads = {
+    fileIds: run.data.attachments.map((_, k) => run.state.fileIds[k] ?? null),
+    refused: [],
+  };
+  for (const [k, { path }] of run.data.attachments.entries()) {
+    if (uploads.fileIds[k] !== null) continue;
+    try {
+      uploads.fileIds[k] = await uploadOne(ctx, run, orderId, k, path);
+      await run.save({ ...run.state, fileIds: [...uploads.fileIds], uploading: undefined });
+    } catch (error) {
+      uploads.refused.push(await uploadFailed(run, uploads, k, path, error));
+    }
+  }
+  return uploads;
+}
+
+/** Sends attachment `k` (at `path` in its sheet's folder), noting first that it is on its way. */
+async function uploadOne(
+  ctx: Context,
+  run: RowRun,
+  orderId: number,
+  k: number,
+  path: string,
+): Promise<number> {
+  await apiTurn(ctx);
+  const { state } = run;
+  // A process that stopped mid-upload leaves `uploading` behind: this is a second sending.
+  const resent = state.uploading === k ? [...new Set([...state.resent, k])] : state.resent;
+  await run.save({ ...state, resent, uploading: k });
+  const open = attachmentOpener(ctx.store, ctx.settings.maxAttachmentBytes);
+  return ctx.api.uploadFile(
+    orderId,
+    { name: basename(path), open: () => open(run.data.sheetId, path) },
+    ctx.stop.now.signal,
+  );
+}
+
+/**
+ * Why attachment `k` is not on the order, when it is to stay so; otherwise throws for the job to
+ * be retried (its file sent again then) or interrupted.
+ */
+async function uploadFailed(
+  run: RowRun,
+  uploads: Uploads,
+  k: number,
+  path: string,
+  error: unknown,
+): Promise<string> {
+  if (error instanceof AttachmentRefused) {
+    // Changed since validation (a link put in its place): nothing was sent, nor will be.
+    await run.save({ ...run.state, uploading: undefined });
+    return withoutFullStop(error.message);
+  }
+  if (!(error instanceof ApiError)) throw error;
+  if (error.kind === 'permanent' || error.kind === 'retryable') {
+    await run.save({ ...run.state, uploading: undefined }); // not stored: sending it again is no repeat
+  }
+  if (error.kind === 'permanent') return `${path}: ${withoutFullStop(error.message)}`;
+  if (error.kind === 'ambiguous') {
+    // Sent again on the next attempt: a file twice is a lesser harm than a file missing.
+    const resent = [...new Set([...run.state.resent, k])];
+    await run.save({ ...run.state, fileIds: [...uploads.fileIds], resent });
+  }
+  if (run.lastAttempt && (error.kind === 'ambiguous' || error.kind === 'retryable')) {
+    return `${path}: ${withoutFullStop(error.message)} (no more retries)`;
+  }
+  throw interruptionFor(error) ?? error;
+}
+
+/** A message to be quoted inside a longer sentence, which brings its own full stop. */
+function withoutFullStop(message: string): string {
+  return message.replace(/[.\s]+$/, '');
+}
