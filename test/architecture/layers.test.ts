@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+
+import { folderOf, readSources } from './source-tree.js';
+
+/** docs/architecture.md "Which folder may import which": a folder imports its layer or lower. */
+const LAYERS: Record<string, number> = {
+  'src/glossary': 0,
+  'src/logger': 0,
+  'src/outage': 0,
+  'src/stopping': 0,
+  'src/package-root': 0,
+  'src/api': 0,
+  'src/connections': 0,
+  'src/orders': 0,
+  'src/sheets': 0,
+  'src/redis': 0,
+  'src/config': 0,
+  'src/store': 1,
+  'src/queue': 1,
+  'src/context': 2,
+  'src/rows': 3,
+  'src/report': 3,
+  'src/intake': 4,
+  'src/split': 4,
+  jobs: 5,
+  'src/workers': 6,
+  'src/dashboard': 6,
+  'src/cli': 7,
+  'src/index': 7,
+  /** Apart: it imports nothing of the project, and only the top layer starts it. */
+  sandbox: 7,
+};
+
+describe('the layers', () => {
+  const modules = readSources();
+
+  it('name every folder of the sources', () => {
+    const unknown = [...new Set(modules.map((m) => folderOf(m.path)))].filter(
+      (folder) => LAYERS[folder] === undefined,
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('are only ever imported downwards', () => {
+    const upward = modules.flatMap((module) => {
+      const from = folderOf(module.path);
+      return module.imports
+        .filter((target) => /^(src|jobs|sandbox)\//.test(target))
+        .filter((target) => (LAYERS[folderOf(target)] ?? 99) > (LAYERS[from] ?? -1))
+        .map((target) => `${module.path} imports ${target}`);
+    });
+    expect(upward).toEqual([]);
+  });
+
+  it('keep the sandbox apart: it imports nothing of the project', () => {
+    const reaching = modules
+      .filter((module) => folderOf(module.path) === 'sandbox')
+      .flatMap((module) => module.imports.filter((target) => /^(src|jobs)\//.test(target)));
+    expect(reaching).toEqual([]);
+  });
+});
