@@ -5,7 +5,7 @@
 import { Agent } from 'undici';
 
 import { ApiClient } from '../api/client.js';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings/load.js';
 import {
   DashboardError,
   type DashboardOptions,

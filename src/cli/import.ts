@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Logger } from 'pino';
 
-import { ConfigError, loadSettings, type Settings } from '../config/settings.js';
+import { ConfigError, loadSettings, type Settings } from '../settings/load.js';
 import { createLogger } from '../logger.js';
 import type { Summary } from '../report/report.js';
 import type { SheetProgress } from '../queue/runtime.js';

@@ -10,7 +10,7 @@ import { Agent } from 'undici';
 
 import { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';

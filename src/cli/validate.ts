@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 
-import { ConfigError, loadSettings } from '../config/settings.js';
+import { ConfigError, loadSettings } from '../settings/load.js';
 import { CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import { type ColumnMapping, loadMapping, MappingError } from '../orders/columns.js';
 import { SheetError } from '../sheets/errors.js';

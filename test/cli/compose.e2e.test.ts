@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { SANDBOX_ENV } from '../../src/cli/sandbox.js';
-import { SETTING_ENV } from '../../src/config/settings.js';
+import { SETTING_ENV } from '../../src/settings/load.js';
 import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 
