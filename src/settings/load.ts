@@ -68,7 +68,7 @@ export interface LoadSettingsInput {
 export async function loadSettings(input: LoadSettingsInput): Promise<Settings> {
   const file = input.configFile === undefined ? undefined : resolve(input.cwd, input.configFile);
   const fromFile = file === undefined ? {} : await readConfigFile(file);
-  const where = `${file ?? 'the config file'}`;
+  const where = file ?? 'the config file';
   const sources: Sources = {
     flags: input.flags ?? {},
     env: input.env ?? {},

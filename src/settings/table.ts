@@ -425,13 +425,10 @@ export function settingHelp(key: SettingKey): string {
   const entry: SettingEntry = SETTINGS[key];
   const parsed = entry.schema.safeParse(undefined);
   const value: unknown = parsed.success ? parsed.data : undefined;
+  // Booleans are flags, whose help says what they turn on; an empty list is "none".
   const shown =
     entry.shownDefault ??
-    (value === undefined ||
-    typeof value === 'boolean' ||
-    (Array.isArray(value) && value.length === 0)
-      ? undefined
-      : String(value));
+    (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
   const notes = [
     entry.env !== undefined && `env ${entry.env}`,
     shown !== undefined && `default ${shown}`,
