@@ -5,8 +5,7 @@ import { parseEnv } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-import { SANDBOX_ENV } from '../../src/cli/sandbox.js';
-import { SETTING_ENV } from '../../src/settings/load.js';
+import { SETTING_ENV } from '../../src/settings/table.js';
 import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 
@@ -37,7 +36,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs only commands and flags the product has, and sets only settings it reads', async () => {
-    const known = new Set<string>([...SETTING_ENV, ...SANDBOX_ENV]);
+    const known = new Set<string>(SETTING_ENV);
     for (const [name, service] of Object.entries(services)) {
       if (service.build === undefined) continue; // an image of its own (redis)
       const [command = '', ...args] = service.command ?? [];

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ValidateSummary } from '../../src/cli/validate.js';
+import type { ValidateSummary } from '../../src/cli/commands/validate.js';
 import type { Summary } from '../../src/report/report.js';
 import { assertBuilt, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';

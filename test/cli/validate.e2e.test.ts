@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ValidateSummary } from '../../src/cli/validate.js';
+import type { ValidateSummary } from '../../src/cli/commands/validate.js';
 import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 

@@ -1,10 +1,14 @@
-import { createLogger } from '../logger.js';
-import { loadCommandSettings, type SettingCommandOptions, settingFlags } from './import.js';
-import { serviceStart } from './importer.js';
-import type { CommandIo } from './io.js';
-import { terminalText } from './terminal-text.js';
+import { createLogger } from '../../logger.js';
+import type { SettingFlags } from '../../settings/load.js';
+import { serviceStart } from '../importer.js';
+import type { CommandIo } from '../io.js';
+import { commandSettings } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
 
-export type WorkerCommandOptions = SettingCommandOptions;
+export interface WorkerCommandOptions {
+  config?: string;
+  settings?: SettingFlags;
+}
 
 /**
  * Workers only, for scale-out: as many of these as wanted, on as many hosts, sharing one Redis
@@ -12,22 +16,22 @@ export type WorkerCommandOptions = SettingCommandOptions;
  * flight finish; a second one stops at once (those rows resume from their recorded step).
  */
 export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): Promise<number> {
-  const settings = await loadCommandSettings(io, opts.config, settingFlags(opts));
+  const settings = await commandSettings(io, opts.config, opts.settings);
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
-  const say = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel });
   const start = serviceStart(io);
-  const importer = await start.opened({ settings, logger, say });
-  say(
+  const importer = await start.opened({ settings, logger, say: announce });
+  announce(
     `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
   );
   const signal = await start.firstSignal;
-  say(`${signal}: finishing the rows in flight (again to stop at once)…`);
+  announce(`${signal}: finishing the rows in flight (again to stop at once)…`);
   void io.stopSignal().then(() => {
-    say('Stopping now; rows in flight resume from their last recorded step.');
+    announce('Stopping now; rows in flight resume from their last recorded step.');
     void importer.close({ force: true });
   });
   await importer.close({ graceMs: 60_000 });
-  say('Stopped.');
+  announce('Stopped.');
   return 0;
 }
