@@ -31,7 +31,11 @@ export function commandSettings(
  */
 export function commandLogger(io: CommandIo, settings: Settings): Logger {
   const quiet = (io.stderr as { isTTY?: boolean }).isTTY === true && io.env.LOG_LEVEL === undefined;
-  return createLogger({ level: quiet ? 'warn' : settings.logLevel, skipTold: quiet });
+  return createLogger({
+    level: quiet ? 'warn' : settings.logLevel,
+    skipTold: quiet,
+    destination: io.stderr,
+  });
 }
 
 /** A path as the user would type it from where they are, when it is below there. */

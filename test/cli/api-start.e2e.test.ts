@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort } from '../../src/redis/local-server.js';
-import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type FlakyProxy, flakyProxy } from '../helpers/proxy.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -22,7 +22,6 @@ const proxies: FlakyProxy[] = [];
 const running: CliProcess[] = [];
 
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   sandbox = await testSandbox();
   dataDir = await tempDir('api-start-');

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { SETTING_ENV } from '../../src/settings/table.js';
-import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { orderImporter, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 
 interface Service {
@@ -19,7 +19,6 @@ interface Service {
 
 let services: Record<string, Service>;
 beforeAll(async () => {
-  assertBuilt();
   const compose = parse(await readFile(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
     services: Record<string, Service>;
   };

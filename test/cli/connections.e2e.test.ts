@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
 import { ApiClient } from '../helpers/api.js';
-import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -20,7 +20,6 @@ let redis: TestRedis;
 let dataDir: string;
 const sandboxes: TestSandbox[] = [];
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   dataDir = await tempDir('connections-e2e-');
 });

@@ -4,13 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ValidateSummary } from '../../src/cli/commands/validate.js';
 import type { Summary } from '../../src/report/report.js';
-import { assertBuilt, orderImporter } from '../helpers/cli.js';
+import { orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
-
-beforeAll(assertBuilt);
 
 const dir = await tempDir('hostile-e2e-');
 const LEVELS = 400_000;

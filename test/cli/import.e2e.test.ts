@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { assertBuilt, orderImporter } from '../helpers/cli.js';
+import { orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -14,7 +14,6 @@ let redis: TestRedis;
 let sandbox: TestSandbox;
 let dataDir: string;
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   sandbox = await testSandbox();
   dataDir = await tempDir('import-e2e-');

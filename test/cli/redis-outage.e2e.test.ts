@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
 import { ROW_STATUSES } from '../../src/store/results.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
-import { assertBuilt, type CliProcess, type Finished, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, type Finished, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -30,9 +30,6 @@ interface Setup {
 }
 
 const cleanups: Array<() => Promise<void>> = [];
-beforeAll(() => {
-  assertBuilt();
-});
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });

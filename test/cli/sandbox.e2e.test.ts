@@ -1,10 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { freePort } from '../../src/redis/local-server.js';
-import { assertBuilt, type CliProcess, orderImporter, runCli } from '../helpers/cli.js';
+import { type CliProcess, orderImporter, runCli } from '../helpers/cli.js';
 import { validOrder } from '../helpers/orders.js';
-
-beforeAll(assertBuilt);
 
 const BASE_URL = /base URL:\s+(http:\/\/\S+)/;
 

@@ -1,13 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ValidateSummary } from '../../src/cli/commands/validate.js';
-import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { orderImporter, ROOT } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
-
-beforeAll(assertBuilt);
 
 const samples = ['samples/orders.csv', 'samples/orders.json', 'samples/orders.ndjson'];
 const dir = await tempDir('validate-e2e-');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Pipeline } from '../../src/queue/runtime.js';
-import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { observingPipeline } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -19,7 +19,6 @@ let pipeline: Pipeline;
 let observer: Awaited<ReturnType<typeof observingPipeline>>;
 
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   // Slow enough that the worker is killed with requests in flight.
   sandbox = await testSandbox({ faults: { latencyMs: 120, jitterMs: 60 } });

@@ -8,14 +8,13 @@ import { startDashboard } from '../../src/dashboard/server.js';
 import { createLogger } from '../../src/logger.js';
 import { freePort } from '../../src/redis/local-server.js';
 import { assertChromium, launchChromium } from '../helpers/browser.js';
-import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { orderImporter, ROOT } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 
 let w: TestWatch;
 beforeAll(async () => {
-  assertBuilt();
   assertChromium();
   w = await testWatch();
 });

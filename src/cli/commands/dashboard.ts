@@ -24,7 +24,7 @@ export async function dashboardCommand(
   const settings = await commandSettings(io, opts.config, opts.settings);
   refuseExposure(settings);
   const announce = (line: string) => io.stderr.write(`${line}\n`);
-  const logger = createLogger({ level: settings.logLevel });
+  const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const redis = await forUser(
     resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir, startPrivate: false }),
     RedisUnavailableError,

@@ -20,7 +20,7 @@ export async function sandboxCommand(opts: SandboxCommandOptions, io: CommandIo)
     ConfigError,
   );
   const input = sandboxOptions(settings, io.cwd);
-  const logger = createLogger({ level: settings.logLevel });
+  const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const sandbox = await listen(input, logger);
   const o = sandbox.options;
   const lines = [

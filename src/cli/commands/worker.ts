@@ -19,7 +19,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const settings = await commandSettings(io, opts.config, opts.settings);
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
-  const logger = createLogger({ level: settings.logLevel });
+  const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const start = serviceStart(io);
   const importer = await start.opened({ settings, logger, say: announce });
   announce(
