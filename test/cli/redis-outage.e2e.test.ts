@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/report/report.js';
 import { ROW_STATUSES } from '../../src/store/results.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
-import { type CliProcess, type Finished, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, type CliExit, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -81,7 +81,7 @@ async function ordersReach(sandbox: TestSandbox, count: number, cli: CliProcess)
 }
 
 /** The process's end, or an error naming what it said if it has not ended within `ms`. */
-async function endsWithin(cli: CliProcess, ms: number): Promise<Finished> {
+async function endsWithin(cli: CliProcess, ms: number): Promise<CliExit> {
   const late = sleep(ms).then(() => 'late' as const);
   const outcome = await Promise.race([cli.finished, late]);
   if (outcome === 'late') throw new Error(`still running after ${ms} ms:\n${cli.stderr}`);

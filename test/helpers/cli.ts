@@ -10,7 +10,7 @@ export const ROOT = packageRoot();
 /** The built CLI, which the e2e project builds first (test/helpers/build.ts). */
 export const BIN = join(ROOT, 'bin', 'order-importer.js');
 
-export interface Finished {
+export interface CliExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -21,7 +21,7 @@ export interface Finished {
 export class CliProcess {
   stdout = '';
   stderr = '';
-  readonly finished: Promise<Finished>;
+  readonly finished: Promise<CliExit>;
 
   constructor(readonly child: ChildProcessWithoutNullStreams) {
     child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
@@ -93,7 +93,7 @@ export class InProcessCli {
   readonly #stdout = terminal(false);
   readonly #stderr = terminal(false);
   readonly #stops: Array<(signal: string) => void> = [];
-  readonly finished: Promise<Finished>;
+  readonly finished: Promise<CliExit>;
   #ended = false;
 
   constructor(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT) {
@@ -155,6 +155,6 @@ export class InProcessCli {
 export function runInProcess(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<Finished> {
+): Promise<CliExit> {
   return new InProcessCli(args, env).finished;
 }
