@@ -6,6 +6,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
+# src/ is built into dist/, and holds the dashboard's page files (src/dashboard/assets), served as they are.
 COPY src ./src
 COPY jobs ./jobs
 COPY bench ./bench

@@ -43,5 +43,10 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
   },
+  {
+    // The dashboard page's own script runs in the browser, not in Node.
+    files: ['src/dashboard/assets/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
   prettier,
 );

@@ -6,41 +6,37 @@
  */
 import type { Job } from 'bullmq';
 
-import { closeSheetEarly, type GiveUpDeps, settleGivenUpRow } from '../src/rows/give-up.js';
-
-export interface ReconcileDeps extends GiveUpDeps {
-  /** Whether a sheet is of this worker's connection (another's is reconciled by its own workers). */
-  ownsSheet(sheetId: string): Promise<boolean>;
-  failedRows(start: number, end: number): Promise<Job[]>;
-  failedSheets(start: number, end: number): Promise<Job[]>;
-}
+import type { Context } from '../src/context.js';
+import { queueReport } from '../src/queue/queues.js';
+import { closeSheetEarly, settleGivenUpRow } from '../src/rows/give-up.js';
 
 const PAGE = 500;
 
-export function reconcileProcessor(deps: ReconcileDeps) {
+export function reconcileProcessor(ctx: Context) {
   return async (_job: Job): Promise<number> => {
     let settled = 0;
     for (let start = 0; ; start += PAGE) {
-      const failed = await deps.failedRows(start, start + PAGE - 1);
+      const failed = await ctx.queues.rows.getFailed(start, start + PAGE - 1);
       for (const job of failed) {
-        await settleGivenUpRow(job.data, job.attemptsStarted, job.failedReason || 'failed', deps);
+        await settleGivenUpRow(ctx, job.data, job.attemptsStarted, job.failedReason || 'failed');
         settled += 1;
       }
       if (failed.length < PAGE) break;
     }
-    for (const job of await deps.failedSheets(0, PAGE - 1)) {
+    for (const job of await ctx.queues.sheets.getFailed(0, PAGE - 1)) {
       const sheetId = (job.data as { sheetId?: unknown }).sheetId;
-      if (typeof sheetId === 'string') {
+      if (typeof sheetId === 'string')
         await closeSheetEarly(
+          ctx,
           sheetId,
           `the sheet job gave up: ${job.failedReason || 'failed'}`,
-          deps,
         );
-      }
     }
-    for (const sheetId of await deps.store.activeSheets()) {
-      if ((await deps.store.reportOverdue(sheetId)) && (await deps.ownsSheet(sheetId))) {
-        await deps.queueReport(sheetId);
+    for (const sheetId of await ctx.store.activeSheets()) {
+      // Another connection's sheet is reconciled by its own workers.
+      const owned = async () => (await ctx.store.get(sheetId))?.connectionId === ctx.connection.id;
+      if ((await ctx.store.reportOverdue(sheetId)) && (await owned())) {
+        await queueReport(ctx.queues, sheetId);
         settled += 1;
       }
     }

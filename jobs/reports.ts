@@ -2,13 +2,14 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 
-import { type ReportDeps, writeReport } from '../src/report/report.js';
+import type { Context } from '../src/context.js';
+import { writeReport } from '../src/report/report.js';
 
 export const reportJobSchema = z.object({ sheetId: z.string().min(1) });
 
-export function reportsProcessor(deps: ReportDeps) {
+export function reportsProcessor(ctx: Context) {
   return async (job: Job): Promise<void> => {
     const { sheetId } = reportJobSchema.parse(job.data);
-    await writeReport(sheetId, deps);
+    await writeReport(ctx, sheetId);
   };
 }

@@ -5,38 +5,28 @@
 import { type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 
 import { AbortedError } from '../src/api/errors.js';
+import type { Context } from '../src/context.js';
+import { settleGivenUpRow } from '../src/rows/give-up.js';
 import {
   ForeignJobError,
   runRowJob,
   type RowJobData,
-  type RowJobDeps,
   RowInterruption,
 } from '../src/rows/row-job.js';
+import { stopImport } from '../src/rows/stop-import.js';
 import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
-export interface RowsProcessorDeps extends RowJobDeps {
-  /** The rows queue: a Retry-After holds every worker back (`limiter` must be set on workers). */
-  rateLimit(ms: number): Promise<void>;
-  /** Every request must stop: pause the queue and say why. */
-  stopAll(reason: string): Promise<void>;
-  /** The last attempt failed: the row must still end in a status. */
-  giveUp(data: unknown, attempts: number, reason: string): Promise<void>;
-}
-
-export function rowsProcessor(deps: RowsProcessorDeps) {
+export function rowsProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<void> => {
     try {
-      await runRowJob(
-        {
-          data: job.data,
-          attemptsStarted: job.attemptsStarted,
-          attemptsMade: job.attemptsMade,
-          maxAttempts: job.opts.attempts ?? 1,
-          updateData: (data: RowJobData) => job.updateData(data),
-        },
-        deps,
-      );
+      await runRowJob(ctx, {
+        data: job.data,
+        attemptsStarted: job.attemptsStarted,
+        attemptsMade: job.attemptsMade,
+        maxAttempts: job.opts.attempts ?? 1,
+        updateData: (data: RowJobData) => job.updateData(data),
+      });
     } catch (error) {
       if (error instanceof StoppingError) return backToQueue(job, token);
       // Stopping at once is no verdict on the row: it resumes later, whatever attempt this was.
@@ -45,17 +35,18 @@ export function rowsProcessor(deps: RowsProcessorDeps) {
       if (error instanceof ForeignJobError) throw new UnrecoverableError(error.message);
       if (!(error instanceof RowInterruption)) {
         if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-          await deps.giveUp(job.data, job.attemptsStarted, (error as Error).message);
+          await settleGivenUpRow(ctx, job.data, job.attemptsStarted, (error as Error).message);
         }
         throw error;
       }
       const interrupt = error.interrupt;
       if (interrupt.kind === 'delay') return backToQueue(job, token, interrupt.ms);
       if (interrupt.kind === 'rate-limit') {
-        await deps.pace.holdFor(interrupt.ms);
-        await deps.rateLimit(interrupt.ms);
+        await ctx.pace.holdFor(interrupt.ms);
+        // Holds every worker of this queue back (its workers have a `limiter` for this).
+        await ctx.queues.rows.rateLimit(interrupt.ms);
       } else {
-        await deps.stopAll(interrupt.reason);
+        await stopImport(ctx, interrupt.reason);
       }
       throw new RateLimitError(); // back to the queue as it is, no attempt spent
     }

@@ -2,23 +2,19 @@
 import { type Job, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 
-import {
-  ForeignSheetError,
-  NotYetError,
-  runSheetJob,
-  type SheetJobDeps,
-} from '../src/split/sheet-job.js';
+import type { Context } from '../src/context.js';
+import { ForeignSheetError, NotYetError, runSheetJob } from '../src/split/sheet-job.js';
 import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
 export const sheetJobSchema = z.object({ sheetId: z.string().min(1) });
 export type SheetJobPayload = z.infer<typeof sheetJobSchema>;
 
-export function sheetsProcessor(deps: SheetJobDeps) {
+export function sheetsProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<void> => {
     const { sheetId } = sheetJobSchema.parse(job.data);
     try {
-      await runSheetJob(sheetId, deps);
+      await runSheetJob(ctx, sheetId);
     } catch (error) {
       // Its checkpoint says how far it got: whoever takes it next goes on from there.
       if (error instanceof StoppingError) await backToQueue(job, token);

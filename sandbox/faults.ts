@@ -2,25 +2,10 @@
  * Seeded, deterministic fault injection: the n-th API request of a sandbox gets the same faults
  * for the same seed, whatever the timing, so a failing rehearsal can be replayed exactly.
  */
+import type { SandboxOptions } from './options.js';
 
-export interface FaultSettings {
-  /** Seed of the fault sequence. */
-  seed: number;
-  /** Delay added to every API request, in ms. */
-  latencyMs: number;
-  /** Up to this many ms more, drawn per request. */
-  jitterMs: number;
-  /** Probability of a 503 (with Retry-After) before any work. */
-  p503: number;
-  /** The Retry-After of those 503s, in seconds. */
-  retryAfterSeconds: number;
-  /** Probability of the connection being reset before any work. */
-  pResetBefore: number;
-  /** Probability of a 500 after a create (order or file) is stored. */
-  p500After: number;
-  /** Probability of the connection being reset after a create is stored. */
-  pResetAfter: number;
-}
+/** The fault options of the sandbox's options (their schema and defaults live there). */
+export type FaultOptions = SandboxOptions['faults'];
 
 export interface FaultDecision {
   /** Which API request this is, from 1. */
@@ -33,16 +18,16 @@ export interface FaultDecision {
 export class FaultPlan {
   #sequence = 0;
 
-  constructor(readonly settings: FaultSettings) {}
+  constructor(readonly options: FaultOptions) {}
 
   next(): FaultDecision {
     this.#sequence += 1;
-    return decide(this.settings, this.#sequence);
+    return decide(this.options, this.#sequence);
   }
 }
 
-/** The faults of request number `sequence`: a pure function of the settings and the number. */
-export function decide(s: FaultSettings, sequence: number): FaultDecision {
+/** The faults of request number `sequence`: a pure function of the options and the number. */
+export function decide(s: FaultOptions, sequence: number): FaultDecision {
   const random = mulberry32(mix(s.seed, sequence));
   const [jitter, reset, unavailable, resetAfter, error500] = [
     random(),

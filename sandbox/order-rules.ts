@@ -1,23 +1,24 @@
 /**
  * The sandbox's create-order validation and what it stores. The provider documents no required
  * fields, so the required set is our choice (docs/design.md §2 "Rows"); the conditional ones
- * come from the catalogue.
+ * follow the documentation (./fields.ts) and the categories of the products file.
  */
-import type { Catalogue, ConditionalField } from '../src/orders/catalogue.js';
-import { CONDITIONAL_FIELDS } from '../src/orders/catalogue.js';
 import {
+  type CategoryRequiredField,
   CONTACT_LANGUAGES,
   INVOICE_TO,
   IS_CONTACT_OWNER,
   ORDER_FIELDS,
-  type OrderProduct,
+  type OrderedProduct,
   PROPERTY_TYPES,
-} from '../src/orders/fields.js';
+  REQUIRED_BY_CATEGORY,
+} from './fields.js';
 import type { ValidationErrors } from './laravel.js';
+import type { ProductList } from './products.js';
 import { type Rule, type RuleSet, validate } from './validator.js';
 
 /** An order's fields as stored: strings trimmed or null, flags 0/1, counts as given. */
-export type StoredOrderFields = Record<string, string | number | null | OrderProduct[]>;
+export type StoredOrderFields = Record<string, string | number | null | OrderedProduct[]>;
 
 const r = {
   required: { kind: 'required' },
@@ -37,14 +38,14 @@ const r = {
 const requiredText: readonly Rule[] = [r.required, r.string, r.max255];
 const optionalText: readonly Rule[] = [r.nullable, r.string, r.max255];
 
-export function orderRules(catalogue: Catalogue): RuleSet {
-  const productIds = catalogue.products.map((p) => p.id);
-  const requiredBy = (field: ConditionalField): Rule => ({
+export function orderRules(products: ProductList): RuleSet {
+  const productIds = products.products.map((p) => p.id);
+  const requiredBy = (field: CategoryRequiredField): Rule => ({
     kind: 'requiredIf',
     when: (data) => {
-      const categories: readonly string[] = CONDITIONAL_FIELDS[field];
+      const categories: readonly string[] = REQUIRED_BY_CATEGORY[field];
       return orderedProductIds(data).some((id) => {
-        const product = catalogue.get(id);
+        const product = products.get(id);
         return product !== undefined && categories.includes(product.category);
       });
     },

@@ -3,7 +3,7 @@
  * for habbitable_space and breaker_boxes, 0/1 mail flags, nulls for absent optionals,
  * key_pickup_location beside keyPickup_location, and contact_language a second time, null.
  */
-import { ORDER_FIELDS } from '../src/orders/fields.js';
+import { ORDER_FIELDS } from './fields.js';
 import { phpJson, phpObject } from './php-json.js';
 import type { StoredOrder } from './store.js';
 

@@ -82,3 +82,14 @@ function seconds(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
+
+export type Told = Pick<OutageOptions, 'say' | 'logger' | 'now'>;
+
+/** The API away while rows go on: they are retried, so it is told once, not per attempt. */
+export function apiOutage(apiBaseUrl: string, told: Told): Outage {
+  return new Outage({
+    ...told,
+    subject: `The API at ${apiBaseUrl}`,
+    meanwhile: 'rows wait for it and are retried',
+  });
+}

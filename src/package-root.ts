@@ -28,7 +28,7 @@ export function packageVersion(): string {
   return typeof manifest.version === 'string' ? manifest.version : 'unknown';
 }
 
-/** The sample product catalogue, shared by the sandbox and the importer. */
+/** The sample product catalogue (the sandbox finds the same file on its own). */
 export function defaultProductsFile(): string {
   return join(packageRoot(), 'samples', 'products.json');
 }

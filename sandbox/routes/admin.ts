@@ -11,7 +11,7 @@ export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
   // What clients sent, when, and what they got: to check a client's manners from outside.
   admin.get('/__sandbox/requests', async () => ({ data: ctx.requests.list() }));
   // Which product ids the sandbox knows (the provider documents none).
-  admin.get('/__sandbox/products', async () => ({ data: ctx.catalogue.products }));
+  admin.get('/__sandbox/products', async () => ({ data: ctx.products.products }));
 
   admin.get('/__sandbox/orders', async (request) => ({
     data: ctx.store.listOrders(request.org).map((order) => ({

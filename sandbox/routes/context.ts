@@ -1,18 +1,52 @@
-import type { Catalogue } from '../../src/orders/catalogue.js';
-import type { BlobStore } from '../blobs.js';
+import { openBlobStore, type BlobStore } from '../blobs.js';
+import type { FaultDecision } from '../faults.js';
 import type { SandboxOptions } from '../options.js';
+import { orderRules } from '../order-rules.js';
+import { ProductList, type ProductSource } from '../products.js';
+import { type LoggedRequest, RequestLog } from '../request-log.js';
+import { SandboxStore } from '../store.js';
 import type { RuleSet } from '../validator.js';
-import type { RequestLog } from '../request-log.js';
-import type { SandboxStore } from '../store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The organisation of the bearer token, once authenticated. */
+    org: string;
+    /** The injected faults drawn for this API request. */
+    fault: FaultDecision | null;
+    /** Its entry in the request log (API requests only). */
+    logged: LoggedRequest | null;
+  }
+}
 
 /** What the route handlers share; built once per sandbox. */
 export interface SandboxContext {
   options: SandboxOptions;
   store: SandboxStore;
   blobs: BlobStore;
-  catalogue: Catalogue;
+  products: ProductList;
   rules: RuleSet;
   requests: RequestLog;
+}
+
+/** Opens the sandbox's records (in `options.dataDir`, else in memory); close `store` when done. */
+export async function openSandboxContext(
+  options: SandboxOptions,
+  productSource: ProductSource,
+  now: () => number,
+): Promise<SandboxContext> {
+  const store = SandboxStore.open(options.dataDir, () => new Date(now()));
+  const blobs = await openBlobStore(
+    options.dataDir === undefined ? undefined : `${options.dataDir}/blobs`,
+  );
+  const products = new ProductList(productSource.products);
+  return {
+    options,
+    store,
+    blobs,
+    products,
+    rules: orderRules(products),
+    requests: new RequestLog(),
+  };
 }
 
 /** The body of a request whose media type the route does not take. */

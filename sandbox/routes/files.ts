@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import {
   MEDIA_MODEL,
@@ -13,6 +13,7 @@ import { sniffMime } from '../mime.js';
 import { type FileEntry, receiveForm, type ReceivedForm } from '../multipart-form.js';
 import { cleanInput } from '../order-rules.js';
 import { answerCreated, sendJson, sendMessage } from '../reply.js';
+import type { NewFile } from '../store.js';
 import type { RuleSet, UploadedFile } from '../validator.js';
 import { validate } from '../validator.js';
 import { recordId, type SandboxContext } from './context.js';
@@ -29,74 +30,7 @@ const UPLOAD_RULES: RuleSet = [
 ];
 
 export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
-  api.post('/api/files', async (request, reply) => {
-    if (!request.isMultipart()) {
-      return sendMessage(
-        reply,
-        415,
-        'Files must be sent as multipart/form-data (fields model_id, model_type, collection_name, files[]).',
-      );
-    }
-    const form: ReceivedForm = { fields: {}, files: undefined, totalBytes: 0, stored: [] };
-    const discard = () => Promise.all(form.stored.map((blob) => ctx.blobs.remove(blob.key)));
-    try {
-      await receiveForm(request, ctx.blobs, ctx.options, form);
-    } catch (error) {
-      await discard(); // an aborted body leaves nothing behind
-      throw error;
-    }
-    // PHP refuses a chunked body past post_max_size once it has read it.
-    if (form.totalBytes > ctx.options.postMaxBytes) {
-      await discard();
-      return sendMessage(reply, 413, POST_TOO_LARGE);
-    }
-    const fields = cleanInput(form.fields) as Record<string, string | null>;
-    const modelId = fields.model_id;
-    const orderId = typeof modelId === 'string' ? recordId(modelId) : null;
-    if (typeof modelId === 'string' && !ctx.store.getOrder(request.org, orderId ?? -1)) {
-      await discard();
-      return sendMessage(reply, 404, modelNotFound(ORDER_MODEL, modelId));
-    }
-    const files =
-      form.files === undefined
-        ? undefined
-        : 'list' in form.files
-          ? form.files.list
-          : [form.files.single];
-    const errors = validate(
-      {
-        ...fields,
-        ...(form.files !== undefined && {
-          files: 'list' in form.files ? form.files.list.map(asInput) : asInput(form.files.single),
-        }),
-      },
-      UPLOAD_RULES,
-    );
-    if (Object.keys(errors).length > 0 || orderId === null || files === undefined) {
-      await discard();
-      return sendJson(reply, 422, validationBody(errors));
-    }
-    const ids = ctx.store.addFiles(
-      files.flatMap((entry) =>
-        entry.kind === 'file'
-          ? [
-              {
-                org: request.org,
-                orderId,
-                collection: 'clientFiles',
-                fileName: entry.fileName,
-                mimeType: sniffMime(entry.written.head),
-                size: entry.written.size,
-                sha256: entry.written.sha256,
-                blobKey: entry.written.key,
-              },
-            ]
-          : [],
-      ),
-    );
-    // The controller answers with the last media record it added.
-    return answerCreated(request, reply, { id: ids.at(-1) });
-  });
+  api.post('/api/files', async (request, reply) => uploadFiles(ctx, request, reply));
 
   api.get<{ Params: { id: string } }>('/api/files/:id', async (request, reply) => {
     const id = recordId(request.params.id);
@@ -108,6 +42,86 @@ export function fileRoutes(api: FastifyInstance, ctx: SandboxContext): void {
       'content-disposition': contentDisposition(file.fileName),
     });
   });
+}
+
+/**
+ * The media controller: the files are written as they arrive, then kept as records of the order
+ * when the form validates, and removed when anything refuses it.
+ */
+async function uploadFiles(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  if (!request.isMultipart()) {
+    return sendMessage(
+      reply,
+      415,
+      'Files must be sent as multipart/form-data (fields model_id, model_type, collection_name, files[]).',
+    );
+  }
+  const form: ReceivedForm = { fields: {}, files: undefined, totalBytes: 0, stored: [] };
+  const discard = () => Promise.all(form.stored.map((blob) => ctx.blobs.remove(blob.key)));
+  try {
+    await receiveForm(request, ctx.blobs, ctx.options, form);
+  } catch (error) {
+    await discard(); // an aborted body leaves nothing behind
+    throw error;
+  }
+  // PHP refuses a chunked body past post_max_size once it has read it.
+  if (form.totalBytes > ctx.options.postMaxBytes) {
+    await discard();
+    return sendMessage(reply, 413, POST_TOO_LARGE);
+  }
+  const fields = cleanInput(form.fields) as Record<string, string | null>;
+  const modelId = fields.model_id;
+  const orderId = typeof modelId === 'string' ? recordId(modelId) : null;
+  if (typeof modelId === 'string' && !ctx.store.getOrder(request.org, orderId ?? -1)) {
+    await discard();
+    return sendMessage(reply, 404, modelNotFound(ORDER_MODEL, modelId));
+  }
+  const files =
+    form.files === undefined
+      ? undefined
+      : 'list' in form.files
+        ? form.files.list
+        : [form.files.single];
+  const errors = validate(
+    {
+      ...fields,
+      ...(form.files !== undefined && {
+        files: 'list' in form.files ? form.files.list.map(asInput) : asInput(form.files.single),
+      }),
+    },
+    UPLOAD_RULES,
+  );
+  if (Object.keys(errors).length > 0 || orderId === null || files === undefined) {
+    await discard();
+    return sendJson(reply, 422, validationBody(errors));
+  }
+  const ids = ctx.store.addFiles(fileRecords(files, request.org, orderId));
+  // The controller answers with the last media record it added.
+  return answerCreated(request, reply, { id: ids.at(-1) });
+}
+
+/** The uploaded files among the `files` entries, as the records the store keeps. */
+function fileRecords(files: readonly FileEntry[], org: string, orderId: number): NewFile[] {
+  return files.flatMap((entry) =>
+    entry.kind === 'file'
+      ? [
+          {
+            org,
+            orderId,
+            collection: 'clientFiles',
+            fileName: entry.fileName,
+            mimeType: sniffMime(entry.written.head),
+            size: entry.written.size,
+            sha256: entry.written.sha256,
+            blobKey: entry.written.key,
+          },
+        ]
+      : [],
+  );
 }
 
 /** A `files` entry as the validator sees it: an upload, nothing, or text. */

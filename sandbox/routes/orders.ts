@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-import type { OrderProduct } from '../../src/orders/fields.js';
+import type { OrderedProduct } from '../fields.js';
 import { modelNotFound, ORDER_MODEL, validationBody } from '../laravel.js';
 import { cleanInput, validateOrder } from '../order-rules.js';
 import { orderResponseText } from '../order-view.js';
@@ -19,9 +19,9 @@ export function orderRoutes(api: FastifyInstance, ctx: SandboxContext): void {
     const body = cleanInput(request.body ?? {}) as Record<string, unknown>;
     const result = validateOrder(body, ctx.rules);
     if (!result.ok) return sendJson(reply, 422, validationBody(result.errors));
-    const products = (result.fields.order_products as OrderProduct[]).map((p) => ({
+    const products = (result.fields.order_products as OrderedProduct[]).map((p) => ({
       id: p.id,
-      name: ctx.catalogue.get(p.id)?.name ?? p.id,
+      name: ctx.products.get(p.id)?.name ?? p.id,
     }));
     const order = ctx.store.createOrder(request.org, result.fields, products);
     return answerCreated(request, reply, {

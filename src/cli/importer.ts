@@ -14,7 +14,10 @@ import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
-import { Pipeline } from '../queue/runtime.js';
+import { type Context, openContext } from '../context.js';
+import { importStopped, resumeImport } from '../rows/stop-import.js';
+import { startWorkers } from '../workers/start.js';
+import { closeContext, forceStop } from '../workers/stop.js';
 import { RedisUnavailableError, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
 import { redactUrl } from '../redis/url.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/server.js';
@@ -23,7 +26,7 @@ import type { CommandIo } from './io.js';
 import { waitForApi } from './wait-for-api.js';
 
 export interface Importer {
-  pipeline: Pipeline;
+  ctx: Context;
   connection: ConnectionInfo;
   apiBaseUrl: string;
   catalogue: Catalogue;
@@ -114,36 +117,38 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       ...(options.signal && { signal: options.signal }),
     });
 
-    const pipeline = await Pipeline.connect({
-      redisUrl: redis.url,
-      prefix: settings.queuePrefix,
-      concurrency: settings.concurrency,
-      ...(settings.apiRateLimit !== undefined && { apiRateLimit: settings.apiRateLimit }),
-      lockMs: settings.jobLockMs,
-      rowAttempts: settings.rowAttempts,
-      retryDelayMs: settings.retryDelayMs,
-      reportsDir: settings.reportsDir,
-      sheetsDir: join(settings.dataDir, 'sheets'),
-      maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+    const ctx = await openContext({
+      settings: {
+        redisUrl: redis.url,
+        prefix: settings.queuePrefix,
+        concurrency: settings.concurrency,
+        ...(settings.apiRateLimit !== undefined && { apiRateLimit: settings.apiRateLimit }),
+        lockMs: settings.jobLockMs,
+        rowAttempts: settings.rowAttempts,
+        retryDelayMs: settings.retryDelayMs,
+        reportsDir: settings.reportsDir,
+        sheetsDir: join(settings.dataDir, 'sheets'),
+        maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+        // Any process may write a hot-folder sheet's report, so any may archive its work folder.
+        archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
+      },
       catalogue,
       api: client,
       connection: api.connection,
       logger,
-      say,
-      // Any process may write a hot-folder sheet's report, so any may archive its work folder.
-      archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
+      tell: say,
     });
     // An earlier import stopped on a refused token; the check above just took this one.
-    const stopped = await pipeline.fatal();
+    const stopped = await importStopped(ctx);
     if (stopped !== undefined) {
-      await pipeline.resume();
+      await resumeImport(ctx);
       say(`An earlier stop (${stopped}) is lifted: the API takes the token now.`);
     }
     let closeOptions: { graceMs?: number; force?: boolean } = {};
-    undo.push(() => pipeline.close(closeOptions));
-    if (options.workers) await pipeline.startWorkers();
+    undo.push(() => closeContext(ctx, closeOptions));
+    if (options.workers) await startWorkers(ctx);
     return {
-      pipeline,
+      ctx,
       connection: api.connection,
       apiBaseUrl: api.baseUrl,
       catalogue,
@@ -151,7 +156,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       apiAnswers: async () => (await probeApi(client)) === undefined,
       close: async (how = {}) => {
         if (closing === undefined) closeOptions = how;
-        else if (how.force) await pipeline.forceStop(); // a second signal while stopping
+        else if (how.force) await forceStop(ctx); // a second signal while stopping
         await close();
       },
     };

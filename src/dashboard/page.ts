@@ -1,8 +1,9 @@
 /**
- * The imports overview: a page that asks /api/imports every two seconds and draws one line per
- * sheet (text only through textContent: sheet names are the users' own), above the sheets the
- * hot folder did not take, rendered on the server (escaped: their names are the users' own too).
+ * The imports overview as HTML, rendered on the server into page.html's marked places: one line
+ * per sheet, then the sheets the hot folder did not take. Every text is escaped (sheet names and
+ * paths are the users' own); the page's script only asks for it again (assets/overview.js).
  */
+import type { SheetProgress } from '../store/progress.js';
 
 /** A sheet the hot folder left where it was. */
 export interface NotTakenSheet {
@@ -11,6 +12,20 @@ export interface NotTakenSheet {
   /** When it was seen, ISO 8601. */
   at: string;
 }
+
+/** What the page shows; an Error where a part cannot be read now (the page is shown anyway). */
+export interface OverviewView {
+  sheets: SheetProgress[] | Error;
+  notTaken: NotTakenSheet[] | Error | undefined;
+  now: Date;
+}
+
+/** The places page.html marks for the server, each written once in it. */
+export const PLACES = {
+  updated: '<!-- updated -->',
+  imports: '<!-- imports -->',
+  notTaken: '<!-- sheets not taken -->',
+} as const;
 
 /** `&`, `<`, `>`, `"` and `'` as entities: safe in text and in quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -24,6 +39,96 @@ const ENTITIES: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 };
+
+/** page.html with its places filled. */
+export function overviewPage(template: string, view: OverviewView): string {
+  const filled: Record<keyof typeof PLACES, string> = {
+    updated: updatedLine(view.sheets, view.now),
+    imports: view.sheets instanceof Error ? '' : importRows(view.sheets, view.now),
+    notTaken: notTakenSection(view.notTaken),
+  };
+  let page = template;
+  for (const [place, html] of Object.entries(filled)) {
+    // A function, not a string: `$&` or `$'` in a sheet name must stay text.
+    page = page.replace(PLACES[place as keyof typeof PLACES], () => html);
+  }
+  return page;
+}
+
+function updatedLine(sheets: SheetProgress[] | Error, now: Date): string {
+  if (sheets instanceof Error) {
+    return `<span class="bad">The imports cannot be read now: ${escapeHtml(sheets.message)}</span>`;
+  }
+  return `${sheets.length} sheet(s), updated ${timeElement(now.toISOString(), 'time')}`;
+}
+
+/** One table row per sheet, cells as the table's head names them. */
+export function importRows(sheets: SheetProgress[], now: Date): string {
+  return sheets.map((sheet) => importRow(sheet, now)).join('\n');
+}
+
+function importRow(sheet: SheetProgress, now: Date): string {
+  const c = sheet.counts;
+  const count = (n: number, flagged = false) =>
+    `<td class="${flagged && n > 0 ? 'n bad' : 'n'}">${n}</td>`;
+  const state = sheet.error ? 'unreadable' : sheet.state;
+  const end = sheet.finishedAt ? Date.parse(sheet.finishedAt) : now.getTime();
+  const sandbox = sheet.sandbox ? '<span class="sandbox">sandbox</span>' : '';
+  return [
+    `<tr data-sheet-id="${escapeHtml(sheet.sheetId)}">`,
+    `<td>${escapeHtml(sheet.name)}</td>`,
+    `<td>${timeElement(sheet.startedAt, 'date-time')}</td>`,
+    `<td><span class="${escapeHtml(`state ${sheet.state}`)}">${escapeHtml(state)}</span></td>`,
+    `<td>${progress(sheet)}</td>`,
+    count(c.created),
+    count(c.invalid, true),
+    count(c.failed, true),
+    count(c['needs-review'], true),
+    count(c.duplicate),
+    `<td>${duration(end - Date.parse(sheet.startedAt))}</td>`,
+    `<td>${reportLinks(sheet)}</td>`,
+    `<td class="api">${escapeHtml(sheet.apiHost ?? '')}${sandbox}</td>`,
+    '</tr>',
+  ].join('');
+}
+
+/**
+ * A moment in UTC, which the page's script shows in the browser's own zone (`time` only the
+ * clock, `date-time` both); a text that is not a moment as it is.
+ */
+function timeElement(iso: string, show: 'time' | 'date-time'): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return escapeHtml(iso);
+  const [date = '', clock = ''] = at.toISOString().slice(0, 19).split('T');
+  const text = show === 'time' ? `${clock} UTC` : `${date} ${clock} UTC`;
+  return `<time datetime="${escapeHtml(iso)}" data-show="${show}">${text}</time>`;
+}
+
+function progress(sheet: SheetProgress): string {
+  const total = sheet.total ?? 0;
+  const bar = `<progress max="${Math.max(total, 1)}" value="${Math.min(sheet.final, total)}"></progress>`;
+  return `${bar}${sheet.final}/${sheet.total ?? '?'}`;
+}
+
+function duration(ms: number): string {
+  if (!(ms >= 0)) return '';
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The report's files once there is a report, each only when it has something in it. */
+function reportLinks(sheet: SheetProgress): string {
+  if (!sheet.reportDir) return '';
+  const c = sheet.counts;
+  const files: [file: string, text: string][] = [['report.csv', 'report.csv']];
+  if (c.invalid + c.failed > 0) files.push(['failed.zip', 'failed/ (zip)']);
+  if (c['needs-review'] > 0) files.push(['needs-review.csv', 'needs-review.csv']);
+  files.push(['summary.json', 'summary.json']);
+  const base = `/reports/${encodeURIComponent(sheet.sheetId)}/`;
+  return files
+    .map(([file, text]) => `<a href="${escapeHtml(base + file)}">${escapeHtml(text)}</a> `)
+    .join('');
+}
 
 /**
  * The sheets not taken as a section, nothing when there are none or none are known, and one
@@ -48,129 +153,5 @@ export function notTakenSection(notTaken: NotTakenSheet[] | Error | undefined): 
 ${rows}
   </tbody>
 </table>
-`;
-}
-
-export function overviewPage(notTaken?: NotTakenSheet[] | Error): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>order-importer: imports</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-  body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1d2733; }
-  h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
-  h2 { font-size: 1.1rem; margin: 2rem 0 .25rem; }
-  td.path { white-space: normal; word-break: break-all; }
-  .sandbox { padding: .1rem .45rem; border-radius: .6rem; background: #fff1c2; color: #6b4e00; font-weight: 600; margin-left: .4rem; }
-  p.sub { margin: 0 0 1.5rem; color: #5b6b7b; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid #e3e8ee; white-space: nowrap; }
-  th { font-weight: 600; color: #5b6b7b; }
-  td.n { text-align: right; font-variant-numeric: tabular-nums; }
-  .bar { display: inline-block; width: 8rem; height: .55rem; background: #e3e8ee; border-radius: .3rem; vertical-align: middle; margin-right: .5rem; }
-  .bar > span { display: block; height: 100%; background: #2f7d4e; border-radius: .3rem; }
-  .state { padding: .1rem .45rem; border-radius: .6rem; background: #eef2f6; }
-  .state.done { background: #dff3e6; }
-  .bad { color: #b3261e; font-weight: 600; }
-  a { color: #0b5cad; }
-  nav a { margin-right: 1rem; }
-</style>
-</head>
-<body>
-<nav><a href="/">Imports</a><a href="/queues">Queues</a><a href="/healthz">Health</a></nav>
-<h1>Imports</h1>
-<p class="sub" id="updated">Loading…</p>
-<table>
-  <thead><tr>
-    <th>Sheet</th><th>Received</th><th>State</th><th>Progress</th>
-    <th>Created</th><th>Invalid</th><th>Failed</th><th>Needs review</th><th>Duplicate</th>
-    <th>Duration</th><th>Report</th><th>API</th>
-  </tr></thead>
-  <tbody id="imports"></tbody>
-</table>
-${notTakenSection(notTaken)}<script>
-const cell = (row, text, className) => {
-  const td = document.createElement('td');
-  td.textContent = text;
-  if (className) td.className = className;
-  row.appendChild(td);
-  return td;
-};
-const link = (td, href, text) => {
-  const a = document.createElement('a');
-  a.href = href;
-  a.textContent = text;
-  td.appendChild(a);
-  td.appendChild(document.createTextNode(' '));
-};
-const duration = (ms) => {
-  if (!(ms >= 0)) return '';
-  const s = Math.round(ms / 1000);
-  return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
-};
-async function refresh() {
-  try {
-    const answer = await fetch('/api/imports');
-    const { imports } = await answer.json();
-    const body = document.getElementById('imports');
-    body.replaceChildren();
-    for (const sheet of imports) {
-      const tr = document.createElement('tr');
-      tr.dataset.sheetId = sheet.sheetId;
-      cell(tr, sheet.name);
-      cell(tr, new Date(sheet.startedAt).toLocaleString());
-      const state = cell(tr, '');
-      const badge = document.createElement('span');
-      badge.className = 'state ' + sheet.state;
-      badge.textContent = sheet.error ? 'unreadable' : sheet.state;
-      state.appendChild(badge);
-      const progress = cell(tr, '');
-      const total = sheet.total ?? 0;
-      const bar = document.createElement('span');
-      bar.className = 'bar';
-      const fill = document.createElement('span');
-      fill.style.width = (total ? Math.round((100 * sheet.final) / total) : 0) + '%';
-      bar.appendChild(fill);
-      progress.appendChild(bar);
-      progress.appendChild(document.createTextNode(sheet.final + '/' + (sheet.total ?? '?')));
-      const c = sheet.counts;
-      cell(tr, String(c.created), 'n');
-      for (const n of [c.invalid, c.failed, c['needs-review']]) cell(tr, String(n), n > 0 ? 'n bad' : 'n');
-      cell(tr, String(c.duplicate), 'n');
-      const end = sheet.finishedAt ? Date.parse(sheet.finishedAt) : Date.now();
-      cell(tr, duration(end - Date.parse(sheet.startedAt)));
-      const report = cell(tr, '');
-      if (sheet.reportDir) {
-        link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/report.csv', 'report.csv');
-        if (c.invalid + c.failed > 0) {
-          link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/failed.zip', 'failed/ (zip)');
-        }
-        if (c['needs-review'] > 0) {
-          link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/needs-review.csv', 'needs-review.csv');
-        }
-        link(report, '/reports/' + encodeURIComponent(sheet.sheetId) + '/summary.json', 'summary.json');
-      }
-      const api = cell(tr, sheet.apiHost ?? '', 'api');
-      if (sheet.sandbox) {
-        const sandbox = document.createElement('span');
-        sandbox.className = 'sandbox';
-        sandbox.textContent = 'sandbox';
-        api.appendChild(sandbox);
-      }
-      body.appendChild(tr);
-    }
-    document.getElementById('updated').textContent =
-      imports.length + ' sheet(s), updated ' + new Date().toLocaleTimeString();
-  } catch (error) {
-    document.getElementById('updated').textContent = 'Cannot reach the importer: ' + error;
-  }
-}
-refresh();
-setInterval(refresh, 2000);
-</script>
-</body>
-</html>
 `;
 }

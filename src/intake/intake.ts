@@ -12,7 +12,7 @@ import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
-import type { Catalogue } from '../orders/catalogue.js';
+import type { Context } from '../context.js';
 import {
   AttachmentRefused,
   copyInside,
@@ -21,7 +21,7 @@ import {
   moveInside,
   plainRelative,
 } from '../orders/open-attachment.js';
-import { newSheetId, type Pipeline } from '../queue/runtime.js';
+import { newSheetId, submitSheet } from './submit.js';
 import { SheetError } from '../sheets/errors.js';
 import { readSheet } from '../sheets/read-sheet.js';
 import {
@@ -42,9 +42,8 @@ export interface Recovery {
 }
 
 export interface IntakeOptions {
-  pipeline: Pipeline;
-  catalogue: Catalogue;
-  maxAttachmentBytes: number;
+  /** Sheets taken are queued for this context's connection. */
+  ctx: Context;
   workDir: string;
   failedDir: string;
   /** How long a sheet (and each attachment) must stay unchanged before it is taken. */
@@ -116,7 +115,7 @@ export class Intake {
     if (this.#told.size >= 10_000) this.#told.clear(); // bounded: at worst something is said twice
     this.#told.set(path, version);
     this.options.logger.warn({ path, reason: why }, 'not taken from the inbox');
-    await this.options.pipeline.notTaken.add(path, why);
+    await this.options.ctx.notTaken.add(path, why);
     return true;
   }
 
@@ -246,7 +245,7 @@ export class Intake {
       }
     }
     const sheetId = basename(work);
-    const { resumed } = await this.options.pipeline.enqueue(join(work, basename(journal.source)), {
+    const { resumed } = await submitSheet(this.options.ctx, join(work, basename(journal.source)), {
       sheetId,
     });
     await this.#journal(work, { ...journal, queued: true });
@@ -274,7 +273,7 @@ export class Intake {
       if (journal.queued) {
         // Queued, yet unknown to Redis (its data lost): importing it again could send orders
         // twice, so it waits for a person, who is told.
-        if ((await this.options.pipeline.store.get(sheetId)) === undefined) {
+        if ((await this.options.ctx.store.get(sheetId)) === undefined) {
           this.options.logger.warn({ sheetId, work }, 'queued sheet unknown to Redis; left alone');
           recovery.stranded.push(work);
         }
@@ -383,8 +382,8 @@ export class Intake {
   /** Every attachment path the sheet's rows give (valid rows or not). */
   async #referencedFiles(path: string): Promise<string[]> {
     const opened = await readSheet(path, {
-      catalogue: this.options.catalogue,
-      maxAttachmentBytes: this.options.maxAttachmentBytes,
+      catalogue: this.options.ctx.catalogue,
+      maxAttachmentBytes: this.options.ctx.settings.maxAttachmentBytes,
     });
     const files = new Set<string>();
     for await (const batch of opened.batches) {
@@ -430,7 +429,7 @@ export class Intake {
       { sheet: path, folder, reason: error.message },
       'unreadable sheet moved to failed/',
     );
-    await this.options.pipeline.notTaken.add(
+    await this.options.ctx.notTaken.add(
       path,
       `cannot be read, so it was moved to ${folder}: ${error.message}`,
     );

@@ -4,11 +4,7 @@
  * sheets with the same intake as the watcher: for network shares where file events do not
  * arrive, and for nightly batches.
  */
-import { Queue, Worker } from 'bullmq';
-import type { Logger } from 'pino';
-
-import { scanProcessor } from '../../jobs/scan.js';
-import type { Intake, IntakeResult } from './intake.js';
+import type { Queue } from 'bullmq';
 
 export interface Schedule {
   name: string;
@@ -20,72 +16,27 @@ export class ScheduleError extends Error {
   override name = 'ScheduleError';
 }
 
-export interface RunningSchedules {
-  close(): Promise<void>;
-}
-
 /**
- * Makes Redis hold exactly these schedules (one removed from the config stops firing) and, when
- * there are any, runs their scans in this process.
+ * Makes Redis hold exactly these schedules on the connection's intake queue (one removed from the
+ * config stops firing). Their scans run in workers/schedules.ts.
  */
-export async function startSchedules(options: {
-  schedules: readonly Schedule[];
-  redisUrl: string;
-  prefix: string;
-  /** The connection's intake queue (keys.ts): its schedules are scanned by its own processes. */
-  queueName: string;
-  intake: Intake;
-  logger: Logger;
-  /** Told of every sheet a scan takes. */
-  onResult?: (path: string, result: IntakeResult) => void;
-}): Promise<RunningSchedules> {
-  const connection = { url: options.redisUrl, maxRetriesPerRequest: null };
-  const queue = new Queue(options.queueName, { connection, prefix: options.prefix });
-  try {
-    const wanted = new Set(options.schedules.map((s) => `schedule:${s.name}`));
-    for (const existing of await queue.getJobSchedulers()) {
-      if (!wanted.has(existing.key)) await queue.removeJobScheduler(existing.key);
-    }
-    for (const schedule of options.schedules) {
-      try {
-        await queue.upsertJobScheduler(
-          `schedule:${schedule.name}`,
-          { pattern: schedule.cron },
-          { name: 'scan', data: { name: schedule.name, dir: schedule.dir } },
-        );
-      } catch (error) {
-        throw new ScheduleError(
-          `schedule "${schedule.name}": "${schedule.cron}" is not a cron pattern (${(error as Error).message}).`,
-          {
-            cause: error,
-          },
-        );
-      }
-    }
-  } catch (error) {
-    await queue.close();
-    throw error;
+export async function syncSchedules(queue: Queue, schedules: readonly Schedule[]): Promise<void> {
+  const wanted = new Set(schedules.map((s) => `schedule:${s.name}`));
+  for (const existing of await queue.getJobSchedulers()) {
+    if (!wanted.has(existing.key)) await queue.removeJobScheduler(existing.key);
   }
-  if (options.schedules.length === 0) {
-    await queue.close();
-    return { close: () => Promise.resolve() };
+  for (const schedule of schedules) {
+    try {
+      await queue.upsertJobScheduler(
+        `schedule:${schedule.name}`,
+        { pattern: schedule.cron },
+        { name: 'scan', data: { name: schedule.name, dir: schedule.dir } },
+      );
+    } catch (error) {
+      throw new ScheduleError(
+        `schedule "${schedule.name}": "${schedule.cron}" is not a cron pattern (${(error as Error).message}).`,
+        { cause: error },
+      );
+    }
   }
-  const worker = new Worker(options.queueName, scanProcessor(options.intake, options.onResult), {
-    connection,
-    prefix: options.prefix,
-    concurrency: 1,
-  });
-  worker.on('failed', (job, error) => {
-    // A share not mounted is the usual cause: one line, not a stack, at every firing.
-    options.logger.warn({ schedule: job?.data, reason: error.message }, 'scheduled scan failed');
-  });
-  worker.on('error', (error) => {
-    options.logger.error({ err: error }, 'intake worker error');
-  });
-  return {
-    close: async () => {
-      await worker.close();
-      await queue.close();
-    },
-  };
 }

@@ -1,6 +1,7 @@
 /**
  * The order fields of the provider's documentation (§2.1), in its order, with their kinds.
- * Shared by the sandbox (what it accepts and returns) and the importer (what it sends).
+ * What the importer sends; the sandbox keeps its own list (sandbox/fields.ts), and each is checked
+ * against docs/api.md by a test of its own.
  */
 
 export const PROPERTY_TYPES = [

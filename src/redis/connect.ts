@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-import { reasonText } from '../outage.js';
+import { Outage, reasonText, type Told } from '../outage.js';
 import { redactUrl } from './url.js';
 
 export interface ConnectRedisOptions {
@@ -74,4 +74,13 @@ export function isRedisUnreachable(error: unknown): boolean {
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
   return /^(Connection is closed|LOADING |Stream isn't writeable)/.test(error.message);
+}
+
+/** Redis away: named by its URL without a password; the work waits for it. */
+export function redisOutage(redisUrl: string, told: Told): Outage {
+  return new Outage({
+    ...told,
+    subject: `Redis at ${redactUrl(redisUrl)}`,
+    meanwhile: 'the work waits for it and goes on once it is back',
+  });
 }

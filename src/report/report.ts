@@ -9,8 +9,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 
 import type { Logger } from 'pino';
 
-import type { ConnectionInfo } from '../connections/connection.js';
-import type { Catalogue } from '../orders/catalogue.js';
+import type { Context } from '../context.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
 import type { RowResult } from '../sheets/read-sheet.js';
@@ -19,7 +18,7 @@ import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
 import type { RowOutcome, RowStatus } from '../store/results.js';
 import { discardSheetCopy, sheetChanged } from '../store/sheet-copy.js';
 import { readImported } from '../store/imported-sheet.js';
-import type { SheetRecord, SheetStore } from '../store/sheet-store.js';
+import type { SheetRecord } from '../store/sheet-store.js';
 
 /** summary.json (docs/design.md §2 "Reports"); never holds the token. */
 export interface Summary {
@@ -46,21 +45,6 @@ export interface Summary {
   reportDir: string;
 }
 
-export interface ReportDeps {
-  /** The worker's connection, which is the sheet's: reports are queued per connection. */
-  connection: Pick<ConnectionInfo, 'id' | 'name'>;
-  store: SheetStore;
-  reportsDir: string;
-  /** Where sheets' private copies are: failed/ is written from the copy, removed once reported. */
-  sheetsDir: string;
-  catalogue: Catalogue;
-  maxAttachmentBytes: number;
-  logger: Logger;
-  now: () => number;
-  /** The hot folder's: a sheet taken into `workDir/<sheetId>/` moves to `archiveDir/<sheetId>/` once reported. */
-  archive?: { workDir: string; archiveDir: string };
-}
-
 export const REPORT_COLUMNS = [
   'row',
   'line',
@@ -83,12 +67,12 @@ export function reportDirOf(
 }
 
 /** Writes the report of a sheet whose rows are all final; returns its summary. */
-export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Summary | undefined> {
-  const sheet = await deps.store.get(sheetId);
+export async function writeReport(ctx: Context, sheetId: string): Promise<Summary | undefined> {
+  const sheet = await ctx.store.get(sheetId);
   if (!sheet) return undefined;
-  const finalDir = reportDirOf(deps.reportsDir, sheet);
+  const finalDir = reportDirOf(ctx.settings.reportsDir, sheet);
   if (sheet.state === 'done') return undefined; // written before
-  await deps.store.update(sheetId, { state: 'reporting' });
+  await ctx.store.update(sheetId, { state: 'reporting' });
   const tmp = `${finalDir}.partial`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
@@ -108,7 +92,7 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   const total = sheet.total ?? 0;
   for (let first = 1; first <= total; first += 1000) {
     const rows = Array.from({ length: Math.min(1000, total - first + 1) }, (_, i) => first + i);
-    const outcomes = await deps.store.outcomes(sheetId, rows);
+    const outcomes = await ctx.store.outcomes(sheetId, rows);
     for (const [i, row] of rows.entries()) {
       const outcome = outcomes[i] ?? missingOutcome();
       counts[outcome.status] += 1;
@@ -126,10 +110,10 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
     }
   }
   if (toBundle.size > 0 && sheet.error === undefined) {
-    warnings.push(...(await writeBundles(sheet, toBundle, tmp, deps)));
+    warnings.push(...(await writeBundles(sheet, toBundle, tmp, ctx)));
   }
 
-  const finishedAt = new Date(deps.now()).toISOString();
+  const finishedAt = new Date(ctx.now()).toISOString();
   const summary: Summary = {
     sheet: sheet.path,
     sheetId,
@@ -146,7 +130,7 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
     durationMs: Date.parse(finishedAt) - Date.parse(sheet.startedAt),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox,
-    connection: { name: deps.connection.name, id: deps.connection.id },
+    connection: { name: ctx.connection.name, id: ctx.connection.id },
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.error !== undefined && { error: sheet.error }),
     reportDir: finalDir,
@@ -154,10 +138,11 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
   await writeFile(join(tmp, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await rm(finalDir, { recursive: true, force: true }); // a report of an earlier, interrupted run
   await rename(tmp, finalDir);
-  await deps.store.markReported(sheetId, finalDir, finishedAt);
-  deps.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
-  if (sheet.origin !== undefined) await dropCopy(sheet, deps);
-  const archived = deps.archive && (await archiveWorkFolder(sheet, deps.archive, deps.logger));
+  await ctx.store.markReported(sheetId, finalDir, finishedAt);
+  ctx.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
+  if (sheet.origin !== undefined) await dropCopy(sheet, ctx);
+  const archive = ctx.settings.archive;
+  const archived = archive && (await archiveWorkFolder(sheet, archive, ctx.logger));
   if (archived) {
     // Said again with where the sheet is now: a summary is read long after work/ is emptied.
     summary.sheet = archived;
@@ -167,12 +152,12 @@ export async function writeReport(sheetId: string, deps: ReportDeps): Promise<Su
 }
 
 /** The private copy has served: the report holds what is needed of its rows. */
-async function dropCopy(sheet: SheetRecord, deps: ReportDeps): Promise<void> {
+async function dropCopy(sheet: SheetRecord, ctx: Context): Promise<void> {
   try {
-    await discardSheetCopy(deps.sheetsDir, sheet.sheetId, sheet.name);
+    await discardSheetCopy(ctx.settings.sheetsDir, sheet.sheetId, sheet.name);
   } catch (error) {
     // The report stands; a copy left behind costs only its room.
-    deps.logger.error({ sheetId: sheet.sheetId, err: error }, 'could not remove the sheet copy');
+    ctx.logger.error({ sheetId: sheet.sheetId, err: error }, 'could not remove the sheet copy');
   }
 }
 
@@ -218,20 +203,20 @@ async function writeBundles(
   sheet: SheetRecord,
   rows: ReadonlySet<number>,
   dir: string,
-  deps: ReportDeps,
+  ctx: Context,
 ): Promise<string[]> {
   try {
-    const opened = await readImported(sheet, deps);
+    const opened = await readImported(sheet, ctx);
     if (opened === undefined) {
       // Only a sheet queued before copies were made, read at its own path, can come to this.
       return [
         'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
       ];
     }
-    const writer = new ReportWriter(dir, opened.info, sheet.path, deps.maxAttachmentBytes);
+    const writer = new ReportWriter(dir, opened.info, sheet.path, ctx.settings.maxAttachmentBytes);
     for await (const batch of opened.batches) {
       const wanted = batch.filter((r) => rows.has(r.row));
-      const outcomes = await deps.store.outcomes(
+      const outcomes = await ctx.store.outcomes(
         sheet.sheetId,
         wanted.map((r) => r.row),
       );

@@ -4,46 +4,32 @@
  * sheet still gets its report. Called from the processors, the workers' `failed` events and the
  * reconciler; every call is idempotent (a row keeps its first result).
  */
-import type { Logger } from 'pino';
-
-import { rowJobId } from '../store/keys.js';
-import type { Ledger } from '../store/ledger.js';
+import type { Context } from '../context.js';
+import { hasRowJob, queueReport } from '../queue/queues.js';
 import type { RowOutcome } from '../store/results.js';
 import { rowJobSchema } from './row-job.js';
-import type { SheetStore } from '../store/sheet-store.js';
-
-export interface GiveUpDeps {
-  /** The worker's connection: another connection's rows and sheets are never settled here. */
-  connectionId: string;
-  store: SheetStore;
-  ledger: Ledger;
-  queueReport(sheetId: string): Promise<void>;
-  /** Whether the rows queue still holds a job for this row (it will settle the row itself). */
-  hasRowJob: (jobId: string) => Promise<boolean>;
-  logger: Logger;
-}
 
 /** `needs-review` when its create may have been sent, else `failed` with what is known. */
 export async function settleGivenUpRow(
+  ctx: Context,
   data: unknown,
   attempts: number,
   reason: string,
-  deps: GiveUpDeps,
 ): Promise<void> {
   const parsed = rowJobSchema.safeParse(data);
   if (!parsed.success) return;
   const { sheetId, row, state, attachments, key, line, reference } = parsed.data;
-  if (parsed.data.connectionId !== deps.connectionId) return;
-  if (await deps.store.isFinal(sheetId, row)) return;
-  const claim = await deps.store.createOf(sheetId, row);
+  if (parsed.data.connectionId !== ctx.connection.id) return;
+  if (await ctx.store.isFinal(sheetId, row)) return;
+  const claim = await ctx.store.createOf(sheetId, row);
   const orderId = state.orderId ?? (claim.kind === 'answered' ? claim.orderId : undefined);
   const inspectionIds =
     state.inspectionIds ?? (claim.kind === 'answered' ? claim.inspectionIds : []);
   const unknown = orderId === undefined && (state.intent !== undefined || claim.kind === 'sent');
   // Its ledger claim must not hold up later rows with the same key forever.
   if (key !== null && orderId === undefined) {
-    if (unknown) await deps.ledger.markUnknown(key, { sheetId, row });
-    else await deps.ledger.release(key, { sheetId, row });
+    if (unknown) await ctx.ledger.markUnknown(key, { sheetId, row });
+    else await ctx.ledger.release(key, { sheetId, row });
   }
   const fileIds = attachments.map((_, k) => state.fileIds[k] ?? null);
   const where = { line, ...(reference !== undefined && { reference }), attempts };
@@ -64,7 +50,7 @@ export async function settleGivenUpRow(
         }),
         error: `the row job gave up: ${reason}`,
       };
-  if (await deps.store.finalize(sheetId, [[row, outcome]])) await deps.queueReport(sheetId);
+  if (await ctx.store.finalize(sheetId, [[row, outcome]])) await queueReport(ctx.queues, sheetId);
 }
 
 /**
@@ -72,26 +58,26 @@ export async function settleGivenUpRow(
  * they end; the others as not processed. The report then follows as usual.
  */
 export async function closeSheetEarly(
+  ctx: Context,
   sheetId: string,
   reason: string,
-  deps: GiveUpDeps,
 ): Promise<void> {
-  const sheet = await deps.store.get(sheetId);
-  if (!sheet || sheet.total !== undefined || sheet.connectionId !== deps.connectionId) return;
+  const sheet = await ctx.store.get(sheetId);
+  if (!sheet || sheet.total !== undefined || sheet.connectionId !== ctx.connection.id) return;
   const total = Math.max(sheet.expected ?? 0, sheet.checkpoint);
   if (total === 0) {
     // Not one row was counted: an empty report would read as a sheet with nothing to do.
-    await deps.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
+    await ctx.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
   }
   const notProcessed: Array<[number, RowOutcome]> = [];
   for (let row = sheet.checkpoint + 1; row <= total; row++) {
-    if ((await deps.store.isFinal(sheetId, row)) || (await deps.hasRowJob(rowJobId(sheetId, row))))
+    if ((await ctx.store.isFinal(sheetId, row)) || (await hasRowJob(ctx.queues, sheetId, row)))
       continue;
     notProcessed.push([row, { status: 'failed', attempts: 0, error: `not processed: ${reason}` }]);
   }
-  await deps.store.finalize(sheetId, notProcessed);
+  await ctx.store.finalize(sheetId, notProcessed);
   const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
-  await deps.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
-  deps.logger.warn({ sheetId, reason }, 'sheet closed early');
-  if (await deps.store.setTotal(sheetId, total)) await deps.queueReport(sheetId);
+  await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
+  ctx.logger.warn({ sheetId, reason }, 'sheet closed early');
+  if (await ctx.store.setTotal(sheetId, total)) await queueReport(ctx.queues, sheetId);
 }

@@ -16,8 +16,10 @@ import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import { AbortedError, ApiError } from '../api/errors.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
-import type { AttachmentOpener } from './attachment-source.js';
-import { rowJobId } from '../store/keys.js';
+import { type AttachmentOpener, attachmentOpener } from './attachment-source.js';
+import { recordOutcome } from './outcome.js';
+import { type Context, stopSignals } from '../context.js';
+import { rowJobId } from '../queue/queues.js';
 import type { Ledger } from '../store/ledger.js';
 import type { ApiPace } from '../store/pace.js';
 import type { RowOutcome } from '../store/results.js';
@@ -112,7 +114,7 @@ export interface CreateClaims {
   unclaimCreate(sheetId: string, row: number, token: string): Promise<void>;
 }
 
-export interface RowJobDeps {
+interface RowJobDeps {
   /** The connection `api` is the client of. */
   connectionId: string;
   api: ApiClient;
@@ -131,12 +133,30 @@ export interface RowJobDeps {
   stopping?: AbortSignal;
 }
 
+/** The context as the row job's steps use it. */
+function rowJobDeps(ctx: Context): RowJobDeps {
+  return {
+    connectionId: ctx.connection.id,
+    api: ctx.api,
+    ledger: ctx.ledger,
+    pace: ctx.pace,
+    creates: ctx.store,
+    openAttachment: attachmentOpener(ctx.store, ctx.settings.maxAttachmentBytes),
+    finish: (sheetId, row, outcome) => recordOutcome(ctx, sheetId, row, outcome),
+    isFinal: (sheetId, row) => ctx.store.isFinal(sheetId, row),
+    logger: ctx.logger,
+    now: ctx.now,
+    ...stopSignals(ctx),
+  };
+}
+
 /** How long to wait for another row or attempt before asking a person: 150 × 2 s. */
 const MAX_WAITS = 150;
 const WAIT_MS = 2000;
 
 /** Runs one row to its final status, or throws to be retried or interrupted. */
-export async function runRowJob(job: RowJobHandle, deps: RowJobDeps): Promise<void> {
+export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> {
+  const deps = rowJobDeps(ctx);
   const data = rowJobSchema.parse(job.data);
   const { sheetId, row, key } = data;
   if (data.connectionId !== deps.connectionId) {

@@ -5,45 +5,19 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { Logger } from 'pino';
-
-import type { Catalogue } from '../orders/catalogue.js';
+import { type Context, stopSignals } from '../context.js';
 import { SheetError } from '../sheets/errors.js';
 import type { RowResult } from '../sheets/read-sheet.js';
-import { rowJobId } from '../store/keys.js';
+import { queueReport, rowJobId } from '../queue/queues.js';
 import { closeSheetEarly } from '../rows/give-up.js';
 import { duplicateOutcome, type EarlierRow, readEarlierReport } from '../report/earlier-report.js';
 import { ledgerKey, type Ledger } from '../store/ledger.js';
 import type { RowOutcome } from '../store/results.js';
 import type { RowJobData } from '../rows/row-job.js';
 import { sheetChanged } from '../store/sheet-copy.js';
-import { interruptibleWait, type StopSignals } from '../stopping.js';
+import { interruptibleWait } from '../stopping.js';
 import { readImported } from '../store/imported-sheet.js';
-import type { SheetRecord, SheetStore } from '../store/sheet-store.js';
-
-export interface SheetJobDeps extends StopSignals {
-  store: SheetStore;
-  ledger: Ledger;
-  catalogue: Catalogue;
-  maxAttachmentBytes: number;
-  /** The connection this worker holds: only its sheets are read here; it scopes ledger keys. */
-  connectionId: string;
-  /** Where sheets' private copies are (see sheet-copy.ts). */
-  sheetsDir: string;
-  /** Adds row jobs (BullMQ addBulk) and tells how many wait. */
-  rows: {
-    addBulk(
-      jobs: Array<{ name: string; data: RowJobData; opts: { jobId: string } }>,
-    ): Promise<unknown>;
-    getWaitingCount(): Promise<number>;
-  };
-  queueReport(sheetId: string): Promise<void>;
-  /** Whether the rows queue holds a job of this id. */
-  hasRowJob: (jobId: string) => Promise<boolean>;
-  logger: Logger;
-  /** Stop feeding rows while more than this many wait, so Redis holds a bounded number. */
-  highWater?: number;
-}
+import type { SheetRecord } from '../store/sheet-store.js';
 
 const CHUNK = 500;
 
@@ -65,14 +39,14 @@ export class NotYetError extends Error {
   }
 }
 
-export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<void> {
-  const { store } = deps;
+export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> {
+  const { store } = ctx;
   const sheet = await store.get(sheetId);
   if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
-  if (sheet.connectionId !== deps.connectionId) {
+  if (sheet.connectionId !== ctx.connection.id) {
     // Not offered by its own queue: a job moved or forged in Redis. Its rows are not ours to send.
     throw new ForeignSheetError(
-      `sheet ${sheetId} belongs to connection ${sheet.connectionId ?? '(none)'}, not ${deps.connectionId}: nothing of it is sent from here.`,
+      `sheet ${sheetId} belongs to connection ${sheet.connectionId ?? '(none)'}, not ${ctx.connection.id}: nothing of it is sent from here.`,
     );
   }
   // Its rows are told what became of them in the earlier import, so that must be over first.
@@ -81,14 +55,14 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
   if (earlierSheet !== undefined && earlierSheet.state !== 'done') {
     throw new NotYetError(`waits for sheet ${sheet.duplicateOf ?? ''}, the same content`, 2000);
   }
-  const log = deps.logger.child({ sheetId, sheet: sheet.name });
+  const log = ctx.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
 
   // A first pass proves the whole sheet readable before a single order is sent: a quote left
   // open at row 90,000 must not leave 89,999 orders behind a sheet that "cannot be read".
   let expected = 0;
   try {
-    const first = await open(sheet, deps);
+    const first = await open(sheet, ctx);
     for await (const batch of first.batches) expected = batch.at(-1)?.row ?? expected;
     await store.update(sheetId, {
       format: first.info.format,
@@ -99,21 +73,21 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
     });
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
-    return unreadable(sheet, error, deps);
+    return unreadable(sheet, error, ctx);
   }
 
   const earlier =
     sheet.duplicateOf === undefined ? undefined : await readEarlierReport(earlierSheet);
   let read: { rows: number; warnings: string[] };
   try {
-    read = await handOn(sheet, earlier, deps);
+    read = await handOn(sheet, earlier, ctx);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
-    return unreadable(sheet, error, deps);
+    return unreadable(sheet, error, ctx);
   }
   await store.update(sheetId, { warnings: read.warnings });
   log.info({ rows: read.rows }, 'sheet read');
-  if (await store.setTotal(sheetId, read.rows)) await deps.queueReport(sheetId);
+  if (await store.setTotal(sheetId, read.rows)) await queueReport(ctx.queues, sheetId);
 }
 
 /**
@@ -125,9 +99,9 @@ export async function runSheetJob(sheetId: string, deps: SheetJobDeps): Promise<
 async function handOn(
   sheet: SheetRecord,
   earlier: Map<number, EarlierRow> | undefined,
-  deps: SheetJobDeps,
+  ctx: Context,
 ): Promise<{ rows: number; warnings: string[] }> {
-  const opened = await open(sheet, deps);
+  const opened = await open(sheet, ctx);
   let rows = 0;
   let handed = sheet.checkpoint;
   let changed = false;
@@ -140,13 +114,13 @@ async function handOn(
     if (changed && handed === 0) throw new SheetError(CHANGED_BEFORE_READ);
     if (changed) {
       // The checkpoint stays at the last row handed on: a retry refuses these again, harmlessly.
-      await refuse(sheet, fresh, deps);
+      await refuse(sheet, fresh, ctx);
       continue;
     }
-    await settle(sheet, fresh, earlier, deps);
-    await deps.store.update(sheet.sheetId, { checkpoint: rows });
+    await settle(sheet, fresh, earlier, ctx);
+    await ctx.store.update(sheet.sheetId, { checkpoint: rows });
     handed = rows;
-    await backpressure(deps);
+    await backpressure(ctx);
   }
   const warnings = [...opened.warnings];
   if (changed) {
@@ -168,11 +142,11 @@ const ROW_REFUSED =
  * its rows was handed on, or when the copy's bytes are not the ones queued (cut short by a crash,
  * or a sheet queued before copies were made that changed since).
  */
-async function open(sheet: SheetRecord, deps: SheetJobDeps) {
+async function open(sheet: SheetRecord, ctx: Context) {
   if (sheet.checkpoint === 0 && (await changedSinceQueued(sheet))) {
     throw new SheetError(CHANGED_BEFORE_READ);
   }
-  const opened = await readImported(sheet, deps);
+  const opened = await readImported(sheet, ctx);
   if (opened === undefined) throw new SheetError(CHANGED_BEFORE_READ);
   return opened;
 }
@@ -188,7 +162,7 @@ async function changedSinceQueued(sheet: SheetRecord, same?: Set<string>): Promi
 async function refuse(
   sheet: SheetRecord,
   batch: readonly RowResult[],
-  deps: SheetJobDeps,
+  ctx: Context,
 ): Promise<void> {
   const outcomes = batch.map((result): [number, RowOutcome] => [
     result.row,
@@ -200,7 +174,7 @@ async function refuse(
       error: ROW_REFUSED,
     },
   ]);
-  await deps.store.finalize(sheet.sheetId, outcomes);
+  await ctx.store.finalize(sheet.sheetId, outcomes);
 }
 
 /** Records invalid rows and enqueues valid ones (or, for a sheet imported before, settles all). */
@@ -208,7 +182,7 @@ async function settle(
   sheet: SheetRecord,
   batch: readonly RowResult[],
   earlier: Map<number, EarlierRow> | undefined,
-  deps: SheetJobDeps,
+  ctx: Context,
 ): Promise<void> {
   const outcomes: Array<[number, RowOutcome]> = [];
   const jobs: Array<{ name: string; data: RowJobData; opts: { jobId: string } }> = [];
@@ -220,14 +194,14 @@ async function settle(
     const key =
       !result.ok || sheet.allowDuplicates || result.orderId !== undefined
         ? null
-        : ledgerKey(deps.connectionId, {
+        : ledgerKey(ctx.connection.id, {
             reference: result.reference,
             order: result.order,
             files: result.attachments.map((a) => a.path),
           });
     if (sheet.duplicateOf !== undefined) {
       // The same bytes were imported before: every row is told so, and nothing is sent.
-      const row = earlier?.get(result.row) ?? (await fromLedger(key, deps.ledger));
+      const row = earlier?.get(result.row) ?? (await fromLedger(key, ctx.ledger));
       const outcome = duplicateOutcome(sheet.duplicateOf, row);
       outcomes.push([result.row, { ...where, ...outcome }]);
       continue;
@@ -245,7 +219,7 @@ async function settle(
     jobs.push({
       name: 'row',
       data: {
-        connectionId: deps.connectionId,
+        connectionId: ctx.connection.id,
         sheetId: sheet.sheetId,
         row: result.row,
         ...where,
@@ -257,8 +231,9 @@ async function settle(
       opts: { jobId: rowJobId(sheet.sheetId, result.row) },
     });
   }
-  await deps.store.finalize(sheet.sheetId, outcomes);
-  for (let i = 0; i < jobs.length; i += CHUNK) await deps.rows.addBulk(jobs.slice(i, i + CHUNK));
+  await ctx.store.finalize(sheet.sheetId, outcomes);
+  for (let i = 0; i < jobs.length; i += CHUNK)
+    await ctx.queues.rows.addBulk(jobs.slice(i, i + CHUNK));
 }
 
 /** What the ledger knows of a row when the earlier report is gone. */
@@ -269,11 +244,14 @@ async function fromLedger(key: string | null, ledger: Ledger): Promise<EarlierRo
     : undefined;
 }
 
-async function backpressure(deps: SheetJobDeps): Promise<void> {
-  const highWater = deps.highWater ?? 10_000;
-  while ((await deps.rows.getWaitingCount()) > highWater) {
+async function backpressure(ctx: Context): Promise<void> {
+  const highWater = ctx.settings.rowsHighWater ?? 10_000;
+  while ((await ctx.queues.rows.getWaitingCount()) > highWater) {
     // Rows drain only while workers run: a stopping process hands the sheet back instead.
-    await interruptibleWait((signal) => sleep(250, undefined, signal && { signal }), deps);
+    await interruptibleWait(
+      (signal) => sleep(250, undefined, signal && { signal }),
+      stopSignals(ctx),
+    );
   }
 }
 
@@ -281,15 +259,11 @@ async function backpressure(deps: SheetJobDeps): Promise<void> {
  * A sheet that cannot be read: with no row handed on yet, no rows, one error and a report that
  * says so; after some were (the file changed half-way), those are reported as they end.
  */
-async function unreadable(
-  sheet: SheetRecord,
-  error: SheetError,
-  deps: SheetJobDeps,
-): Promise<void> {
-  deps.logger.warn({ sheetId: sheet.sheetId, err: error }, 'sheet cannot be read');
-  const current = await deps.store.get(sheet.sheetId);
-  if ((current?.checkpoint ?? 0) > 0) return closeSheetEarly(sheet.sheetId, error.message, deps);
-  await deps.store.update(sheet.sheetId, { error: error.message });
-  await deps.store.forgetSha(`${deps.connectionId}|${sheet.sha256}`, sheet.sheetId);
-  if (await deps.store.setTotal(sheet.sheetId, 0)) await deps.queueReport(sheet.sheetId);
+async function unreadable(sheet: SheetRecord, error: SheetError, ctx: Context): Promise<void> {
+  ctx.logger.warn({ sheetId: sheet.sheetId, err: error }, 'sheet cannot be read');
+  const current = await ctx.store.get(sheet.sheetId);
+  if ((current?.checkpoint ?? 0) > 0) return closeSheetEarly(ctx, sheet.sheetId, error.message);
+  await ctx.store.update(sheet.sheetId, { error: error.message });
+  await ctx.store.forgetSha(`${ctx.connection.id}|${sheet.sha256}`, sheet.sheetId);
+  if (await ctx.store.setTotal(sheet.sheetId, 0)) await queueReport(ctx.queues, sheet.sheetId);
 }

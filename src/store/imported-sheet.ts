@@ -7,22 +7,22 @@ import { type OpenedSheet, readSheet } from '../sheets/read-sheet.js';
 import { sheetSource } from './sheet-copy.js';
 import { type SheetRecord, sheetMapping } from './sheet-store.js';
 
-export interface ImportedSheetDeps {
+/** What reading a sheet as imported needs (a context has it). */
+export interface ImportedSheetParts {
   catalogue: Catalogue;
-  maxAttachmentBytes: number;
-  sheetsDir: string;
+  settings: { maxAttachmentBytes: number; sheetsDir: string };
 }
 
 /** The sheet opened, or undefined when its bytes are not the ones queued (sha256). */
 export async function readImported(
   sheet: SheetRecord,
-  deps: ImportedSheetDeps,
+  parts: ImportedSheetParts,
 ): Promise<OpenedSheet | undefined> {
   const mapping = sheetMapping(sheet);
-  const source = sheetSource(sheet, deps.sheetsDir);
+  const source = sheetSource(sheet, parts.settings.sheetsDir);
   const opened = await readSheet(source.path, {
-    catalogue: deps.catalogue,
-    maxAttachmentBytes: deps.maxAttachmentBytes,
+    catalogue: parts.catalogue,
+    maxAttachmentBytes: parts.settings.maxAttachmentBytes,
     folder: source.folder,
     ...(mapping && { mapping }),
   });

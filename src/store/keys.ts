@@ -93,8 +93,3 @@ export function queueNames(connectionId: string): {
     intake: `intake-${connectionId}`,
   };
 }
-
-/** A row job's id: deterministic, so that adding it twice is a no-op (BullMQ refuses `:`). */
-export function rowJobId(sheetId: string, row: number): string {
-  return `${sheetId}.r${row}`;
-}

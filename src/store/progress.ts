@@ -54,7 +54,8 @@ export async function sheetProgress(
 }
 
 /** The latest sheets, newest first. */
-export async function recentProgress(store: SheetStore, limit: number): Promise<SheetProgress[]> {
+/** The latest sheets, newest first, as the dashboard shows them. */
+export async function recentProgress(store: SheetStore, limit = 200): Promise<SheetProgress[]> {
   const ids = await store.recentSheets(limit);
   const sheets = await Promise.all(ids.map((id) => sheetProgress(store, id)));
   return sheets.filter((s): s is SheetProgress => s !== undefined);

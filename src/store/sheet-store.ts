@@ -143,6 +143,19 @@ end
 return 0
 `;
 
+// KEYS: by-sha, sheet, active, all. ARGV: content, sheetId, score, field, value, …
+// Registers the content to this sheet and writes the sheet's record in one step, so a
+// registration never points at a sheet without a record; returns the holder when taken.
+const REGISTER = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+  return redis.call('HGET', KEYS[1], ARGV[1])
+end
+redis.call('HSET', KEYS[2], unpack(ARGV, 4))
+redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[2])
+return false
+`;
+
 /** Where a row's create stands across every worker. */
 export type CreateClaim =
   | { kind: 'claimed' }
@@ -161,7 +174,32 @@ type ScriptedRedis = Redis & {
   ): Promise<[number, number]>;
   oiSetTotal(sheet: string, final: string, total: string): Promise<number>;
   oiReplaceSha(bySha: string, content: string, from: string, to: string): Promise<number>;
+  oiRegister(
+    bySha: string,
+    sheet: string,
+    active: string,
+    all: string,
+    ...args: string[]
+  ): Promise<string | null>;
 };
+
+function recordFields(sheet: NewSheet): Record<string, string> {
+  return {
+    sheetId: sheet.sheetId,
+    path: sheet.path,
+    name: sheet.name,
+    sha256: sheet.sha256,
+    state: 'queued',
+    startedAt: sheet.startedAt,
+    connectionId: sheet.connectionId,
+    apiBaseUrl: sheet.apiBaseUrl,
+    sandbox: sheet.sandbox ? '1' : '0',
+    allowDuplicates: sheet.allowDuplicates ? '1' : '0',
+    ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+    ...(sheet.origin !== undefined && { origin: sheet.origin }),
+    ...(sheet.mapping !== undefined && { mapping: JSON.stringify([...sheet.mapping]) }),
+  };
+}
 
 export class SheetStore {
   readonly #redis: ScriptedRedis;
@@ -175,32 +213,36 @@ export class SheetStore {
       redis.defineCommand('oiSetTotal', { numberOfKeys: 2, lua: SET_TOTAL });
       redis.defineCommand('oiUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
       redis.defineCommand('oiReplaceSha', { numberOfKeys: 1, lua: REPLACE_SHA });
+      redis.defineCommand('oiRegister', { numberOfKeys: 4, lua: REGISTER });
     }
     this.#redis = redis as ScriptedRedis;
   }
 
   async create(sheet: NewSheet): Promise<void> {
-    const fields: Record<string, string> = {
-      sheetId: sheet.sheetId,
-      path: sheet.path,
-      name: sheet.name,
-      sha256: sheet.sha256,
-      state: 'queued',
-      startedAt: sheet.startedAt,
-      connectionId: sheet.connectionId,
-      apiBaseUrl: sheet.apiBaseUrl,
-      sandbox: sheet.sandbox ? '1' : '0',
-      allowDuplicates: sheet.allowDuplicates ? '1' : '0',
-      ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
-      ...(sheet.origin !== undefined && { origin: sheet.origin }),
-      ...(sheet.mapping !== undefined && { mapping: JSON.stringify([...sheet.mapping]) }),
-    };
     await this.#redis
       .multi()
-      .hset(this.keys.sheet(sheet.sheetId), fields)
+      .hset(this.keys.sheet(sheet.sheetId), recordFields(sheet))
       .sadd(this.keys.activeSheets, sheet.sheetId)
       .zadd(this.keys.allSheets, Date.parse(sheet.startedAt), sheet.sheetId)
       .exec();
+  }
+
+  /**
+   * Registers `content` (connection and sha256) as imported by this sheet and records the sheet,
+   * both or neither; undefined when done, else the sheet that holds the content already.
+   */
+  async register(content: string, sheet: NewSheet): Promise<string | undefined> {
+    const holder = await this.#redis.oiRegister(
+      this.keys.bySha,
+      this.keys.sheet(sheet.sheetId),
+      this.keys.activeSheets,
+      this.keys.allSheets,
+      content,
+      sheet.sheetId,
+      String(Date.parse(sheet.startedAt)),
+      ...Object.entries(recordFields(sheet)).flat(),
+    );
+    return holder ?? undefined;
   }
 
   async get(sheetId: string): Promise<SheetRecord | undefined> {

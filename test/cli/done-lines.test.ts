@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { doneLine } from '../../src/cli/commands/done-lines.js';
-import type { SheetProgress } from '../../src/queue/runtime.js';
+import type { SheetProgress } from '../../src/store/progress.js';
 
 const sheet = (over: Partial<SheetProgress>): SheetProgress => ({
   sheetId: 'S1',

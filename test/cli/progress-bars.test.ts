@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ProgressBars } from '../../src/cli/commands/progress-bars.js';
-import type { SheetProgress } from '../../src/queue/runtime.js';
+import type { SheetProgress } from '../../src/store/progress.js';
 import { terminal } from '../helpers/terminal.js';
 
 const sheet = (name: string, final: number): SheetProgress => ({

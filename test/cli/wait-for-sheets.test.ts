@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { CliError } from '../../src/cli/errors.js';
-import { unlessRedisGone, waitForSheets } from '../../src/cli/commands/import-sheets.js';
-import type { SheetProgress } from '../../src/queue/runtime.js';
+import { unlessRedisGone, waitForSheets } from '../../src/cli/commands/wait-for-sheets.js';
+import type { SheetProgress } from '../../src/store/progress.js';
 
 const sheet = (state: SheetProgress['state']): SheetProgress => ({
   sheetId: 's1',
@@ -123,12 +123,7 @@ describe('waitForSheets', () => {
 });
 
 describe('unlessRedisGone', () => {
-  const outage = (since?: number) => ({
-    redisOutage: {
-      since,
-      failed: () => undefined,
-    },
-  });
+  const outage = (since?: number) => ({ since, failed: () => undefined });
   const wait = { redisWaitS: 3, redisUrl: 'redis://127.0.0.1:6390', pollMs: 2 };
 
   it('gives what the work gives, Redis answering', async () => {

@@ -3,28 +3,30 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Pipeline } from '../../src/queue/runtime.js';
+import type { Context } from '../../src/context.js';
 import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
-import { observingPipeline } from '../helpers/pipeline.js';
+import { observingContext } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { submitSheet } from '../../src/intake/submit.js';
+import { sheetProgress } from '../../src/store/progress.js';
 
 const ROWS = 40;
 let redis: TestRedis;
 let sandbox: TestSandbox;
 let dataDir: string;
-let pipeline: Pipeline;
-let observer: Awaited<ReturnType<typeof observingPipeline>>;
+let ctx: Context;
+let observer: Awaited<ReturnType<typeof observingContext>>;
 
 beforeAll(async () => {
   redis = await useTestRedis();
   // Slow enough that the worker is killed with requests in flight.
   sandbox = await testSandbox({ faults: { latencyMs: 120, jitterMs: 60 } });
   dataDir = await tempDir('kill-');
-  observer = await observingPipeline({ redis, sandbox, reportsDir: join(dataDir, 'reports') });
-  pipeline = observer.pipeline;
+  observer = await observingContext({ redis, sandbox, reportsDir: join(dataDir, 'reports') });
+  ctx = observer.ctx;
 });
 afterAll(async () => {
   await observer.close();
@@ -62,22 +64,22 @@ describe('a worker killed with SIGKILL in the middle of a sheet', () => {
     const rows = Array.from({ length: ROWS }, (_, i) =>
       sheetRow(i + 1, i % 2 === 0 ? { files: 'docs/plan.pdf' } : {}),
     );
-    const { sheetId } = await pipeline.enqueue(await writeCsvSheet(dir, 'orders.csv', rows));
+    const { sheetId } = await submitSheet(ctx, await writeCsvSheet(dir, 'orders.csv', rows));
 
     const first = worker();
     await until(async () => {
-      const progress = await pipeline.progress(sheetId);
+      const progress = await sheetProgress(ctx.store, sheetId);
       return (progress?.final ?? 0) >= ROWS / 4 ? progress : undefined;
     }, 30_000);
     first.signal('SIGKILL');
     const killed = await first.finished;
     expect(killed.signal).toBe('SIGKILL');
-    const midway = (await pipeline.progress(sheetId))?.final ?? 0;
+    const midway = (await sheetProgress(ctx.store, sheetId))?.final ?? 0;
     expect(midway).toBeLessThan(ROWS);
 
     const second = worker();
     const done = await until(async () => {
-      const progress = await pipeline.progress(sheetId);
+      const progress = await sheetProgress(ctx.store, sheetId);
       return progress?.state === 'done' ? progress : undefined;
     }, 60_000);
     second.child.kill('SIGTERM');
@@ -95,7 +97,7 @@ describe('a worker killed with SIGKILL in the middle of a sheet', () => {
     expect([...perContact.entries()].filter(([, n]) => n > 1)).toEqual([]);
     expect(orders.length).toBeGreaterThanOrEqual(counts.created);
     // The report was written once, and says the same.
-    const sheet = await pipeline.store.get(sheetId);
+    const sheet = await ctx.store.get(sheetId);
     expect(sheet?.reportWrites).toBe(1);
     const reports = await readdir(join(dataDir, 'reports'));
     expect(reports.filter((name) => name.includes(sheetId))).toHaveLength(1);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard } from '../../src/dashboard/server.js';
 import { createLogger } from '../../src/logger.js';
 import { freePort } from '../../src/redis/local-server.js';
+import type { SheetProgress } from '../../src/store/progress.js';
 import { assertChromium, launchChromium } from '../helpers/browser.js';
 import { orderImporter, ROOT } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
@@ -157,6 +158,92 @@ describe('the overview in a real browser', () => {
       ]);
       expect(await page.locator('#not-taken img').count()).toBe(0);
       expect(await page.title()).toBe('order-importer: imports');
+    } finally {
+      await browser.close();
+      await board.close();
+    }
+  }, 60_000);
+});
+
+describe('the overview without and with its script', () => {
+  const counts = { created: 1, invalid: 0, failed: 0, 'needs-review': 0, duplicate: 0 };
+  const at = '2025-03-04T10:20:30.000Z';
+  const sheetNamed = (sheetId: string, name: string): SheetProgress => ({
+    sheetId,
+    name,
+    startedAt: at,
+    state: 'done',
+    total: 1,
+    final: 1,
+    counts,
+    apiHost: '127.0.0.1:4010',
+    sandbox: true,
+  });
+
+  it('is whole without JavaScript: the sheets and the sheets not taken', async () => {
+    const board = await startDashboard({
+      host: '127.0.0.1',
+      port: 0,
+      overview: () => Promise.resolve([sheetNamed('a', 'first.csv')]),
+      notTaken: () => Promise.resolve([{ path: 'inbox/old.xlsx', reason: 'a workbook', at }]),
+      health: () => Promise.resolve({ redis: true, api: true }),
+      queues: [],
+      logger: createLogger({ level: 'silent' }),
+    });
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${board.url}/`);
+      const cells = await page.locator('tr[data-sheet-id="a"] td').allTextContents();
+      expect(cells[0]).toBe('first.csv');
+      expect(cells[1]).toBe('2025-03-04 10:20:30 UTC');
+      expect(cells[11]).toBe('127.0.0.1:4010sandbox');
+      expect(await page.locator('#updated').textContent()).toMatch(/^1 sheet\(s\), updated /);
+      expect(await page.locator('#not-taken tbody td').allTextContents()).toEqual([
+        at,
+        'inbox/old.xlsx',
+        'a workbook',
+      ]);
+    } finally {
+      await browser.close();
+      await board.close();
+    }
+  }, 60_000);
+
+  it("refreshes itself, in the browser's own time format, breaking no policy", async () => {
+    const sheets = [sheetNamed('a', 'first.csv')];
+    const board = await startDashboard({
+      host: '127.0.0.1',
+      port: 0,
+      overview: () => Promise.resolve([...sheets]),
+      health: () => Promise.resolve({ redis: true, api: true }),
+      queues: [],
+      logger: createLogger({ level: 'silent' }),
+    });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const complaints: string[] = [];
+      page.on('console', (message) => {
+        // The browser asks for /favicon.ico on its own; the page has none (as before).
+        const fromIcon = message.location().url.endsWith('/favicon.ico');
+        if (message.type() === 'error' && !fromIcon) complaints.push(message.text());
+      });
+      page.on('pageerror', (error) => complaints.push(error.message));
+      await page.goto(`${board.url}/`);
+      const local = await page.evaluate((iso) => new Date(iso).toLocaleString(), at);
+      const received = page.locator('tr[data-sheet-id="a"] td').nth(1);
+      await expect.poll(() => received.textContent()).toBe(local);
+
+      sheets.unshift(sheetNamed('b', '<b>second</b>.csv'));
+      const added = page.locator('tr[data-sheet-id="b"] td').first();
+      await added.waitFor({ timeout: 10_000 });
+      expect(await added.textContent()).toBe('<b>second</b>.csv');
+      expect(await page.locator('#imports b').count()).toBe(0);
+      expect(await page.locator('#updated').textContent()).toMatch(/^2 sheet\(s\), updated /);
+      expect(await page.locator('tr[data-sheet-id="a"] td').nth(1).textContent()).toBe(local);
+      expect(complaints).toEqual([]);
     } finally {
       await browser.close();
       await board.close();

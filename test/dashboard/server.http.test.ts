@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningDashboard, startDashboard } from '../../src/dashboard/server.js';
 import { createLogger } from '../../src/logger.js';
-import type { SheetProgress } from '../../src/queue/runtime.js';
+import type { SheetProgress } from '../../src/store/progress.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const counts = { created: 1, invalid: 0, failed: 0, 'needs-review': 1, duplicate: 0 };

@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 
+import type { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 
@@ -7,24 +8,28 @@ import { ApiClient } from '../../src/api/client.js';
 import { connectionOf } from '../../src/connections/connection.js';
 import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile } from '../../src/package-root.js';
-import { Pipeline, type PipelineConfig, type SheetProgress } from '../../src/queue/runtime.js';
+import { type Context, type ContextParts, openContext } from '../../src/context.js';
+import { submitSheet } from '../../src/intake/submit.js';
+import { importStopped } from '../../src/rows/stop-import.js';
+import { type SheetProgress, sheetProgress } from '../../src/store/progress.js';
+import { startWorkers } from '../../src/workers/start.js';
+import { closeContext } from '../../src/workers/stop.js';
 import { takeSheetCopy } from '../../src/store/sheet-copy.js';
-import type { SheetJobDeps } from '../../src/split/sheet-job.js';
 import type { SheetStore } from '../../src/store/sheet-store.js';
 import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { tempDir } from './files.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
 
-/** A pipeline with workers on a Redis of its own prefix, against a sandbox of its own. */
+/** A context with workers on a Redis of its own prefix, against a sandbox of its own. */
 export interface TestPipeline {
-  pipeline: Pipeline;
+  ctx: Context;
   sandbox: TestSandbox;
   redis: TestRedis;
   reportsDir: string;
   /** Every log line, for tests that look for what must never be logged. */
   logs: string[];
-  config: PipelineConfig;
+  config: ContextParts;
   /** Queues a sheet and waits until its report is written. */
   importSheet(path: string, timeoutMs?: number): Promise<SheetProgress>;
   close(): Promise<void>;
@@ -32,7 +37,8 @@ export interface TestPipeline {
 
 export interface TestPipelineOptions {
   sandbox?: SandboxOptionsInput;
-  config?: Partial<PipelineConfig>;
+  /** Settings over the test's own (quick retries, its Redis, its folders). */
+  settings?: Partial<ContextParts['settings']>;
   /** Products the importer knows beyond the sample catalogue (the sandbox does not). */
   extraProducts?: Array<{ id: string; name: string; category: string }>;
   token?: string;
@@ -48,21 +54,23 @@ export async function testPipelineConfig(parts: {
   sandbox: TestSandbox;
   reportsDir: string;
   dispatcher: Agent;
-  logger?: PipelineConfig['logger'];
+  logger?: ContextParts['logger'];
   token?: string;
   catalogue?: Catalogue;
-}): Promise<PipelineConfig> {
+}): Promise<ContextParts> {
   const token = parts.token ?? parts.sandbox.tokens[0]?.token ?? '';
   return {
-    redisUrl: parts.redis.url,
-    prefix: `{${parts.redis.prefix}}`,
-    concurrency: 4,
-    lockMs: 2000,
-    rowAttempts: 5,
-    retryDelayMs: 50,
-    reportsDir: parts.reportsDir,
-    sheetsDir: join(dirname(parts.reportsDir), 'sheets'),
-    maxAttachmentBytes: 20 * 1024 * 1024,
+    settings: {
+      redisUrl: parts.redis.url,
+      prefix: `{${parts.redis.prefix}}`,
+      concurrency: 4,
+      lockMs: 2000,
+      rowAttempts: 5,
+      retryDelayMs: 50,
+      reportsDir: parts.reportsDir,
+      sheetsDir: join(dirname(parts.reportsDir), 'sheets'),
+      maxAttachmentBytes: 20 * 1024 * 1024,
+    },
     catalogue: parts.catalogue ?? (await loadCatalogue(defaultProductsFile())),
     api: new ApiClient({
       baseUrl: parts.sandbox.url,
@@ -76,23 +84,21 @@ export async function testPipelineConfig(parts: {
 }
 
 /**
- * A pipeline without workers on the Redis and sandbox a child process uses, to look at what that
+ * A context without workers on the Redis and sandbox a child process uses, to look at what that
  * process did; close() closes its client too.
  */
-export async function observingPipeline(parts: {
+export async function observingContext(parts: {
   redis: TestRedis;
   sandbox: TestSandbox;
   reportsDir: string;
-}): Promise<{ pipeline: Pipeline; close(): Promise<void> }> {
+}): Promise<{ ctx: Context; close(): Promise<void> }> {
   const dispatcher = new Agent();
-  const pipeline = await Pipeline.connect({
-    ...(await testPipelineConfig({ ...parts, dispatcher })),
-    concurrency: 1,
-  });
+  const config = await testPipelineConfig({ ...parts, dispatcher });
+  const ctx = await openContext({ ...config, settings: { ...config.settings, concurrency: 1 } });
   return {
-    pipeline,
+    ctx,
     close: async () => {
-      await pipeline.close();
+      await closeContext(ctx);
       await dispatcher.close();
     },
   };
@@ -136,33 +142,31 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   const samples = await loadCatalogue(defaultProductsFile());
   const catalogue = new Catalogue([...samples.products, ...(options.extraProducts ?? [])]);
-  const config: PipelineConfig = {
-    ...(await testPipelineConfig({
-      redis,
-      sandbox,
-      reportsDir,
-      dispatcher,
-      logger,
-      catalogue,
-      ...(options.token !== undefined && { token: options.token }),
-    })),
-    ...options.config,
-  };
-  const pipeline = await Pipeline.connect(config);
-  if (options.workers !== false) await pipeline.startWorkers();
+  const base = await testPipelineConfig({
+    redis,
+    sandbox,
+    reportsDir,
+    dispatcher,
+    logger,
+    catalogue,
+    ...(options.token !== undefined && { token: options.token }),
+  });
+  const config: ContextParts = { ...base, settings: { ...base.settings, ...options.settings } };
+  const ctx = await openContext(config);
+  if (options.workers !== false) await startWorkers(ctx);
   return {
-    pipeline,
+    ctx,
     sandbox,
     redis,
     reportsDir,
     logs,
     config,
     async importSheet(path, timeoutMs = 30_000) {
-      const { sheetId } = await pipeline.enqueue(path);
-      return waitForReport(pipeline, sheetId, timeoutMs);
+      const { sheetId } = await submitSheet(ctx, path);
+      return waitForReport(ctx, sheetId, timeoutMs);
     },
     async close() {
-      await pipeline.close({ graceMs: 2000 });
+      await closeContext(ctx, { graceMs: 2000 });
       await dispatcher.close();
       await sandbox.close();
       await redis.cleanup();
@@ -171,33 +175,34 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
 }
 
 export async function waitForReport(
-  pipeline: Pipeline,
+  ctx: Context,
   sheetId: string,
   timeoutMs = 30_000,
 ): Promise<SheetProgress> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const progress = await pipeline.progress(sheetId);
+    const progress = await sheetProgress(ctx.store, sheetId);
     if (progress?.state === 'done') return progress;
-    const fatal = await pipeline.fatal();
+    const fatal = await importStopped(ctx);
     if (fatal !== undefined) throw new Error(`import stopped: ${fatal}`);
     if (Date.now() > deadline) throw new Error(`no report in time: ${JSON.stringify(progress)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-/** The sheet job's dependencies as the pipeline's own sheets worker has them, to run it by hand. */
-export function sheetJobDeps(t: TestPipeline): SheetJobDeps {
-  return {
-    store: t.pipeline.store,
-    ledger: t.pipeline.ledger,
-    catalogue: t.config.catalogue,
-    maxAttachmentBytes: t.config.maxAttachmentBytes,
-    connectionId: t.config.connection.id,
-    sheetsDir: t.config.sheetsDir,
-    rows: t.pipeline.queues.rows,
-    queueReport: (sheetId) => t.pipeline.queueReport(sheetId),
-    hasRowJob: async (jobId) => (await t.pipeline.queues.rows.getJob(jobId)) !== undefined,
-    logger: t.config.logger,
-  };
+/**
+ * The context with some of its rows queue's methods taken over, to put a fault or an event
+ * between two steps of a sheet job; the rest is the real queue.
+ */
+export function withRowsQueue(
+  ctx: Context,
+  hooks: Partial<Pick<Queue, 'addBulk' | 'getWaitingCount'>>,
+): Context {
+  const rows = Object.assign(Object.create(ctx.queues.rows) as Queue, hooks);
+  return { ...ctx, queues: { ...ctx.queues, rows } };
+}
+
+/** The context with another attachment size limit. */
+export function withAttachmentLimit(ctx: Context, maxAttachmentBytes: number): Context {
+  return { ...ctx, settings: { ...ctx.settings, maxAttachmentBytes } };
 }

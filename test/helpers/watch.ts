@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 
-import type { Pipeline, SheetProgress } from '../../src/queue/runtime.js';
+import type { Context } from '../../src/context.js';
 import { freePort } from '../../src/redis/local-server.js';
 import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { type CliProcess, orderImporter } from './cli.js';
 import { tempDir } from './files.js';
-import { observingPipeline } from './pipeline.js';
+import { observingContext } from './pipeline.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
+import { recentProgress, type SheetProgress } from '../../src/store/progress.js';
 
 /** A `watch` process of its own (child process), with a Redis prefix, a sandbox and a data folder. */
 export interface TestWatch {
@@ -15,8 +16,8 @@ export interface TestWatch {
   inbox: string;
   sandbox: TestSandbox;
   redis: TestRedis;
-  /** A pipeline on the same Redis, without workers: to look at what the watcher did. */
-  pipeline: Pipeline;
+  /** A context on the same Redis, without workers: to look at what the watcher did. */
+  ctx: Context;
   dashboardPort: number;
   env: Record<string, string>;
   /** Starts `order-importer watch` and waits until it watches. */
@@ -32,12 +33,12 @@ export async function testWatch(
   const redis = await useTestRedis();
   const sandbox = await testSandbox(options.sandbox);
   const dataDir = await tempDir('watch-');
-  const observer = await observingPipeline({
+  const observer = await observingContext({
     redis,
     sandbox,
     reportsDir: join(dataDir, 'reports'),
   });
-  const { pipeline } = observer;
+  const { ctx } = observer;
   const dashboardPort = await freePort();
   const env = {
     REDIS_URL: redis.url,
@@ -56,7 +57,7 @@ export async function testWatch(
     inbox: join(dataDir, 'inbox'),
     sandbox,
     redis,
-    pipeline,
+    ctx,
     dashboardPort,
     env,
     async start(extraEnv = {}, args = []) {
@@ -68,7 +69,7 @@ export async function testWatch(
     async done(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const sheets = (await pipeline.overview()).reverse();
+        const sheets = (await recentProgress(ctx.store)).reverse();
         if (sheets.filter((s) => s.state === 'done').length >= count) return sheets;
         if (Date.now() > deadline) {
           // What the watch processes said is what explains it.

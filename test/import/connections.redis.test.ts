@@ -34,7 +34,7 @@ describe('a job of another connection in this connection’s queues', () => {
   it('is a row job that is never sent and settles nothing', async () => {
     const t = await testPipeline();
     open.push(t);
-    const job = await t.pipeline.queues.rows.add('row', {
+    const job = await t.ctx.queues.rows.add('row', {
       connectionId: OTHER,
       sheetId: 'forged',
       row: 1,
@@ -42,18 +42,18 @@ describe('a job of another connection in this connection’s queues', () => {
       order: validOrder(),
       attachments: [],
     });
-    expect(await failedReason(t.pipeline.queues.rows, job)).toMatch(
+    expect(await failedReason(t.ctx.queues.rows, job)).toMatch(
       /belongs to connection ffffffffffffffff/,
     );
     expect(await t.sandbox.api.listOrders()).toHaveLength(0);
-    expect(await t.pipeline.store.isFinal('forged', 1)).toBe(false);
+    expect(await t.ctx.store.isFinal('forged', 1)).toBe(false);
   });
 
   it('is a sheet job that reads nothing and does not close the other connection’s sheet', async () => {
     const t = await testPipeline();
     open.push(t);
     const path = await writeCsvSheet(await tempDir('foreign-'), 'theirs.csv', [sheetRow(1)]);
-    await t.pipeline.store.create({
+    await t.ctx.store.create({
       sheetId: 'theirs',
       path,
       name: 'theirs.csv',
@@ -64,14 +64,14 @@ describe('a job of another connection in this connection’s queues', () => {
       allowDuplicates: false,
       startedAt: new Date().toISOString(),
     });
-    const job = await t.pipeline.queues.sheets.add('sheet', { sheetId: 'theirs' });
-    expect(await failedReason(t.pipeline.queues.sheets, job)).toMatch(
+    const job = await t.ctx.queues.sheets.add('sheet', { sheetId: 'theirs' });
+    expect(await failedReason(t.ctx.queues.sheets, job)).toMatch(
       /belongs to connection ffffffffffffffff/,
     );
-    const sheet = await t.pipeline.store.get('theirs');
+    const sheet = await t.ctx.store.get('theirs');
     expect(sheet?.state).toBe('queued');
     expect(sheet?.total).toBeUndefined();
-    expect(await t.pipeline.queues.rows.getJobCounts()).toMatchObject({ waiting: 0, active: 0 });
+    expect(await t.ctx.queues.rows.getJobCounts()).toMatchObject({ waiting: 0, active: 0 });
     expect(await t.sandbox.api.listOrders()).toHaveLength(0);
   });
 });

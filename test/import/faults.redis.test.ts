@@ -15,8 +15,13 @@ import {
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { ApiClient } from '../../src/api/client.js';
-import { newSheetId, Pipeline } from '../../src/queue/runtime.js';
 import { hashFile } from '../../src/sheets/scan.js';
+import { openContext } from '../../src/context.js';
+import { closeContext } from '../../src/workers/stop.js';
+import { newSheetId, submitSheet } from '../../src/intake/submit.js';
+import { resumeImport } from '../../src/rows/stop-import.js';
+import { sheetProgress } from '../../src/store/progress.js';
+import { startWorkers } from '../../src/workers/start.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -97,20 +102,18 @@ describe('a process stopped between claiming a sheet and recording it', () => {
     // Resumed by its own intake (same sheet id), as `watch` does after a restart.
     const resumed = await writeCsvSheet(dir, 'resumed.csv', rows(2));
     const ghostId = newSheetId(Date.now());
-    expect(await t.pipeline.store.claimSha(await claimOf(resumed), ghostId)).toBe(true);
-    expect(await t.pipeline.enqueue(resumed, { sheetId: ghostId })).toEqual({
+    expect(await t.ctx.store.claimSha(await claimOf(resumed), ghostId)).toBe(true);
+    expect(await submitSheet(t.ctx, resumed, { sheetId: ghostId })).toEqual({
       sheetId: ghostId,
       resumed: true,
     });
-    expect((await waitForReport(t.pipeline, ghostId)).counts).toMatchObject({ created: 2 });
+    expect((await waitForReport(t.ctx, ghostId)).counts).toMatchObject({ created: 2 });
 
     // Dropped again by the user, under a new id: it takes the content over.
     const dropped = await writeCsvSheet(dir, 'dropped.csv', [sheetRow(7), sheetRow(8)]);
-    expect(await t.pipeline.store.claimSha(await claimOf(dropped), 'gone-before-recording')).toBe(
-      true,
-    );
-    const again = await t.pipeline.enqueue(dropped, { sheetId: newSheetId(Date.now() + 1000) });
-    expect((await waitForReport(t.pipeline, again.sheetId)).counts).toMatchObject({ created: 2 });
+    expect(await t.ctx.store.claimSha(await claimOf(dropped), 'gone-before-recording')).toBe(true);
+    const again = await submitSheet(t.ctx, dropped, { sheetId: newSheetId(Date.now() + 1000) });
+    expect((await waitForReport(t.ctx, again.sheetId)).counts).toMatchObject({ created: 2 });
     expect(await t.sandbox.api.listOrders()).toHaveLength(4);
   });
 });
@@ -151,13 +154,13 @@ describe('the same sheet imported twice', () => {
     const dir = await tempDir('twins-');
     const first = await writeCsvSheet(dir, 'twin-a.csv', rows(6));
     const twin = await put(dir, 'twin-b.csv', await readFile(first));
-    const a = await t.pipeline.enqueue(first, { sheetId: newSheetId(Date.now()) });
-    const b = await t.pipeline.enqueue(twin, { sheetId: newSheetId(Date.now() + 1000) });
-    expect((await t.pipeline.progress(a.sheetId))?.state).not.toBe('done');
+    const a = await submitSheet(t.ctx, first, { sheetId: newSheetId(Date.now()) });
+    const b = await submitSheet(t.ctx, twin, { sheetId: newSheetId(Date.now() + 1000) });
+    expect((await sheetProgress(t.ctx.store, a.sheetId))?.state).not.toBe('done');
     expect(b.sheetId).not.toBe(a.sheetId);
     const [doneA, doneB] = await Promise.all([
-      waitForReport(t.pipeline, a.sheetId),
-      waitForReport(t.pipeline, b.sheetId),
+      waitForReport(t.ctx, a.sheetId),
+      waitForReport(t.ctx, b.sheetId),
     ]);
     expect(doneA.counts).toMatchObject({ created: 6 });
     expect(doneB.counts).toMatchObject({ duplicate: 6, created: 0 });
@@ -191,9 +194,9 @@ describe('the same sheet imported twice', () => {
     const dir = await tempDir('twice-allowed-');
     const path = await writeCsvSheet(dir, 'orders.csv', rows(2));
     const first = await t.importSheet(path);
-    const { sheetId } = await t.pipeline.enqueue(path, { allowDuplicates: true });
+    const { sheetId } = await submitSheet(t.ctx, path, { allowDuplicates: true });
     expect(sheetId).not.toBe(first.sheetId);
-    const second = await waitForReport(t.pipeline, sheetId);
+    const second = await waitForReport(t.ctx, sheetId);
     expect(second.counts).toMatchObject({ created: 2, duplicate: 0 });
     expect(await t.sandbox.api.listOrders()).toHaveLength(4);
     // The content stays with the import that sent it first.
@@ -231,13 +234,13 @@ describe('a refused token', () => {
     );
     const requests = await sandboxRequests(t.sandbox.api);
     expect(requests.filter((r) => r.status === 401).length).toBeLessThanOrEqual(
-      t.config.concurrency,
+      t.config.settings.concurrency,
     );
     expect(await t.sandbox.api.listOrders()).toEqual([]);
 
     // The token fixed, the stop is lifted (as `openImporter` does after its preflight).
     const dispatcher = new Agent();
-    const good = await Pipeline.connect({
+    const good = await openContext({
       ...t.config,
       api: new ApiClient({
         baseUrl: t.sandbox.url,
@@ -247,14 +250,15 @@ describe('a refused token', () => {
       }),
     });
     try {
-      await good.startWorkers();
-      await good.resume();
-      const { sheetId } = await good.enqueue(
+      await startWorkers(good);
+      await resumeImport(good);
+      const { sheetId } = await submitSheet(
+        good,
         await writeCsvSheet(dir, 'again.csv', [sheetRow(301), sheetRow(302)]),
       );
       expect((await waitForReport(good, sheetId)).counts.created).toBe(2);
     } finally {
-      await good.close();
+      await closeContext(good);
       await dispatcher.close();
     }
   });
@@ -289,18 +293,18 @@ describe('a row job that cannot go on', () => {
   it('still ends in a status when its attempts are spent on an unexpected error', async () => {
     // Slow answers: the attachment is gone before the order's create has come back.
     const t = await pipelineWith({
-      config: { rowAttempts: 2 },
+      settings: { rowAttempts: 2 },
       sandbox: { faults: { latencyMs: 400 } },
     });
     const dir = await tempDir('given-up-');
     await put(dir, 'docs/plan.pdf', '%PDF');
     const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1, { files: 'docs/plan.pdf' })]);
-    const { sheetId } = await t.pipeline.enqueue(path);
-    while ((await t.pipeline.store.get(sheetId))?.total === undefined) {
+    const { sheetId } = await submitSheet(t.ctx, path);
+    while ((await t.ctx.store.get(sheetId))?.total === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await rm(join(dir, 'docs', 'plan.pdf'));
-    const progress = await waitForReport(t.pipeline, sheetId);
+    const progress = await waitForReport(t.ctx, sheetId);
     expect(progress.counts.failed).toBe(1);
     const [order] = await t.sandbox.api.listOrders();
     const report = await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8');

@@ -4,20 +4,19 @@ import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { attachmentOpener } from '../../src/rows/attachment-source.js';
 import { runRowJob, type RowJobData } from '../../src/rows/row-job.js';
 import { runSheetJob } from '../../src/split/sheet-job.js';
 import { put, tempDir } from '../helpers/files.js';
 import { leaksIn, outsideFiles, uploadedLeaks } from '../helpers/outside.js';
 import {
   recordTestSheet,
-  sheetJobDeps,
   type TestPipeline,
   testPipeline,
   waitForReport,
 } from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { startWorkers } from '../../src/workers/start.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -84,14 +83,14 @@ describe('an attachment swapped for a link after validation, before its upload',
     const t = await pipelineFor({ workers: false });
     // The sheet job by hand (validation, row jobs queued); no worker runs the rows yet.
     await recordTestSheet(
-      t.pipeline.store,
+      t.ctx.store,
       'swap',
       sheet,
-      t.config.sheetsDir,
+      t.ctx.settings.sheetsDir,
       t.config.connection.id,
     );
-    await runSheetJob('swap', { ...sheetJobDeps(t), hasRowJob: async () => false });
-    expect(await t.pipeline.queues.rows.getWaitingCount()).toBe(2);
+    await runSheetJob(t.ctx, 'swap');
+    expect(await t.ctx.queues.rows.getWaitingCount()).toBe(2);
 
     // Swapped: the file for a link to an outside file, a folder on the path for an outside folder.
     await rm(join(dir, 'docs', 'plan.pdf'));
@@ -99,8 +98,8 @@ describe('an attachment swapped for a link after validation, before its upload',
     await rename(join(dir, 'docs', 'sub'), join(dir, 'docs', 'sub-was'));
     await symlink(outside.folder, join(dir, 'docs', 'sub'));
 
-    await t.pipeline.startWorkers();
-    const progress = await waitForReport(t.pipeline, 'swap');
+    await startWorkers(t.ctx);
+    const progress = await waitForReport(t.ctx, 'swap');
     expect(progress.counts).toMatchObject({ failed: 2 });
     const lines = await reportLines(progress.reportDir ?? '');
     // (CSV doubles the quotes around the file's name.)
@@ -127,10 +126,10 @@ describe("a row job's data", () => {
     const sheet = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1, { files: 'docs/plan.pdf' })]);
     const t = await pipelineFor({ workers: false });
     await recordTestSheet(
-      t.pipeline.store,
+      t.ctx.store,
       'forged',
       sheet,
-      t.config.sheetsDir,
+      t.ctx.settings.sheetsDir,
       t.config.connection.id,
     );
     const data: RowJobData = {
@@ -144,36 +143,19 @@ describe("a row job's data", () => {
       attachments: [{ path: 'docs/plan.pdf', absolute: outside.file, bytes: 9 }],
     };
     let current: unknown = data;
-    const outcomes: Array<{ status: string }> = [];
-    await runRowJob(
-      {
-        get data() {
-          return current;
-        },
-        attemptsStarted: 1,
-        attemptsMade: 0,
-        maxAttempts: 3,
-        updateData: async (next) => {
-          current = next;
-        },
+    await runRowJob(t.ctx, {
+      get data() {
+        return current;
       },
-      {
-        connectionId: t.config.connection.id,
-        api: t.config.api,
-        ledger: t.pipeline.ledger,
-        pace: t.pipeline.pace,
-        creates: t.pipeline.store,
-        openAttachment: attachmentOpener(t.pipeline.store, t.config.maxAttachmentBytes),
-        finish: async (_s, _r, outcome) => {
-          outcomes.push(outcome);
-        },
-        isFinal: async () => false,
-        logger: t.config.logger,
-        now: Date.now,
-        signal: new AbortController().signal,
+      attemptsStarted: 1,
+      attemptsMade: 0,
+      maxAttempts: 3,
+      updateData: async (next) => {
+        current = next;
       },
-    );
-    expect(outcomes.map((o) => o.status)).toEqual(['created']);
+    });
+    const outcomes = await t.ctx.store.outcomes('forged', [1]);
+    expect(outcomes.map((o) => o?.status)).toEqual(['created']);
     const files = (await t.sandbox.api.listOrders()).flatMap((o) => o.files);
     expect(files.map((f) => [f.file_name, f.sha256])).toEqual([
       ['plan.pdf', createHash('sha256').update('%PDF plan').digest('hex')],

@@ -13,12 +13,13 @@ import { runSheetJob } from '../../src/split/sheet-job.js';
 import type { Summary } from '../../src/report/report.js';
 import { tempDir } from '../helpers/files.js';
 import {
-  sheetJobDeps,
+  withRowsQueue,
   type TestPipeline,
   testPipeline,
   waitForReport,
 } from '../helpers/pipeline.js';
 import { type SheetRow, sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { submitSheet } from '../../src/intake/submit.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -67,23 +68,21 @@ describe('a sheet rewritten in place while its rows are enqueued', () => {
     const t = await testPipeline();
     open.push(t);
     // The sheet job is run by hand below, so that the rewrite falls between two of its chunks.
-    await t.pipeline.queues.sheets.pause();
+    await t.ctx.queues.sheets.pause();
     const dir = await tempDir('rewritten-');
     const { old, fresh } = versions(4000);
     const path = await writeCsvSheet(dir, 'orders.csv', old);
     const oldBytes = await readFile(path);
     const newBytes = await readFile(await writeCsvSheet(dir, 'next.csv', fresh));
-    const { sheetId } = await t.pipeline.enqueue(path);
+    const { sheetId } = await submitSheet(t.ctx, path);
 
-    const deps = sheetJobDeps(t);
     let rewritten = false;
-    deps.rows = {
-      getWaitingCount: () => t.pipeline.queues.rows.getWaitingCount(),
+    const ctx = withRowsQueue(t.ctx, {
       addBulk: async (jobs) => {
-        const added = await t.pipeline.queues.rows.addBulk(jobs);
+        const added = await t.ctx.queues.rows.addBulk(jobs);
         if (!rewritten) {
           // Once the first row job has run, the user saves the new version over the old one.
-          while ((await t.pipeline.store.finalCount(sheetId)) === 0) {
+          while ((await t.ctx.store.finalCount(sheetId)) === 0) {
             await new Promise((resolve) => setTimeout(resolve, 10));
           }
           writeFileSync(path, newBytes);
@@ -91,10 +90,10 @@ describe('a sheet rewritten in place while its rows are enqueued', () => {
         }
         return added;
       },
-    };
-    await runSheetJob(sheetId, deps);
+    });
+    await runSheetJob(ctx, sheetId);
     expect(rewritten).toBe(true);
-    const progress = await waitForReport(t.pipeline, sheetId, 60_000);
+    const progress = await waitForReport(t.ctx, sheetId, 60_000);
 
     const orders = await t.sandbox.api.listOrders();
     expect(orders.length).toBeGreaterThan(0);
@@ -125,7 +124,7 @@ describe('a sheet rewritten in place while its rows are enqueued', () => {
     const firstRefused = Number(refused[0]?.[0]);
     expect(lines.slice(0, firstRefused - 1).every((l) => l[3] === 'created')).toBe(true);
     // The private copy the rows were read from has served once the report is written.
-    expect(await readdir(t.config.sheetsDir)).toEqual([]);
+    expect(await readdir(t.ctx.settings.sheetsDir)).toEqual([]);
   });
 });
 
@@ -133,15 +132,15 @@ describe('a sheet rewritten between its queueing and its first read', () => {
   it('is refused as a whole, with the hash it was queued with', async () => {
     const t = await testPipeline();
     open.push(t);
-    await t.pipeline.queues.sheets.pause();
+    await t.ctx.queues.sheets.pause();
     const dir = await tempDir('requeue-');
     const { old, fresh } = versions(20);
     const path = await writeCsvSheet(dir, 'orders.csv', old);
     const oldBytes = await readFile(path);
-    const { sheetId } = await t.pipeline.enqueue(path);
+    const { sheetId } = await submitSheet(t.ctx, path);
     await writeCsvSheet(dir, 'orders.csv', fresh);
-    await t.pipeline.queues.sheets.resume();
-    const progress = await waitForReport(t.pipeline, sheetId);
+    await t.ctx.queues.sheets.resume();
+    const progress = await waitForReport(t.ctx, sheetId);
 
     expect(await t.sandbox.api.listOrders()).toEqual([]);
     const { summary, lines } = await readReport(progress.reportDir ?? '');
@@ -166,12 +165,12 @@ describe('the report of a sheet saved over after all its rows were read', () => 
       sheetRow(3),
     ]);
     const oldBytes = await readFile(path);
-    const { sheetId } = await t.pipeline.enqueue(path);
-    while ((await t.pipeline.store.get(sheetId))?.total === undefined) {
+    const { sheetId } = await submitSheet(t.ctx, path);
+    while ((await t.ctx.store.get(sheetId))?.total === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await writeFile(path, 'reference;city\nR-9;Gent\n');
-    const progress = await waitForReport(t.pipeline, sheetId);
+    const progress = await waitForReport(t.ctx, sheetId);
     const reportDir = progress.reportDir ?? '';
 
     const { summary } = await readReport(reportDir);
@@ -189,13 +188,13 @@ describe('the same sheet given again while it is imported', () => {
   it('resumes that import and keeps no second copy', async () => {
     const t = await testPipeline();
     open.push(t);
-    await t.pipeline.queues.sheets.pause();
+    await t.ctx.queues.sheets.pause();
     const path = await writeCsvSheet(await tempDir('twice-'), 'orders.csv', [sheetRow(1)]);
-    const first = await t.pipeline.enqueue(path);
-    const again = await t.pipeline.enqueue(path);
+    const first = await submitSheet(t.ctx, path);
+    const again = await submitSheet(t.ctx, path);
     expect(again).toEqual({ sheetId: first.sheetId, resumed: true });
-    expect(await readdir(t.config.sheetsDir)).toEqual([first.sheetId]);
-    await t.pipeline.queues.sheets.resume();
-    expect((await waitForReport(t.pipeline, first.sheetId)).counts.created).toBe(1);
+    expect(await readdir(t.ctx.settings.sheetsDir)).toEqual([first.sheetId]);
+    await t.ctx.queues.sheets.resume();
+    expect((await waitForReport(t.ctx, first.sheetId)).counts.created).toBe(1);
   });
 });

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Intake } from '../../src/intake/intake.js';
 import { put, tempDir } from '../helpers/files.js';
-import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import {
+  type TestPipeline,
+  testPipeline,
+  waitForReport,
+  withAttachmentLimit,
+} from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 let t: TestPipeline;
@@ -20,9 +25,7 @@ afterAll(() => t.close());
 
 function intakeOptions() {
   return {
-    pipeline: t.pipeline,
-    catalogue: t.config.catalogue,
-    maxAttachmentBytes: 1 << 20,
+    ctx: withAttachmentLimit(t.ctx, 1 << 20),
     workDir: join(data, 'work'),
     failedDir: join(data, 'failed'),
     stableMs: 100,
@@ -46,7 +49,7 @@ describe('Intake', () => {
       queued: boolean;
     };
     expect(journal.queued).toBe(true);
-    expect((await waitForReport(t.pipeline, sheetId)).counts.created).toBe(1);
+    expect((await waitForReport(t.ctx, sheetId)).counts.created).toBe(1);
   });
 
   it('finishes an intake that a crash interrupted, and drops one whose sheet never arrived', async () => {
@@ -94,7 +97,7 @@ describe('Intake', () => {
     expect(await readdir(lost)).toEqual(['.intake.json', 'lost.csv']);
     expect(await readdir(join(work, 'docs'))).toEqual(['b.pdf']);
     expect(await readdir(join(data, 'work'))).not.toContain('20261126-000000-bbbbbb');
-    const progress = await waitForReport(t.pipeline, '20261126-000000-aaaaaa');
+    const progress = await waitForReport(t.ctx, '20261126-000000-aaaaaa');
     expect(progress.counts.created).toBe(1);
   });
 
@@ -128,7 +131,7 @@ describe('Intake with a documents folder two sheets share', () => {
     for (const result of [first, second]) {
       const sheetId = result.kind === 'queued' ? result.sheetId : '';
       expect(sheetId).not.toBe('');
-      const progress = await waitForReport(t.pipeline, sheetId);
+      const progress = await waitForReport(t.ctx, sheetId);
       expect(progress.counts).toMatchObject({ created: 1, failed: 0, invalid: 0 });
     }
   });
@@ -146,7 +149,7 @@ describe('Intake with a documents folder two sheets share', () => {
     for (const result of results) {
       const sheetId = result.kind === 'queued' ? result.sheetId : '';
       expect(sheetId).not.toBe('');
-      const progress = await waitForReport(t.pipeline, sheetId);
+      const progress = await waitForReport(t.ctx, sheetId);
       expect(progress.counts).toMatchObject({ created: 1, failed: 0, invalid: 0 });
     }
     // The last sheet took the document along: nothing is left behind in the inbox.
@@ -169,7 +172,7 @@ describe('Intake with a documents folder two sheets share', () => {
     const queued = results.flatMap((r) => (r.kind === 'queued' ? [r.sheetId] : []));
     expect(queued).toHaveLength(12);
     for (const sheetId of queued) {
-      const progress = await waitForReport(t.pipeline, sheetId);
+      const progress = await waitForReport(t.ctx, sheetId);
       expect(progress.counts).toMatchObject({ created: 1, invalid: 0 });
     }
   });
@@ -216,7 +219,7 @@ describe('Intake with a documents folder two sheets share', () => {
     await writeCsvSheet(inbox, 'orders.csv', [sheetRow(81, { files: 'docs/here.pdf' })]);
     const result = await taking;
     const sheetId = result.kind === 'queued' ? result.sheetId : '';
-    const progress = await waitForReport(t.pipeline, sheetId);
+    const progress = await waitForReport(t.ctx, sheetId);
     expect(progress.counts).toMatchObject({ created: 1, invalid: 0 });
     expect(await readdir(join(inbox, 'docs'))).toEqual([]);
   });

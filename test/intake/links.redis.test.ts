@@ -10,7 +10,12 @@ import { Intake } from '../../src/intake/intake.js';
 import { sheetsIn } from '../../src/intake/watcher.js';
 import { put, tempDir } from '../helpers/files.js';
 import { leaksIn, type Outside, outsideFiles, uploadedLeaks } from '../helpers/outside.js';
-import { type TestPipeline, testPipeline, waitForReport } from '../helpers/pipeline.js';
+import {
+  type TestPipeline,
+  testPipeline,
+  waitForReport,
+  withAttachmentLimit,
+} from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 let t: TestPipeline;
@@ -20,13 +25,11 @@ let intake: Intake;
 beforeAll(async () => {
   data = await tempDir('intake-links-');
   t = await testPipeline({
-    config: { archive: { workDir: join(data, 'work'), archiveDir: join(data, 'archive') } },
+    settings: { archive: { workDir: join(data, 'work'), archiveDir: join(data, 'archive') } },
   });
   outside = await outsideFiles();
   intake = new Intake({
-    pipeline: t.pipeline,
-    catalogue: t.config.catalogue,
-    maxAttachmentBytes: 1 << 20,
+    ctx: withAttachmentLimit(t.ctx, 1 << 20),
     workDir: join(data, 'work'),
     failedDir: join(data, 'failed'),
     stableMs: 100,
@@ -73,7 +76,7 @@ describe('the intake of a dropped folder holding links', () => {
     ]);
     expect(await readdir(join(work, 'docs'))).toEqual(['plan.pdf']);
 
-    const notTaken = await t.pipeline.notTaken.recent(10);
+    const notTaken = await t.ctx.notTaken.recent(10);
     expect(notTaken.map((n) => n.path)).toEqual(
       expect.arrayContaining([
         join(drop, 'linkdir', 'inner.pdf'),
@@ -83,7 +86,7 @@ describe('the intake of a dropped folder holding links', () => {
     expect(notTaken.every((n) => /symbolic link/.test(n.reason))).toBe(true);
     expect(t.logs.join('\n')).toMatch(/symbolic link/);
 
-    const progress = await waitForReport(t.pipeline, sheetId);
+    const progress = await waitForReport(t.ctx, sheetId);
     expect(progress.counts).toMatchObject({ created: 2, invalid: 2 });
     expect(await uploadedLeaks(t.sandbox.api, outside)).toEqual([]);
     for (const dir of [progress.reportDir ?? '', join(data, 'archive'), join(data, 'work')]) {
@@ -109,7 +112,7 @@ describe('the intake of a sheet that is a link', () => {
     if (existsSync(failed))
       expect(await leaksIn(failed, outside.marker)).toEqual({ files: [], links: [] });
     expect(t.logs.join('\n')).not.toContain(outside.marker);
-    expect((await t.pipeline.notTaken.recent(50)).map((n) => n.path)).toContain(link);
+    expect((await t.ctx.notTaken.recent(50)).map((n) => n.path)).toContain(link);
     // Told once: the next look at it (a rescan) says nothing new.
     expect(await intake.take(link, undefined, inbox)).toMatchObject({ kind: 'skipped' });
   });
@@ -129,8 +132,8 @@ describe('a sheet swapped for a link just before it was claimed', () => {
     expect(recovered.finished).toEqual([]);
     expect(await isLink(source)).toBe(true);
     expect(await readdir(join(data, 'work'))).not.toContain('20261126-000000-1ed1ed');
-    expect(await t.pipeline.store.get('20261126-000000-1ed1ed')).toBeUndefined();
-    expect((await t.pipeline.notTaken.recent(50)).map((n) => n.path)).toContain(source);
+    expect(await t.ctx.store.get('20261126-000000-1ed1ed')).toBeUndefined();
+    expect((await t.ctx.notTaken.recent(50)).map((n) => n.path)).toContain(source);
   });
 });
 

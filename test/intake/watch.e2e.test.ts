@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet, type SheetRow } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
+import { recentProgress } from '../../src/store/progress.js';
 
 const open_: TestWatch[] = [];
 afterEach(async () => {
@@ -209,7 +210,7 @@ describe('order-importer watch', { timeout: 90_000 }, () => {
     );
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const [sheet] = await w.pipeline.overview();
+      const [sheet] = await recentProgress(w.ctx.store);
       if ((sheet?.final ?? 0) >= 5) break;
       if (Date.now() > deadline) throw new Error('the import did not start');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -222,7 +223,7 @@ describe('order-importer watch', { timeout: 90_000 }, () => {
     const orders = await w.sandbox.api.listOrders();
     const contacts = orders.map((o) => o.contact_name);
     expect(new Set(contacts).size).toBe(contacts.length);
-    expect((await w.pipeline.store.get(sheet?.sheetId ?? ''))?.reportWrites).toBe(1);
+    expect((await w.ctx.store.get(sheet?.sheetId ?? ''))?.reportWrites).toBe(1);
     expect(
       (await readdir(join(w.dataDir, 'reports'))).filter((d) => d.endsWith(sheet?.sheetId ?? '')),
     ).toHaveLength(1);
@@ -236,7 +237,7 @@ describe('stopping order-importer watch', () => {
     const first = await w.start();
     await writeCsvSheet(w.inbox, 'orders.csv', [sheetRow(1), sheetRow(2)]);
     const deadline = Date.now() + 20_000;
-    while ((await w.pipeline.overview())[0]?.total === undefined) {
+    while ((await recentProgress(w.ctx.store))[0]?.total === undefined) {
       if (Date.now() > deadline) throw new Error('the sheet was not taken');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

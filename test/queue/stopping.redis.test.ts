@@ -1,14 +1,7 @@
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { loadCatalogue } from '../../src/orders/catalogue.js';
-import { defaultProductsFile } from '../../src/package-root.js';
-import { Keys } from '../../src/store/keys.js';
-import { Ledger } from '../../src/store/ledger.js';
-import { Pipeline } from '../../src/queue/runtime.js';
+import { openContext } from '../../src/context.js';
 import { runSheetJob } from '../../src/split/sheet-job.js';
-import { SheetStore } from '../../src/store/sheet-store.js';
 import { StoppingError } from '../../src/stopping.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { tempDir } from '../helpers/files.js';
@@ -17,9 +10,12 @@ import {
   type TestPipeline,
   testPipeline,
   waitForReport,
-  TEST_CONNECTION_ID,
+  withRowsQueue,
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { submitSheet } from '../../src/intake/submit.js';
+import { closeContext } from '../../src/workers/stop.js';
+import { startWorkers } from '../../src/workers/start.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -29,7 +25,7 @@ afterEach(async () => {
 describe('a graceful stop', () => {
   it('does not wait for rows that are only waiting for their turn; they resume elsewhere', async () => {
     // One request per 10 s: the rows after the first wait 10, 20, 30 s for their turn.
-    const t = await testPipeline({ config: { apiRateLimit: 6 } });
+    const t = await testPipeline({ settings: { apiRateLimit: 6 } });
     open.push(t);
     const dir = await tempDir('stopping-');
     const path = await writeCsvSheet(
@@ -37,28 +33,29 @@ describe('a graceful stop', () => {
       'orders.csv',
       Array.from({ length: 6 }, (_, i) => sheetRow(i + 1)),
     );
-    const { sheetId } = await t.pipeline.enqueue(path);
+    const { sheetId } = await submitSheet(t.ctx, path);
     while ((await t.sandbox.api.listOrders()).length === 0) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Far longer than the test may take: only rows that give their wait back end it in time.
-    await t.pipeline.close({ graceMs: 120_000 });
+    await closeContext(t.ctx, { graceMs: 120_000 });
     expect(t.logs.join('')).not.toMatch(/job stopped; it resumes later/); // nothing was forced
     const sent = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
     expect(sent.length).toBeLessThan(6);
 
     // Another process, without the limit, finishes the sheet. The slots the first one reserved
     // would hold it back for half a minute; they are the rate limit's business, not this test's.
-    const redis = new Redis(t.redis.url);
-    await redis.del(new Keys(t.config.prefix).apiPace(t.config.connection.id));
-    redis.disconnect();
-    const next = await Pipeline.connect({ ...t.config, apiRateLimit: undefined });
+    const next = await openContext({
+      ...t.config,
+      settings: { ...t.config.settings, apiRateLimit: undefined },
+    });
     try {
-      await next.startWorkers();
+      await next.redis.del(next.keys.apiPace(next.connection.id));
+      await startWorkers(next);
       const progress = await waitForReport(next, sheetId);
       expect(progress.counts.created).toBe(6);
     } finally {
-      await next.close();
+      await closeContext(next);
     }
     const orders = await t.sandbox.api.listOrders();
     expect(orders.map((o) => o.contact_name).sort()).toEqual(
@@ -67,52 +64,41 @@ describe('a graceful stop', () => {
   });
 
   it('hands back a sheet job held up by a full queue, and it goes on from its checkpoint', async () => {
-    const t = await testPipeline({ workers: false });
+    const t = await testPipeline({ workers: false, settings: { rowsHighWater: 100 } });
     open.push(t);
-    const client = new Redis(t.redis.url);
-    try {
-      const keys = new Keys(t.config.prefix);
-      const store = new SheetStore(client, keys);
-      const path = await writeCsvSheet(
-        await tempDir('held-'),
-        'big.csv',
-        Array.from({ length: 1200 }, (_, i) => sheetRow(i + 1)),
-      );
-      const sheetsDir = await tempDir('held-copies-');
-      await recordTestSheet(store, 's-held', path, sheetsDir);
-      const added: string[] = [];
-      let waiting = Number.POSITIVE_INFINITY;
-      const stopping = new AbortController();
-      const deps = {
-        store,
-        ledger: new Ledger(client, keys),
-        catalogue: await loadCatalogue(defaultProductsFile()),
-        maxAttachmentBytes: 1 << 20,
-        connectionId: TEST_CONNECTION_ID,
-        sheetsDir,
-        rows: {
-          addBulk: async (jobs: Array<{ opts: { jobId: string } }>) => {
-            added.push(...jobs.map((j) => j.opts.jobId));
-            setTimeout(() => {
-              stopping.abort();
-            }, 300);
-          },
-          getWaitingCount: async () => waiting,
+    const path = await writeCsvSheet(
+      await tempDir('held-'),
+      'big.csv',
+      Array.from({ length: 1200 }, (_, i) => sheetRow(i + 1)),
+    );
+    await recordTestSheet(
+      t.ctx.store,
+      's-held',
+      path,
+      t.ctx.settings.sheetsDir,
+      t.ctx.connection.id,
+    );
+    const added: string[] = [];
+    let waiting = Number.POSITIVE_INFINITY;
+    const stop = { stopping: new AbortController(), now: new AbortController() };
+    const ctx = withRowsQueue(
+      { ...t.ctx, stop },
+      {
+        addBulk: async (jobs) => {
+          added.push(...jobs.map((j) => j.opts?.jobId ?? ''));
+          setTimeout(() => {
+            stop.stopping.abort();
+          }, 300);
+          return [];
         },
-        queueReport: async () => undefined,
-        hasRowJob: async () => false,
-        logger: pino({ level: 'silent' }),
-        highWater: 100,
-        stopping: stopping.signal,
-      };
-      await expect(runSheetJob('s-held', deps)).rejects.toBeInstanceOf(StoppingError);
-      expect(added.length).toBeLessThan(1200);
-      waiting = 0;
-      await runSheetJob('s-held', { ...deps, stopping: new AbortController().signal });
-      expect(new Set(added).size).toBe(1200);
-      expect(added).toHaveLength(1200); // the checkpoint: no row added twice
-    } finally {
-      client.disconnect();
-    }
+        getWaitingCount: async () => waiting,
+      },
+    );
+    await expect(runSheetJob(ctx, 's-held')).rejects.toBeInstanceOf(StoppingError);
+    expect(added.length).toBeLessThan(1200);
+    waiting = 0;
+    await runSheetJob({ ...ctx, stop: { ...stop, stopping: new AbortController() } }, 's-held');
+    expect(new Set(added).size).toBe(1200);
+    expect(added).toHaveLength(1200); // the checkpoint: no row added twice
   });
 });

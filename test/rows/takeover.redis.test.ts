@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { attachmentOpener } from '../../src/rows/attachment-source.js';
 import { runRowJob, RowInterruption, type RowJobData } from '../../src/rows/row-job.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
@@ -28,28 +27,6 @@ function rowJobHandle(data: RowJobData, attemptsStarted = 1) {
   };
 }
 
-/** A row job's dependencies on the test pipeline; outcomes go to `onFinish`. */
-function rowJobDeps(
-  t: TestPipeline,
-  onFinish: (outcome: { status: string; error?: string }) => void,
-) {
-  return {
-    connectionId: t.config.connection.id,
-    api: t.config.api,
-    ledger: t.pipeline.ledger,
-    pace: t.pipeline.pace,
-    creates: t.pipeline.store,
-    openAttachment: attachmentOpener(t.pipeline.store, t.config.maxAttachmentBytes),
-    finish: async (_s: string, _r: number, outcome: { status: string; error?: string }) => {
-      onFinish(outcome);
-    },
-    isFinal: async () => false,
-    logger: t.config.logger,
-    now: Date.now,
-    signal: new AbortController().signal,
-  };
-}
-
 describe('one row job run by two workers at once (a stall taken over while the first still runs)', () => {
   it('sends the create once', async () => {
     const t = await testPipeline({ workers: false, sandbox: { faults: { latencyMs: 300 } } });
@@ -63,12 +40,11 @@ describe('one row job run by two workers at once (a stall taken over while the f
       order: validOrder(),
       attachments: [],
     };
-    const finished: string[] = [];
-    const deps = rowJobDeps(t, (outcome) => finished.push(outcome.status));
     const results = await Promise.allSettled([
-      runRowJob(rowJobHandle(data), deps),
-      runRowJob(rowJobHandle(data), deps),
+      runRowJob(t.ctx, rowJobHandle(data)),
+      runRowJob(t.ctx, rowJobHandle(data)),
     ]);
+    const finished = (await t.ctx.store.outcomes('takeover', [1])).map((o) => o?.status);
     const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
     expect(creates).toHaveLength(1);
     expect(finished).toEqual(['created']);
@@ -84,10 +60,10 @@ describe('a row resumed after its process stopped in the middle of an upload', (
     const dir = await tempDir('mid-upload-');
     const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
     await recordTestSheet(
-      t.pipeline.store,
+      t.ctx.store,
       'mid-upload',
       await put(dir, 'orders.csv', 'x'),
-      t.config.sheetsDir,
+      t.ctx.settings.sheetsDir,
       t.config.connection.id,
     );
     const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
@@ -102,11 +78,8 @@ describe('a row resumed after its process stopped in the middle of an upload', (
       // As the stopped process left it: the order made, the upload sent, no answer kept.
       state: { orderId: order.id, inspectionIds: [], fileIds: [null], resent: [], uploading: 0 },
     };
-    const outcomes: Array<{ status: string; error?: string }> = [];
-    await runRowJob(
-      rowJobHandle(data, 2),
-      rowJobDeps(t, (outcome) => outcomes.push(outcome)),
-    );
+    await runRowJob(t.ctx, rowJobHandle(data, 2));
+    const outcomes = await t.ctx.store.outcomes('mid-upload', [1]);
     expect(outcomes).toEqual([
       expect.objectContaining({
         status: 'created',

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { decide, FaultPlan, type FaultSettings } from '../../sandbox/faults.js';
+import { decide, FaultPlan, type FaultOptions } from '../../sandbox/faults.js';
 import { faultsSchema } from '../../sandbox/options.js';
 
-const none: FaultSettings = faultsSchema.parse({});
+const none: FaultOptions = faultsSchema.parse({});
 
-function run(settings: FaultSettings, n: number) {
-  const plan = new FaultPlan(settings);
+function run(options: FaultOptions, n: number) {
+  const plan = new FaultPlan(options);
   return Array.from({ length: n }, () => plan.next());
 }
 
@@ -18,7 +18,7 @@ describe('fault plan', () => {
   });
 
   it('gives the same faults for the same seed', () => {
-    const settings = {
+    const options = {
       ...none,
       seed: 42,
       p503: 0.3,
@@ -26,7 +26,7 @@ describe('fault plan', () => {
       p500After: 0.2,
       jitterMs: 50,
     };
-    expect(run(settings, 200)).toEqual(run(settings, 200));
+    expect(run(options, 200)).toEqual(run(options, 200));
   });
 
   it('gives other faults for another seed', () => {
@@ -36,8 +36,8 @@ describe('fault plan', () => {
   });
 
   it('depends only on the request number, not on what came before', () => {
-    const settings = { ...none, seed: 7, p503: 0.5 };
-    expect(decide(settings, 37)).toEqual(run(settings, 37).at(-1));
+    const options = { ...none, seed: 7, p503: 0.5 };
+    expect(decide(options, 37)).toEqual(run(options, 37).at(-1));
   });
 
   it('always fires at probability 1', () => {

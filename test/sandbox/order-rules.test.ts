@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { cleanInput, orderRules, validateOrder } from '../../sandbox/order-rules.js';
 import { validOrder } from '../helpers/orders.js';
+import { ProductList } from '../../sandbox/products.js';
 import { testCatalogue } from '../helpers/catalogue.js';
 
-const catalogue = testCatalogue;
-const rules = orderRules(catalogue);
+const rules = orderRules(new ProductList(testCatalogue.products));
 
 function check(body: Record<string, unknown>) {
   return validateOrder(cleanInput(body) as Record<string, unknown>, rules);

@@ -10,12 +10,15 @@ import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Keys } from '../../src/store/keys.js';
-import { Pipeline } from '../../src/queue/runtime.js';
+import { openContext } from '../../src/context.js';
 import { tempDir } from '../helpers/files.js';
 import { testPipelineConfig, waitForReport } from '../helpers/pipeline.js';
 import { useTestRedis } from '../helpers/redis.js';
 import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { submitSheet } from '../../src/intake/submit.js';
+import { closeContext } from '../../src/workers/stop.js';
+import { startWorkers } from '../../src/workers/start.js';
 
 const closing: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -47,7 +50,7 @@ describe('a ledger written before connections', () => {
     };
     const client = new Redis(redis.url);
     closing.push(async () => client.quit());
-    const keys = new Keys(config.prefix);
+    const keys = new Keys(config.settings.prefix);
     const port = new URL(sandbox.url).port;
     // As an earlier version wrote them: the URL as the user typed it, then the row's key.
     await client.hset(keys.ledger, {
@@ -56,12 +59,12 @@ describe('a ledger written before connections', () => {
       [`http://elsewhere.example|ref|R-3`]: 'created|old-sheet|3|777',
     });
 
-    const pipeline = await Pipeline.connect(config);
-    closing.push(() => pipeline.close({ graceMs: 1000 }));
-    await pipeline.startWorkers();
+    const ctx = await openContext(config);
+    closing.push(() => closeContext(ctx, { graceMs: 1000 }));
+    await startWorkers(ctx);
     const path = await writeCsvSheet(dir, 'again.csv', [sheetRow(1), sheetRow(2), sheetRow(3)]);
-    const { sheetId } = await pipeline.enqueue(path);
-    const progress = await waitForReport(pipeline, sheetId);
+    const { sheetId } = await submitSheet(ctx, path);
+    const progress = await waitForReport(ctx, sheetId);
     expect(progress.counts).toMatchObject({ duplicate: 1, 'needs-review': 1, created: 1 });
     const orders = await sandbox.api.listOrders();
     expect(orders.map((o) => o.contact_name)).toEqual(['Contact 3']);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reconcileProcessor } from '../../jobs/reconcile.js';
@@ -14,6 +13,7 @@ import { ApiPace } from '../../src/store/pace.js';
 import { SheetStore } from '../../src/store/sheet-store.js';
 import { freePort } from '../../src/redis/local-server.js';
 import { RedisUnavailableError, resolveRedis } from '../../src/redis/resolve.js';
+import { testPipeline } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 
 let redis: TestRedis;
@@ -87,30 +87,29 @@ describe('SheetStore', () => {
   });
 
   it('lets the reconciler queue the report of a sheet whose signal was lost', async () => {
-    const store = new SheetStore(client, keys);
-    await store.create(sheet('s3'));
-    await store.finalize('s3', [[1, { status: 'created', orderId: 1, attempts: 1 }]]);
-    // The row job died between its result and queueing the report: reportQueued is set.
-    await client.hset(keys.sheet('s3'), { total: '1', reportQueued: '1', state: 'processing' });
-    const queued: string[] = [];
-    const reconcile = reconcileProcessor({
-      connectionId: 'c1',
-      ownsSheet: async () => true,
-      store,
-      ledger: new Ledger(client, keys),
-      queueReport: async (id) => void queued.push(id),
-      hasRowJob: async () => false,
-      failedRows: async () => [],
-      failedSheets: async () => [],
-      logger: pino({ level: 'silent' }),
-    });
-    await reconcile({} as never);
-    expect(queued).toContain('s3');
-    await store.markReported('s3', '/tmp/r', new Date().toISOString());
-    queued.length = 0;
-    await reconcile({} as never);
-    expect(queued).not.toContain('s3');
-    expect(await client.exists(keys.results('s3'), keys.final('s3'))).toBe(0);
+    const t = await testPipeline({ workers: false });
+    try {
+      const { store } = t.ctx;
+      await store.create({ ...sheet('s3'), connectionId: t.ctx.connection.id });
+      await store.finalize('s3', [[1, { status: 'created', orderId: 1, attempts: 1 }]]);
+      // The row job died between its result and queueing the report: reportQueued is set.
+      await t.ctx.redis.hset(t.ctx.keys.sheet('s3'), {
+        total: '1',
+        reportQueued: '1',
+        state: 'processing',
+      });
+      const reconcile = reconcileProcessor(t.ctx);
+      await reconcile({} as never);
+      const report = await t.ctx.queues.reports.getJob('s3.report');
+      expect(report?.data).toEqual({ sheetId: 's3' });
+      await report?.remove();
+      await store.markReported('s3', '/tmp/r', new Date().toISOString());
+      await reconcile({} as never);
+      expect(await t.ctx.queues.reports.getJob('s3.report')).toBeUndefined();
+      expect(await t.ctx.redis.exists(t.ctx.keys.results('s3'), t.ctx.keys.final('s3'))).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -168,21 +167,20 @@ describe('Ledger', () => {
 
 describe('closeSheetEarly', () => {
   it('gives a sheet that stopped before a single row was counted an error, not an empty success', async () => {
-    const store = new SheetStore(client, keys);
-    await store.create(sheet('s-early'));
-    const queued: string[] = [];
-    await closeSheetEarly('s-early', 'the sheet job gave up: ENAMETOOLONG', {
-      connectionId: 'c1',
-      store,
-      ledger: new Ledger(client, keys),
-      queueReport: async (id) => void queued.push(id),
-      hasRowJob: async () => false,
-      logger: pino({ level: 'silent' }),
-    });
-    const closed = await store.get('s-early');
-    expect(closed?.total).toBe(0);
-    expect(closed?.error).toMatch(/stopped before its rows were read: the sheet job gave up/);
-    expect(queued).toEqual(['s-early']);
+    const t = await testPipeline({ workers: false });
+    try {
+      const { store } = t.ctx;
+      await store.create({ ...sheet('s-early'), connectionId: t.ctx.connection.id });
+      await closeSheetEarly(t.ctx, 's-early', 'the sheet job gave up: ENAMETOOLONG');
+      const closed = await store.get('s-early');
+      expect(closed?.total).toBe(0);
+      expect(closed?.error).toMatch(/stopped before its rows were read: the sheet job gave up/);
+      expect((await t.ctx.queues.reports.getJob('s-early.report'))?.data).toEqual({
+        sheetId: 's-early',
+      });
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 
-import type { SheetProgress } from '../../queue/runtime.js';
+import type { SheetProgress } from '../../store/progress.js';
 import { ROW_STATUSES } from '../../store/results.js';
 import { terminalText } from '../terminal-text.js';
 

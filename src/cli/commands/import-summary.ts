@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Summary } from '../../report/report.js';
-import type { SheetProgress } from '../../queue/runtime.js';
+import type { SheetProgress } from '../../store/progress.js';
 import { shortPath } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 

@@ -9,7 +9,8 @@ import { commandLogger, commandSettings, readMapping } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { printSummaries, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
-import { queueSheets, waitForSheets } from './import-sheets.js';
+import { queueSheets, watchedSheets } from './import-sheets.js';
+import { waitForSheets } from './wait-for-sheets.js';
 
 export interface ImportCommandOptions {
   config?: string;
@@ -58,7 +59,7 @@ export async function importCommand(
     void io.stopSignal().then(() => {
       stop.interrupted = true;
     });
-    const outcome = await waitForSheets(ids, importer.pipeline, bars, {
+    const outcome = await waitForSheets(ids, watchedSheets(importer.ctx), bars, {
       stopped: () => stop.interrupted,
       redisWaitS: settings.redisWaitS,
       redisUrl: importer.redisUrl,

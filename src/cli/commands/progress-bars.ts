@@ -2,7 +2,7 @@
  * How an import shows it is alive: on a terminal, one line per sheet redrawn in place (rows
  * final/total, rate, ETA, failures so far); elsewhere, a plain line per sheet every 10 seconds.
  */
-import type { SheetProgress } from '../../queue/runtime.js';
+import type { SheetProgress } from '../../store/progress.js';
 import { terminalText } from '../terminal-text.js';
 
 interface Sample {

@@ -1,8 +1,7 @@
 import { createLogger } from '../../logger.js';
-import { CatalogueError } from '../../orders/catalogue.js';
-import { defaultProductsFile } from '../../package-root.js';
 import { ConfigError, loadSandboxSettings, type SettingFlags } from '../../settings/load.js';
 import type { SandboxOptionsInput } from '../../../sandbox/options.js';
+import { defaultProductsFile, ProductsFileError } from '../../../sandbox/products.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/server.js';
 import { CliError, forUser } from '../errors.js';
 import type { CommandIo } from '../io.js';
@@ -46,7 +45,7 @@ async function listen(
   logger: ReturnType<typeof createLogger>,
 ): Promise<RunningSandbox> {
   try {
-    return await forUser(startSandbox(input, { logger }), CatalogueError);
+    return await forUser(startSandbox(input, { logger }), ProductsFileError);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {

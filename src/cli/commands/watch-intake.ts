@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../../intake/intake.js';
 import type { Settings } from '../../settings/load.js';
+import { recentProgress, sheetProgress } from '../../store/progress.js';
 import type { Importer } from '../importer.js';
 import { DoneAnnouncer } from './done-lines.js';
 
@@ -36,16 +37,14 @@ export interface RunningIntake {
 export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
   const { settings, importer, logger, announce, show } = parts;
   const intake = new Intake({
-    pipeline: importer.pipeline,
-    catalogue: importer.catalogue,
-    maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+    ctx: importer.ctx,
     workDir: settings.workDir,
     failedDir: settings.failedDir,
     stableMs: settings.inboxStableMs,
     logger,
   });
   const done = new DoneAnnouncer({
-    progress: (sheetId) => importer.pipeline.progress(sheetId),
+    progress: (sheetId) => sheetProgress(importer.ctx.store, sheetId),
     print: announce,
     show,
     logger,
@@ -66,7 +65,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
   for (const sheetId of recovered.finished) done.follow(sheetId);
   // Sheets an earlier run left under way are finished here too: say when (those of another
   // connection sharing the Redis are not this watch's to finish).
-  for (const sheet of await importer.pipeline.overview())
+  for (const sheet of await recentProgress(importer.ctx.store))
     if (sheet.state !== 'done' && sheet.connectionId === importer.connection.id)
       done.follow(sheet.sheetId);
   recoverEveryMinute(intake, done, parts);

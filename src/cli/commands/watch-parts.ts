@@ -6,9 +6,11 @@ import { realpath } from 'node:fs/promises';
 
 import type { RunningDashboard } from '../../dashboard/server.js';
 import { statIfThere } from '../../intake/files.js';
-import { ScheduleError, startSchedules } from '../../intake/schedules.js';
+import { ScheduleError } from '../../intake/schedules.js';
 import { startWatcher } from '../../intake/watcher.js';
-import { queueNames } from '../../store/keys.js';
+import { pingRedis } from '../../redis/connect.js';
+import { recentProgress } from '../../store/progress.js';
+import { startSchedules } from '../../workers/schedules.js';
 import { forUser } from '../errors.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
@@ -20,15 +22,7 @@ export async function startScheduledScans(
 ): Promise<void> {
   const { settings, importer } = parts;
   const schedules = await forUser(
-    startSchedules({
-      schedules: settings.schedules,
-      redisUrl: importer.redisUrl,
-      prefix: settings.queuePrefix,
-      queueName: queueNames(importer.connection.id).intake,
-      intake: running.intake,
-      logger: parts.logger,
-      onResult: running.tell,
-    }),
+    startSchedules(importer.ctx, settings.schedules, running.intake, running.tell),
     ScheduleError,
   );
   parts.onStop(() => schedules.close());
@@ -42,17 +36,17 @@ export async function startScheduledScans(
 
 /** The dashboard of the imports this watch's Redis holds. */
 export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDashboard> {
-  const { pipeline } = parts.importer;
+  const { ctx } = parts.importer;
   const dashboard = await serveDashboard(
     parts.settings,
     {
-      overview: () => pipeline.overview(),
-      notTaken: () => pipeline.notTaken.recent(),
+      overview: () => recentProgress(ctx.store),
+      notTaken: () => ctx.notTaken.recent(),
       health: async () => ({
-        redis: await pipeline.redisAnswers(),
+        redis: await pingRedis(ctx.redis, parts.logger),
         api: await parts.importer.apiAnswers(),
       }),
-      queues: Object.values(pipeline.queues),
+      queues: Object.values(ctx.queues),
       logger: parts.logger,
     },
     'set DASHBOARD_PORT, or --no-dashboard',

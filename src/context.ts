@@ -1,0 +1,150 @@
+/**
+ * The context: everything a stage of the importer needs, built once per process (per
+ * connection) and passed first to every stage — settings, logger, clock, stop signals, the Redis
+ * stores, the queues, the API client. Nothing else is shared, nothing is module-global, so tests
+ * run many side by side. See docs/architecture.md.
+ */
+import { setMaxListeners } from 'node:events';
+
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+import type { ApiClient } from './api/client.js';
+import type { ConnectionInfo } from './connections/connection.js';
+import type { Catalogue } from './orders/catalogue.js';
+import { apiOutage, type Outage, reasonText } from './outage.js';
+import { openQueues, type Queues, type QueueSettings } from './queue/queues.js';
+import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
+import { openStores, type Stores } from './store/stores.js';
+
+export interface ContextSettings extends QueueSettings {
+  /** Row jobs in flight in this process. */
+  concurrency: number;
+  /** API requests per minute over every worker; undefined for none. */
+  apiRateLimit?: number;
+  /** How long a worker holds a job before another may take it over (stall recovery). */
+  lockMs: number;
+  reportsDir: string;
+  /** Where each queued sheet's private copy is kept (`$DATA_DIR/sheets`; shared by every host). */
+  sheetsDir: string;
+  /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
+  archive?: { workDir: string; archiveDir: string };
+  maxAttachmentBytes: number;
+  /** The sheet job stops feeding rows while more than this many wait (10,000 by default). */
+  rowsHighWater?: number;
+}
+
+export interface ContextParts {
+  settings: ContextSettings;
+  catalogue: Catalogue;
+  /** The client of `connection`: its URL and token, and no other. */
+  api: ApiClient;
+  /**
+   * Where the orders go. This context queues and works only this connection's jobs, and its id
+   * scopes "imported before" (the ledger, the sheet registry).
+   */
+  connection: ConnectionInfo;
+  logger: Logger;
+  /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
+  tell?: (line: string) => void;
+  now?: () => number;
+}
+
+export interface Context extends Stores {
+  settings: ContextSettings;
+  catalogue: Catalogue;
+  api: ApiClient;
+  connection: ConnectionInfo;
+  logger: Logger;
+  now: () => number;
+  redis: Redis;
+  queues: Queues;
+  /** Redis or the API away for now: every client of this process reports here, told once. */
+  outages: { redis: Outage; api: Outage };
+  /**
+   * `stopping` aborts when a graceful stop begins (jobs that only wait go back to their queue),
+   * `now` when requests in flight must be abandoned too (see stopping.ts).
+   */
+  stop: { stopping: AbortController; now: AbortController };
+  /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
+  workers: Worker[];
+}
+
+/**
+ * Connects to Redis (failing with the URL, never a password, when nothing answers), opens the
+ * connection's stores and queues.
+ */
+export async function openContext(parts: ContextParts): Promise<Context> {
+  const { settings, logger } = parts;
+  const now = parts.now ?? Date.now;
+  // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
+  // answer not recorded, would have to be reviewed by a person).
+  const redis = await connectRedis(settings.redisUrl, { waitWhileAway: true });
+  let stores: Stores;
+  try {
+    stores = await openStores(redis, {
+      prefix: settings.prefix,
+      connection: parts.connection,
+      apiRateLimit: settings.apiRateLimit,
+      logger,
+      now,
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  const told = { logger, now, ...(parts.tell && { say: parts.tell }) };
+  const outages = {
+    redis: redisOutage(settings.redisUrl, told),
+    api: apiOutage(parts.connection.apiBaseUrl, told),
+  };
+  const stop = { stopping: new AbortController(), now: new AbortController() };
+  // Every job in flight listens to these two: as many listeners as jobs is the design.
+  setMaxListeners(10_000, stop.stopping.signal, stop.now.signal);
+  const ctx: Context = {
+    ...stores,
+    ...parts,
+    now,
+    redis,
+    outages,
+    stop,
+    queues: openQueues(settings, parts.connection.id),
+    workers: [],
+  };
+  redis.on('error', (error: Error) => {
+    redisTrouble(ctx, error);
+  });
+  redis.on('ready', () => {
+    outages.redis.recovered();
+  });
+  for (const queue of Object.values(ctx.queues))
+    queue.on('error', (error: Error) => {
+      redisTrouble(ctx, error);
+    });
+  return ctx;
+}
+
+/** A Redis client's error: an outage is told once; anything else is logged as it comes. */
+export function redisTrouble(
+  ctx: Pick<Context, 'redis' | 'logger' | 'outages'>,
+  error: Error,
+): void {
+  if (!isRedisUnreachable(error)) {
+    ctx.logger.error({ err: error }, 'Redis error');
+  } else if (ctx.redis.status === 'ready') {
+    // This process's own client says whether Redis is away (its 'ready' ends the outage); a
+    // queue's connection that lags behind it must not start an outage nothing would end.
+    ctx.logger.debug({ reason: reasonText(error) }, 'a Redis connection failed');
+  } else {
+    ctx.outages.redis.failed(error);
+  }
+}
+
+/** The signals a stage's waits and requests listen to. */
+export function stopSignals(ctx: Pick<Context, 'stop'>): {
+  stopping: AbortSignal;
+  signal: AbortSignal;
+} {
+  return { stopping: ctx.stop.stopping.signal, signal: ctx.stop.now.signal };
+}

@@ -1,0 +1,18 @@
+/** bull-board under /queues: the queues and their jobs, to look at only. */
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+
+export async function mountBoard(app: FastifyInstance, queues: Queue[]): Promise<void> {
+  const board = new FastifyAdapter();
+  createBullBoard({
+    // Read-only hides bull-board's buttons and makes its API refuse them too (405); the method
+    // hook (guard.ts) refuses them whatever a later bull-board version adds.
+    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: true })),
+    serverAdapter: board,
+  });
+  board.setBasePath('/queues');
+  await app.register(board.registerPlugin(), { prefix: '/queues' });
+}

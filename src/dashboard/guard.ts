@@ -1,0 +1,79 @@
+/**
+ * Who the dashboard answers, checked before any route: only its own host names (see hosts.ts),
+ * only reads, and beyond loopback only with the password.
+ */
+import { timingSafeEqual } from 'node:crypto';
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { foreignHostMessage, hostOfHeader } from './hosts.js';
+
+/** Basic-auth credentials; both set, or the dashboard listens on loopback without any. */
+export interface Credentials {
+  user?: string;
+  password?: string;
+}
+
+/**
+ * The checks, in this order: only our own host names (even /healthz: a rebinding page must learn
+ * nothing), only reads, and with credentials the password (but /healthz, which supervisors probe
+ * without one, and which tells only up or down).
+ */
+export function guard(
+  app: FastifyInstance,
+  credentials: Credentials,
+  hosts: ReadonlySet<string>,
+): void {
+  app.addHook('onRequest', refuseForeignHosts(hosts));
+  app.addHook('onRequest', refuseWrites);
+  if (credentials.user === undefined || credentials.password === undefined) return;
+  const check = basicAuth(credentials.user, credentials.password);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
+    return undefined;
+  });
+}
+
+/** Refuses a request whose Host header is not one of `hosts`, with 421 and plain words. */
+function refuseForeignHosts(hosts: ReadonlySet<string>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.host;
+    const name = hostOfHeader(header);
+    if (name !== undefined && hosts.has(name)) return undefined;
+    return reply
+      .code(421)
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(foreignHostMessage(header));
+  };
+}
+
+/** The dashboard changes nothing: only GET and HEAD are answered. */
+async function refuseWrites(request: FastifyRequest, reply: FastifyReply) {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  return reply
+    .code(405)
+    .header('allow', 'GET, HEAD')
+    .type('text/plain; charset=utf-8')
+    .send(
+      'The dashboard only shows the imports: it does not add, retry, change or remove jobs or queues.\n',
+    );
+}
+
+/** Basic auth on every request, the password compared in constant time. */
+function basicAuth(user: string, password: string) {
+  const expected = Buffer.from(`${user}:${password}`);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization ?? '';
+    const given = header.startsWith('Basic ')
+      ? Buffer.from(header.slice(6), 'base64')
+      : Buffer.alloc(0);
+    const ok = given.length === expected.length && timingSafeEqual(given, expected);
+    if (!ok) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="order-importer", charset="UTF-8"')
+        .send({ message: 'Log in with DASHBOARD_USER and DASHBOARD_PASSWORD.' });
+    }
+  };
+}

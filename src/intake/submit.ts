@@ -1,0 +1,110 @@
+/**
+ * A sheet submitted for import (by `import`, the hot folder or a schedule): its private copy
+ * taken, its record written, its job queued. The same bytes imported before give a sheet whose
+ * rows are all `duplicate`; the same bytes still being imported give that import back (it resumes
+ * rather than starts again), unless the sheet comes with an id of its own (the hot folder's).
+ */
+import { randomBytes } from 'node:crypto';
+import { basename, resolve } from 'node:path';
+
+import type { Context } from '../context.js';
+import type { ColumnMapping } from '../orders/columns.js';
+import { queueSheet } from '../queue/queues.js';
+import { discardSheetCopy, takeSheetCopy } from '../store/sheet-copy.js';
+import type { NewSheet } from '../store/sheet-store.js';
+
+export interface SubmitOptions {
+  /** Import these bytes again, whatever was imported before. */
+  allowDuplicates?: boolean;
+  mapping?: ColumnMapping;
+  /** The id to give the sheet (the hot folder names its work folder after it). */
+  sheetId?: string;
+}
+
+export interface Submitted {
+  sheetId: string;
+  /** An import of these bytes under way (or this very sheet, queued before) goes on. */
+  resumed: boolean;
+}
+
+export async function submitSheet(
+  ctx: Context,
+  path: string,
+  options: SubmitOptions = {},
+): Promise<Submitted> {
+  const absolute = resolve(path);
+  const sheetId = options.sheetId ?? newSheetId(ctx.now());
+  // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
+  const { sha256, origin } = await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId);
+  const sheet: NewSheet = {
+    sheetId,
+    path: absolute,
+    name: basename(absolute),
+    sha256,
+    connectionId: ctx.connection.id,
+    origin,
+    apiBaseUrl: ctx.connection.apiBaseUrl,
+    sandbox: ctx.connection.sandbox,
+    allowDuplicates: options.allowDuplicates ?? false,
+    startedAt: new Date(ctx.now()).toISOString(),
+    ...(options.mapping && { mapping: options.mapping }),
+  };
+  const content = `${ctx.connection.id}|${sha256}`;
+  let holder: string | undefined;
+  // Asked for on purpose: a new import of these bytes, whatever was imported before.
+  if (sheet.allowDuplicates) await ctx.store.create(sheet);
+  else holder = await ctx.store.register(content, sheet);
+  if (holder !== undefined) return submittedBefore(ctx, sheet, content, holder, options);
+  await queueSheet(ctx.queues, sheetId);
+  return { sheetId, resumed: false };
+}
+
+/** These bytes are registered to `holder` already: resume it, take it over or follow it. */
+async function submittedBefore(
+  ctx: Context,
+  sheet: NewSheet,
+  content: string,
+  holder: string,
+  options: SubmitOptions,
+): Promise<Submitted> {
+  const { sheetId } = sheet;
+  const dropCopy = () => discardSheetCopy(ctx.settings.sheetsDir, sheetId, sheet.name);
+  if (holder === sheetId) {
+    // Queued under this very id before: a hot-folder intake resumed after a crash.
+    const recorded = await ctx.store.get(sheetId);
+    if (!recorded) await ctx.store.create(sheet);
+    if (recorded?.state === 'done')
+      await dropCopy(); // reported already
+    else await queueSheet(ctx.queues, sheetId);
+    return { sheetId, resumed: true };
+  }
+  const earlier = await ctx.store.get(holder);
+  // A registration without a record was left by an older version that stopped in between
+  // (registration and record are written together now): nothing was sent for it, so this
+  // import takes the content over (the rows' own claims still stand guard).
+  if (!earlier && (await ctx.store.replaceSha(content, holder, sheetId))) {
+    await ctx.store.create(sheet);
+    await queueSheet(ctx.queues, sheetId);
+    return { sheetId, resumed: false };
+  }
+  if (earlier && earlier.state !== 'done') {
+    await queueSheet(ctx.queues, holder);
+    // Given again by path (`import` run twice), it is that import, resumed. A copy taken by the
+    // hot folder has a folder of its own and must get its own report: it becomes a duplicate
+    // sheet, whose job waits until the earlier one is done.
+    if (options.sheetId === undefined) {
+      await dropCopy();
+      return { sheetId: holder, resumed: true };
+    }
+  }
+  // The content stays registered to the import that sent its orders.
+  await ctx.store.create({ ...sheet, duplicateOf: holder });
+  await queueSheet(ctx.queues, sheetId);
+  return { sheetId, resumed: false };
+}
+
+/** `20261126-101502-3fa9c1`: sortable, readable, and safe as part of a BullMQ job id. */
+export function newSheetId(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * A connection's queues and the one place their jobs are added. Retry policy is data here:
+ * attempts and backoff travel on each job, so every worker of every host applies the same.
+ */
+import { type ConnectionOptions, Queue } from 'bullmq';
+
+import { queueNames } from '../store/keys.js';
+
+export interface QueueSettings {
+  redisUrl: string;
+  /** Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. */
+  prefix: string;
+  /** Attempts of a row job before it fails. */
+  rowAttempts: number;
+  /** First retry delay; doubles each time, with jitter. */
+  retryDelayMs: number;
+}
+
+/** Attempts of a sheet or report job (reading and writing files: few things are worth a retry). */
+const FILE_JOB_ATTEMPTS = 5;
+
+// A type, not an interface: Object.values() then knows its values are queues.
+export type Queues = {
+  sheets: Queue;
+  rows: Queue;
+  reports: Queue;
+  /** Scheduled scans of folders (`schedules` in the config file): only `watch` works them. */
+  intake: Queue;
+};
+
+/** Options, not a client: BullMQ then opens and closes its own connections. */
+export function bullConnection(redisUrl: string): ConnectionOptions {
+  // BullMQ wants connections that wait for Redis rather than fail a command.
+  return { url: redisUrl, maxRetriesPerRequest: null };
+}
+
+export function openQueues(settings: QueueSettings, connectionId: string): Queues {
+  const backoff = { type: 'exponential', delay: settings.retryDelayMs, jitter: 0.5 } as const;
+  const queue = (name: string, attempts: number) =>
+    new Queue(name, {
+      connection: bullConnection(settings.redisUrl),
+      prefix: settings.prefix,
+      defaultJobOptions: {
+        attempts,
+        backoff,
+        // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 5000 },
+      },
+    });
+  const names = queueNames(connectionId);
+  return {
+    sheets: queue(names.sheets, FILE_JOB_ATTEMPTS),
+    rows: queue(names.rows, settings.rowAttempts),
+    reports: queue(names.reports, FILE_JOB_ATTEMPTS),
+    intake: queue(names.intake, 1),
+  };
+}
+
+/** A row job's id: deterministic, so that adding it twice is a no-op (BullMQ refuses `:`). */
+export function rowJobId(sheetId: string, row: number): string {
+  return `${sheetId}.r${row}`;
+}
+
+/** Queues a sheet's job (once: its id is the sheet's). */
+export async function queueSheet(queues: Queues, sheetId: string): Promise<void> {
+  await queues.sheets.add('sheet', { sheetId }, { jobId: `${sheetId}.sheet` });
+}
+
+/** Queues a sheet's report (once: its id is the sheet's; a failed one may be queued again). */
+export async function queueReport(queues: Queues, sheetId: string): Promise<void> {
+  await queues.reports.add(
+    'report',
+    { sheetId },
+    { jobId: `${sheetId}.report`, removeOnFail: true },
+  );
+}
+
+/** Whether the rows queue still holds this row's job (it will then settle the row itself). */
+export async function hasRowJob(queues: Queues, sheetId: string, row: number): Promise<boolean> {
+  return (await queues.rows.getJob(rowJobId(sheetId, row))) !== undefined;
+}

@@ -1,0 +1,52 @@
+/**
+ * Everything the importer keeps in Redis for one connection, opened together on one client:
+ * the sheets and their rows' results and claims, the duplicates ledger, the API's schedule, what
+ * the hot folder did not take. The connection is made known first, so the dashboard finds it.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+import type { ConnectionInfo } from '../connections/connection.js';
+import { Keys } from './keys.js';
+import { adoptLegacyScope } from './legacy-scope.js';
+import { Ledger } from './ledger.js';
+import { NotTaken } from './not-taken.js';
+import { ApiPace } from './pace.js';
+import { SheetStore } from './sheet-store.js';
+
+export interface Stores {
+  keys: Keys;
+  store: SheetStore;
+  ledger: Ledger;
+  pace: ApiPace;
+  notTaken: NotTaken;
+}
+
+export async function openStores(
+  redis: Redis,
+  options: {
+    prefix: string;
+    connection: ConnectionInfo;
+    /** API requests per minute over every worker; undefined for none. */
+    apiRateLimit: number | undefined;
+    logger: Logger;
+    now: () => number;
+  },
+): Promise<Stores> {
+  const { id, name, apiBaseUrl, sandbox } = options.connection;
+  const keys = new Keys(options.prefix);
+  await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
+  const adopted = await adoptLegacyScope(redis, keys, options.connection);
+  if (adopted.ledger + adopted.sheets > 0)
+    options.logger.info(
+      { connection: id, ...adopted },
+      'rows and sheets imported before connections existed are known to this connection',
+    );
+  return {
+    keys,
+    store: new SheetStore(redis, keys),
+    ledger: new Ledger(redis, keys),
+    pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, options.now),
+    notTaken: new NotTaken(redis, keys),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * What a worker hears when a job fails or the worker itself errs: an outage is told once, a job
+ * BullMQ gives up on still ends in a status (its row, or its sheet closed early), and expected
+ * events (a stop, a lock lost across a Redis restart) are one plain line, not a stack per job.
+ */
+import type { Job, Worker } from 'bullmq';
+
+import { AbortedError, apiAway } from '../api/errors.js';
+import { type Context, redisTrouble } from '../context.js';
+import { isRedisUnreachable } from '../redis/connect.js';
+import { closeSheetEarly, settleGivenUpRow } from '../rows/give-up.js';
+
+const LOST_LOCK =
+  "a job's lock was lost (Redis was away, or the job ran past JOB_LOCK_MS): it is taken over and resumes from its last recorded step";
+
+/**
+ * BullMQ's word that a job's lock lapsed, typically after a Redis restart: expected, and handled
+ * by stalled-job recovery, so one line without a stack rather than an error per job.
+ */
+function isLostLock(error: Error): boolean {
+  return /missing lock|could not renew lock|lock mismatch/i.test(error.message);
+}
+
+/** BullMQ will not run this job again. */
+function isGivenUp(job: Job, error: Error): boolean {
+  return job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled more than/i.test(error.message);
+}
+
+/** Runs background work of an event handler, logging rather than losing what goes wrong. */
+function guard(ctx: Context, work: Promise<void>): void {
+  work.catch((error: unknown) => {
+    ctx.logger.error({ err: error }, 'could not settle a given-up job');
+  });
+}
+
+/** A row or sheet job given up on while this worker ran it: its row or sheet still ends. */
+export function settleWhenGivenUp(ctx: Context, rows: Worker, sheets: Worker): void {
+  rows.on('failed', (job, error) => {
+    if (job && isGivenUp(job, error))
+      guard(ctx, settleGivenUpRow(ctx, job.data, job.attemptsStarted, error.message));
+  });
+  sheets.on('failed', (job, error) => {
+    const sheetId = (job?.data as { sheetId?: unknown } | undefined)?.sheetId;
+    if (job && typeof sheetId === 'string' && isGivenUp(job, error))
+      guard(ctx, closeSheetEarly(ctx, sheetId, `the sheet job gave up: ${error.message}`));
+  });
+}
+
+/** Logs a worker's failures and errors for what they are. */
+export function reportFailures(ctx: Context, worker: Worker): void {
+  const { logger } = ctx;
+  worker.on('failed', (job, error) => {
+    const where = { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade };
+    if (error instanceof AbortedError) logger.info(where, 'job stopped; it resumes later');
+    else if (isRedisUnreachable(error)) redisTrouble(ctx, error);
+    else if (apiAway(error)) ctx.outages.api.failed(error);
+    else if (isLostLock(error)) logger.warn({ ...where, reason: error.message }, LOST_LOCK);
+    else logger.warn({ ...where, err: error }, 'job attempt failed');
+  });
+  worker.on('error', (error) => {
+    if (isRedisUnreachable(error)) redisTrouble(ctx, error);
+    else if (isLostLock(error))
+      logger.warn({ queue: worker.name, reason: error.message }, LOST_LOCK);
+    else logger.error({ queue: worker.name, err: error }, 'worker error');
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Scheduled imports: each `schedules` entry of the config file is a BullMQ job scheduler (safe to
+ * upsert from several processes) on the connection's intake queue, whose job scans the entry's
+ * folder and takes its sheets with the same intake as the watcher: for network shares where file
+ * events do not arrive, and for nightly batches.
+ */
+import { Worker } from 'bullmq';
+
+import { scanProcessor } from '../../jobs/scan.js';
+import type { Context } from '../context.js';
+import type { Intake, IntakeResult } from '../intake/intake.js';
+import { type Schedule, syncSchedules } from '../intake/schedules.js';
+import { bullConnection } from '../queue/queues.js';
+
+export interface RunningSchedules {
+  close(): Promise<void>;
+}
+
+/** Makes Redis hold exactly these schedules and, when there are any, runs their scans here. */
+export async function startSchedules(
+  ctx: Context,
+  schedules: readonly Schedule[],
+  intake: Intake,
+  /** Told of every sheet a scan takes. */
+  onResult?: (path: string, result: IntakeResult) => void,
+): Promise<RunningSchedules> {
+  await syncSchedules(ctx.queues.intake, schedules);
+  if (schedules.length === 0) return { close: () => Promise.resolve() };
+  const worker = new Worker(ctx.queues.intake.name, scanProcessor(intake, onResult), {
+    connection: bullConnection(ctx.settings.redisUrl),
+    prefix: ctx.settings.prefix,
+    concurrency: 1,
+  });
+  worker.on('failed', (job, error) => {
+    // A share not mounted is the usual cause: one line, not a stack, at every firing.
+    ctx.logger.warn({ schedule: job?.data, reason: error.message }, 'scheduled scan failed');
+  });
+  worker.on('error', (error) => {
+    ctx.logger.error({ err: error }, 'intake worker error');
+  });
+  return { close: () => worker.close() };
+}

@@ -1,0 +1,50 @@
+/**
+ * This process's workers of a connection's queues: one per queue, each running the thin
+ * processor of its job kind (jobs/), plus the reconciler's schedule. The only importer of jobs/.
+ */
+import { Worker } from 'bullmq';
+
+import { reconcileProcessor } from '../../jobs/reconcile.js';
+import { reportsProcessor } from '../../jobs/reports.js';
+import { rowsProcessor } from '../../jobs/rows.js';
+import { sheetsProcessor } from '../../jobs/sheets.js';
+import type { Context } from '../context.js';
+import { bullConnection } from '../queue/queues.js';
+import { reportFailures, settleWhenGivenUp } from './failures.js';
+
+/** How often the reconciler looks for what a lost signal left behind. */
+const RECONCILE_EVERY_MS = 30_000;
+
+export async function startWorkers(ctx: Context): Promise<void> {
+  const { settings, queues } = ctx;
+  const options = (concurrency: number) => ({
+    connection: bullConnection(settings.redisUrl),
+    prefix: settings.prefix,
+    concurrency,
+    lockDuration: settings.lockMs,
+    stalledInterval: Math.max(500, Math.floor(settings.lockMs / 2)),
+    // A stalled row job resumes from its recorded step: stalls are safe to recover from.
+    maxStalledCount: 50,
+  });
+  const sheets = new Worker(queues.sheets.name, sheetsProcessor(ctx), options(2));
+  const rows = new Worker(queues.rows.name, rowsProcessor(ctx), {
+    ...options(settings.concurrency),
+    // Also what makes a Retry-After (queue.rateLimit) take effect at all.
+    limiter: { max: settings.apiRateLimit ?? 1_000_000, duration: 60_000 },
+  });
+  const report = reportsProcessor(ctx);
+  const reconcile = reconcileProcessor(ctx);
+  const reports = new Worker(
+    queues.reports.name,
+    async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
+    options(1),
+  );
+  settleWhenGivenUp(ctx, rows, sheets);
+  for (const worker of [sheets, rows, reports]) reportFailures(ctx, worker);
+  ctx.workers.push(sheets, rows, reports);
+  await queues.reports.upsertJobScheduler(
+    'reconcile',
+    { every: RECONCILE_EVERY_MS },
+    { name: 'reconcile' },
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * Stopping a process: its workers finish the jobs in flight (bounded by a grace period), then its
+ * queues and Redis client close. Nothing here waits on a Redis that is away: without it no row in
+ * flight could finish, and a queue's QUIT would hang the stop.
+ */
+import type { Worker } from 'bullmq';
+
+import type { Context } from '../context.js';
+
+export interface CloseOptions {
+  /** How long jobs in flight may take to finish (30 s by default). */
+  graceMs?: number;
+  /** Abort requests in flight at once; their rows resume from their recorded step. */
+  force?: boolean;
+}
+
+/** How long a forced close may take before its connections are simply dropped. */
+const CUT_OFF_MS = 5000;
+
+/** Stops at once: requests in flight are aborted, their rows resume from their recorded step. */
+export async function forceStop(ctx: Context): Promise<void> {
+  ctx.stop.now.abort(new Error('stopping now'));
+  await Promise.all(ctx.workers.map((w) => w.close(true)));
+}
+
+const closing = new WeakMap<Context, Promise<void>>();
+
+/**
+ * Stops the context's workers and closes its queues and Redis client; asked again, it is the same
+ * stop (with `force`, made forceful).
+ */
+export async function closeContext(ctx: Context, options: CloseOptions = {}): Promise<void> {
+  const under = closing.get(ctx) ?? close(ctx, options);
+  closing.set(ctx, under);
+  if (options.force) await forceStop(ctx);
+  await under;
+}
+
+async function close(ctx: Context, options: CloseOptions): Promise<void> {
+  const workers = ctx.workers;
+  ctx.stop.stopping.abort(new Error('stopping'));
+  const away = ctx.outages.redis.since !== undefined;
+  if (options.force || away) ctx.stop.now.abort(new Error('stopping now'));
+  const closing = Promise.all(workers.map((w) => w.close(options.force || away)));
+  if ((await within(closing, away ? 0 : (options.graceMs ?? 30_000))) === 'late') {
+    ctx.stop.now.abort(new Error('grace period over'));
+    // Asking a close under way again does not make it forceful: what it waits for is cut off.
+    const forced = Promise.all(workers.map((w) => w.close(true)));
+    if ((await within(forced, CUT_OFF_MS)) === 'late') await cutOff(ctx, workers);
+  }
+  const queues = Promise.all(Object.values(ctx.queues).map((q) => q.close()));
+  queues.catch((error: unknown) => {
+    ctx.logger.debug({ err: error }, 'a queue did not close cleanly');
+  });
+  if ((await within(queues, ctx.outages.redis.since === undefined ? CUT_OFF_MS : 0)) === 'late')
+    await cutOff(ctx, workers);
+  ctx.redis.disconnect();
+}
+
+/** Drops every connection of the workers and queues at once (their jobs resume later). */
+async function cutOff(ctx: Context, workers: readonly Worker[]): Promise<void> {
+  const clients = [...workers, ...Object.values(ctx.queues)];
+  await within(Promise.allSettled(clients.map((c) => c.disconnect())), CUT_OFF_MS);
+}
+
+/** Whether `work` settled within `ms` (it goes on either way). */
+async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((done) => {
+    timer = setTimeout(() => {
+      done('late');
+    }, ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { assetsDir, loadPageAssets } from '../../src/dashboard/assets.js';
+import { overviewPage, PLACES } from '../../src/dashboard/page.js';
+import type { SheetProgress } from '../../src/store/progress.js';
+import { put, tempDir } from '../helpers/files.js';
+
+const template = await readFile(join(assetsDir(), 'page.html'), 'utf8');
+const now = new Date('2025-03-04T10:21:00.000Z');
+
+function sheet(overrides: Partial<SheetProgress> = {}): SheetProgress {
+  return {
+    sheetId: 's1',
+    name: 'orders.csv',
+    startedAt: '2025-03-04T10:20:30.000Z',
+    state: 'done',
+    total: 4,
+    final: 4,
+    counts: { created: 1, invalid: 2, failed: 0, 'needs-review': 1, duplicate: 0 },
+    reportDir: '/reports/orders-s1',
+    apiHost: 'api.example.be',
+    sandbox: false,
+    ...overrides,
+  };
+}
+
+function render(sheets: SheetProgress[] | Error): string {
+  return overviewPage(template, { sheets, notTaken: undefined, now });
+}
+
+describe('the overview page', () => {
+  it('is page.html with a line per sheet, its counts, duration, report links and API', () => {
+    const page = render([sheet(), sheet({ sheetId: 's2', name: 'b.csv', sandbox: true })]);
+    expect(page.startsWith(template.split(PLACES.updated)[0] ?? '')).toBe(true);
+    expect(page).toContain('2 sheet(s), updated <time datetime="2025-03-04T10:21:00.000Z"');
+    const row = /<tr data-sheet-id="s1">.*?<\/tr>/.exec(page)?.[0] ?? '';
+    const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
+    expect(cells).toEqual([
+      'orders.csv',
+      '<time datetime="2025-03-04T10:20:30.000Z" data-show="date-time">2025-03-04 10:20:30 UTC</time>',
+      '<span class="state done">done</span>',
+      '<progress max="4" value="4"></progress>4/4',
+      '1',
+      '2',
+      '0',
+      '1',
+      '0',
+      '30 s',
+      '<a href="/reports/s1/report.csv">report.csv</a> <a href="/reports/s1/failed.zip">failed/ (zip)</a> <a href="/reports/s1/needs-review.csv">needs-review.csv</a> <a href="/reports/s1/summary.json">summary.json</a> ',
+      'api.example.be',
+    ]);
+    expect(row).toContain('<td class="n bad">2</td>');
+    expect(page).toContain('<td class="api">api.example.be<span class="sandbox">sandbox</span>');
+  });
+
+  it('escapes every text of the users, and keeps $ patterns as text', () => {
+    const page = render([
+      sheet({
+        sheetId: 'x"><script>',
+        name: `<img src=x onerror=alert(1)>$'$&.csv`,
+        apiHost: '<b>',
+      }),
+    ]);
+    expect(page).not.toContain('<img');
+    expect(page).not.toContain('<b>');
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;$&#39;$&amp;.csv');
+    expect(page).toContain('data-sheet-id="x&quot;&gt;&lt;script&gt;"');
+    expect(page).toContain('href="/reports/x%22%3E%3Cscript%3E/report.csv"');
+    expect(page.match(/<!doctype html>/g)).toHaveLength(1);
+  });
+
+  it('links no report before there is one, and counts a sheet still running up to now', () => {
+    const page = render([
+      sheet({ reportDir: undefined, total: undefined, final: 0, state: 'processing' }),
+    ]);
+    expect(page).not.toContain('/reports/');
+    expect(page).toContain('<progress max="1" value="0"></progress>0/?');
+    expect(page).toContain('<td>30 s</td>');
+  });
+
+  it('is still shown when the sheets cannot be read, and says so', () => {
+    const page = render(new Error('Redis <gone>'));
+    expect(page).toContain('The imports cannot be read now: Redis &lt;gone&gt;');
+    expect(page).not.toContain('<tr data-sheet-id');
+  });
+});
+
+describe('the page files', () => {
+  it('are read from the package, each place of page.html marked once', async () => {
+    const assets = await loadPageAssets();
+    expect(assets.template).toBe(template);
+    expect([...assets.files.keys()].sort()).toEqual(['overview.js', 'page.css']);
+  });
+
+  it('refuse to load a page.html that lost one of its places, naming it', async () => {
+    const dir = await tempDir('dashboard-assets-');
+    await put(dir, 'page.html', template.replace(PLACES.imports, ''));
+    await put(dir, 'page.css', '');
+    await put(dir, 'overview.js', '');
+    await expect(loadPageAssets(dir)).rejects.toThrow(/page\.html must hold <!-- imports --> once/);
+  });
+});
