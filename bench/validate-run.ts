@@ -1,7 +1,7 @@
 /** Child process: the real `validate` command over a sheet, its output discarded. */
 import { Writable } from 'node:stream';
 
-import { validateCommand } from '../src/cli/validate.js';
+import { validateCommand } from '../src/cli/commands/validate.js';
 
 const path = process.argv[2] ?? '';
 const sink = new Writable({

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/server.js';

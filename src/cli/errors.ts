@@ -13,3 +13,24 @@ export class CliError extends Error {
     super(message, options);
   }
 }
+
+/** An error class whose messages are written for the user (a setting, a catalogue, a mapping…). */
+export type UserErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * What `work` gives, with an error of one of `kinds` turned into a CliError of the same message
+ * (exit 1); any other error goes on as it is, to be reported as unexpected.
+ */
+export async function forUser<T>(
+  work: Promise<T> | (() => T | Promise<T>),
+  ...kinds: UserErrorClass[]
+): Promise<T> {
+  try {
+    return await (typeof work === 'function' ? work() : work);
+  } catch (error) {
+    if (kinds.some((kind) => error instanceof kind)) {
+      throw new CliError((error as Error).message, 1, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings/load.js';
 import { type Context, openContext } from '../context.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { startWorkers } from '../workers/start.js';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { Agent } from 'undici';
 
 import { ApiClient } from '../api/client.js';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings/load.js';
 import type { ContextSettings } from '../context.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import {

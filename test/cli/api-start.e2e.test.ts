@@ -1,6 +1,7 @@
 /**
  * The API check at start (docs/design.md, "Start-up, outages and the edges"): what is safe to retry is
- * waited out for up to API_WAIT_S, said on one line; a refused token stops at once.
+ * waited out for up to API_WAIT_S, said on one line. A worker process, stopped by signals while it
+ * waits; `import` is tested in process in api-start.redis.test.ts.
  */
 import { type AddressInfo, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freePort } from '../../src/redis/local-server.js';
-import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type FlakyProxy, flakyProxy } from '../helpers/proxy.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -22,7 +23,6 @@ const proxies: FlakyProxy[] = [];
 const running: CliProcess[] = [];
 
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   sandbox = await testSandbox();
   dataDir = await tempDir('api-start-');
@@ -67,65 +67,6 @@ function cli(args: readonly string[], envs: Record<string, string>): CliProcess 
 function noise(stderr: string): string[] {
   return stderr.split('\n').filter((line) => /^\s+at |"stack"|Unhandled error/.test(line));
 }
-
-describe('the API check at start', () => {
-  it('waits out three 503s with Retry-After, says so on one line, and imports', async () => {
-    const api = await proxy({ refuse: 3 });
-    const path = await writeCsvSheet(await tempDir('s503-'), 'orders.csv', [sheetRow(1001)]);
-    const finished = await cli(['import', path], env(api.url)).finished;
-    expect(finished.code, finished.stderr).toBe(0);
-    expect(api.received).toBeGreaterThanOrEqual(4);
-    const waiting = finished.stderr.split('\n').filter((l) => /waiting/i.test(l));
-    expect(waiting, finished.stderr).toHaveLength(1);
-    expect(waiting[0]).toMatch(/API at http:\/\/127\.0\.0\.1:\d+ .*503.*API_WAIT_S/);
-    expect(noise(finished.stderr)).toEqual([]);
-    expect(finished.stdout).toMatch(/orders\.csv\s+1\s+1\s+0\s+0\s+0\s+0/);
-  });
-
-  it('waits for an API that is not listening yet and goes on once it is', async () => {
-    const port = await freePort();
-    const path = await writeCsvSheet(await tempDir('late-'), 'orders.csv', [sheetRow(1002)]);
-    const importing = cli(['import', path], env(`http://127.0.0.1:${port}`));
-    await importing.waitForStderr(/waiting/i, 20_000);
-    await sleep(2000);
-    await proxy({ port });
-    const finished = await importing.finished;
-    expect(finished.code, finished.stderr).toBe(0);
-    expect(finished.stderr).toMatch(/ECONNREFUSED/);
-    expect(finished.stderr).toMatch(/answers now/);
-    expect(noise(finished.stderr)).toEqual([]);
-  });
-
-  it('stops at once on a refused token, without waiting', async () => {
-    const path = await writeCsvSheet(await tempDir('token-'), 'orders.csv', [sheetRow(1003)]);
-    const started = Date.now();
-    const finished = await cli(
-      ['import', path],
-      env(sandbox.url, { API_TOKEN: 'wrong', API_WAIT_S: '60' }),
-    ).finished;
-    expect(finished.code).toBe(1);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(finished.stderr).toMatch(/refused the token/);
-    expect(finished.stderr).not.toMatch(/waiting/i);
-  });
-
-  it('gives up after API_WAIT_S with a one-line message and exit 1', async () => {
-    const port = await freePort();
-    const path = await writeCsvSheet(await tempDir('never-'), 'orders.csv', [sheetRow(1004)]);
-    const started = Date.now();
-    const finished = await cli(
-      ['import', path],
-      env(`http://127.0.0.1:${port}`, { API_WAIT_S: '2' }),
-    ).finished;
-    expect(finished.code, finished.stderr).toBe(1);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    const last = finished.stderr.trim().split('\n').at(-1) ?? '';
-    expect(last).toMatch(
-      /^order-importer: The API at http:\/\/127\.0\.0\.1:\d+ did not answer within 2 s \(API_WAIT_S\)/,
-    );
-    expect(noise(finished.stderr)).toEqual([]);
-  });
-});
 
 describe('a worker started while the API is away', () => {
   it('waits for it, then works the rows an import queues', async () => {

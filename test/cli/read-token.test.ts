@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { readToken } from '../../src/cli/api-connection.js';
-import { loadSettings } from '../../src/config/settings.js';
+import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const cwd = await tempDir('token-');

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
 import { ROW_STATUSES } from '../../src/glossary.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
-import { assertBuilt, type CliProcess, type Finished, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, type CliExit, orderImporter } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -30,9 +30,6 @@ interface Setup {
 }
 
 const cleanups: Array<() => Promise<void>> = [];
-beforeAll(() => {
-  assertBuilt();
-});
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -84,7 +81,7 @@ async function ordersReach(sandbox: TestSandbox, count: number, cli: CliProcess)
 }
 
 /** The process's end, or an error naming what it said if it has not ended within `ms`. */
-async function endsWithin(cli: CliProcess, ms: number): Promise<Finished> {
+async function endsWithin(cli: CliProcess, ms: number): Promise<CliExit> {
   const late = sleep(ms).then(() => 'late' as const);
   const outcome = await Promise.race([cli.finished, late]);
   if (outcome === 'late') throw new Error(`still running after ${ms} ms:\n${cli.stderr}`);

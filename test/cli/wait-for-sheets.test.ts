@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { CliError } from '../../src/cli/errors.js';
-import { unlessRedisGone, waitForSheets } from '../../src/cli/import.js';
+import { unlessRedisGone, waitForSheets } from '../../src/cli/commands/wait-for-sheets.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 
 const sheet = (state: SheetProgress['state']): SheetProgress => ({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Context } from '../../src/context.js';
-import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { observingContext } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -21,7 +21,6 @@ let ctx: Context;
 let observer: Awaited<ReturnType<typeof observingContext>>;
 
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   // Slow enough that the worker is killed with requests in flight.
   sandbox = await testSandbox({ faults: { latencyMs: 120, jitterMs: 60 } });

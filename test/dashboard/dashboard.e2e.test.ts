@@ -9,14 +9,13 @@ import { createLogger } from '../../src/logger.js';
 import { freePort } from '../../src/redis/local-server.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { assertChromium, launchChromium } from '../helpers/browser.js';
-import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { orderImporter, ROOT } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 
 let w: TestWatch;
 beforeAll(async () => {
-  assertBuilt();
   assertChromium();
   w = await testWatch();
 });

@@ -1,22 +1,16 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
+import { main } from '../../src/cli/main.js';
 import { packageRoot } from '../../src/package-root.js';
+import { terminal } from './terminal.js';
 
 export const ROOT = packageRoot();
+/** The built CLI, which the e2e project builds first (test/helpers/build.ts). */
 export const BIN = join(ROOT, 'bin', 'order-importer.js');
 
-/** End-to-end tests run the built CLI, as users do; `npm test` builds first. */
-export function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
-    throw new Error(
-      'dist/ is missing: run `npm run build` (npm test does it) before the e2e tests',
-    );
-  }
-}
-
-export interface Finished {
+export interface CliExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -27,7 +21,7 @@ export interface Finished {
 export class CliProcess {
   stdout = '';
   stderr = '';
-  readonly finished: Promise<Finished>;
+  readonly finished: Promise<CliExit>;
 
   constructor(readonly child: ChildProcessWithoutNullStreams) {
     child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
@@ -88,4 +82,79 @@ export function runCli(
 
 export function orderImporter(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
   return runCli(process.execPath, [BIN, ...args], env);
+}
+
+/**
+ * The CLI run in this process, as `main` runs it for bin/, with its IO recorded: the environment
+ * is only `env` (and LOG_LEVEL=warn), the working folder the project's, and a stop signal is
+ * given by `stop`.
+ */
+export class InProcessCli {
+  readonly #stdout = terminal(false);
+  readonly #stderr = terminal(false);
+  readonly #stops: Array<(signal: string) => void> = [];
+  readonly finished: Promise<CliExit>;
+  #ended = false;
+
+  constructor(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT) {
+    const io = {
+      stdout: this.#stdout.stream,
+      stderr: this.#stderr.stream,
+      env: { LOG_LEVEL: 'warn', ...env },
+      cwd,
+      stopSignal: () => new Promise<string>((resolve) => this.#stops.push(resolve)),
+    };
+    this.finished = main(['node', 'order-importer', ...args], io).then((code) => {
+      this.#ended = true;
+      return { code, signal: null, stdout: this.stdout, stderr: this.stderr };
+    });
+  }
+
+  get stdout(): string {
+    return this.#stdout.written();
+  }
+
+  get stderr(): string {
+    return this.#stderr.written();
+  }
+
+  /** What SIGINT or SIGTERM does to the process: every stop signal listened for resolves. */
+  stop(signal = 'SIGTERM'): void {
+    for (const resolve of this.#stops.splice(0)) resolve(signal);
+  }
+
+  /** Resolves with the first match of `pattern` in stdout; fails if the command ends first. */
+  waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    return this.#waitIn('stdout', pattern, timeoutMs);
+  }
+
+  waitForStderr(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    return this.#waitIn('stderr', pattern, timeoutMs);
+  }
+
+  async #waitIn(
+    stream: 'stdout' | 'stderr',
+    pattern: RegExp,
+    timeoutMs: number,
+  ): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(this[stream]);
+      if (match) return match;
+      if (this.#ended || Date.now() > deadline) {
+        throw new Error(
+          `no ${pattern} on ${stream}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
+        );
+      }
+      await sleep(50);
+    }
+  }
+}
+
+/** Runs a command line in process to its end. */
+export function runInProcess(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliExit> {
+  return new InProcessCli(args, env).finished;
 }

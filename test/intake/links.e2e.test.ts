@@ -1,9 +1,8 @@
 import { lstat, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
-import { assertBuilt } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
 import { leaksIn, outsideFiles, uploadedLeaks } from '../helpers/outside.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -11,7 +10,6 @@ import { type TestWatch, testWatch } from '../helpers/watch.js';
 import { unzip } from '../helpers/zip.js';
 import { recentProgress } from '../../src/store/progress.js';
 
-beforeAll(assertBuilt);
 const running: TestWatch[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.close()));

@@ -3,15 +3,13 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { Queue } from 'bullmq';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
-import { assertBuilt } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet, type SheetRow } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 import { recentProgress } from '../../src/store/progress.js';
 
-beforeAll(assertBuilt);
 const open_: TestWatch[] = [];
 afterEach(async () => {
   await Promise.all(open_.splice(0).map((w) => w.close()));

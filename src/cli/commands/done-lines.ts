@@ -1,28 +1,29 @@
 /**
  * What `watch` tells a person about the sheets it took: a plain line when each one is done,
- * with its counts and where its report is (the logs, JSON for machines, say it too).
+ * with its counts and where its report is (the logs, JSON for machines, have it too).
  */
 import type { Logger } from 'pino';
 
-import type { SheetProgress } from '../store/progress.js';
-import { ROW_STATUSES } from '../glossary.js';
-import { terminalText } from './terminal-text.js';
+import type { SheetProgress } from '../../store/progress.js';
+import { ROW_STATUSES } from '../../glossary.js';
+import { terminalText } from '../terminal-text.js';
 
-export interface SheetNewsOptions {
+export interface DoneAnnouncerOptions {
   progress(sheetId: string): Promise<SheetProgress | undefined>;
-  say(line: string): void;
+  print(line: string): void;
   /** How a path is shown (relative to where the user is). */
   show: (path: string) => string;
   logger: Logger;
   everyMs?: number;
 }
 
-export class SheetNews {
+/** Follows sheets taken and prints a line for each once it is done. */
+export class DoneAnnouncer {
   readonly #pending = new Set<string>();
   readonly #timer: NodeJS.Timeout;
   #checking: Promise<void> | undefined;
 
-  constructor(private readonly options: SheetNewsOptions) {
+  constructor(private readonly options: DoneAnnouncerOptions) {
     this.#timer = setInterval(() => {
       // One look at a time, so that no sheet is announced twice.
       this.#checking ??= this.#check()
@@ -51,7 +52,7 @@ export class SheetNews {
       const sheet = await this.options.progress(sheetId);
       if (sheet?.state !== 'done') continue;
       this.#pending.delete(sheetId);
-      this.options.say(doneLine(sheet, this.options.show));
+      this.options.print(doneLine(sheet, this.options.show));
     }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ImportProgress } from '../../src/cli/import-progress.js';
+import { ProgressBars } from '../../src/cli/commands/progress-bars.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { terminal } from '../helpers/terminal.js';
 
@@ -14,13 +14,13 @@ const sheet = (name: string, final: number): SheetProgress => ({
   counts: { created: final, invalid: 0, failed: 0, 'needs-review': 0, duplicate: 0 },
 });
 
-describe('ImportProgress.say', () => {
+describe('ProgressBars.printAbove', () => {
   it('puts a line above the progress lines on a terminal and draws them again below it', () => {
     const tty = terminal(true);
-    const progress = new ImportProgress(tty.stream, () => 0);
+    const progress = new ProgressBars(tty.stream, () => 0);
     progress.update([sheet('a.csv', 1), sheet('b.csv', 2)]);
     const before = tty.written();
-    progress.say('Redis at redis://127.0.0.1:6379 does not answer.');
+    progress.printAbove('Redis at redis://127.0.0.1:6379 does not answer.');
     const drawn = [sheet('a.csv', 1), sheet('b.csv', 2)]
       .map((s) => `\u001b[2K${progress.line(s, 0)}\n`)
       .join('');
@@ -35,12 +35,12 @@ describe('ImportProgress.say', () => {
 
   it('writes a plain line when nothing is drawn yet, or off a terminal', () => {
     const tty = terminal(true);
-    new ImportProgress(tty.stream, () => 0).say('first');
+    new ProgressBars(tty.stream, () => 0).printAbove('first');
     expect(tty.written()).toBe('first\n');
     const pipe = terminal(false);
-    const progress = new ImportProgress(pipe.stream, () => 20_000);
+    const progress = new ProgressBars(pipe.stream, () => 20_000);
     progress.update([sheet('a.csv', 1)]);
-    progress.say('second');
+    progress.printAbove('second');
     expect(pipe.written()).toBe(`${progress.line(sheet('a.csv', 1), 20_000)}\nsecond\n`);
   });
 });
@@ -55,12 +55,12 @@ const hostile: SheetProgress = {
   counts: { created: 5, invalid: 0, failed: 0, 'needs-review': 0, duplicate: 0 },
 };
 
-describe('ImportProgress', () => {
+describe('ProgressBars', () => {
   it.each([true, false])(
     'writes out control characters of a sheet’s name (terminal: %s)',
     (isTTY) => {
       const out = terminal(isTTY);
-      new ImportProgress(out.stream, () => 60_000).update([hostile]);
+      new ProgressBars(out.stream, () => 60_000).update([hostile]);
       // Only its own sequences (erase the line, move up) reach the terminal.
       const own = out.written().replaceAll('\u001b[2K', '');
       expect(own.match(/[^\P{Cc}\n]/gu)).toBeNull();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { assertBuilt, orderImporter } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -14,7 +14,6 @@ let redis: TestRedis;
 let sandbox: TestSandbox;
 let dataDir: string;
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   sandbox = await testSandbox();
   dataDir = await tempDir('import-e2e-');
@@ -38,10 +37,10 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 
 describe('order-importer import', () => {
   it('imports the samples, prints a summary and exits 0', async () => {
-    const finished = await orderImporter(
+    const finished = await runInProcess(
       ['import', 'samples/orders.csv', 'samples/orders.ndjson'],
       env(),
-    ).finished;
+    );
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stdout).toMatch(/samples\/orders\.csv\s+5\s+5\s+0\s+0\s+0\s+0/);
     expect(finished.stdout).toMatch(/Report: .*reports\/orders-/);
@@ -56,7 +55,7 @@ describe('order-importer import', () => {
       sheetRow(901),
       sheetRow(902, { city: '' }),
     ]);
-    const finished = await orderImporter(['import', '--json', path], env()).finished;
+    const finished = await runInProcess(['import', '--json', path], env());
     expect(finished.code, finished.stderr).toBe(2);
     const [summary] = JSON.parse(finished.stdout) as Summary[];
     expect(summary).toMatchObject({
@@ -75,7 +74,7 @@ describe('order-importer import', () => {
   it('stops at once with one line and exit 1 when the token is refused', async () => {
     const dir = await tempDir('token-');
     const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(950)]);
-    const finished = await orderImporter(['import', path], env({ API_TOKEN: 'wrong' })).finished;
+    const finished = await runInProcess(['import', path], env({ API_TOKEN: 'wrong' }));
     expect(finished.code).toBe(1);
     expect(finished.stderr).toMatch(
       /order-importer: The API at .* refused the token \(.*Unauthenticated\.\): check API_TOKEN/,
@@ -84,10 +83,10 @@ describe('order-importer import', () => {
   });
 
   it('exits 1 when the REDIS_URL it is given does not answer', async () => {
-    const finished = await orderImporter(
+    const finished = await runInProcess(
       ['import', 'samples/orders.csv'],
       env({ REDIS_URL: 'redis://127.0.0.1:1' }),
-    ).finished;
+    );
     expect(finished.code).toBe(1);
     expect(finished.stderr).toMatch(
       /^order-importer: REDIS_URL redis:\/\/127\.0\.0\.1:1 does not answer/m,
@@ -95,7 +94,7 @@ describe('order-importer import', () => {
   });
 
   it('exits 1 for a sheet that does not exist', async () => {
-    const finished = await orderImporter(['import', join(dataDir, 'none.csv')], env()).finished;
+    const finished = await runInProcess(['import', join(dataDir, 'none.csv')], env());
     expect(finished.code).toBe(1);
     expect(finished.stderr).toMatch(/none\.csv does not exist/);
   });
@@ -105,16 +104,16 @@ describe('order-importer import', () => {
     const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(980), sheetRow(981)]);
     const { API_BASE_URL: _url, API_TOKEN: _token, ...rest } = env();
     const ownData = { ...rest, DATA_DIR: join(dir, 'data') };
-    const first = await orderImporter(['import', '--json', path], ownData).finished;
+    const first = await runInProcess(['import', '--json', path], ownData);
     expect(first.code, first.stderr).toBe(0);
     expect((JSON.parse(first.stdout) as Summary[])[0]).toMatchObject({ created: 2 });
     // Started over: the data folder, and with it the sandbox's orders, are gone.
     await rm(join(dir, 'data'), { recursive: true });
-    const again = await orderImporter(['import', '--json', path], ownData).finished;
+    const again = await runInProcess(['import', '--json', path], ownData);
     expect(again.code, again.stderr).toBe(0);
     expect((JSON.parse(again.stdout) as Summary[])[0]).toMatchObject({ created: 2, duplicate: 0 });
     // The same sandbox still holding them: duplicates.
-    const third = await orderImporter(['import', '--json', path], ownData).finished;
+    const third = await runInProcess(['import', '--json', path], ownData);
     expect((JSON.parse(third.stdout) as Summary[])[0]).toMatchObject({ created: 0, duplicate: 2 });
   });
 
@@ -123,7 +122,7 @@ describe('order-importer import', () => {
     await put(dir, 'plan.pdf', '%PDF-1.4');
     const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(960, { files: 'plan.pdf' })]);
     const { API_BASE_URL: _url, API_TOKEN: _token, ...rest } = env();
-    const finished = await orderImporter(['import', '--json', path], rest).finished;
+    const finished = await runInProcess(['import', '--json', path], rest);
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stderr).toContain('orders go to the EMBEDDED SANDBOX');
     const [summary] = JSON.parse(finished.stdout) as Summary[];

@@ -2,15 +2,15 @@
  * How an import shows it is alive: on a terminal, one line per sheet redrawn in place (rows
  * final/total, rate, ETA, failures so far); elsewhere, a plain line per sheet every 10 seconds.
  */
-import type { SheetProgress } from '../store/progress.js';
-import { terminalText } from './terminal-text.js';
+import type { SheetProgress } from '../../store/progress.js';
+import { terminalText } from '../terminal-text.js';
 
 interface Sample {
   at: number;
   final: number;
 }
 
-export class ImportProgress {
+export class ProgressBars {
   readonly #tty: boolean;
   readonly #history = new Map<string, Sample[]>();
   #drawnLines = 0;
@@ -38,10 +38,10 @@ export class ImportProgress {
   }
 
   /**
-   * A line of its own (an outage, say): on a terminal it goes above the progress lines, which
+   * A line of its own (an outage, for one): on a terminal it goes above the progress lines, which
    * are drawn again below it rather than over it.
    */
-  say(line: string): void {
+  printAbove(line: string): void {
     if (!this.#tty || this.#drawnLines === 0) {
       this.stream.write(`${line}\n`);
       return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { doneLine } from '../../src/cli/sheet-news.js';
+import { doneLine } from '../../src/cli/commands/done-lines.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 
 const sheet = (over: Partial<SheetProgress>): SheetProgress => ({

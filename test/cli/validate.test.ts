@@ -1,13 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { ValidateSummary } from '../../src/cli/validate.js';
-import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import type { ValidateSummary } from '../../src/cli/commands/validate.js';
+import { runInProcess, ROOT } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
-
-beforeAll(assertBuilt);
 
 const samples = ['samples/orders.csv', 'samples/orders.json', 'samples/orders.ndjson'];
 const dir = await tempDir('validate-e2e-');
@@ -28,7 +26,7 @@ describe('order-importer --version', () => {
     const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
       version: string;
     };
-    const finished = await orderImporter(['--version']).finished;
+    const finished = await runInProcess(['--version']);
     expect(finished.code).toBe(0);
     expect(finished.stdout).toBe(`${version}\n`);
   });
@@ -36,7 +34,7 @@ describe('order-importer --version', () => {
 
 describe('order-importer validate', () => {
   it('passes the samples with exit code 0', async () => {
-    const finished = await orderImporter(['validate', ...samples]).finished;
+    const finished = await runInProcess(['validate', ...samples]);
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
     expect(finished.stdout).toContain('samples/orders.csv  (CSV, ";"-separated, windows-1252)');
@@ -44,7 +42,7 @@ describe('order-importer validate', () => {
   });
 
   it('names row, line, column and why for a sheet with mistakes, and exits 2', async () => {
-    const finished = await orderImporter(['validate', mistakes, '--mapping', mapping]).finished;
+    const finished = await runInProcess(['validate', mistakes, '--mapping', mapping]);
     expect(finished.code).toBe(2);
     expect(finished.stdout).toContain('row 2 (line 3)  reference R2');
     expect(finished.stdout).toContain('    city: city is required: the city of the property.');
@@ -60,14 +58,14 @@ describe('order-importer validate', () => {
   });
 
   it('prints one JSON summary per sheet with --json, and the human report on stderr', async () => {
-    const finished = await orderImporter([
+    const finished = await runInProcess([
       'validate',
       '--json',
       samples[0] ?? '',
       mistakes,
       '--mapping',
       mapping,
-    ]).finished;
+    ]);
     expect(finished.code).toBe(2);
     const summaries = JSON.parse(finished.stdout) as ValidateSummary[];
     expect(summaries.map((s) => [s.sheet, s.total, s.valid, s.invalid])).toEqual([
@@ -92,15 +90,14 @@ describe('order-importer validate', () => {
 
   it('says why a sheet cannot be read, and goes on with the others', async () => {
     const broken = await put(dir, 'broken.csv', 'city,remark\nGent,"never closed\n');
-    const finished = await orderImporter(['validate', broken, samples[1] ?? '']).finished;
+    const finished = await runInProcess(['validate', broken, samples[1] ?? '']);
     expect(finished.code).toBe(2);
     expect(finished.stdout).toMatch(/cannot be read: line 2: a quoted cell is never closed/);
     expect(finished.stdout).toContain('5 rows: 5 valid, 0 invalid');
   });
 
   it('exits 1 for a sheet that does not exist', async () => {
-    const finished = await orderImporter(['validate', join(dir, 'nope.csv'), samples[0] ?? ''])
-      .finished;
+    const finished = await runInProcess(['validate', join(dir, 'nope.csv'), samples[0] ?? '']);
     expect(finished.code).toBe(1);
     expect(finished.stdout).toMatch(/nope\.csv does not exist/);
   });
@@ -119,7 +116,7 @@ describe('order-importer validate', () => {
       /^order-importer: Column mapping .*nowhere\.json cannot be read/,
     ],
   ])('exits 1 with one line for bad settings %j %j', async (args, env, message) => {
-    const finished = await orderImporter(['validate', samples[0] ?? '', ...args], env).finished;
+    const finished = await runInProcess(['validate', samples[0] ?? '', ...args], env);
     expect(finished.code).toBe(1);
     expect(finished.stderr).toMatch(message);
     expect(finished.stderr.trim().split('\n')).toHaveLength(1);
@@ -132,7 +129,7 @@ describe('order-importer validate', () => {
       'big/sheet.csv',
       `${['order_products', 'files'].join(',')}\nEPC,docs/scan.pdf\n`,
     );
-    const finished = await orderImporter(['validate', sheet], { MAX_ATTACHMENT_MB: '1' }).finished;
+    const finished = await runInProcess(['validate', sheet], { MAX_ATTACHMENT_MB: '1' });
     expect(finished.stdout).toMatch(
       /"docs\/scan\.pdf" is 1 MB \(1048586 bytes\), over the limit of 1 MB \(1048576 bytes\) per attachment/,
     );

@@ -2,7 +2,7 @@
  * A one-line "still working" note on a terminal's stderr, rewritten in place at most twice a
  * second; nothing at all when stderr is not a terminal (logs and pipes get only real output).
  */
-export class Progress {
+export class StatusLine {
   readonly #stream: NodeJS.WritableStream;
   readonly #on: boolean;
   #shown = false;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
 import { ApiClient } from '../helpers/api.js';
-import { assertBuilt, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { InProcessCli, runInProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -20,7 +20,6 @@ let redis: TestRedis;
 let dataDir: string;
 const sandboxes: TestSandbox[] = [];
 beforeAll(async () => {
-  assertBuilt();
   redis = await useTestRedis();
   dataDir = await tempDir('connections-e2e-');
 });
@@ -53,8 +52,8 @@ async function sheetOf(name: string, from: number, count: number): Promise<strin
   return writeCsvSheet(dir, name, rows);
 }
 
-async function stop(worker: CliProcess): Promise<void> {
-  worker.signal('SIGTERM');
+async function stop(worker: InProcessCli): Promise<void> {
+  worker.stop('SIGTERM');
   const finished = await worker.finished;
   expect(finished.code, finished.stderr).toBe(0);
 }
@@ -71,10 +70,10 @@ describe('connections', () => {
     ];
     const summaries: Summary[] = [];
     for (const spelling of spellings) {
-      const finished = await orderImporter(
+      const finished = await runInProcess(
         ['import', '--json', path],
         env(spelling, 'sandbox-demo-token'),
-      ).finished;
+      );
       expect(finished.code, finished.stderr).toBe(0);
       summaries.push(...(JSON.parse(finished.stdout) as Summary[]));
     }
@@ -91,10 +90,10 @@ describe('connections', () => {
     const api = await sandbox();
     const withCredentials = api.url.replace('http://', 'http://agent:s3cret-pw@');
     const path = await sheetOf('credentials.csv', 3100, 1);
-    const finished = await orderImporter(
+    const finished = await runInProcess(
       ['import', path],
       env(withCredentials, 'sandbox-demo-token'),
-    ).finished;
+    );
     expect(finished.code).toBe(1);
     expect(finished.stderr).toMatch(/API_BASE_URL/);
     expect(finished.stderr + finished.stdout).not.toContain('s3cret-pw');
@@ -104,17 +103,17 @@ describe('connections', () => {
   it('never sends a row with another connection’s URL: a worker of API A beside an import for API B', async () => {
     const a = await sandbox();
     const b = await sandbox({ faults: { latencyMs: 30 } });
-    const worker = orderImporter(
+    const worker = new InProcessCli(
       ['worker'],
       env(a.url, 'sandbox-demo-token', { CONCURRENCY: '8' }),
     );
     await worker.waitForStderr(/Worker ready/);
     try {
       const path = await sheetOf('to-b.csv', 3200, 40);
-      const finished = await orderImporter(
+      const finished = await runInProcess(
         ['import', '--json', path],
         env(b.url, 'sandbox-demo-token', { CONCURRENCY: '2' }),
-      ).finished;
+      );
       expect(finished.code, finished.stderr).toBe(0);
       const [summary] = JSON.parse(finished.stdout) as Summary[];
       expect(summary).toMatchObject({ created: 40, apiBaseUrl: b.url });
@@ -135,14 +134,14 @@ describe('connections', () => {
     });
     const asGent = new ApiClient(api.url, 'token-gent');
     const asBrugge = new ApiClient(api.url, 'token-brugge');
-    const worker = orderImporter(['worker'], env(api.url, 'token-gent', { CONCURRENCY: '8' }));
+    const worker = new InProcessCli(['worker'], env(api.url, 'token-gent', { CONCURRENCY: '8' }));
     await worker.waitForStderr(/Worker ready/);
     try {
       const path = await sheetOf('brugge.csv', 3300, 30);
-      const finished = await orderImporter(
+      const finished = await runInProcess(
         ['import', '--json', path],
         env(api.url, 'token-brugge', { CONCURRENCY: '2' }),
-      ).finished;
+      );
       expect(finished.code, finished.stderr).toBe(0);
       const [summary] = JSON.parse(finished.stdout) as Summary[];
       expect(summary?.created).toBe(30);

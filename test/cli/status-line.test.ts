@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { Progress } from '../../src/cli/progress.js';
+import { StatusLine } from '../../src/cli/commands/status-line.js';
 import { terminal } from '../helpers/terminal.js';
 
-describe('Progress', () => {
+describe('StatusLine', () => {
   it('rewrites one line on a terminal, at most twice a second, and wipes it', () => {
     let now = 10_000;
     const tty = terminal(true);
-    const progress = new Progress(tty.stream, () => now);
+    const progress = new StatusLine(tty.stream, () => now);
     progress.update('1 row');
     progress.update('2 rows');
     now += 600;
@@ -19,7 +19,7 @@ describe('Progress', () => {
 
   it('writes nothing when stderr is not a terminal', () => {
     const pipe = terminal(false);
-    const progress = new Progress(pipe.stream, () => 0);
+    const progress = new StatusLine(pipe.stream, () => 0);
     progress.update('1 row');
     progress.clear();
     expect(pipe.written()).toBe('');

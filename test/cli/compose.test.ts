@@ -5,9 +5,8 @@ import { parseEnv } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-import { SANDBOX_ENV } from '../../src/cli/sandbox.js';
-import { SETTING_ENV } from '../../src/config/settings.js';
-import { assertBuilt, orderImporter, ROOT } from '../helpers/cli.js';
+import { SETTING_ENV } from '../../src/settings/table.js';
+import { runInProcess, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 
 interface Service {
@@ -20,7 +19,6 @@ interface Service {
 
 let services: Record<string, Service>;
 beforeAll(async () => {
-  assertBuilt();
   const compose = parse(await readFile(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
     services: Record<string, Service>;
   };
@@ -37,11 +35,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs only commands and flags the product has, and sets only settings it reads', async () => {
-    const known = new Set<string>([...SETTING_ENV, ...SANDBOX_ENV]);
+    const known = new Set<string>(SETTING_ENV);
     for (const [name, service] of Object.entries(services)) {
       if (service.build === undefined) continue; // an image of its own (redis)
       const [command = '', ...args] = service.command ?? [];
-      const help = await orderImporter([command, '--help']).finished;
+      const help = await runInProcess([command, '--help']);
       expect(help.code, `${name}: ${command} --help`).toBe(0);
       for (const flag of args.filter((a) => a.startsWith('--'))) {
         expect(help.stdout, `${name}: ${command} ${flag}`).toContain(flag);
@@ -91,7 +89,7 @@ describe("the dashboard's login", () => {
     const example = parseEnv(await readFile(join(ROOT, 'dashboard.env.example'), 'utf8'));
     const dataDir = await tempDir('compose-');
     const env = { ...services.watcher?.environment, ...example, DATA_DIR: dataDir };
-    const watch = await orderImporter(services.watcher?.command ?? [], env).finished;
+    const watch = await runInProcess(services.watcher?.command ?? [], env);
     expect(watch.code).toBe(1);
     expect(watch.stderr).toMatch(
       /the dashboard would listen on 0\.0\.0\.0, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD/,

@@ -2,15 +2,13 @@ import { readFile } from 'node:fs/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ValidateSummary } from '../../src/cli/validate.js';
+import type { ValidateSummary } from '../../src/cli/commands/validate.js';
 import type { Summary } from '../../src/report/report.js';
-import { assertBuilt, orderImporter } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
-
-beforeAll(assertBuilt);
 
 const dir = await tempDir('hostile-e2e-');
 const LEVELS = 400_000;
@@ -26,7 +24,7 @@ describe('validate on a nesting bomb', () => {
   it('in NDJSON: one invalid row, the others valid, exit 2', async () => {
     const lines = [JSON.stringify(sheetRow(1)), bomb, JSON.stringify(sheetRow(3))];
     const sheet = await put(dir, 'bomb.ndjson', `${lines.join('\n')}\n`);
-    const finished = await orderImporter(['validate', sheet]).finished;
+    const finished = await runInProcess(['validate', sheet]);
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(2);
     expect(finished.stdout).toContain(`  row 2 (line 2)\n    ${tooDeep}\n`);
@@ -36,7 +34,7 @@ describe('validate on a nesting bomb', () => {
   it('in a JSON array: one invalid row, the others valid, exit 2', async () => {
     const elements = [JSON.stringify(sheetRow(1)), bomb, JSON.stringify(sheetRow(3))];
     const sheet = await put(dir, 'bomb.json', `[\n${elements.join(',\n')}\n]\n`);
-    const finished = await orderImporter(['validate', '--json', sheet]).finished;
+    const finished = await runInProcess(['validate', '--json', sheet]);
     expect(finished.code).toBe(2);
     const [summary] = JSON.parse(finished.stdout) as ValidateSummary[];
     expect(summary).toMatchObject({ total: 3, valid: 2, invalid: 1, error: null });
@@ -59,7 +57,7 @@ describe('validate on a UTF-8 sheet with a stray byte', () => {
       bytes.subarray(at + 1),
     ]);
     const sheet = await put(dir, 'stray.csv', stray);
-    const finished = await orderImporter(['validate', sheet]).finished;
+    const finished = await runInProcess(['validate', sheet]);
     expect(finished.code).toBe(2);
     expect(finished.stdout).toContain(
       'cannot be read: the sheet is UTF-8 except for bytes on line 4 that are not UTF-8',
@@ -76,13 +74,13 @@ describe('validate on cells holding terminal control sequences', () => {
     const sheet = await writeCsvSheet(dir, 'escapes.csv', [
       sheetRow(1, { reference: `R${colour}1`, contact_language: `nl${title}`, city: '' }),
     ]);
-    const plain = await orderImporter(['validate', sheet]).finished;
+    const plain = await runInProcess(['validate', sheet]);
     expect(plain.code).toBe(2);
     expect(controls(plain.stdout)).toEqual([]);
     expect(plain.stdout).toContain('reference R\\u001b[31m1');
     expect(plain.stdout).toContain('(got "nl\\u001b]0;owned\\u0007")');
 
-    const json = await orderImporter(['validate', '--json', sheet]).finished;
+    const json = await runInProcess(['validate', '--json', sheet]);
     expect(controls(json.stderr)).toEqual([]);
     expect(json.stderr).toContain('reference R\\u001b[31m1');
     // JSON keeps the value itself: its own escaping makes it safe.
@@ -117,7 +115,7 @@ describe('import of hostile sheets', () => {
   it('a nesting bomb is one invalid row; the others are created', async () => {
     const lines = [JSON.stringify(sheetRow(501)), bomb, JSON.stringify(sheetRow(503))];
     const sheet = await put(dir, 'import-bomb.ndjson', `${lines.join('\n')}\n`);
-    const finished = await orderImporter(['import', '--json', sheet], env).finished;
+    const finished = await runInProcess(['import', '--json', sheet], env);
     expect(finished.code, finished.stderr).toBe(2);
     const [summary] = JSON.parse(finished.stdout) as Summary[];
     expect(summary).toMatchObject({ total: 3, created: 2, invalid: 1 });
@@ -132,7 +130,7 @@ describe('import of hostile sheets', () => {
       name,
       `reference;city;"\u001b]0;owned\u0007"\r\nR\u001b[31m1;Gent;x\r\n`,
     );
-    const finished = await orderImporter(['import', sheet], env).finished;
+    const finished = await runInProcess(['import', sheet], env);
     expect(finished.code, finished.stderr).toBe(2);
     for (const output of [finished.stdout, finished.stderr]) {
       expect(controls(output)).toEqual([]);

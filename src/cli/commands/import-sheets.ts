@@ -1,0 +1,46 @@
+/** How `import` hands its sheets over: submitted to the queues, then followed through the store. */
+import type { Context } from '../../context.js';
+import { submitSheet } from '../../intake/submit.js';
+import type { ColumnMapping } from '../../orders/columns.js';
+import { importStopped } from '../../rows/stop-import.js';
+import { sheetProgress } from '../../store/progress.js';
+import { SheetUnsettledError } from '../../store/sheet-copy.js';
+import { forUser } from '../errors.js';
+import type { Importer } from '../importer.js';
+import { shortPath } from '../setup.js';
+import { unlessRedisGone, type Watched } from './wait-for-sheets.js';
+
+/** Queues each sheet (or finds it queued before); their sheet ids, in order. */
+export async function queueSheets(
+  importer: Importer,
+  paths: readonly string[],
+  opts: { allowDuplicates?: boolean; mapping: ColumnMapping | undefined; redisWaitS: number },
+  announce: (line: string) => void,
+  cwd: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const path of paths) {
+    const queued = submitSheet(importer.ctx, path, {
+      allowDuplicates: opts.allowDuplicates ?? false,
+      ...(opts.mapping && { mapping: opts.mapping }),
+    });
+    // Still being written: the user's to wait for, said in one line.
+    const { sheetId, resumed } = await unlessRedisGone(
+      forUser(queued, SheetUnsettledError),
+      importer.ctx.outages.redis,
+      { redisWaitS: opts.redisWaitS, redisUrl: importer.redisUrl },
+    );
+    announce(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, cwd)} as sheet ${sheetId}.`);
+    ids.push(sheetId);
+  }
+  return ids;
+}
+
+/** The sheets of this process's context, as waitForSheets follows them. */
+export function watchedSheets(ctx: Context): Watched {
+  return {
+    progress: (id) => sheetProgress(ctx.store, id),
+    fatal: () => importStopped(ctx),
+    redisOutage: ctx.outages.redis,
+  };
+}

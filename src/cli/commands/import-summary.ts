@@ -1,0 +1,48 @@
+/** The end of an import: each sheet's summary.json, read back and shown as one table. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Summary } from '../../report/report.js';
+import type { SheetProgress } from '../../store/progress.js';
+import { shortPath } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
+
+export async function readSummary(sheet: SheetProgress): Promise<Summary> {
+  const text = await readFile(join(sheet.reportDir ?? '', 'summary.json'), 'utf8');
+  return JSON.parse(text) as Summary;
+}
+
+export function printSummaries(
+  summaries: readonly Summary[],
+  out: NodeJS.WritableStream,
+  cwd: string,
+): void {
+  const header = ['sheet', 'rows', 'created', 'invalid', 'failed', 'needs-review', 'duplicate'];
+  const shown = (path: string) => terminalText(shortPath(path, cwd));
+  const rows = summaries.map((s) => [
+    shown(s.sheet),
+    String(s.total),
+    String(s.created),
+    String(s.invalid),
+    String(s.failed),
+    String(s.needsReview),
+    String(s.duplicate),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ');
+  out.write(`\n${line(header)}\n${rows.map(line).join('\n')}\n\n`);
+  for (const s of summaries) {
+    if (s.error !== undefined)
+      out.write(`${shown(s.sheet)}: cannot be read: ${terminalText(s.error)}\n`);
+    if (s.duplicateOf !== undefined)
+      out.write(
+        `${shown(s.sheet)}: imported before as sheet ${s.duplicateOf}; nothing was sent again.\n`,
+      );
+    for (const warning of s.warnings)
+      out.write(`${shown(s.sheet)}: warning: ${terminalText(warning)}\n`);
+    out.write(`Report: ${shown(s.reportDir)}\n`);
+  }
+}

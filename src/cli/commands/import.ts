@@ -1,0 +1,87 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+import type { SettingFlags } from '../../settings/load.js';
+import { CliError } from '../errors.js';
+import { openImporter } from '../importer.js';
+import type { CommandIo } from '../io.js';
+import { commandLogger, commandSettings, readMapping } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
+import { printSummaries, readSummary } from './import-summary.js';
+import { ProgressBars } from './progress-bars.js';
+import { queueSheets, watchedSheets } from './import-sheets.js';
+import { waitForSheets } from './wait-for-sheets.js';
+
+export interface ImportCommandOptions {
+  config?: string;
+  settings?: SettingFlags;
+  /** false: only queue the sheets and wait for `order-importer worker` processes. */
+  workers?: boolean;
+  allowDuplicates?: boolean;
+  mapping?: string;
+  json?: boolean;
+}
+
+/**
+ * One-shot import: queue the sheets, process them (in this process unless --no-workers), show
+ * progress, print a summary. Exit 0 when every row is created or duplicate, 2 when some row is
+ * invalid, failed or needs review, 1 when the import cannot go on.
+ */
+export async function importCommand(
+  sheets: readonly string[],
+  opts: ImportCommandOptions,
+  io: CommandIo,
+): Promise<number> {
+  const settings = await commandSettings(io, opts.config, opts.settings);
+  const mapping = await readMapping(opts.mapping, io.cwd);
+  const paths = sheets.map((s) => resolve(io.cwd, s));
+  for (const path of paths) await mustBeFile(path);
+
+  // Lines told while the progress is drawn (an outage) go above it, not through it; they quote
+  // file names and messages that may hold a sheet's control characters.
+  const bars = new ProgressBars(io.stderr);
+  const announce = (line: string) => {
+    bars.printAbove(terminalText(line));
+  };
+  const logger = commandLogger(io, settings);
+  const workers = opts.workers !== false;
+  const importer = await openImporter({ settings, logger, say: announce, workers });
+  const stop = { interrupted: false };
+  try {
+    const queueing = { ...opts, mapping, redisWaitS: settings.redisWaitS };
+    const ids = await queueSheets(importer, paths, queueing, announce, io.cwd);
+    if (!workers) {
+      const { id, apiBaseUrl } = importer.connection;
+      announce(
+        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with the same API_BASE_URL and token (connection ${id}, ${apiBaseUrl}); workers of other connections leave these rows alone.`,
+      );
+    }
+    void io.stopSignal().then(() => {
+      stop.interrupted = true;
+    });
+    const outcome = await waitForSheets(ids, watchedSheets(importer.ctx), bars, {
+      stopped: () => stop.interrupted,
+      redisWaitS: settings.redisWaitS,
+      redisUrl: importer.redisUrl,
+    });
+    if (outcome.fatal !== undefined) throw new CliError(`the import stopped: ${outcome.fatal}`);
+    if (stop.interrupted) {
+      announce('Interrupted: rows in flight finish; run the same import again to resume the rest.');
+      return 1;
+    }
+    const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
+    printSummaries(summaries, opts.json ? io.stderr : io.stdout, io.cwd);
+    if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
+    const clean = (s: (typeof summaries)[number]) =>
+      s.error === undefined && s.invalid + s.failed + s.needsReview === 0;
+    return summaries.every(clean) ? 0 : 2;
+  } finally {
+    await importer.close({ graceMs: stop.interrupted ? 30_000 : 5_000 });
+  }
+}
+
+async function mustBeFile(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => undefined);
+  if (!stats?.isFile())
+    throw new CliError(`${path} ${stats ? 'is not a file' : 'does not exist'}.`);
+}

@@ -1,0 +1,121 @@
+/** `validate` on one sheet: its lines for a person, and its summary for `--json`. */
+import { stat } from 'node:fs/promises';
+
+import { SheetError } from '../../sheets/errors.js';
+import {
+  describeSheet,
+  type Problem,
+  readSheet,
+  type ReadSheetOptions,
+  type RowResult,
+} from '../../sheets/read-sheet.js';
+import type { SheetInfo } from '../../sheets/types.js';
+import type { Paint } from '../paint.js';
+import { terminalText as shown } from '../terminal-text.js';
+
+/** What `validate --json` prints per sheet. */
+export interface ValidateSummary {
+  sheet: string;
+  sha256: string | null;
+  format: SheetInfo['format'] | null;
+  encoding: SheetInfo['encoding'] | null;
+  delimiter: string | null;
+  total: number;
+  valid: number;
+  invalid: number;
+  warnings: string[];
+  problems: Problem[];
+  /** Problems beyond the first MAX_LISTED, counted but not listed. */
+  problemsOmitted: number;
+  /** Why the sheet could not be read at all. */
+  error: string | null;
+}
+
+/** How sheets are read and where their lines go. */
+export interface SheetCheck {
+  reading: ReadSheetOptions;
+  /** Human lines. */
+  write: (text: string) => void;
+  /** A passing "still working" note. */
+  status: (text: string) => void;
+  paint: Paint;
+}
+
+/** Enough to fix a sheet by; a sheet with more problems than this has a systematic one. */
+const MAX_LISTED = 10_000;
+
+/** Reads and validates the sheet at `path`, shown as `name`; `missing` when it is not a file. */
+export async function validateSheet(
+  path: string,
+  name: string,
+  check: SheetCheck,
+): Promise<{ summary: ValidateSummary; missing: boolean }> {
+  const { write, paint: out } = check;
+  const summary: ValidateSummary = {
+    sheet: path,
+    ...{ sha256: null, format: null, encoding: null, delimiter: null },
+    ...{ total: 0, valid: 0, invalid: 0, warnings: [], problems: [], problemsOmitted: 0 },
+    error: null,
+  };
+  const missing = await notAFile(path);
+  if (missing) {
+    summary.error = missing;
+    write(`${out.bold(name)}\n  ${out.red(`cannot be validated: ${shown(missing)}`)}\n`);
+    return { summary, missing: true };
+  }
+  try {
+    const opened = await readSheet(path, check.reading);
+    const { info } = opened;
+    summary.sha256 = info.sha256;
+    summary.format = info.format;
+    summary.encoding = info.encoding;
+    summary.delimiter = info.delimiter ?? null;
+    write(`${out.bold(name)}  ${out.dim(`(${describeSheet(info)})`)}\n`);
+    for await (const batch of opened.batches) {
+      check.status(`  ${name}: ${summary.total.toLocaleString('en')} rows checked…`);
+      for (const result of batch) tally(summary, result, check);
+    }
+    summary.warnings = opened.warnings;
+    for (const warning of opened.warnings) write(`  ${out.yellow(`warning: ${shown(warning)}`)}\n`);
+    const counts = `${summary.total} row${summary.total === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid`;
+    write(`  ${summary.invalid === 0 ? out.green(counts) : out.red(counts)}\n`);
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    summary.error = error.message;
+    write(`${out.bold(name)}\n  ${out.red(`cannot be read: ${shown(error.message)}`)}\n`);
+  }
+  return { summary, missing: false };
+}
+
+/** Counts one row; an invalid one is written out with each of its problems. */
+function tally(summary: ValidateSummary, result: RowResult, check: SheetCheck): void {
+  const { write, paint: out } = check;
+  summary.total += 1;
+  if (result.ok) {
+    summary.valid += 1;
+    return;
+  }
+  summary.invalid += 1;
+  const where =
+    result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
+  const reference = result.reference ? out.dim(`  reference ${shown(result.reference)}`) : '';
+  write(`  ${out.red(where)}${reference}\n`);
+  for (const problem of result.problems) {
+    const column = problem.column ? `${out.bold(shown(problem.column))}: ` : '';
+    write(`    ${column}${shown(problem.message)}\n`);
+    if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
+    else summary.problemsOmitted += 1;
+  }
+}
+
+async function notAFile(path: string): Promise<string | null> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? null : `${path} is not a file.`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT'
+      ? `${path} does not exist.`
+      : `${path} cannot be opened (${code ?? 'error'}).`;
+  }
+}

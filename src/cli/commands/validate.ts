@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+
+import { CatalogueError, loadCatalogue } from '../../orders/catalogue.js';
+import type { SettingFlags } from '../../settings/load.js';
+import { forUser } from '../errors.js';
+import type { CommandIo } from '../io.js';
+import { paint } from '../paint.js';
+import { commandSettings, readMapping, shortPath } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
+import { StatusLine } from './status-line.js';
+import { type SheetCheck, validateSheet, type ValidateSummary } from './validate-sheet.js';
+
+export type { ValidateSummary } from './validate-sheet.js';
+
+export interface ValidateCommandOptions {
+  config?: string;
+  settings?: SettingFlags;
+  mapping?: string;
+  json?: boolean;
+}
+
+/** Dry run: parse, map, validate and check attachments, without any API call. */
+export async function validateCommand(
+  sheets: readonly string[],
+  opts: ValidateCommandOptions,
+  io: CommandIo,
+): Promise<number> {
+  const settings = await commandSettings(io, opts.config, opts.settings);
+  const catalogue = await forUser(loadCatalogue(settings.productsFile), CatalogueError);
+  const mapping = await readMapping(opts.mapping, io.cwd);
+  const status = new StatusLine(io.stderr);
+  const stream = opts.json ? io.stderr : io.stdout;
+  const check: SheetCheck = {
+    reading: {
+      catalogue,
+      ...(mapping && { mapping }),
+      maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+    },
+    write: (text: string) => {
+      status.clear();
+      stream.write(text);
+    },
+    status: (text) => {
+      status.update(text);
+    },
+    paint: paint(stream, io.env),
+  };
+  const summaries: ValidateSummary[] = [];
+  let missing = false;
+  for (const sheet of sheets) {
+    const path = resolve(io.cwd, sheet);
+    const checked = await validateSheet(path, terminalText(shortPath(path, io.cwd)), check);
+    summaries.push(checked.summary);
+    missing ||= checked.missing;
+  }
+  if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
+  if (missing) return 1;
+  return summaries.some((s) => s.invalid > 0 || s.error !== null) ? 2 : 0;
+}

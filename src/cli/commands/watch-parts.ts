@@ -1,0 +1,76 @@
+/**
+ * The parts `watch` runs beside its workers and intake: the schedules, the dashboard and the
+ * inbox watcher. Each one started leaves what stops it with `onStop`.
+ */
+import { realpath } from 'node:fs/promises';
+
+import type { RunningDashboard } from '../../dashboard/server.js';
+import { statIfThere } from '../../intake/files.js';
+import { ScheduleError } from '../../intake/schedules.js';
+import { startWatcher } from '../../intake/watcher.js';
+import { pingRedis } from '../../redis/connect.js';
+import { recentProgress } from '../../store/progress.js';
+import { startSchedules } from '../../workers/schedules.js';
+import { forUser } from '../errors.js';
+import { serveDashboard } from './dashboard-serving.js';
+import type { RunningIntake, WatchParts } from './watch-intake.js';
+
+/** The scheduled scans of the config file, each said with its folder. */
+export async function startScheduledScans(
+  parts: WatchParts,
+  running: RunningIntake,
+): Promise<void> {
+  const { settings, importer } = parts;
+  const schedules = await forUser(
+    startSchedules(importer.ctx, settings.schedules, running.intake, running.tell),
+    ScheduleError,
+  );
+  parts.onStop(() => schedules.close());
+  for (const s of settings.schedules) {
+    const missing = (await statIfThere(s.dir))?.isDirectory()
+      ? ''
+      : ', which is not there (yet): scans fail until it is';
+    parts.announce(`Schedule "${s.name}" (${s.cron}) scans ${parts.show(s.dir)}${missing}.`);
+  }
+}
+
+/** The dashboard of the imports this watch's Redis holds. */
+export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDashboard> {
+  const { ctx } = parts.importer;
+  const dashboard = await serveDashboard(
+    parts.settings,
+    {
+      overview: () => recentProgress(ctx.store),
+      notTaken: () => ctx.notTaken.recent(),
+      health: async () => ({
+        redis: await pingRedis(ctx.redis, parts.logger),
+        api: await parts.importer.apiAnswers(),
+      }),
+      queues: Object.values(ctx.queues),
+      logger: parts.logger,
+    },
+    'set DASHBOARD_PORT, or --no-dashboard',
+  );
+  parts.onStop(() => dashboard.close());
+  return dashboard;
+}
+
+/** The inbox watched, once it is. */
+export async function watchInbox(parts: WatchParts, running: RunningIntake): Promise<void> {
+  const { settings } = parts;
+  const watcher = startWatcher({
+    // The inbox may itself be a link to where the user keeps it (a share): links are refused
+    // inside it, not above it.
+    inboxDir: await realpath(settings.inboxDir),
+    intake: running.intake,
+    stableMs: settings.inboxStableMs,
+    polling: settings.inboxPolling,
+    logger: parts.logger,
+    onResult: running.tell,
+    onRefused: (_path, why) => {
+      parts.announce(why);
+    },
+  });
+  parts.onStop(() => watcher.close());
+  await watcher.ready;
+}

@@ -1,0 +1,101 @@
+import { mkdir } from 'node:fs/promises';
+
+import type { RunningDashboard } from '../../dashboard/server.js';
+import type { SettingFlags, Settings } from '../../settings/load.js';
+import { type Importer, serviceStart } from '../importer.js';
+import type { CommandIo } from '../io.js';
+import { commandLogger, commandSettings, shortPath } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
+import { announceHosts, refuseExposure } from './dashboard-serving.js';
+import { startIntake, type WatchParts } from './watch-intake.js';
+import { serveWatchDashboard, startScheduledScans, watchInbox } from './watch-parts.js';
+
+export interface WatchCommandOptions {
+  config?: string;
+  settings?: SettingFlags;
+  /** false: no dashboard. */
+  dashboard?: boolean;
+}
+
+/**
+ * The hot folder: the watcher, the workers and the dashboard, until SIGINT/SIGTERM. The first
+ * signal stops taking sheets and lets the rows in flight finish; a second one stops at once.
+ * The next start resumes where this one stopped.
+ */
+export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
+  const settings = await commandSettings(io, opts.config, opts.settings);
+  // Its lines quote file names and messages that may hold a sheet's control characters.
+  const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  // Refused before anything starts: no worker may take a sheet for a watch that will not run.
+  if (opts.dashboard !== false) refuseExposure(settings);
+  const logger = commandLogger(io, settings);
+  const start = serviceStart(io);
+  for (const dir of [
+    settings.inboxDir,
+    settings.workDir,
+    settings.archiveDir,
+    settings.failedDir,
+    settings.reportsDir,
+  ]) {
+    await mkdir(dir, { recursive: true });
+  }
+  const importer = await start.opened({ settings, logger, say: announce });
+  const stops: Array<() => Promise<unknown>> = [];
+  const stopParts = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
+  const parts: WatchParts = {
+    settings,
+    importer,
+    logger,
+    announce,
+    show: (path) => shortPath(path, io.cwd),
+    onStop: (stop) => stops.push(stop),
+  };
+  try {
+    const intake = await startIntake(parts);
+    await startScheduledScans(parts, intake);
+    const dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
+    await watchInbox(parts, intake);
+    announceWatching(settings, dashboard, announce);
+    const signal = await start.firstSignal;
+    announce(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
+    stopAtOnceOnSecondSignal(io, importer, announce);
+    await stopParts();
+    await importer.close({ graceMs: 60_000 });
+    announce('Stopped.');
+    return 0;
+  } catch (error) {
+    await stopParts();
+    await importer.close({ graceMs: 5_000 });
+    throw error;
+  }
+}
+
+function announceWatching(
+  settings: Settings,
+  dashboard: RunningDashboard | undefined,
+  announce: (line: string) => void,
+): void {
+  const polling = settings.inboxPolling ? ' (polling it every second)' : '';
+  announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) there.`);
+  announce(`Reports go to ${settings.reportsDir}.`);
+  if (dashboard) {
+    announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    announceHosts(settings, dashboard, announce);
+  }
+  announce('Stop with Ctrl+C.');
+}
+
+function stopAtOnceOnSecondSignal(
+  io: CommandIo,
+  importer: Importer,
+  announce: (line: string) => void,
+): void {
+  void io.stopSignal().then(async () => {
+    announce(
+      'Stopping now; rows in flight resume from their last recorded step at the next start.',
+    );
+    await importer.close({ force: true });
+  });
+}

@@ -1,0 +1,37 @@
+import { createLogger } from '../../logger.js';
+import type { SettingFlags } from '../../settings/load.js';
+import { serviceStart } from '../importer.js';
+import type { CommandIo } from '../io.js';
+import { commandSettings } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
+
+export interface WorkerCommandOptions {
+  config?: string;
+  settings?: SettingFlags;
+}
+
+/**
+ * Workers only, for scale-out: as many of these as wanted, on as many hosts, sharing one Redis
+ * (and the folders the sheets and reports are in). A first SIGINT/SIGTERM lets the rows in
+ * flight finish; a second one stops at once (those rows resume from their recorded step).
+ */
+export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): Promise<number> {
+  const settings = await commandSettings(io, opts.config, opts.settings);
+  // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
+  const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
+  const start = serviceStart(io);
+  const importer = await start.opened({ settings, logger, say: announce });
+  announce(
+    `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
+  );
+  const signal = await start.firstSignal;
+  announce(`${signal}: finishing the rows in flight (again to stop at once)…`);
+  void io.stopSignal().then(() => {
+    announce('Stopping now; rows in flight resume from their last recorded step.');
+    void importer.close({ force: true });
+  });
+  await importer.close({ graceMs: 60_000 });
+  announce('Stopped.');
+  return 0;
+}

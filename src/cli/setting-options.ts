@@ -1,0 +1,47 @@
+/** The settings table as commander options: each flag and its help generated from its entry. */
+import { type Command, Option } from 'commander';
+
+import type { SettingFlags } from '../settings/load.js';
+import { SETTINGS, type SettingEntry, type SettingKey, settingHelp } from '../settings/table.js';
+
+function optionOf(key: SettingKey): Option {
+  const entry: SettingEntry = SETTINGS[key];
+  if (entry.flag === undefined) throw new Error(`the setting ${key} has no flag`);
+  const option = new Option(entry.flag, settingHelp(key));
+  if (entry.repeatable === true)
+    option.argParser((value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
+      value,
+    ]);
+  return option;
+}
+
+/** Adds the flags of these settings (and `--config` when `config`) to a command. */
+export function withSettings(
+  command: Command,
+  keys: readonly SettingKey[],
+  { config = true } = {},
+): Command {
+  if (config) command.option('--config <file>', 'JSON config file of settings');
+  for (const key of keys) command.addOption(optionOf(key));
+  return command;
+}
+
+/**
+ * A command's options as commander gives them, split: the setting flags (by setting key, for
+ * the settings loader) and the command's own.
+ */
+export function splitOptions(
+  given: Record<string, unknown>,
+  keys: readonly SettingKey[],
+): Record<string, unknown> & { settings: SettingFlags } {
+  const byName = new Map(keys.map((key) => [optionOf(key).attributeName(), key]));
+  const own: Record<string, unknown> = {};
+  const settings: SettingFlags = {};
+  for (const [name, value] of Object.entries(given)) {
+    const key = byName.get(name);
+    if (key === undefined) own[name] = value;
+    else settings[key] = value as SettingFlags[SettingKey];
+  }
+  return { ...own, settings };
+}

@@ -1,0 +1,212 @@
+/**
+ * The importer's settings (docs/design.md §2 "Configuration"): flags > environment > config file >
+ * defaults, parsed once with zod (the schemas of ./table.ts) into one typed object that is passed
+ * to whatever needs it. The `sandbox` command's settings come from the same table, through flags
+ * and the environment only.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+
+import { z } from 'zod';
+
+import { defaultProductsFile } from '../package-root.js';
+import { issueText } from './issue-text.js';
+import {
+  IMPORTER_KEYS,
+  type ImporterSettingKey,
+  SANDBOX_KEYS,
+  SETTINGS,
+  type SettingEntry,
+  type SettingKey,
+  type SettingValue,
+} from './table.js';
+
+/** A setting that cannot be used: the message is one line and names the setting. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const nonEmpty = z.string().trim().min(1);
+const scheduleSchema = z.object({ name: nonEmpty, cron: nonEmpty, dir: nonEmpty });
+
+/** Values from command-line flags, by setting key; undefined means "not given". */
+export type SettingFlags = Partial<Record<SettingKey, string | boolean | string[] | undefined>>;
+
+type Values<K extends SettingKey> = { [P in K]: SettingValue<P> };
+
+export type Settings = Omit<
+  Values<ImporterSettingKey>,
+  'productsFile' | 'inboxDir' | 'reportsDir'
+> & {
+  productsFile: string;
+  inboxDir: string;
+  reportsDir: string;
+  /** Where the hot folder keeps a sheet (and its attachments) while it is imported. */
+  workDir: string;
+  /** Where the hot folder puts a sheet once its report is written. */
+  archiveDir: string;
+  /** Where the hot folder puts a sheet that cannot be read, with an error file. */
+  failedDir: string;
+  /** Scheduled imports, from the config file only. */
+  schedules: Array<z.output<typeof scheduleSchema>>;
+  /** The config file read, if any. */
+  configFile?: string;
+};
+
+/** What `order-importer sandbox` is told: its own settings, the catalogue and the log level. */
+export type SandboxSettings = Values<(typeof SANDBOX_KEYS)[number]>;
+
+export interface LoadSettingsInput {
+  flags?: SettingFlags;
+  env?: NodeJS.ProcessEnv;
+  /** `--config FILE`. */
+  configFile?: string;
+  /** Folder that relative paths are resolved against. */
+  cwd: string;
+}
+
+export async function loadSettings(input: LoadSettingsInput): Promise<Settings> {
+  const file = input.configFile === undefined ? undefined : resolve(input.cwd, input.configFile);
+  const fromFile = file === undefined ? {} : await readConfigFile(file);
+  const where = file ?? 'the config file';
+  const sources: Sources = {
+    flags: input.flags ?? {},
+    env: input.env ?? {},
+    file: fromFile,
+    where,
+  };
+  const values = parseAll(IMPORTER_KEYS, sources, 'label') as Values<ImporterSettingKey>;
+  const schedules = z
+    .array(scheduleSchema)
+    .default([])
+    .safeParse(fromFile.schedules, { reportInput: true });
+  if (!schedules.success) {
+    throw new ConfigError(`"schedules" in ${where}: ${describe(schedules.error)}.`);
+  }
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
+  const dataDir = at(values.dataDir);
+  return {
+    ...values,
+    dataDir,
+    inboxDir: at(values.inboxDir ?? resolve(dataDir, 'inbox')),
+    reportsDir: at(values.reportsDir ?? resolve(dataDir, 'reports')),
+    workDir: resolve(dataDir, 'work'),
+    archiveDir: resolve(dataDir, 'archive'),
+    failedDir: resolve(dataDir, 'failed'),
+    productsFile: at(values.productsFile ?? defaultProductsFile()),
+    ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile) }),
+    schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
+    ...(file !== undefined && { configFile: file }),
+  };
+}
+
+/**
+ * The `sandbox` command's settings, from its flags and the environment. Its errors keep the
+ * wording that command has always had: `--port must be a whole number from 0 to 65535 (got "x").`
+ */
+export function loadSandboxSettings(
+  input: Omit<LoadSettingsInput, 'configFile' | 'cwd'>,
+): SandboxSettings {
+  const sources: Sources = { flags: input.flags ?? {}, env: input.env ?? {}, file: {}, where: '' };
+  return parseAll(SANDBOX_KEYS, sources, 'sentence') as SandboxSettings;
+}
+
+interface Sources {
+  flags: SettingFlags;
+  env: NodeJS.ProcessEnv;
+  file: Record<string, unknown>;
+  /** The config file, as its errors name it. */
+  where: string;
+}
+
+/** `label`: `CONCURRENCY: must be …`; `sentence`: `--port must be …`, the sandbox's wording. */
+type Wording = 'label' | 'sentence';
+
+function parseAll(keys: readonly SettingKey[], sources: Sources, wording: Wording) {
+  return Object.fromEntries(keys.map((key) => [key, parseOne(key, sources, wording)]));
+}
+
+function parseOne(key: SettingKey, sources: Sources, wording: Wording): unknown {
+  const entry: SettingEntry = SETTINGS[key];
+  const flag = sources.flags[key];
+  const fromEnv = entry.env === undefined ? undefined : sources.env[entry.env];
+  const [raw, source] =
+    flag !== undefined
+      ? [flag, entry.named ?? flagName(entry, key)]
+      : fromEnv !== undefined && fromEnv !== ''
+        ? [fromEnv, entry.named ?? entry.env ?? key]
+        : sources.file[key] !== undefined
+          ? [sources.file[key], `"${key}" in ${sources.where}`]
+          : [undefined, entry.named ?? entry.env ?? key];
+  const parsed = entry.schema.safeParse(raw, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(errorLine(source, describe(parsed.error), raw, wording));
+}
+
+function errorLine(source: string, why: string, raw: unknown, wording: Wording): string {
+  const shown = typeof raw === 'string' ? `"${withoutCredentials(raw)}"` : JSON.stringify(raw);
+  if (wording === 'label') return `${source}: ${why} (got ${shown}).`;
+  return why.startsWith('must ')
+    ? `${source} ${why} (got ${shown}).`
+    : `${source}: ${why.replace(/\.$/, '')}.`;
+}
+
+function flagName(entry: SettingEntry, key: string): string {
+  return entry.flag?.split(' ')[0] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/**
+ * A value as an error may quote it. Anything with an `@` may hold a password (`user:pw@host`, in
+ * any of the spellings a URL parser accepts): it is shown as parsed with the credentials taken
+ * out, or not at all when it does not parse.
+ */
+function withoutCredentials(text: string): string {
+  if (!text.includes('@')) return text;
+  try {
+    const url = new URL(text.trim());
+    const hidden = url.username !== '' || url.password !== '';
+    url.username = '';
+    url.password = '';
+    return hidden ? url.toString().replace('//', '//***@') : url.toString();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return '(not shown: it may hold a password)';
+  }
+}
+
+async function readConfigFile(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`--config ${file} cannot be read: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`--config ${file} is not valid JSON: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
+  }
+  const known = new Set<string>([...IMPORTER_KEYS, 'schedules']);
+  const unknown = Object.keys(json).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `--config ${file}: unknown setting ${unknown.map((k) => `"${k}"`).join(', ')}; known: ${[...known].join(', ')}.`,
+    );
+  }
+  return json as Record<string, unknown>;
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'is invalid';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issueText(issue)}`;
+}

@@ -1,0 +1,437 @@
+/**
+ * Every setting, written once: its key (in the config file), its environment variable, its flag,
+ * its help text and its schema, whose `.default()` is the default (`--help` shows it from there).
+ * The CLI's options and help are generated from this table; the importer's settings are loaded
+ * from it (./load.ts), and so are the `sandbox` command's, which the CLI maps onto the sandbox's
+ * own options.
+ */
+import { z } from 'zod';
+
+import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
+import { hostOfHeader } from '../dashboard/hosts.js';
+import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
+import { parseTokens } from '../../sandbox/tokens.js';
+
+export interface SettingEntry {
+  env?: string;
+  /** Its flag as commander spells it (`--concurrency <n>`), on the commands that list it. */
+  flag?: string;
+  /** A flag given more than once collects its values. */
+  repeatable?: boolean;
+  help: string;
+  /** The default as `--help` says it, when the schema has none to show (a folder under DATA_DIR). */
+  shownDefault?: string;
+  /** How its errors name it, when not by the flag or variable it came from. */
+  named?: string;
+  schema: z.ZodType;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const positiveInt = z.coerce.number().int().positive();
+const nonEmpty = z.string().trim().min(1);
+
+/** What the sandbox does when not told otherwise: its own schema's defaults, said in `--help`. */
+const SANDBOX_DEFAULTS = sandboxOptionsSchema.parse({});
+
+/** A base URL in its one spelling; credentials and other mistakes are the setting's error. */
+function normalisedUrl(text: string, context: z.RefinementCtx): string {
+  try {
+    return normaliseBaseUrl(text);
+  } catch (error) {
+    if (!(error instanceof ConnectionUrlError)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
+}
+
+/** Yes or no, from a flag (true), a config file (a boolean) or the environment (`1`, `yes`…). */
+const yesNo = z
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no'])])
+  .transform((v) => v === true || v === '1' || v === 'true' || v === 'yes');
+
+/** The sandbox's numbers, in the words its command has always used. */
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .refine((v) => /^\s*\d+\s*$/.test(v) && Number(v) >= min && Number(v) <= max, {
+      error: `must be a whole number from ${min} to ${max}`,
+    })
+    .transform(Number);
+}
+
+const probability = z
+  .string()
+  .refine((v) => v.trim() !== '' && Number(v) >= 0 && Number(v) <= 1, {
+    error: 'must be a probability from 0 to 1',
+  })
+  .transform(Number);
+
+/** Sizes as PHP's ini files write them (`2M`), in bytes. */
+const size = z.string().transform((text, context) => {
+  try {
+    const bytes = parseSize(text);
+    if (bytes > 0) return bytes;
+    context.addIssue({ code: 'custom', message: 'must be more than 0' });
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+  }
+  return z.NEVER;
+});
+
+const tokens = z.union([z.string(), z.array(z.string())]).transform((items, context) => {
+  try {
+    return parseTokens([items].flat());
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
+});
+
+const bytesShown = (bytes: number) => `${bytes / 1024 / 1024}M`;
+
+export const SETTINGS = {
+  apiBaseUrl: {
+    env: 'API_BASE_URL',
+    help: 'Order and File Service base URL',
+    shownDefault: 'unset: the embedded sandbox',
+    schema: z.string().transform(normalisedUrl).optional(),
+  },
+  apiToken: {
+    env: 'API_TOKEN',
+    help: 'bearer token',
+    shownDefault: "the sandbox's demo token when the sandbox is used",
+    schema: nonEmpty.optional(),
+  },
+  apiTokenFile: {
+    env: 'API_TOKEN_FILE',
+    help: 'a file holding the bearer token',
+    schema: nonEmpty.optional(),
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    help: 'Redis to queue on',
+    shownDefault: 'redis://127.0.0.1:6379, else a private redis-server',
+    schema: z
+      .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+      .optional(),
+  },
+  dataDir: {
+    env: 'DATA_DIR',
+    flag: '--data-dir <dir>',
+    help: 'root of the data folders (inbox/, work/, archive/, reports/, failed/)',
+    schema: nonEmpty.default('data'),
+  },
+  inboxDir: {
+    env: 'INBOX_DIR',
+    help: 'watched folder',
+    shownDefault: 'DATA_DIR/inbox',
+    schema: nonEmpty.optional(),
+  },
+  inboxPolling: {
+    env: 'INBOX_POLLING',
+    flag: '--poll',
+    help: 'poll the inbox instead of waiting for file events (network shares)',
+    schema: yesNo.default(false),
+  },
+  inboxStableMs: {
+    env: 'INBOX_STABLE_MS',
+    help: 'how long a sheet must stay unchanged before it is taken, in ms',
+    schema: z.coerce.number().int().min(0).default(2000),
+  },
+  reportsDir: {
+    env: 'REPORTS_DIR',
+    flag: '--reports-dir <dir>',
+    help: 'where reports go',
+    shownDefault: 'DATA_DIR/reports',
+    schema: nonEmpty.optional(),
+  },
+  productsFile: {
+    env: 'PRODUCTS_FILE',
+    flag: '--products <file>',
+    help: 'product catalogue (JSON)',
+    shownDefault: 'samples/products.json',
+    schema: nonEmpty.optional(),
+  },
+  concurrency: {
+    env: 'CONCURRENCY',
+    flag: '--concurrency <n>',
+    help: 'row jobs in flight per process',
+    schema: positiveInt.max(1000).default(8),
+  },
+  apiRateLimit: {
+    env: 'API_RATE_LIMIT',
+    help: 'max API requests per minute over all workers',
+    shownDefault: 'no cap',
+    schema: positiveInt.optional(),
+  },
+  apiTimeoutMs: {
+    env: 'API_TIMEOUT_MS',
+    help: 'per-request timeout in ms',
+    schema: positiveInt.default(30_000),
+  },
+  apiWaitS: {
+    env: 'API_WAIT_S',
+    flag: '--api-wait-s <seconds>',
+    help: 'how long an API that is away or busy at start is waited for',
+    schema: z.coerce.number().int().min(0).default(300),
+  },
+  redisWaitS: {
+    env: 'REDIS_WAIT_S',
+    flag: '--redis-wait-s <seconds>',
+    help: 'how long `import` waits for Redis when it goes away, before it stops',
+    schema: z.coerce.number().int().min(0).default(300),
+  },
+  maxAttachmentMb: {
+    env: 'MAX_ATTACHMENT_MB',
+    flag: '--max-attachment-mb <mb>',
+    help: 'largest attachment accepted, per file',
+    schema: z.coerce.number().positive().default(20),
+  },
+  dashboardHost: {
+    env: 'DASHBOARD_HOST',
+    flag: '--host <host>',
+    help: 'address the dashboard listens on (any other than loopback needs DASHBOARD_USER and DASHBOARD_PASSWORD)',
+    schema: nonEmpty.default('127.0.0.1'),
+  },
+  dashboardPort: {
+    env: 'DASHBOARD_PORT',
+    flag: '--port <port>',
+    help: 'port the dashboard listens on',
+    schema: z.coerce.number().int().min(0).max(65_535).default(3000),
+  },
+  /**
+   * A request for any other name than these and the loopback ones is refused (421), so no web
+   * page can reach the dashboard through DNS rebinding.
+   */
+  dashboardHosts: {
+    env: 'DASHBOARD_HOSTS',
+    flag: '--hosts <names>',
+    help: 'comma-separated host names the dashboard answers besides localhost, 127.0.0.1, ::1 and --host; any other is refused',
+    shownDefault: 'only those',
+    schema: z
+      .union([z.string(), z.array(z.string())])
+      .default([])
+      .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((h) => h.trim()).filter(Boolean))
+      .refine((hosts) => hosts.every((h) => hostOfHeader(h) !== undefined), {
+        error:
+          'must be host names or addresses separated by commas, e.g. "dash.example.com,10.0.0.5" (no scheme, path or *)',
+      }),
+  },
+  dashboardUser: {
+    env: 'DASHBOARD_USER',
+    help: "the dashboard's login",
+    schema: nonEmpty.optional(),
+  },
+  dashboardPassword: {
+    env: 'DASHBOARD_PASSWORD',
+    help: "the dashboard's password",
+    schema: nonEmpty.optional(),
+  },
+  logLevel: {
+    env: 'LOG_LEVEL',
+    flag: '--log-level <level>',
+    help: 'log level',
+    schema: z.enum(LOG_LEVELS).default('info'),
+  },
+  queuePrefix: {
+    env: 'QUEUE_PREFIX',
+    help: 'prefix of every Redis key; a {hash tag} keeps them in one Cluster slot',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[^:\s]+$/, 'must not hold ":" or spaces')
+      .default('{order-importer}'),
+  },
+  rowAttempts: {
+    env: 'ROW_ATTEMPTS',
+    help: 'attempts of a row job before it fails',
+    schema: positiveInt.max(100).default(8),
+  },
+  retryDelayMs: {
+    env: 'RETRY_DELAY_MS',
+    help: 'first retry delay of a row, in ms (doubling, with jitter)',
+    schema: positiveInt.default(1000),
+  },
+  jobLockMs: {
+    env: 'JOB_LOCK_MS',
+    help: 'how long a worker holds a job before a stall is declared and another worker resumes it',
+    schema: positiveInt.min(500).default(30_000),
+  },
+
+  // `order-importer sandbox`: read from flags and the environment only.
+  sandboxHost: {
+    env: 'SANDBOX_HOST',
+    flag: '--host <host>',
+    help: 'address to listen on',
+    schema: nonEmpty.default(SANDBOX_DEFAULTS.host),
+  },
+  sandboxPort: {
+    env: 'SANDBOX_PORT',
+    flag: '--port <port>',
+    help: 'port to listen on, 0 for any free one',
+    schema: wholeNumber(0, 65_535).default(4010),
+  },
+  sandboxDataDir: {
+    env: 'SANDBOX_DATA_DIR',
+    flag: '--data <dir>',
+    help: 'keep orders and files in this folder',
+    shownDefault: 'in memory',
+    schema: nonEmpty.optional(),
+  },
+  sandboxTokens: {
+    env: 'SANDBOX_TOKENS',
+    flag: '--token <token[:org]>',
+    repeatable: true,
+    help: 'accepted bearer token and its organisation; repeatable (the variable comma-separated)',
+    shownDefault: 'the demo token',
+    named: '--token / SANDBOX_TOKENS',
+    schema: tokens.optional(),
+  },
+  sandboxRateLimit: {
+    env: 'SANDBOX_RATE_LIMIT',
+    flag: '--rate-limit <n>',
+    help: 'requests per window per token, then 429',
+    shownDefault: 'none',
+    schema: wholeNumber(1).optional(),
+  },
+  sandboxRateWindow: {
+    env: 'SANDBOX_RATE_WINDOW',
+    flag: '--rate-window <seconds>',
+    help: 'rate-limit window',
+    schema: wholeNumber(1).default(SANDBOX_DEFAULTS.rateWindowMs / 1000),
+  },
+  sandboxPostMaxSize: {
+    env: 'SANDBOX_POST_MAX_SIZE',
+    flag: '--post-max-size <size>',
+    help: "PHP's post_max_size: larger bodies get a JSON 413",
+    shownDefault: bytesShown(SANDBOX_DEFAULTS.postMaxBytes),
+    schema: size.optional(),
+  },
+  sandboxProxyBodyLimit: {
+    env: 'SANDBOX_PROXY_BODY_LIMIT',
+    flag: '--proxy-body-limit <size>',
+    help: "a front proxy's limit: larger bodies get nginx's HTML 413 (nginx's own is 1M)",
+    shownDefault: 'off',
+    schema: size.optional(),
+  },
+  sandboxUploadMaxFilesize: {
+    env: 'SANDBOX_UPLOAD_MAX_FILESIZE',
+    flag: '--upload-max-filesize <size>',
+    help: "PHP's upload_max_filesize: a larger file gets 422 'failed to upload' (PHP's own is 2M)",
+    shownDefault: 'off',
+    schema: size.optional(),
+  },
+  sandboxMaxFileUploads: {
+    env: 'SANDBOX_MAX_FILE_UPLOADS',
+    flag: '--max-file-uploads <n>',
+    help: "PHP's max_file_uploads: files past it are silently dropped (PHP's own is 20)",
+    shownDefault: 'off',
+    schema: wholeNumber(1).optional(),
+  },
+  sandboxPhpDefaults: {
+    flag: '--php-defaults',
+    help: "PHP's stock limits where not given: upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M",
+    schema: z.boolean().default(false),
+  },
+  sandboxRedirectTrailingSlash: {
+    flag: '--redirect-trailing-slash',
+    help: "answer /api/orders/ with Apache's 301 to /api/orders",
+    schema: z.boolean().default(SANDBOX_DEFAULTS.redirectTrailingSlash),
+  },
+  sandboxQuirks: {
+    flag: '--no-quirks',
+    help: 'return retrieved orders without the documented quirks',
+    schema: z.boolean().default(SANDBOX_DEFAULTS.quirks),
+  },
+  sandboxSeed: {
+    env: 'SANDBOX_SEED',
+    flag: '--seed <n>',
+    help: 'seed of the injected faults',
+    schema: wholeNumber(0).default(SANDBOX_DEFAULTS.faults.seed),
+  },
+  sandboxLatency: {
+    env: 'SANDBOX_LATENCY_MS',
+    flag: '--latency <ms>',
+    help: 'delay added to every API request',
+    schema: wholeNumber(0).optional(),
+  },
+  sandboxJitter: {
+    env: 'SANDBOX_JITTER_MS',
+    flag: '--jitter <ms>',
+    help: 'random extra delay, up to this much',
+    schema: wholeNumber(0).optional(),
+  },
+  sandboxP503: {
+    env: 'SANDBOX_P503',
+    flag: '--p503 <p>',
+    help: 'probability of a 503 with Retry-After before any work',
+    schema: probability.optional(),
+  },
+  sandboxRetryAfter: {
+    env: 'SANDBOX_RETRY_AFTER',
+    flag: '--retry-after <seconds>',
+    help: 'Retry-After of injected 503s',
+    schema: wholeNumber(0).default(SANDBOX_DEFAULTS.faults.retryAfterSeconds),
+  },
+  sandboxPResetBefore: {
+    env: 'SANDBOX_P_RESET_BEFORE',
+    flag: '--p-reset-before <p>',
+    help: 'probability of a connection reset before any work',
+    schema: probability.optional(),
+  },
+  sandboxP500After: {
+    env: 'SANDBOX_P500_AFTER',
+    flag: '--p500-after <p>',
+    help: 'probability of a 500 after an order or file is stored',
+    schema: probability.optional(),
+  },
+  sandboxPResetAfter: {
+    env: 'SANDBOX_P_RESET_AFTER',
+    flag: '--p-reset-after <p>',
+    help: 'probability of a connection reset after an order or file is stored',
+    schema: probability.optional(),
+  },
+} as const satisfies Record<string, SettingEntry>;
+
+export type SettingKey = keyof typeof SETTINGS;
+/** The `sandbox` command's own settings; it reads PRODUCTS_FILE and LOG_LEVEL too. */
+export type SandboxSettingKey = Extract<SettingKey, `sandbox${string}`>;
+/** The importer's settings: everything but the sandbox's own. */
+export type ImporterSettingKey = Exclude<SettingKey, SandboxSettingKey>;
+
+export type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]['schema']>;
+
+const keys = Object.keys(SETTINGS) as SettingKey[];
+export const SANDBOX_KEYS = [
+  ...keys.filter((k): k is SandboxSettingKey => k.startsWith('sandbox')),
+  'productsFile',
+  'logLevel',
+] as const;
+export const IMPORTER_KEYS = keys.filter((k): k is ImporterSettingKey => !k.startsWith('sandbox'));
+
+/** Every environment variable a setting is read from. */
+export const SETTING_ENV: readonly string[] = Object.values(SETTINGS).flatMap((s: SettingEntry) =>
+  s.env === undefined ? [] : [s.env],
+);
+
+/**
+ * A setting's line in `--help`: its text, the variable it is also read from, and its default
+ * (from the schema when it has one).
+ */
+export function settingHelp(key: SettingKey): string {
+  const entry: SettingEntry = SETTINGS[key];
+  const parsed = entry.schema.safeParse(undefined);
+  const value: unknown = parsed.success ? parsed.data : undefined;
+  // Booleans are flags, whose help says what they turn on; an empty list is "none".
+  const shown =
+    entry.shownDefault ??
+    (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
+  const notes = [
+    entry.env !== undefined && `env ${entry.env}`,
+    shown !== undefined && `default ${shown}`,
+  ].filter((n): n is string => typeof n === 'string');
+  return notes.length === 0 ? entry.help : `${entry.help} (${notes.join('; ')})`;
+}
