@@ -14,7 +14,6 @@ const LAYERS: Record<string, number> = {
   'src/orders': 0,
   'src/sheets': 0,
   'src/redis': 0,
-  'src/config': 0,
   'src/store': 1,
   'src/queue': 1,
   'src/context': 2,
@@ -25,6 +24,8 @@ const LAYERS: Record<string, number> = {
   jobs: 5,
   'src/workers': 6,
   'src/dashboard': 6,
+  /** What a person types, parsed and typed: the CLI's; stages get theirs from the context. */
+  'src/settings': 7,
   'src/cli': 7,
   'src/index': 7,
   /** Apart: it imports nothing of the project, and only the top layer starts it. */
