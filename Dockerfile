@@ -9,6 +9,7 @@ COPY bin ./bin
 # src/ is built into dist/, and holds the dashboard's page files (src/dashboard/assets), served as they are.
 COPY src ./src
 COPY jobs ./jobs
+COPY sandbox ./sandbox
 COPY bench ./bench
 COPY samples ./samples
 RUN npm ci && npm prune --omit=dev
