@@ -94,7 +94,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     redis.disconnect();
     throw error;
   }
-  const told = { logger, now, ...(parts.tell && { say: parts.tell }) };
+  const told = { logger, now, ...(parts.tell && { announce: parts.tell }) };
   const outages = {
     redis: redisOutage(settings.redisUrl, told),
     api: apiOutage(parts.connection.apiBaseUrl, told),

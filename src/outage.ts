@@ -12,7 +12,7 @@ export interface OutageOptions {
   /** What goes on meanwhile, ending the first line: `waiting up to 300 s for it (API_WAIT_S)`. */
   meanwhile: string;
   /** Where the two plain lines go; none for a process nobody watches. */
-  say?: (line: string) => void;
+  announce?: (line: string) => void;
   logger: Logger;
   now?: () => number;
 }
@@ -30,7 +30,7 @@ export class Outage {
 
   /** Whether the plain lines went somewhere (a terminal's logger then leaves these records out). */
   get #told(): boolean {
-    return this.#options.say !== undefined;
+    return this.#options.announce !== undefined;
   }
 
   /** When the outage under way began (ms since the epoch); undefined when there is none. */
@@ -53,7 +53,7 @@ export class Outage {
       return;
     }
     this.#since = this.#now();
-    this.#options.say?.(`${subject} does not answer (${why}): ${this.#options.meanwhile}.`);
+    this.#options.announce?.(`${subject} does not answer (${why}): ${this.#options.meanwhile}.`);
     logger.warn({ reason: why, told: this.#told }, `${subject} does not answer`);
   }
 
@@ -64,7 +64,7 @@ export class Outage {
     const failures = this.#failures;
     this.#since = undefined;
     this.#failures = 0;
-    this.#options.say?.(`${this.#options.subject} answers now, after ${seconds(lastedMs)}.`);
+    this.#options.announce?.(`${this.#options.subject} answers now, after ${seconds(lastedMs)}.`);
     this.#options.logger.info(
       { lastedMs, failures, told: this.#told },
       `${this.#options.subject} answers now`,
@@ -83,7 +83,7 @@ function seconds(ms: number): string {
   return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-export type Told = Pick<OutageOptions, 'say' | 'logger' | 'now'>;
+export type Told = Pick<OutageOptions, 'announce' | 'logger' | 'now'>;
 
 /** The API away while rows go on: they are retried, so it is told once, not per attempt. */
 export function apiOutage(apiBaseUrl: string, told: Told): Outage {

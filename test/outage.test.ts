@@ -14,7 +14,7 @@ function harness(withSay = true) {
   const outage = new Outage({
     subject: 'Redis at redis://127.0.0.1:6379',
     meanwhile: 'waiting for it',
-    ...(withSay && { say: (line: string) => said.push(line) }),
+    ...(withSay && { announce: (line: string) => said.push(line) }),
     logger,
     now: () => clock,
   });

@@ -25,7 +25,7 @@ export interface ConnectedApi {
 /** The API of the settings, or the embedded sandbox when none is set (announced loudly). */
 export async function connectApi(
   settings: Settings,
-  say: (line: string) => void,
+  announce: (line: string) => void,
 ): Promise<ConnectedApi> {
   if (settings.apiBaseUrl !== undefined) {
     const token = await readToken(settings);
@@ -53,14 +53,14 @@ export async function connectApi(
     { apiBaseUrl: sandbox.url, token, name: 'sandbox', sandbox: true },
     identity,
   );
-  say('');
-  say(
+  announce('');
+  announce(
     '*** No API_BASE_URL is set: orders go to the EMBEDDED SANDBOX, not to the inspection company. ***',
   );
-  say(
+  announce(
     `*** Sandbox at ${sandbox.url} (its data under DATA_DIR/sandbox). Set API_BASE_URL and API_TOKEN for real orders. ***`,
   );
-  say('');
+  announce('');
   return { baseUrl: sandbox.url, token, connection, sandbox, close: () => sandbox.close() };
 }
 

@@ -28,7 +28,7 @@ export interface OpenImporterOptions {
   settings: Settings;
   logger: Logger;
   /** Where announcements go (stderr). */
-  say: (line: string) => void;
+  announce: (line: string) => void;
   workers: boolean;
   /** `watch` and `worker`: an API still away after API_WAIT_S is waited for on, not fatal. */
   service?: boolean;
@@ -43,7 +43,7 @@ export interface OpenImporterOptions {
  */
 export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   firstSignal: Promise<string>;
-  opened(parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'say'>): Promise<Importer>;
+  opened(parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce'>): Promise<Importer>;
 } {
   const firstSignal = io.stopSignal();
   const starting = new AbortController();
@@ -58,11 +58,11 @@ export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
 }
 
 export async function openImporter(options: OpenImporterOptions): Promise<Importer> {
-  const { settings, logger, say } = options;
+  const { settings, logger, announce } = options;
   const undo = new UndoStack();
   try {
     const catalogue = await catalogueOf(settings);
-    const redis = await redisOf(settings, say);
+    const redis = await redisOf(settings, announce);
     undo.push(() => redis.release());
     const api = await reachableApi(options, undo);
     const ctx = await openContext({
@@ -71,9 +71,9 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       api: api.client,
       connection: api.connection,
       logger,
-      tell: say,
+      tell: announce,
     });
-    await liftEarlierStop(ctx, say);
+    await liftEarlierStop(ctx, announce);
     let closeOptions: CloseOptions = {};
     undo.push(() => closeContext(ctx, closeOptions));
     if (options.workers) await startWorkers(ctx);
@@ -97,11 +97,11 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
 }
 
 /** An earlier import stopped on a refused token; the check at start just took this one. */
-async function liftEarlierStop(ctx: Context, say: (line: string) => void): Promise<void> {
+async function liftEarlierStop(ctx: Context, announce: (line: string) => void): Promise<void> {
   const stopped = await importStopped(ctx);
   if (stopped === undefined) return;
   await resumeImport(ctx);
-  say(`An earlier stop (${stopped}) is lifted: the API takes the token now.`);
+  announce(`An earlier stop (${stopped}) is lifted: the API takes the token now.`);
 }
 
 /** What was opened, closed in the reverse order, once however often it is asked. */

@@ -31,7 +31,7 @@ export async function catalogueOf(settings: Settings): Promise<Catalogue> {
 /** The Redis of the settings (or a private one), said in one line. */
 export async function redisOf(
   settings: Settings,
-  say: (line: string) => void,
+  announce: (line: string) => void,
 ): Promise<ResolvedRedis> {
   const redis = await resolveRedis({
     configured: settings.redisUrl,
@@ -41,7 +41,7 @@ export async function redisOf(
       throw new CliError(error.message, 1, { cause: error });
     throw error;
   });
-  say(redisAnnouncement(redis));
+  announce(redisAnnouncement(redis));
   return redis;
 }
 
@@ -53,7 +53,7 @@ export async function reachableApi(
   options: {
     settings: Settings;
     logger: Logger;
-    say: (line: string) => void;
+    announce: (line: string) => void;
     /** `watch` and `worker`: an API still away after API_WAIT_S is waited for on, not fatal. */
     service?: boolean;
     /** Stops waiting for the API at start. */
@@ -61,8 +61,8 @@ export async function reachableApi(
   },
   undo: { push(step: () => Promise<unknown>): void },
 ): Promise<ConnectedApi & { client: ApiClient }> {
-  const { settings, say } = options;
-  const api = await connectApi(settings, say);
+  const { settings, announce } = options;
+  const api = await connectApi(settings, announce);
   undo.push(() => api.close());
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
@@ -79,7 +79,7 @@ export async function reachableApi(
     baseUrl: api.baseUrl,
     waitS: settings.apiWaitS,
     waitOn: options.service === true,
-    say,
+    announce,
     logger: options.logger,
     ...(options.signal && { signal: options.signal }),
   });

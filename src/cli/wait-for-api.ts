@@ -17,7 +17,7 @@ export interface WaitForApiOptions {
   baseUrl: string;
   /** API_WAIT_S. */
   waitS: number;
-  say: (line: string) => void;
+  announce: (line: string) => void;
   logger: Logger;
   /** Stops the waiting (a signal at start-up). */
   signal?: AbortSignal;
@@ -52,7 +52,7 @@ export async function waitForApi(
   const outage = new Outage({
     subject: api,
     meanwhile: `waiting up to ${options.waitS} s for it (API_WAIT_S)`,
-    say: options.say,
+    announce: options.announce,
     logger: options.logger,
     now,
   });
@@ -85,7 +85,7 @@ export async function waitForApi(
     let left = deadline - now();
     if (left <= 0 && options.waitOn === true) {
       if (!saidStill) {
-        options.say(
+        options.announce(
           `${api} still does not answer after ${options.waitS} s (API_WAIT_S): ${error.message} Waiting on; check that it runs and that API_BASE_URL is right, or stop with Ctrl+C.`,
         );
         saidStill = true;

@@ -42,7 +42,7 @@ function harness(answers: Array<ApiError | undefined>, options: { waitS?: number
       {
         baseUrl: BASE,
         waitS: options.waitS ?? 300,
-        say: (line) => said.push(line),
+        announce: (line) => said.push(line),
         logger,
         signal: controller.signal,
         now: () => clock,

@@ -45,7 +45,7 @@ export async function importCommand(
   };
   const logger = commandLogger(io, settings);
   const workers = opts.workers !== false;
-  const importer = await openImporter({ settings, logger, say: announce, workers });
+  const importer = await openImporter({ settings, logger, announce: announce, workers });
   const stop = { interrupted: false };
   try {
     const queueing = { ...opts, mapping, redisWaitS: settings.redisWaitS };

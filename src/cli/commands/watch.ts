@@ -39,7 +39,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   ]) {
     await mkdir(dir, { recursive: true });
   }
-  const importer = await start.opened({ settings, logger, say: announce });
+  const importer = await start.opened({ settings, logger, announce: announce });
   const stops: Array<() => Promise<unknown>> = [];
   const stopParts = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();

@@ -21,7 +21,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const start = serviceStart(io);
-  const importer = await start.opened({ settings, logger, say: announce });
+  const importer = await start.opened({ settings, logger, announce: announce });
   announce(
     `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
   );
