@@ -21,8 +21,14 @@ const IMPORTING: readonly SettingKey[] = [
   'dataDir',
   'reportsDir',
   'apiWaitS',
-  'redisWaitS',
 ];
+
+/** Where an importing command sends orders: settings with no flag of their own. */
+const WHERE_TO = [
+  'Where orders go: API_BASE_URL with API_TOKEN or API_TOKEN_FILE, in the environment or the',
+  '--config file; with none, the embedded sandbox. Redis: REDIS_URL (else 127.0.0.1:6379, else a',
+  'private redis-server). Every setting: the README, "Settings".',
+].join('\n');
 
 const mapping = () =>
   new Option(
@@ -53,7 +59,8 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       description:
         'Import sheets: create an order per valid row and attach its files, then write a report per sheet. Exit 0 all created or duplicate, 2 some invalid, failed or needs-review, 1 fatal.',
       argument: ['<sheet...>', 'CSV, JSON or NDJSON sheets'],
-      settings: IMPORTING,
+      settings: [...IMPORTING, 'redisWaitS'],
+      afterHelp: WHERE_TO,
       options: [
         new Option(
           '--no-workers',
@@ -72,6 +79,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       description:
         'The hot folder: take every sheet dropped into INBOX_DIR (and each scheduled folder), import it, serve the dashboard; until SIGINT/SIGTERM.',
       settings: [...IMPORTING, 'inboxPolling'],
+      afterHelp: WHERE_TO,
       options: [new Option('--no-dashboard', 'do not serve the dashboard')],
     },
     (_, options) => watchCommand(options, io),
@@ -82,6 +90,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       description:
         'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
       settings: IMPORTING,
+      afterHelp: WHERE_TO,
     },
     (_, options) => workerCommand(options, io),
   );

@@ -19,6 +19,8 @@ export interface CommandSpec {
   /** Whether it reads `--config FILE`. @defaultValue true */
   config?: boolean;
   options?: Option[];
+  /** Printed after the options in `--help`. */
+  afterHelp?: string;
 }
 
 /** What a command does with its arguments and options: its exit code. */
@@ -48,6 +50,7 @@ export function commandLine(
   return {
     declare<Options>(spec: CommandSpec, run: CommandRun<Options>) {
       const command = program.command(spec.name).description(spec.description);
+      if (spec.afterHelp !== undefined) command.addHelpText('after', `\n${spec.afterHelp}`);
       if (spec.argument) command.argument(...spec.argument);
       withSettings(command, spec.settings, { config: spec.config ?? true });
       for (const option of spec.options ?? []) command.addOption(option);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
 import { hostOfHeader } from '../dashboard/hosts.js';
 import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
-import { parseTokens } from '../../sandbox/tokens.js';
+import { DEMO_TOKEN, parseTokens } from '../../sandbox/tokens.js';
 
 export interface SettingEntry {
   env?: string;
@@ -121,7 +121,7 @@ export const SETTINGS = {
   dataDir: {
     env: 'DATA_DIR',
     flag: '--data-dir <dir>',
-    help: 'root of the data folders (inbox/, work/, archive/, reports/, failed/)',
+    help: 'root of the data folders (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ and redis/ when those are embedded)',
     schema: nonEmpty.default('data'),
   },
   inboxDir: {
@@ -134,6 +134,7 @@ export const SETTINGS = {
     env: 'INBOX_POLLING',
     flag: '--poll',
     help: 'poll the inbox instead of waiting for file events (network shares)',
+    shownDefault: 'off: file events',
     schema: yesNo.default(false),
   },
   inboxStableMs: {
@@ -286,7 +287,7 @@ export const SETTINGS = {
     flag: '--token <token[:org]>',
     repeatable: true,
     help: 'accepted bearer token and its organisation; repeatable (the variable comma-separated)',
-    shownDefault: 'the demo token',
+    shownDefault: `the demo token ${DEMO_TOKEN.token}:${DEMO_TOKEN.org}`,
     named: '--token / SANDBOX_TOKENS',
     schema: tokens.optional(),
   },
@@ -356,18 +357,21 @@ export const SETTINGS = {
     env: 'SANDBOX_LATENCY_MS',
     flag: '--latency <ms>',
     help: 'delay added to every API request',
+    shownDefault: '0',
     schema: wholeNumber(0).optional(),
   },
   sandboxJitter: {
     env: 'SANDBOX_JITTER_MS',
     flag: '--jitter <ms>',
     help: 'random extra delay, up to this much',
+    shownDefault: '0',
     schema: wholeNumber(0).optional(),
   },
   sandboxP503: {
     env: 'SANDBOX_P503',
     flag: '--p503 <p>',
     help: 'probability of a 503 with Retry-After before any work',
+    shownDefault: '0',
     schema: probability.optional(),
   },
   sandboxRetryAfter: {
@@ -380,18 +384,21 @@ export const SETTINGS = {
     env: 'SANDBOX_P_RESET_BEFORE',
     flag: '--p-reset-before <p>',
     help: 'probability of a connection reset before any work',
+    shownDefault: '0',
     schema: probability.optional(),
   },
   sandboxP500After: {
     env: 'SANDBOX_P500_AFTER',
     flag: '--p500-after <p>',
     help: 'probability of a 500 after an order or file is stored',
+    shownDefault: '0',
     schema: probability.optional(),
   },
   sandboxPResetAfter: {
     env: 'SANDBOX_P_RESET_AFTER',
     flag: '--p-reset-after <p>',
     help: 'probability of a connection reset after an order or file is stored',
+    shownDefault: '0',
     schema: probability.optional(),
   },
 } as const satisfies Record<string, SettingEntry>;
