@@ -68,3 +68,24 @@ describe('ProgressBars', () => {
     },
   );
 });
+
+describe('ProgressBars.line', () => {
+  it('gives no rate before a second of progress has been seen, rather than 0.0 rows/s', () => {
+    let now = 0;
+    const progress = new ProgressBars(terminal(true).stream, () => now);
+    progress.update([sheet('a.csv', 10)]);
+    expect(progress.line(sheet('a.csv', 10), now)).not.toMatch(/rows\/s/);
+    now = 2000;
+    progress.update([sheet('a.csv', 10)]);
+    expect(progress.line(sheet('a.csv', 10), now)).toMatch(/ 0\.0 rows\/s/);
+  });
+
+  it('gives the rate over what it has seen', () => {
+    let now = 0;
+    const progress = new ProgressBars(terminal(true).stream, () => now);
+    progress.update([sheet('a.csv', 2)]);
+    now = 2000;
+    progress.update([sheet('a.csv', 6)]);
+    expect(progress.line(sheet('a.csv', 6), now)).toMatch(/ 2\.0 rows\/s ETA 2s/);
+  });
+});

@@ -71,9 +71,11 @@ export class ProgressBars {
     const filled = total === 0 ? width : Math.min(width, Math.floor((final / total) * width));
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
     const rate = this.#rate(sheet.sheetId, now);
-    const eta = rate > 0 ? ` ETA ${duration((total - final) / rate)}` : '';
+    // Under a second seen, no rate yet: a sheet done in a moment is not "0.0 rows/s".
+    const speed = rate === undefined ? '' : `  ${rate.toFixed(1)} rows/s`;
+    const eta = rate !== undefined && rate > 0 ? ` ETA ${duration((total - final) / rate)}` : '';
     const failures = sheet.counts.failed + sheet.counts.invalid + sheet.counts['needs-review'];
-    return `${name}  ${bar} ${n(final)}/${n(total)} rows  ${rate.toFixed(1)} rows/s${eta}${failures > 0 ? `  not created so far: ${n(failures)}` : ''}`;
+    return `${name}  ${bar} ${n(final)}/${n(total)} rows${speed}${eta}${failures > 0 ? `  not created so far: ${n(failures)}` : ''}`;
   }
 
   #remember(sheet: SheetProgress, now: number): void {
@@ -83,12 +85,12 @@ export class ProgressBars {
     this.#history.set(sheet.sheetId, samples);
   }
 
-  /** Rows per second over the last 30 s. */
-  #rate(sheetId: string, now: number): number {
+  /** Rows per second over the last 30 s; undefined before a second has been seen. */
+  #rate(sheetId: string, now: number): number | undefined {
     const samples = this.#history.get(sheetId) ?? [];
     const first = samples[0];
     const last = samples.at(-1);
-    if (!first || !last || last.at - first.at < 1000) return 0;
+    if (!first || !last || last.at - first.at < 1000) return undefined;
     return ((last.final - first.final) / (now - first.at)) * 1000;
   }
 }
