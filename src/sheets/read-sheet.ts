@@ -2,32 +2,30 @@
  * intake → **sheet** → rows: opens a sheet of any supported format and yields every row either as
  * an order ready to send (with its checked attachments) or with all of its problems.
  */
-import { dirname, extname } from 'node:path';
+import { dirname } from 'node:path';
 
 import { type Attachment, AttachmentChecker } from '../orders/attachments.js';
 import type { Catalogue } from '../orders/catalogue.js';
-import {
-  type OrderPayload,
-  type RowProblem,
-  type RowValidation,
-  rowValidator,
-} from '../orders/row.js';
 import {
   type Cells,
   type ColumnMapping,
   columnLetter,
   CsvCells,
   type HeaderMap,
-  mapHeader,
-  MappingError,
   ObjectCells,
 } from '../orders/columns.js';
-import { type CsvSheet, openCsv } from './csv.js';
+import {
+  type OrderPayload,
+  type RowProblem,
+  type RowValidation,
+  rowValidator,
+} from '../orders/row.js';
+import type { CsvSheet } from './csv.js';
 import { delimiterName } from './delimiter.js';
-import { SheetError } from './errors.js';
-import { readJsonArray, readNdjson } from './json.js';
-import { scanSheet } from './scan.js';
-import type { SheetFormat, SheetInfo, SourceRecord } from './types.js';
+import { openSource } from './records.js';
+import type { SheetInfo, SourceRecord } from './types.js';
+
+export { sheetFormat } from './records.js';
 
 export interface ReadSheetOptions {
   catalogue: Catalogue;
@@ -71,35 +69,13 @@ export interface OpenedSheet {
   batches: AsyncIterable<RowResult[]>;
 }
 
-const FORMATS: Record<string, SheetFormat> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-};
-
-export function sheetFormat(path: string): SheetFormat | undefined {
-  return FORMATS[extname(path).toLowerCase()];
-}
-
+/**
+ * The sheet's rows validated, a batch at a time. Its format, bytes and header are refused at once
+ * (records.ts); a record that cannot be read further on is a SheetError from `batches`.
+ */
 export async function readSheet(path: string, options: ReadSheetOptions): Promise<OpenedSheet> {
-  const format = sheetFormat(path);
-  if (format === undefined) {
-    const hint = /\.xlsx?$/i.test(path)
-      ? ' Save it from Excel as "CSV UTF-8" or "CSV (semicolon delimited)".'
-      : '';
-    throw new SheetError(
-      `"${extname(path)}" is not a sheet format: use .csv, .json, .ndjson or .jsonl.${hint}`,
-    );
-  }
-  const scan = await scanSheet(path);
-  const info: SheetInfo = {
-    path,
-    format,
-    sha256: scan.sha256,
-    bytes: scan.bytes,
-    encoding: scan.encoding,
-  };
+  const source = await openSource(path, options.mapping);
+  const { info } = source;
   const references = new Map<string, number>();
   const attachments = new AttachmentChecker(
     options.folder ?? dirname(path),
@@ -109,41 +85,18 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
   const finish: Finish = (record, cells, early) =>
     rowResult(record, cells, early, validate(cells), attachments, references);
   const warnings: string[] = [];
-  if (format !== 'csv') {
-    const records = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
-    return { info, warnings, batches: objectRows(records, options.mapping, warnings, finish) };
+  if ('objects' in source) {
+    return {
+      info,
+      warnings,
+      batches: objectRows(source.objects, options.mapping, warnings, finish),
+    };
   }
-  const csv = await openCsv(path, scan);
-  info.delimiter = csv.delimiter;
-  info.header = csv.header;
-  const map = headerMap(csv, options.mapping);
-  info.columns = Object.fromEntries(
-    [...map.index].map(([field, at]) => [field, csv.header[at] ?? field]),
-  );
-  return { info, warnings, batches: csvRows(csv, map, warnings, finish) };
+  return { info, warnings, batches: csvRows(source.csv, source.map, warnings, finish) };
 }
 
 /** A record's cells and record-level problems → its result. */
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
-
-/** The header's map to fields; a header that names no field, or one twice, is refused. */
-function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
-  let map: HeaderMap;
-  try {
-    map = mapHeader(csv.header, mapping);
-  } catch (error) {
-    if (!(error instanceof MappingError)) throw error;
-    throw new SheetError(error.message, csv.headerLine, { cause: error });
-  }
-  if (map.index.size === 0) {
-    const named = csv.header.filter((name) => name !== '').slice(0, 5);
-    throw new SheetError(
-      `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
-      csv.headerLine,
-    );
-  }
-  return map;
-}
 
 function csvRows(
   csv: CsvSheet,

@@ -1,9 +1,11 @@
 /**
  * A sheet read as it was imported: its private copy (sheet-copy.ts), its attachments beside the
  * user's original, its column mapping — and only when those are the bytes that were queued.
+ * Validated for the sheet job that sends its rows; as written for whatever only needs its records.
  */
 import type { Catalogue } from '../orders/catalogue.js';
 import { type OpenedSheet, readSheet } from '../sheets/read-sheet.js';
+import { readRecords, type SheetRecords } from '../sheets/records.js';
 import { sheetSource } from './sheet-copy.js';
 import { type SheetRecord, sheetMapping } from './sheet-store.js';
 
@@ -13,7 +15,7 @@ export interface ImportedSheetParts {
   settings: { maxAttachmentBytes: number; sheetsDir: string };
 }
 
-/** The sheet opened, or undefined when its bytes are not the ones queued (sha256). */
+/** The sheet's rows validated, or undefined when its bytes are not the ones queued (sha256). */
 export async function readImported(
   sheet: SheetRecord,
   parts: ImportedSheetParts,
@@ -27,4 +29,17 @@ export async function readImported(
     ...(mapping && { mapping }),
   });
   return opened.info.sha256 === sheet.sha256 ? opened : undefined;
+}
+
+/**
+ * The sheet's records as written, not validated, or undefined when its bytes are not the ones
+ * queued: enough to prove it readable to the end, or to bundle its rows.
+ */
+export async function readImportedRecords(
+  sheet: SheetRecord,
+  settings: { sheetsDir: string },
+): Promise<SheetRecords | undefined> {
+  const source = sheetSource(sheet, settings.sheetsDir);
+  const records = await readRecords(source.path, sheetMapping(sheet));
+  return records.info.sha256 === sheet.sha256 ? records : undefined;
 }
