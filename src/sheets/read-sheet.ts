@@ -37,6 +37,11 @@ export interface ReadSheetOptions {
    * when `path` is a private copy of the sheet (see store/sheet-copy.ts).
    */
   folder?: string;
+  /**
+   * Rows of the first batch, at most: a sheet job hands its first rows on to the workers while
+   * the rest are validated, instead of after a whole batch of up to a thousand. No limit by default.
+   */
+  firstBatch?: number;
 }
 
 /** One problem of one row, where the user will look for it. */
@@ -89,10 +94,14 @@ export async function readSheet(path: string, options: ReadSheetOptions): Promis
     return {
       info,
       warnings,
-      batches: objectRows(source.objects, options.mapping, warnings, finish),
+      batches: objectRows(source.objects, options.mapping, warnings, finish, options.firstBatch),
     };
   }
-  return { info, warnings, batches: csvRows(source.csv, source.map, warnings, finish) };
+  return {
+    info,
+    warnings,
+    batches: csvRows(source.csv, source.map, warnings, finish, options.firstBatch),
+  };
 }
 
 /** A record's cells and record-level problems → its result. */
@@ -103,6 +112,7 @@ function csvRows(
   map: HeaderMap,
   warnings: string[],
   finish: Finish,
+  firstBatch?: number,
 ): AsyncGenerator<RowResult[]> {
   if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
   let namelessRows = 0;
@@ -120,7 +130,7 @@ function csvRows(
     return finish(record, cells, early);
   };
   async function* batches(): AsyncGenerator<RowResult[]> {
-    yield* mapBatches(csv.batches, toResult);
+    yield* mapBatches(csv.batches, toResult, firstBatch);
     if (namelessRows > 0) {
       const letters = map.nameless.map(columnLetter).join(', ');
       warnings.push(
@@ -136,24 +146,39 @@ async function* objectRows(
   mapping: ColumnMapping | undefined,
   warnings: string[],
   finish: Finish,
+  firstBatch?: number,
 ): AsyncGenerator<RowResult[]> {
   const unknown = new Set<string>();
-  yield* mapBatches(records, (record) => {
-    const cells = new ObjectCells(record.data as Record<string, unknown>, mapping, unknown);
-    return finish(
-      record,
-      cells,
-      record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
-    );
-  });
+  yield* mapBatches(
+    records,
+    (record) => {
+      const cells = new ObjectCells(record.data as Record<string, unknown>, mapping, unknown);
+      return finish(
+        record,
+        cells,
+        record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
+      );
+    },
+    firstBatch,
+  );
   if (unknown.size > 0) warnings.push(unknownColumns([...unknown]));
 }
 
+/** Each record mapped, a batch at a time; the first batch cut at `firstBatch` records. */
 async function* mapBatches<T, U>(
   batches: AsyncIterable<T[]>,
   map: (item: T) => U,
+  firstBatch = Infinity,
 ): AsyncGenerator<U[]> {
-  for await (const batch of batches) yield batch.map(map);
+  let limit = firstBatch;
+  for await (const batch of batches) {
+    if (batch.length <= limit) yield batch.map(map);
+    else {
+      yield batch.slice(0, limit).map(map);
+      yield batch.slice(limit).map(map);
+    }
+    limit = Infinity;
+  }
 }
 
 function rowResult(

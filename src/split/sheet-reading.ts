@@ -22,10 +22,14 @@ export async function recordsToCount(sheet: SheetRecord, ctx: Context): Promise<
   return orRefused(await readImportedRecords(sheet, ctx.settings));
 }
 
-/** The sheet's rows, validated. */
+/**
+ * The sheet's rows, validated. The first batch is two rows per worker: enough to start every
+ * worker and have the next row ready, handed on before the rest of the first thousand are checked.
+ */
 export async function rowsToHandOn(sheet: SheetRecord, ctx: Context): Promise<OpenedSheet> {
   await refuseChangedBeforeRead(sheet);
-  return orRefused(await readImported(sheet, ctx));
+  const firstBatch = Math.max(1, ctx.settings.concurrency * 2);
+  return orRefused(await readImported(sheet, ctx, { firstBatch }));
 }
 
 /** Whether the user's file is no longer the version queued (saved over, or removed). */

@@ -19,6 +19,7 @@ export interface ImportedSheetParts {
 export async function readImported(
   sheet: SheetRecord,
   parts: ImportedSheetParts,
+  options: { firstBatch?: number } = {},
 ): Promise<OpenedSheet | undefined> {
   const mapping = sheetMapping(sheet);
   const source = sheetSource(sheet, parts.settings.sheetsDir);
@@ -27,6 +28,7 @@ export async function readImported(
     maxAttachmentBytes: parts.settings.maxAttachmentBytes,
     folder: source.folder,
     ...(mapping && { mapping }),
+    ...options,
   });
   return opened.info.sha256 === sheet.sha256 ? opened : undefined;
 }
