@@ -22,7 +22,7 @@ import {
 } from '../orders/row.js';
 import type { CsvSheet } from './csv.js';
 import { delimiterName } from './delimiter.js';
-import { openSource } from './records.js';
+import { openSource, type SheetSource } from './records.js';
 import type { SheetInfo, SourceRecord } from './types.js';
 
 export { sheetFormat } from './records.js';
@@ -80,12 +80,17 @@ export interface OpenedSheet {
  */
 export async function readSheet(path: string, options: ReadSheetOptions): Promise<OpenedSheet> {
   const source = await openSource(path, options.mapping);
+  return validateSource(source, { ...options, folder: options.folder ?? dirname(path) });
+}
+
+/** The rows of a sheet opened already (records.ts), validated as they are read. */
+export function validateSource(
+  source: SheetSource,
+  options: ReadSheetOptions & { folder: string },
+): OpenedSheet {
   const { info } = source;
   const references = new Map<string, number>();
-  const attachments = new AttachmentChecker(
-    options.folder ?? dirname(path),
-    options.maxAttachmentBytes,
-  );
+  const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
   const validate = rowValidator(options.catalogue);
   const finish: Finish = (record, cells, early) =>
     rowResult(record, cells, early, validate(cells), attachments, references);

@@ -100,6 +100,23 @@ export async function readRecords(path: string, mapping?: ColumnMapping): Promis
   };
 }
 
+/** A source's records, a batch at a time. */
+export function sourceRecords(source: SheetSource): AsyncIterable<SourceRecord[]> {
+  return 'csv' in source ? source.csv.batches : source.objects;
+}
+
+/**
+ * The same source with its records taken from `kept`, the batches read from it before: a sheet
+ * read once to the end need not be parsed again to be validated.
+ */
+export function replaySource(source: SheetSource, kept: readonly SourceRecord[][]): SheetSource {
+  async function* batches(): AsyncGenerator<SourceRecord[]> {
+    yield* kept;
+  }
+  if ('csv' in source) return { ...source, csv: { ...source.csv, batches: batches() } };
+  return { info: source.info, objects: batches() };
+}
+
 /** The files cell read as validation reads it: a cell that is no list of paths gives none. */
 function filesCell(record: SourceRecord, cells: Cells): string[] {
   if (record.problem !== undefined) return [];

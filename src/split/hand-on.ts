@@ -11,6 +11,7 @@ import { type Context, stopSignals } from '../context.js';
 import type { EarlierRow } from '../report/earlier-report.js';
 import { SheetError } from '../sheets/errors.js';
 import type { RowResult } from '../sheets/read-sheet.js';
+import type { SheetSource } from '../sheets/records.js';
 import type { RowOutcome } from '../store/results.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { interruptibleWait } from '../stopping.js';
@@ -20,13 +21,14 @@ import { CHANGED_BEFORE_READ, changedSinceQueued, rowsToHandOn } from './sheet-r
 const ROW_REFUSED =
   'not imported: the sheet changed while it was imported (it was saved over, or removed), and its rows not yet queued then were refused so that no orders come from two versions of it. Queue the sheet again to import its new content.';
 
-/** Hands on every row after the checkpoint; returns how many rows the sheet has, and its warnings. */
+/** Hands on every row after the checkpoint (`kept`: the sheet as the first pass read it); returns how many rows the sheet has, and its warnings. */
 export async function handOn(
   sheet: SheetRecord,
   earlier: Map<number, EarlierRow> | undefined,
   ctx: Context,
+  kept?: SheetSource,
 ): Promise<{ rows: number; warnings: string[] }> {
-  const opened = await rowsToHandOn(sheet, ctx);
+  const opened = await rowsToHandOn(sheet, ctx, kept);
   let rows = 0;
   let handed = sheet.checkpoint;
   let changed = false;

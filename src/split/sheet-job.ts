@@ -10,7 +10,7 @@ import { closeSheetEarly } from '../rows/give-up.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
-import { recordsToCount } from './sheet-reading.js';
+import { countRecords, type CountedSheet } from './sheet-reading.js';
 
 /** A sheet job of another connection than the worker's: never retried, never read. */
 export class ForeignSheetError extends Error {
@@ -49,8 +49,9 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
   const log = ctx.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
 
+  let counted: CountedSheet;
   try {
-    await countRows(sheet, ctx);
+    counted = await countRows(sheet, ctx);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return unreadable(sheet, error, ctx);
@@ -60,7 +61,7 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
     sheet.duplicateOf === undefined ? undefined : await readEarlierReport(earlierSheet);
   let read: { rows: number; warnings: string[] };
   try {
-    read = await handOn(sheet, earlier, ctx);
+    read = await handOn(sheet, earlier, ctx, counted.kept);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return unreadable(sheet, error, ctx);
@@ -73,20 +74,19 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
 /**
  * The first pass proves the whole sheet readable before a single order is sent (a quote left
  * open at row 90,000 must not leave 89,999 orders behind a sheet that "cannot be read"): its
- * records are parsed and counted, not validated.
+ * records are parsed and counted, not validated (and kept, for a small sheet, for the second).
  */
-async function countRows(sheet: SheetRecord, ctx: Context): Promise<void> {
-  const records = await recordsToCount(sheet, ctx);
-  let expected = 0;
-  for await (const batch of records.batches) expected = batch.at(-1)?.row ?? expected;
-  const { info } = records;
+async function countRows(sheet: SheetRecord, ctx: Context): Promise<CountedSheet> {
+  const counted = await countRecords(sheet, ctx);
+  const { info } = counted;
   await ctx.store.update(sheet.sheetId, {
     format: info.format,
     encoding: info.encoding,
-    expected,
+    expected: counted.rows,
     ...(info.delimiter !== undefined && { delimiter: info.delimiter }),
     ...(info.columns !== undefined && { columns: info.columns }),
   });
+  return counted;
 }
 
 /**

@@ -4,8 +4,8 @@
  * Validated for the sheet job that sends its rows; as written for whatever only needs its records.
  */
 import type { Catalogue } from '../orders/catalogue.js';
-import { type OpenedSheet, readSheet } from '../sheets/read-sheet.js';
-import { readRecords, type SheetRecords } from '../sheets/records.js';
+import { type OpenedSheet, readSheet, validateSource } from '../sheets/read-sheet.js';
+import { openSource, readRecords, type SheetRecords, type SheetSource } from '../sheets/records.js';
 import { sheetSource } from './sheet-copy.js';
 import { type SheetRecord, sheetMapping } from './sheet-store.js';
 
@@ -31,6 +31,32 @@ export async function readImported(
     ...options,
   });
   return opened.info.sha256 === sheet.sha256 ? opened : undefined;
+}
+
+/** The sheet opened, its records not yet read, or undefined when its bytes are not the ones queued. */
+export async function openImported(
+  sheet: SheetRecord,
+  settings: { sheetsDir: string },
+): Promise<SheetSource | undefined> {
+  const source = await openSource(sheetSource(sheet, settings.sheetsDir).path, sheetMapping(sheet));
+  return source.info.sha256 === sheet.sha256 ? source : undefined;
+}
+
+/** A sheet opened and read before (`openImported`), validated as imported: its attachments beside the original. */
+export function validateImported(
+  sheet: SheetRecord,
+  source: SheetSource,
+  parts: ImportedSheetParts,
+  options: { firstBatch?: number } = {},
+): OpenedSheet {
+  const mapping = sheetMapping(sheet);
+  return validateSource(source, {
+    catalogue: parts.catalogue,
+    maxAttachmentBytes: parts.settings.maxAttachmentBytes,
+    folder: sheetSource(sheet, parts.settings.sheetsDir).folder,
+    ...(mapping && { mapping }),
+    ...options,
+  });
 }
 
 /**
