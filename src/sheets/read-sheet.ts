@@ -2,32 +2,30 @@
  * intake → **sheet** → rows: opens a sheet of any supported format and yields every row either as
  * an order ready to send (with its checked attachments) or with all of its problems.
  */
-import { dirname, extname } from 'node:path';
+import { dirname } from 'node:path';
 
 import { type Attachment, AttachmentChecker } from '../orders/attachments.js';
 import type { Catalogue } from '../orders/catalogue.js';
-import {
-  type OrderPayload,
-  type RowProblem,
-  type RowValidation,
-  rowValidator,
-} from '../orders/row.js';
 import {
   type Cells,
   type ColumnMapping,
   columnLetter,
   CsvCells,
   type HeaderMap,
-  mapHeader,
-  MappingError,
   ObjectCells,
 } from '../orders/columns.js';
-import { type CsvSheet, openCsv } from './csv.js';
+import {
+  type OrderPayload,
+  type RowProblem,
+  type RowValidation,
+  rowValidator,
+} from '../orders/row.js';
+import type { CsvSheet } from './csv.js';
 import { delimiterName } from './delimiter.js';
-import { SheetError } from './errors.js';
-import { readJsonArray, readNdjson } from './json.js';
-import { scanSheet } from './scan.js';
-import type { SheetFormat, SheetInfo, SourceRecord } from './types.js';
+import { openSource, type SheetSource } from './records.js';
+import type { SheetInfo, SourceRecord } from './types.js';
+
+export { sheetFormat } from './records.js';
 
 export interface ReadSheetOptions {
   catalogue: Catalogue;
@@ -39,6 +37,11 @@ export interface ReadSheetOptions {
    * when `path` is a private copy of the sheet (see store/sheet-copy.ts).
    */
   folder?: string;
+  /**
+   * Rows of the first batch, at most: a sheet job hands its first rows on to the workers while
+   * the rest are validated, instead of after a whole batch of up to a thousand. No limit by default.
+   */
+  firstBatch?: number;
 }
 
 /** One problem of one row, where the user will look for it. */
@@ -71,85 +74,50 @@ export interface OpenedSheet {
   batches: AsyncIterable<RowResult[]>;
 }
 
-const FORMATS: Record<string, SheetFormat> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-};
-
-export function sheetFormat(path: string): SheetFormat | undefined {
-  return FORMATS[extname(path).toLowerCase()];
+/**
+ * The sheet's rows validated, a batch at a time. Its format, bytes and header are refused at once
+ * (records.ts); a record that cannot be read further on is a SheetError from `batches`.
+ */
+export async function readSheet(path: string, options: ReadSheetOptions): Promise<OpenedSheet> {
+  const source = await openSource(path, options.mapping);
+  return validateSource(source, { ...options, folder: options.folder ?? dirname(path) });
 }
 
-export async function readSheet(path: string, options: ReadSheetOptions): Promise<OpenedSheet> {
-  const format = sheetFormat(path);
-  if (format === undefined) {
-    const hint = /\.xlsx?$/i.test(path)
-      ? ' Save it from Excel as "CSV UTF-8" or "CSV (semicolon delimited)".'
-      : '';
-    throw new SheetError(
-      `"${extname(path)}" is not a sheet format: use .csv, .json, .ndjson or .jsonl.${hint}`,
-    );
-  }
-  const scan = await scanSheet(path);
-  const info: SheetInfo = {
-    path,
-    format,
-    sha256: scan.sha256,
-    bytes: scan.bytes,
-    encoding: scan.encoding,
-  };
+/** The rows of a sheet opened already (records.ts), validated as they are read. */
+export function validateSource(
+  source: SheetSource,
+  options: ReadSheetOptions & { folder: string },
+): OpenedSheet {
+  const { info } = source;
   const references = new Map<string, number>();
-  const attachments = new AttachmentChecker(
-    options.folder ?? dirname(path),
-    options.maxAttachmentBytes,
-  );
+  const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
   const validate = rowValidator(options.catalogue);
   const finish: Finish = (record, cells, early) =>
     rowResult(record, cells, early, validate(cells), attachments, references);
   const warnings: string[] = [];
-  if (format !== 'csv') {
-    const records = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
-    return { info, warnings, batches: objectRows(records, options.mapping, warnings, finish) };
+  if ('objects' in source) {
+    return {
+      info,
+      warnings,
+      batches: objectRows(source.objects, options.mapping, warnings, finish, options.firstBatch),
+    };
   }
-  const csv = await openCsv(path, scan);
-  info.delimiter = csv.delimiter;
-  info.header = csv.header;
-  const map = headerMap(csv, options.mapping);
-  info.columns = Object.fromEntries(
-    [...map.index].map(([field, at]) => [field, csv.header[at] ?? field]),
-  );
-  return { info, warnings, batches: csvRows(csv, map, warnings, finish) };
+  return {
+    info,
+    warnings,
+    batches: csvRows(source.csv, source.map, warnings, finish, options.firstBatch),
+  };
 }
 
 /** A record's cells and record-level problems → its result. */
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
-
-/** The header's map to fields; a header that names no field, or one twice, is refused. */
-export function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
-  let map: HeaderMap;
-  try {
-    map = mapHeader(csv.header, mapping);
-  } catch (error) {
-    if (!(error instanceof MappingError)) throw error;
-    throw new SheetError(error.message, csv.headerLine, { cause: error });
-  }
-  if (map.index.size === 0) {
-    const named = csv.header.filter((name) => name !== '').slice(0, 5);
-    throw new SheetError(
-      `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
-      csv.headerLine,
-    );
-  }
-  return map;
-}
 
 function csvRows(
   csv: CsvSheet,
   map: HeaderMap,
   warnings: string[],
   finish: Finish,
+  firstBatch?: number,
 ): AsyncGenerator<RowResult[]> {
   if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
   let namelessRows = 0;
@@ -167,7 +135,7 @@ function csvRows(
     return finish(record, cells, early);
   };
   async function* batches(): AsyncGenerator<RowResult[]> {
-    yield* mapBatches(csv.batches, toResult);
+    yield* mapBatches(csv.batches, toResult, firstBatch);
     if (namelessRows > 0) {
       const letters = map.nameless.map(columnLetter).join(', ');
       warnings.push(
@@ -183,24 +151,39 @@ async function* objectRows(
   mapping: ColumnMapping | undefined,
   warnings: string[],
   finish: Finish,
+  firstBatch?: number,
 ): AsyncGenerator<RowResult[]> {
   const unknown = new Set<string>();
-  yield* mapBatches(records, (record) => {
-    const cells = new ObjectCells(record.data as Record<string, unknown>, mapping, unknown);
-    return finish(
-      record,
-      cells,
-      record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
-    );
-  });
+  yield* mapBatches(
+    records,
+    (record) => {
+      const cells = new ObjectCells(record.data as Record<string, unknown>, mapping, unknown);
+      return finish(
+        record,
+        cells,
+        record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
+      );
+    },
+    firstBatch,
+  );
   if (unknown.size > 0) warnings.push(unknownColumns([...unknown]));
 }
 
+/** Each record mapped, a batch at a time; the first batch cut at `firstBatch` records. */
 async function* mapBatches<T, U>(
   batches: AsyncIterable<T[]>,
   map: (item: T) => U,
+  firstBatch = Infinity,
 ): AsyncGenerator<U[]> {
-  for await (const batch of batches) yield batch.map(map);
+  let limit = firstBatch;
+  for await (const batch of batches) {
+    if (batch.length <= limit) yield batch.map(map);
+    else {
+      yield batch.slice(0, limit).map(map);
+      yield batch.slice(limit).map(map);
+    }
+    limit = Infinity;
+  }
 }
 
 function rowResult(

@@ -1,9 +1,11 @@
 /**
  * A sheet read as it was imported: its private copy (sheet-copy.ts), its attachments beside the
  * user's original, its column mapping — and only when those are the bytes that were queued.
+ * Validated for the sheet job that sends its rows; as written for whatever only needs its records.
  */
 import type { Catalogue } from '../orders/catalogue.js';
-import { type OpenedSheet, readSheet } from '../sheets/read-sheet.js';
+import { type OpenedSheet, readSheet, validateSource } from '../sheets/read-sheet.js';
+import { openSource, readRecords, type SheetRecords, type SheetSource } from '../sheets/records.js';
 import { sheetSource } from './sheet-copy.js';
 import { type SheetRecord, sheetMapping } from './sheet-store.js';
 
@@ -13,10 +15,11 @@ export interface ImportedSheetParts {
   settings: { maxAttachmentBytes: number; sheetsDir: string };
 }
 
-/** The sheet opened, or undefined when its bytes are not the ones queued (sha256). */
+/** The sheet's rows validated, or undefined when its bytes are not the ones queued (sha256). */
 export async function readImported(
   sheet: SheetRecord,
   parts: ImportedSheetParts,
+  options: { firstBatch?: number } = {},
 ): Promise<OpenedSheet | undefined> {
   const mapping = sheetMapping(sheet);
   const source = sheetSource(sheet, parts.settings.sheetsDir);
@@ -25,6 +28,46 @@ export async function readImported(
     maxAttachmentBytes: parts.settings.maxAttachmentBytes,
     folder: source.folder,
     ...(mapping && { mapping }),
+    ...options,
   });
   return opened.info.sha256 === sheet.sha256 ? opened : undefined;
+}
+
+/** The sheet opened, its records not yet read, or undefined when its bytes are not the ones queued. */
+export async function openImported(
+  sheet: SheetRecord,
+  settings: { sheetsDir: string },
+): Promise<SheetSource | undefined> {
+  const source = await openSource(sheetSource(sheet, settings.sheetsDir).path, sheetMapping(sheet));
+  return source.info.sha256 === sheet.sha256 ? source : undefined;
+}
+
+/** A sheet opened and read before (`openImported`), validated as imported: its attachments beside the original. */
+export function validateImported(
+  sheet: SheetRecord,
+  source: SheetSource,
+  parts: ImportedSheetParts,
+  options: { firstBatch?: number } = {},
+): OpenedSheet {
+  const mapping = sheetMapping(sheet);
+  return validateSource(source, {
+    catalogue: parts.catalogue,
+    maxAttachmentBytes: parts.settings.maxAttachmentBytes,
+    folder: sheetSource(sheet, parts.settings.sheetsDir).folder,
+    ...(mapping && { mapping }),
+    ...options,
+  });
+}
+
+/**
+ * The sheet's records as written, not validated, or undefined when its bytes are not the ones
+ * queued: enough to prove it readable to the end, or to bundle its rows.
+ */
+export async function readImportedRecords(
+  sheet: SheetRecord,
+  settings: { sheetsDir: string },
+): Promise<SheetRecords | undefined> {
+  const source = sheetSource(sheet, settings.sheetsDir);
+  const records = await readRecords(source.path, sheetMapping(sheet));
+  return records.info.sha256 === sheet.sha256 ? records : undefined;
 }

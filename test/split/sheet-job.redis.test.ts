@@ -1,7 +1,9 @@
+import { stat } from 'node:fs/promises';
+
 import { describe, expect, it } from 'vitest';
 
 import { runSheetJob } from '../../src/split/sheet-job.js';
-import { tempDir } from '../helpers/files.js';
+import { put, tempDir } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import {
   recordTestSheet,
@@ -46,6 +48,56 @@ describe('a sheet job that dies part-way and runs again', () => {
       expect(added.every((id) => /^s-cp\.r\d+$/.test(id))).toBe(true);
       expect(await store.finalCount('s-cp')).toBe(invalid);
       expect((await store.get('s-cp'))?.total).toBe(rows.length);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a sheet too large to keep in memory between the passes', () => {
+  it('is read again to hand its rows on, and a rerun goes on from the checkpoint', async () => {
+    const t = await testPipeline({ workers: false });
+    try {
+      const { store } = t.ctx;
+      // 4,000 rows of over 2 KB each: past the 8 MiB up to which a sheet's records are kept.
+      const header =
+        'reference;property_type;address1;address2;city;postal_code;contact_name;contact_language;contact_email;inv_mail;invoice_to;is_contact_owner;order_products;notes';
+      const padding = 'x'.repeat(2100);
+      const lines = Array.from(
+        { length: 4000 },
+        (_, i) =>
+          `R-${i + 1};Andere;Kerkstraat;1;${i % 500 === 9 ? '' : 'Gent'};9000;C;nl;c${i}@example.be;f@example.be;tenant;contact;EPC;${padding}`,
+      );
+      const path = await put(
+        await tempDir('large-'),
+        'large.csv',
+        `${[header, ...lines].join('\r\n')}\r\n`,
+      );
+      expect((await stat(path)).size).toBeGreaterThan(8 * 1024 * 1024);
+      await recordTestSheet(store, 's-large', path, t.ctx.settings.sheetsDir, t.ctx.connection.id);
+      const added: string[] = [];
+      let calls = 0;
+      let dieAt = 3;
+      const ctx = withRowsQueue(t.ctx, {
+        addBulk: async (jobs) => {
+          calls += 1;
+          if (calls === dieAt) throw new Error('the process died');
+          added.push(...jobs.map((j) => j.opts?.jobId ?? ''));
+          return [];
+        },
+        getWaitingCount: async () => 0,
+      });
+      await expect(runSheetJob(ctx, 's-large')).rejects.toThrow('the process died');
+      expect((await store.get('s-large'))?.expected).toBe(4000);
+      dieAt = -1;
+      await runSheetJob(ctx, 's-large');
+
+      const invalid = lines.filter((_, i) => i % 500 === 9).length;
+      expect(new Set(added).size).toBe(4000 - invalid);
+      expect(await store.finalCount('s-large')).toBe(invalid);
+      const sheet = await store.get('s-large');
+      expect(sheet?.total).toBe(4000);
+      expect(sheet?.warnings.join()).toContain('"notes"');
     } finally {
       await t.close();
     }

@@ -1,0 +1,165 @@
+/**
+ * failed/ and needs-review.csv: the rows to fix or to check, as the user wrote them (the
+ * original cells of each, from the sheet's private copy, with the header as written), with why,
+ * and failed/ with the attachments those rows name, copied only through the safe opener. Read from
+ * the records as written and their files cell: nothing is validated again.
+ */
+import { basename, dirname, extname, join } from 'node:path';
+
+import type { Context } from '../context.js';
+import { AttachmentRefused } from '../orders/open-attachment.js';
+import { SheetError } from '../sheets/errors.js';
+import type { SheetInfo, SourceRecord } from '../sheets/types.js';
+import { readImportedRecords } from '../store/imported-sheet.js';
+import type { RowOutcome } from '../glossary.js';
+import type { SheetRecord } from '../store/sheet-store.js';
+import { errorText, missingOutcome } from './outcome-text.js';
+import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
+
+const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
+
+/** failed/ and needs-review.csv for `rows`, from the sheet's records; returns warnings. */
+export async function writeBundles(
+  sheet: SheetRecord,
+  rows: ReadonlySet<number>,
+  dir: string,
+  ctx: Context,
+): Promise<string[]> {
+  try {
+    const records = await readImportedRecords(sheet, ctx.settings);
+    if (records === undefined) {
+      // Only a sheet queued before copies were made, read at its own path, can come to this.
+      return [
+        'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
+      ];
+    }
+    const writer = new BundleWriter(dir, records.info, sheet.path, ctx.settings.maxAttachmentBytes);
+    for await (const batch of records.batches) {
+      const wanted = batch.filter((record) => rows.has(record.row));
+      const outcomes = await ctx.store.outcomes(
+        sheet.sheetId,
+        wanted.map((record) => record.row),
+      );
+      for (const [i, record] of wanted.entries()) {
+        const outcome = outcomes[i] ?? missingOutcome();
+        await writer.add(record, outcome.missingFiles ?? records.filesOf(record), outcome);
+      }
+    }
+    await writer.close();
+    return writer.problems;
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    return [
+      `the sheet could no longer be read: failed/ and needs-review.csv were not written (${error.message}).`,
+    ];
+  }
+}
+
+/** The rows of one report's bundles, each written where it belongs as it comes. */
+class BundleWriter {
+  readonly #failedCsv?: CsvOut;
+  readonly #failedJson?: JsonOut;
+  readonly #review: CsvOut;
+  readonly #copies: AttachmentCopies;
+  readonly #info: SheetInfo;
+  /** What went wrong while writing, for the summary's warnings. */
+  readonly problems: string[] = [];
+
+  /** `original`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
+  constructor(dir: string, info: SheetInfo, original: string, maxAttachmentBytes: number) {
+    this.#info = info;
+    const delimiter = info.delimiter ?? ',';
+    const failedDir = join(dir, 'failed');
+    this.#copies = new AttachmentCopies(dirname(original), failedDir, maxAttachmentBytes);
+    const sheetName = basename(original, extname(original));
+    const reviewPath = join(dir, 'needs-review.csv');
+    if (info.format === 'csv') {
+      const header = info.header ?? [];
+      const extra = orderIdAt(header) >= 0 ? ['error'] : ['order_id', 'error'];
+      const failedPath = join(failedDir, `${sheetName}.csv`);
+      this.#failedCsv = new CsvOut(failedPath, [...header, ...extra], delimiter);
+      this.#review = new CsvOut(reviewPath, [...header, ...REVIEW_COLUMNS], delimiter);
+    } else {
+      const style = info.format === 'json' ? 'array' : 'lines';
+      this.#failedJson = new JsonOut(join(failedDir, `${sheetName}${extname(original)}`), style);
+      const columns = ['row', 'reference', ...REVIEW_COLUMNS, 'record'];
+      this.#review = new CsvOut(reviewPath, columns, delimiter);
+    }
+  }
+
+  /** A row to bundle; `files`: the attachments it names (or, for an order that exists, those missing). */
+  async add(record: SourceRecord, files: readonly string[], outcome: RowOutcome): Promise<void> {
+    if (outcome.status === 'invalid' || outcome.status === 'failed') {
+      await this.#copyFiles(record.row, files);
+      await this.#addFailed(record, outcome, errorText(outcome, this.#info.columns ?? {}));
+    }
+    if (outcome.status === 'needs-review') await this.#addReview(record, outcome);
+  }
+
+  async #copyFiles(row: number, files: readonly string[]): Promise<void> {
+    for (const path of files) {
+      try {
+        await this.#copies.copy(path);
+      } catch (copyError) {
+        // A file the row names but that does not exist is what its error already says.
+        if ((copyError as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        if (copyError instanceof AttachmentRefused) {
+          this.problems.push(`row ${row}: not copied into failed/: ${copyError.message}`);
+          continue;
+        }
+        this.problems.push(
+          `row ${row}: "${path}" could not be copied into failed/ (${(copyError as Error).message}).`,
+        );
+      }
+    }
+  }
+
+  /** The row as the user wrote it, with why; an order that exists keeps its id and only its missing files. */
+  async #addFailed(record: SourceRecord, outcome: RowOutcome, error: string): Promise<void> {
+    if (this.#failedCsv) {
+      const header = this.#info.header ?? [];
+      const cells = this.#cells(record);
+      const filesAt =
+        this.#info.columns?.files === undefined ? -1 : header.indexOf(this.#info.columns.files);
+      if (outcome.missingFiles && filesAt >= 0) cells[filesAt] = outcome.missingFiles.join('|');
+      const idAt = orderIdAt(header);
+      if (idAt >= 0 && outcome.orderId !== undefined) cells[idAt] = String(outcome.orderId);
+      const extra = idAt >= 0 ? [error] : [outcome.orderId ?? '', error];
+      await this.#failedCsv.write([...cells, ...extra]);
+      return;
+    }
+    const object = { ...(record.data as Record<string, unknown>) };
+    if (outcome.missingFiles) object.files = outcome.missingFiles;
+    if (outcome.orderId !== undefined) object.order_id = outcome.orderId;
+    object.error = error;
+    await this.#failedJson?.write(object);
+  }
+
+  async #addReview(record: SourceRecord, outcome: RowOutcome): Promise<void> {
+    const known = [outcome.review?.sentAt ?? '', outcome.review?.answer ?? '', outcome.error ?? ''];
+    if (this.#info.format === 'csv') {
+      await this.#review.write([...this.#cells(record), ...known]);
+    } else {
+      const reference = outcome.reference ?? '';
+      await this.#review.write([record.row, reference, ...known, JSON.stringify(record.data)]);
+    }
+  }
+
+  /** A CSV record's cells, one per header column: cut past it, filled up to it. */
+  #cells(record: SourceRecord): string[] {
+    const header = this.#info.header ?? [];
+    const cells = (record.data as string[]).slice(0, header.length);
+    while (cells.length < header.length) cells.push('');
+    return cells;
+  }
+
+  async close(): Promise<void> {
+    await this.#failedCsv?.close();
+    await this.#failedJson?.close();
+    await this.#review.close();
+  }
+}
+
+function orderIdAt(header: readonly string[]): number {
+  return header.findIndex((h) => h.toLowerCase() === 'order_id');
+}

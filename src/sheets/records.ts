@@ -1,0 +1,146 @@
+/**
+ * A sheet's records as written, before validation: its format told from its name, its bytes
+ * scanned (hash, encoding), a CSV's header mapped to fields. This is what proves a sheet
+ * readable to the end (a quote never closed, broken JSON) and what a report bundles rows from;
+ * read-sheet.ts validates the same records into orders.
+ */
+import { extname } from 'node:path';
+
+import {
+  type Cells,
+  type ColumnMapping,
+  CsvCells,
+  type HeaderMap,
+  mapHeader,
+  MappingError,
+  ObjectCells,
+} from '../orders/columns.js';
+import { Invalid, isAbsent, normaliseFiles } from '../orders/normalise.js';
+import { type CsvSheet, openCsv } from './csv.js';
+import { SheetError } from './errors.js';
+import { readJsonArray, readNdjson } from './json.js';
+import { scanSheet } from './scan.js';
+import type { SheetFormat, SheetInfo, SourceRecord } from './types.js';
+
+/** A sheet opened, its records not yet read: CSV with its header's map, or JSON objects. */
+export type SheetSource =
+  | { info: SheetInfo; csv: CsvSheet; map: HeaderMap }
+  | { info: SheetInfo; objects: AsyncIterable<SourceRecord[]> };
+
+/** A sheet's records, each as written, and what a report needs to know of them. */
+export interface SheetRecords {
+  info: SheetInfo;
+  /** Every record, in sheet order, a batch at a time. */
+  batches: AsyncIterable<SourceRecord[]>;
+  /** The attachment paths a record's files cell gives, usable or not (as validation reads them). */
+  filesOf(record: SourceRecord): string[];
+}
+
+const FORMATS: Record<string, SheetFormat> = {
+  '.csv': 'csv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+
+export function sheetFormat(path: string): SheetFormat | undefined {
+  return FORMATS[extname(path).toLowerCase()];
+}
+
+/** Opens a sheet: refused at once when its format, bytes or header cannot be read. */
+export async function openSource(path: string, mapping?: ColumnMapping): Promise<SheetSource> {
+  const format = sheetFormat(path);
+  if (format === undefined) {
+    const hint = /\.xlsx?$/i.test(path)
+      ? ' Save it from Excel as "CSV UTF-8" or "CSV (semicolon delimited)".'
+      : '';
+    throw new SheetError(
+      `"${extname(path)}" is not a sheet format: use .csv, .json, .ndjson or .jsonl.${hint}`,
+    );
+  }
+  const scan = await scanSheet(path);
+  const info: SheetInfo = {
+    path,
+    format,
+    sha256: scan.sha256,
+    bytes: scan.bytes,
+    encoding: scan.encoding,
+  };
+  if (format !== 'csv') {
+    const objects = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
+    return { info, objects };
+  }
+  const csv = await openCsv(path, scan);
+  info.delimiter = csv.delimiter;
+  info.header = csv.header;
+  const map = headerMap(csv, mapping);
+  info.columns = Object.fromEntries(
+    [...map.index].map(([field, at]) => [field, csv.header[at] ?? field]),
+  );
+  return { info, csv, map };
+}
+
+/** A sheet's records, not validated: for proving it readable, and for bundling rows as written. */
+export async function readRecords(path: string, mapping?: ColumnMapping): Promise<SheetRecords> {
+  const source = await openSource(path, mapping);
+  if ('csv' in source) {
+    const { map } = source;
+    return {
+      info: source.info,
+      batches: source.csv.batches,
+      filesOf: (record) => filesCell(record, new CsvCells(map, record.data as string[])),
+    };
+  }
+  const ignored = new Set<string>();
+  return {
+    info: source.info,
+    batches: source.objects,
+    filesOf: (record) =>
+      filesCell(record, new ObjectCells(record.data as Record<string, unknown>, mapping, ignored)),
+  };
+}
+
+/** A source's records, a batch at a time. */
+export function sourceRecords(source: SheetSource): AsyncIterable<SourceRecord[]> {
+  return 'csv' in source ? source.csv.batches : source.objects;
+}
+
+/**
+ * The same source with its records taken from `kept`, the batches read from it before: a sheet
+ * read once to the end need not be parsed again to be validated.
+ */
+export function replaySource(source: SheetSource, kept: readonly SourceRecord[][]): SheetSource {
+  async function* batches(): AsyncGenerator<SourceRecord[]> {
+    yield* kept;
+  }
+  if ('csv' in source) return { ...source, csv: { ...source.csv, batches: batches() } };
+  return { info: source.info, objects: batches() };
+}
+
+/** The files cell read as validation reads it: a cell that is no list of paths gives none. */
+function filesCell(record: SourceRecord, cells: Cells): string[] {
+  if (record.problem !== undefined) return [];
+  const value = cells.value('files');
+  if (isAbsent(value)) return [];
+  const files = normaliseFiles(value);
+  return files instanceof Invalid ? [] : files;
+}
+
+/** The header's map to fields; a header that names no field, or one twice, is refused. */
+function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
+  let map: HeaderMap;
+  try {
+    map = mapHeader(csv.header, mapping);
+  } catch (error) {
+    if (!(error instanceof MappingError)) throw error;
+    throw new SheetError(error.message, csv.headerLine, { cause: error });
+  }
+  if (map.index.size === 0) {
+    const named = csv.header.filter((name) => name !== '').slice(0, 5);
+    throw new SheetError(
+      `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
+      csv.headerLine,
+    );
+  }
+  return map;
+}

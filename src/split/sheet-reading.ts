@@ -1,0 +1,81 @@
+/**
+ * The sheet job's two passes over a sheet's private copy: its records as written (to prove it
+ * readable to the end, validating nothing) and its rows validated (to hand them on), the second
+ * from the records the first kept when the sheet is small enough. Either is
+ * refused as a whole when the user's file changed before any row was handed on, or when the
+ * copy's bytes are not the ones queued (cut short by a crash, or a sheet queued before copies were
+ * made that changed since).
+ */
+import type { Context } from '../context.js';
+import { SheetError } from '../sheets/errors.js';
+import type { OpenedSheet } from '../sheets/read-sheet.js';
+import { replaySource, type SheetSource, sourceRecords } from '../sheets/records.js';
+import type { SheetInfo, SourceRecord } from '../sheets/types.js';
+import { openImported, readImported, validateImported } from '../store/imported-sheet.js';
+import { sheetChanged } from '../store/sheet-copy.js';
+import type { SheetRecord } from '../store/sheet-store.js';
+
+export const CHANGED_BEFORE_READ =
+  'the sheet changed after it was queued: queue it again to import its new content.';
+
+/**
+ * Sheets up to this size are parsed once: their records are kept from the first pass for the
+ * second. Larger ones are parsed twice, streaming, so that memory stays bounded whatever the size.
+ */
+const KEEP_BYTES = 8 * 1024 * 1024;
+
+/** A sheet read to its end: what it is, how many rows it has, and its records when kept. */
+export interface CountedSheet {
+  info: SheetInfo;
+  rows: number;
+  /** The sheet as read, to validate without parsing it again; undefined for a large sheet. */
+  kept?: SheetSource;
+}
+
+/** Reads the sheet's records to the end, validating nothing: proves it readable, and counts. */
+export async function countRecords(sheet: SheetRecord, ctx: Context): Promise<CountedSheet> {
+  await refuseChangedBeforeRead(sheet);
+  const source = orRefused(await openImported(sheet, ctx.settings));
+  const keep = source.info.bytes <= KEEP_BYTES;
+  const batches: SourceRecord[][] = [];
+  let rows = 0;
+  for await (const batch of sourceRecords(source)) {
+    rows = batch.at(-1)?.row ?? rows;
+    if (keep) batches.push(batch);
+  }
+  return { info: source.info, rows, ...(keep && { kept: replaySource(source, batches) }) };
+}
+
+/**
+ * The sheet's rows, validated: from the records kept by the first pass, or read again. The first
+ * batch is two rows per worker: enough to start every worker and have the next row ready, handed
+ * on before the rest of the first thousand are checked.
+ */
+export async function rowsToHandOn(
+  sheet: SheetRecord,
+  ctx: Context,
+  kept?: SheetSource,
+): Promise<OpenedSheet> {
+  await refuseChangedBeforeRead(sheet);
+  const options = { firstBatch: Math.max(1, ctx.settings.concurrency * 2) };
+  if (kept !== undefined) return validateImported(sheet, kept, ctx, options);
+  return orRefused(await readImported(sheet, ctx, options));
+}
+
+/** Whether the user's file is no longer the version queued (saved over, or removed). */
+export async function changedSinceQueued(sheet: SheetRecord, same?: Set<string>): Promise<boolean> {
+  return (
+    sheet.origin !== undefined && (await sheetChanged(sheet.path, sheet.origin, sheet.sha256, same))
+  );
+}
+
+async function refuseChangedBeforeRead(sheet: SheetRecord): Promise<void> {
+  if (sheet.checkpoint === 0 && (await changedSinceQueued(sheet))) {
+    throw new SheetError(CHANGED_BEFORE_READ);
+  }
+}
+
+function orRefused<T>(read: T | undefined): T {
+  if (read === undefined) throw new SheetError(CHANGED_BEFORE_READ);
+  return read;
+}
