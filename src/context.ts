@@ -47,7 +47,7 @@ export interface ContextParts {
   connection: ConnectionInfo;
   logger: Logger;
   /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
-  tell?: (line: string) => void;
+  announce?: (line: string) => void;
   now?: () => number;
 }
 
@@ -66,7 +66,12 @@ export interface Context extends Stores {
    * `stopping` aborts when a graceful stop begins (jobs that only wait go back to their queue),
    * `now` when requests in flight must be abandoned too (see stopping.ts).
    */
-  stop: { stopping: AbortController; now: AbortController };
+  stop: {
+    stopping: AbortController;
+    now: AbortController;
+    /** The stop under way, once asked for (workers/stop.ts): asked again, it is the same. */
+    closing?: Promise<void>;
+  };
   /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
   workers: Worker[];
 }
@@ -94,7 +99,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     redis.disconnect();
     throw error;
   }
-  const told = { logger, now, ...(parts.tell && { announce: parts.tell }) };
+  const told = { logger, now, ...(parts.announce && { announce: parts.announce }) };
   const outages = {
     redis: redisOutage(settings.redisUrl, told),
     api: apiOutage(parts.connection.apiBaseUrl, told),

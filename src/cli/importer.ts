@@ -71,7 +71,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       api: api.client,
       connection: api.connection,
       logger,
-      tell: announce,
+      announce,
     });
     await liftEarlierStop(ctx, announce);
     let closeOptions: CloseOptions = {};

@@ -21,6 +21,9 @@ const IMPORTING: readonly SettingKey[] = [
   'dataDir',
   'reportsDir',
   'apiWaitS',
+  // Only `import` stops on a Redis away; `watch` and `worker` accept it (scripts pass the same
+  // flags to every command) and wait for Redis however long it takes.
+  'redisWaitS',
 ];
 
 /** Where an importing command sends orders: settings with no flag of their own. */
@@ -59,7 +62,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       description:
         'Import sheets: create an order per valid row and attach its files, then write a report per sheet. Exit 0 all created or duplicate, 2 some invalid, failed or needs-review, 1 fatal.',
       argument: ['<sheet...>', 'CSV, JSON or NDJSON sheets'],
-      settings: [...IMPORTING, 'redisWaitS'],
+      settings: IMPORTING,
       afterHelp: WHERE_TO,
       options: [
         new Option(

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Context } from '../context.js';
 import type { ColumnMapping } from '../orders/columns.js';
@@ -78,7 +79,7 @@ async function submittedBefore(
     else await queueSheet(ctx.queues, sheetId);
     return { sheetId, resumed: true };
   }
-  const earlier = await ctx.store.get(holder);
+  const earlier = await holderRecord(ctx, holder);
   // A registration without a record was left by an older version that stopped in between
   // (registration and record are written together now): nothing was sent for it, so this
   // import takes the content over (the rows' own claims still stand guard).
@@ -101,6 +102,23 @@ async function submittedBefore(
   await ctx.store.create({ ...sheet, duplicateOf: holder });
   await queueSheet(ctx.queues, sheetId);
   return { sheetId, resumed: false };
+}
+
+/** How long a registration may wait for its record: an older version writes them one by one. */
+const RECORD_WAIT = { tries: 40, everyMs: 50 };
+
+/**
+ * The holder's record. This version writes it with the registration, but a process of an older
+ * one (a rolling upgrade) writes it a moment after: it is waited for a little before the holder
+ * is taken for one that stopped in between.
+ */
+async function holderRecord(ctx: Context, holder: string) {
+  let record = await ctx.store.get(holder);
+  for (let tries = 0; !record && tries < RECORD_WAIT.tries; tries++) {
+    await sleep(RECORD_WAIT.everyMs);
+    record = await ctx.store.get(holder);
+  }
+  return record;
 }
 
 /** `20261126-101502-3fa9c1`: sortable, readable, and safe as part of a BullMQ job id. */

@@ -146,9 +146,11 @@ function parseOne(key: SettingKey, sources: Sources, wording: Wording): unknown 
 function errorLine(source: string, why: string, raw: unknown, wording: Wording): string {
   const shown = typeof raw === 'string' ? `"${withoutCredentials(raw)}"` : JSON.stringify(raw);
   if (wording === 'label') return `${source}: ${why} (got ${shown}).`;
-  return why.startsWith('must ')
-    ? `${source} ${why} (got ${shown}).`
-    : `${source}: ${why.replace(/\.$/, '')}.`;
+  // The sandbox's old wording: a size of 0 was "--x: must be more than 0.", levels unquoted.
+  if (!why.startsWith('must ') || why === 'must be more than 0')
+    return `${source}: ${why.replace(/\.$/, '')}.`;
+  const listed = why.startsWith('must be one of ') ? why.replace(/"([^"]*)"/g, '$1') : why;
+  return `${source} ${listed} (got ${shown}).`;
 }
 
 function flagName(entry: SettingEntry, key: string): string {

@@ -1,6 +1,7 @@
 /**
  * This process's workers of a connection's queues: one per queue, each running the thin
- * processor of its job kind (jobs/), plus the reconciler's schedule. The only importer of jobs/.
+ * processor of its job kind (jobs/), plus the reconciler's schedule. With schedules.ts, the only
+ * importer of jobs/.
  */
 import { Worker } from 'bullmq';
 

@@ -23,15 +23,12 @@ export async function forceStop(ctx: Context): Promise<void> {
   await Promise.all(ctx.workers.map((w) => w.close(true)));
 }
 
-const closing = new WeakMap<Context, Promise<void>>();
-
 /**
  * Stops the context's workers and closes its queues and Redis client; asked again, it is the same
  * stop (with `force`, made forceful).
  */
 export async function closeContext(ctx: Context, options: CloseOptions = {}): Promise<void> {
-  const under = closing.get(ctx) ?? close(ctx, options);
-  closing.set(ctx, under);
+  const under = (ctx.stop.closing ??= close(ctx, options));
   if (options.force) await forceStop(ctx);
   await under;
 }

@@ -55,11 +55,12 @@ describe('loadSandboxSettings', () => {
       { env: { SANDBOX_RATE_LIMIT: '0' } },
       'SANDBOX_RATE_LIMIT must be a whole number from 1 to 9007199254740991 (got "0").',
     ],
-    [{ env: { LOG_LEVEL: 'loud' } }, /^LOG_LEVEL must be one of "fatal", /],
+    // The wording the sandbox command has always had.
     [
-      { flags: { sandboxProxyBodyLimit: '0' } },
-      '--proxy-body-limit must be more than 0 (got "0").',
+      { env: { LOG_LEVEL: 'loud' } },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").',
     ],
+    [{ flags: { sandboxProxyBodyLimit: '0' } }, '--proxy-body-limit: must be more than 0.'],
   ])('names the flag or variable of a value it refuses: %j', (input, message) => {
     expect(() => loadSandboxSettings(input)).toThrow(ConfigError);
     expect(() => loadSandboxSettings(input)).toThrow(message);
