@@ -4,6 +4,8 @@
  * post size (413) → route (404/405) → token (401) → rate limit (429) → record (404) → validation
  * (422).
  */
+import { setMaxListeners } from 'node:events';
+
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
@@ -64,6 +66,8 @@ export async function buildSandbox(
   const ctx = await openSandboxContext(options, products, now);
   const app = createApp(options, deps.logger);
   const shutdown = new AbortController();
+  // Every delayed request listens to it: as many listeners as requests in flight is the design.
+  setMaxListeners(0, shutdown.signal);
   registerFrontHooks(app, options, ctx.requests, shutdown.signal);
   registerBodyParsers(app);
   await registerRoutes(app, ctx, now);
