@@ -35,30 +35,12 @@ export class CliProcess {
 
   /** Resolves with the first match of `pattern` in stdout; fails if the process ends first. */
   waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-    return this.#waitIn('stdout', pattern, timeoutMs);
+    return waitForOutput(this, 'stdout', pattern, timeoutMs, () => this.child.exitCode !== null);
   }
 
   /** The same on stderr (where the CLI's human messages go). */
   waitForStderr(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-    return this.#waitIn('stderr', pattern, timeoutMs);
-  }
-
-  async #waitIn(
-    stream: 'stdout' | 'stderr',
-    pattern: RegExp,
-    timeoutMs: number,
-  ): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const match = pattern.exec(this[stream]);
-      if (match) return match;
-      if (this.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(
-          `no ${pattern} on ${stream}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return waitForOutput(this, 'stderr', pattern, timeoutMs, () => this.child.exitCode !== null);
   }
 
   /** Signals the whole process group (npx runs the CLI as a grandchild). */
@@ -125,29 +107,11 @@ export class InProcessCli {
 
   /** Resolves with the first match of `pattern` in stdout; fails if the command ends first. */
   waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-    return this.#waitIn('stdout', pattern, timeoutMs);
+    return waitForOutput(this, 'stdout', pattern, timeoutMs, () => this.#ended);
   }
 
   waitForStderr(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-    return this.#waitIn('stderr', pattern, timeoutMs);
-  }
-
-  async #waitIn(
-    stream: 'stdout' | 'stderr',
-    pattern: RegExp,
-    timeoutMs: number,
-  ): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const match = pattern.exec(this[stream]);
-      if (match) return match;
-      if (this.#ended || Date.now() > deadline) {
-        throw new Error(
-          `no ${pattern} on ${stream}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
-        );
-      }
-      await sleep(50);
-    }
+    return waitForOutput(this, 'stderr', pattern, timeoutMs, () => this.#ended);
   }
 }
 
@@ -157,4 +121,25 @@ export function runInProcess(
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliExit> {
   return new InProcessCli(args, env).finished;
+}
+
+/** The first match of `pattern` in what a command wrote; fails once it has ended without one. */
+async function waitForOutput(
+  output: { stdout: string; stderr: string },
+  stream: 'stdout' | 'stderr',
+  pattern: RegExp,
+  timeoutMs: number,
+  ended: () => boolean,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(output[stream]);
+    if (match) return match;
+    if (ended() || Date.now() > deadline) {
+      throw new Error(
+        `no ${pattern} on ${stream}.\nstdout: ${output.stdout}\nstderr: ${output.stderr}`,
+      );
+    }
+    await sleep(50);
+  }
 }
