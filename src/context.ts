@@ -31,6 +31,8 @@ export interface ContextSettings extends QueueSettings {
   /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
   archive?: { workDir: string; archiveDir: string };
   maxAttachmentBytes: number;
+  /** How long the duplicates ledger remembers a row (LEDGER_DAYS; 400 when not said). */
+  ledgerDays?: number;
   /** The sheet job stops feeding rows while more than this many wait (10,000 by default). */
   rowsHighWater?: number;
 }
@@ -92,6 +94,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
       prefix: settings.prefix,
       connection: parts.connection,
       apiRateLimit: settings.apiRateLimit,
+      ledgerDays: settings.ledgerDays,
       logger,
       now,
     });

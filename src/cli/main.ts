@@ -18,6 +18,7 @@ const IMPORTING: readonly SettingKey[] = [
   'concurrency',
   'productsFile',
   'maxAttachmentMb',
+  'ledgerDays',
   'dataDir',
   'reportsDir',
   'apiWaitS',

@@ -99,6 +99,7 @@ export function contextSettings(settings: Settings, redisUrl: string): ContextSe
     reportsDir: settings.reportsDir,
     sheetsDir: join(settings.dataDir, 'sheets'),
     maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+    ledgerDays: settings.ledgerDays,
     // Any process may write a hot-folder sheet's report, so any may archive its work folder.
     archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
   };

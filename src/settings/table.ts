@@ -185,6 +185,12 @@ export const SETTINGS = {
     help: 'how long `import` waits for Redis when it goes away, before it stops',
     schema: z.coerce.number().int().min(0).default(300),
   },
+  ledgerDays: {
+    env: 'LEDGER_DAYS',
+    flag: '--ledger-days <days>',
+    help: 'how long the duplicates ledger remembers a row imported',
+    schema: positiveInt.max(100_000).default(400),
+  },
   maxAttachmentMb: {
     env: 'MAX_ATTACHMENT_MB',
     flag: '--max-attachment-mb <mb>',

@@ -49,9 +49,20 @@ export class Keys {
     return `${this.#base}:sheet:${sheetId}:creates`;
   }
 
-  /** The duplicates ledger: row key → the order made for it (hash). */
+  /**
+   * The duplicates ledger as versions before it was compact kept it, for every connection: row
+   * key → the order made for it (hash). Read only to carry its entries over (legacy-scope.ts).
+   */
   get ledger(): string {
     return `${this.#base}:ledger`;
+  }
+
+  /**
+   * A connection's duplicates ledger (store/ledger.ts): this key holds its shape, `<key>:<n>` its
+   * shards, `<key>:sheets` the short numbers its entries name sheets by.
+   */
+  ledgerOf(connectionId: string): string {
+    return `${this.#base}:connection:${connectionId}:ledger`;
   }
 
   /** Every connection that queued or worked here: id → its name and API (JSON, never a token). */

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 
 import type { OrderPayload } from '../orders/row.js';
 import type { Keys } from './keys.js';
+import { CLAIM, LOOKUP, RELEASE, SHEET_NUMBER, WRITE } from './ledger-scripts.js';
 
 /** Who holds a key: a sheet's row. */
 export interface RowRef {
@@ -27,52 +28,114 @@ export type Claim =
 
 type EntryState = 'pending' | 'created' | 'unknown';
 
-/** Entries are `state|sheetId|row|orderId`, so that Lua can compare owners without JSON. */
-function encode(state: EntryState, ref: RowRef, orderId?: number): string {
-  return `${state}|${ref.sheetId}|${ref.row}|${orderId ?? ''}`;
+export interface LedgerEntry {
+  state: EntryState;
+  ref: RowRef;
+  orderId?: number;
 }
 
-function decode(entry: string): { state: EntryState; ref: RowRef; orderId?: number } {
-  const [state = 'pending', sheetId = '', row = '0', orderId = ''] = entry.split('|');
+export interface LedgerOptions {
+  connectionId: string;
+  /** How long an entry is remembered (LEDGER_DAYS). */
+  ledgerDays: number;
+  now: () => number;
+}
+
+export const DEFAULT_LEDGER_DAYS = 400;
+
+const DAY_MS = 86_400_000;
+const STATE_LETTER = { pending: 'p', created: 'c', unknown: 'u' } as const;
+const LETTER_STATE: Record<string, EntryState> = { p: 'pending', c: 'created', u: 'unknown' };
+
+/** An entry as kept: `<state><day>.<sheet>.<row>.<orderId>` in base 36 (see ledger-scripts.ts). */
+interface Stored {
+  state: EntryState;
+  sheet: number;
+  row: number;
+  orderId?: number;
+}
+
+function encode(entry: Stored, day: number): string {
+  const orderId = entry.orderId === undefined ? '' : entry.orderId.toString(36);
+  return `${STATE_LETTER[entry.state]}${day.toString(36)}${ownerMarker(entry.sheet, entry.row)}${orderId}`;
+}
+
+function ownerMarker(sheet: number, row: number): string {
+  return `.${sheet.toString(36)}.${row.toString(36)}.`;
+}
+
+function decode(text: string): Stored {
+  const [head = '', sheet = '0', row = '0', orderId = ''] = text.split('.');
   return {
-    state: state as EntryState,
-    ref: { sheetId, row: Number(row) },
-    ...(orderId !== '' && { orderId: Number(orderId) }),
+    state: LETTER_STATE[head.charAt(0)] ?? 'pending',
+    sheet: parseInt(sheet, 36),
+    row: parseInt(row, 36),
+    ...(orderId !== '' && { orderId: parseInt(orderId, 36) }),
   };
 }
 
-// KEYS: ledger. ARGV: field, owner marker `|sheetId|row|`. Deletes the field if the owner holds it.
-const RELEASE = `
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-if v and string.find(v, ARGV[2], 1, true) then
-  return redis.call('HDEL', KEYS[1], ARGV[1])
-end
-return 0
-`;
+/** A row key as the ledger keeps it: 16 bytes of its sha256, whatever the key's length. */
+function fieldOf(key: string): Buffer {
+  return createHash('sha256').update(key).digest().subarray(0, 16);
+}
+
+type LedgerCall = (
+  shape: string,
+  sheets: string,
+  today: number,
+  days: number,
+  ttlMs: number,
+  field: Buffer,
+  arg?: string,
+) => Promise<string | number | null>;
 
 type ScriptedRedis = Redis & {
-  oiRelease(ledger: string, field: string, owner: string): Promise<number>;
+  oiLedgerClaim: LedgerCall;
+  oiLedgerWrite: LedgerCall;
+  oiLedgerRelease: LedgerCall;
+  oiLedgerLookup: LedgerCall;
+  oiLedgerSheet(sheets: string, sheetId: string, ttlMs: number): Promise<number>;
 };
 
+function defineScripts(redis: Redis): ScriptedRedis {
+  if (!('oiLedgerClaim' in redis)) {
+    redis.defineCommand('oiLedgerClaim', { numberOfKeys: 2, lua: CLAIM });
+    redis.defineCommand('oiLedgerWrite', { numberOfKeys: 2, lua: WRITE });
+    redis.defineCommand('oiLedgerRelease', { numberOfKeys: 2, lua: RELEASE });
+    redis.defineCommand('oiLedgerLookup', { numberOfKeys: 2, lua: LOOKUP });
+    redis.defineCommand('oiLedgerSheet', { numberOfKeys: 1, lua: SHEET_NUMBER });
+  }
+  return redis as ScriptedRedis;
+}
+
+/**
+ * One connection's ledger. Entries are kept compact (a hashed key, the sheet as a short number)
+ * and for `ledgerDays` from the day they were last written.
+ */
 export class Ledger {
   readonly #redis: ScriptedRedis;
+  readonly #shape: string;
+  readonly #sheets: string;
+  readonly #options: LedgerOptions;
+  /** Sheet ids by their number and back: a sheet's number never changes while it is remembered. */
+  readonly #numbers = new Map<string, number>();
+  readonly #ids = new Map<number, string>();
 
-  constructor(
-    redis: Redis,
-    private readonly keys: Keys,
-  ) {
-    if (!('oiRelease' in redis))
-      redis.defineCommand('oiRelease', { numberOfKeys: 1, lua: RELEASE });
-    this.#redis = redis as ScriptedRedis;
+  constructor(redis: Redis, keys: Keys, options: LedgerOptions) {
+    this.#redis = defineScripts(redis);
+    this.#shape = keys.ledgerOf(options.connectionId);
+    this.#sheets = `${this.#shape}:sheets`;
+    this.#options = options;
   }
 
   async claim(key: string, me: RowRef): Promise<Claim> {
-    const claimed = await this.#redis.hsetnx(this.keys.ledger, key, encode('pending', me));
-    if (claimed === 1) return { kind: 'mine' };
-    const entry = await this.#redis.hget(this.keys.ledger, key);
-    if (entry === null) return this.claim(key, me); // released in between: try again
-    const { state, ref, orderId } = decode(entry);
-    if (ref.sheetId === me.sheetId && ref.row === me.row) {
+    const sheet = await this.#sheetNumber(me.sheetId);
+    const pending = encode({ state: 'pending', sheet, row: me.row }, this.#today());
+    const found = await this.#call(this.#redis.oiLedgerClaim, key, pending);
+    if (typeof found !== 'string') return { kind: 'mine' };
+    const { state, orderId, ...held } = decode(found);
+    const ref = { sheetId: await this.#sheetId(held.sheet), row: held.row };
+    if (held.sheet === sheet && held.row === me.row) {
       return state === 'created' && orderId !== undefined
         ? { kind: 'duplicate', orderId, ...ref }
         : { kind: 'mine' };
@@ -83,24 +146,94 @@ export class Ledger {
 
   /** The order exists: later rows with this key are duplicates of it. */
   async confirm(key: string, me: RowRef, orderId: number): Promise<void> {
-    await this.#redis.hset(this.keys.ledger, key, encode('created', me, orderId));
+    await this.#write(key, 'created', me, orderId);
   }
 
   /** The create's outcome is unknown: later rows with this key need a person to look. */
   async markUnknown(key: string, me: RowRef): Promise<void> {
-    await this.#redis.hset(this.keys.ledger, key, encode('unknown', me));
+    await this.#write(key, 'unknown', me);
   }
 
   /** No order was made (the API refused it): the key is free again. */
   async release(key: string, me: RowRef): Promise<void> {
-    await this.#redis.oiRelease(this.keys.ledger, key, `|${me.sheetId}|${me.row}|`);
+    const marker = ownerMarker(await this.#sheetNumber(me.sheetId), me.row);
+    await this.#call(this.#redis.oiLedgerRelease, key, marker);
   }
 
-  async lookup(
-    key: string,
-  ): Promise<{ state: EntryState; ref: RowRef; orderId?: number } | undefined> {
-    const entry = await this.#redis.hget(this.keys.ledger, key);
-    return entry === null ? undefined : decode(entry);
+  async lookup(key: string): Promise<LedgerEntry | undefined> {
+    const found = await this.#call(this.#redis.oiLedgerLookup, key);
+    if (typeof found !== 'string') return undefined;
+    const { sheet, row, ...rest } = decode(found);
+    return { ...rest, ref: { sheetId: await this.#sheetId(sheet), row } };
+  }
+
+  /**
+   * An entry of the ledger as versions before this one kept it (`state|sheetId|row|orderId`),
+   * remembered from today unless the key already has one. Returns whether it was taken.
+   */
+  async adopt(key: string, entry: string): Promise<boolean> {
+    const [state = '', sheetId = '', row = '0', orderId = ''] = entry.split('|');
+    const stored: Stored = {
+      state: state === 'created' || state === 'unknown' ? state : 'pending',
+      sheet: await this.#sheetNumber(sheetId),
+      row: Number(row) || 0,
+      ...(/^\d+$/.test(orderId) && { orderId: Number(orderId) }),
+    };
+    const found = await this.#call(this.#redis.oiLedgerClaim, key, encode(stored, this.#today()));
+    return typeof found !== 'string';
+  }
+
+  async #write(key: string, state: EntryState, me: RowRef, orderId?: number): Promise<void> {
+    const sheet = await this.#sheetNumber(me.sheetId);
+    const entry = { state, sheet, row: me.row, ...(orderId !== undefined && { orderId }) };
+    await this.#call(this.#redis.oiLedgerWrite, key, encode(entry, this.#today()));
+  }
+
+  #call(script: LedgerCall, key: string, arg?: string): Promise<string | number | null> {
+    const today = this.#today();
+    const { ledgerDays } = this.#options;
+    const field = fieldOf(key);
+    return arg === undefined
+      ? script.call(this.#redis, this.#shape, this.#sheets, today, ledgerDays, this.#ttlMs(), field)
+      : script.call(
+          this.#redis,
+          this.#shape,
+          this.#sheets,
+          today,
+          ledgerDays,
+          this.#ttlMs(),
+          field,
+          arg,
+        );
+  }
+
+  #today(): number {
+    return Math.floor(this.#options.now() / DAY_MS);
+  }
+
+  /** Long enough for any entry written now; refreshed by every write. */
+  #ttlMs(): number {
+    return (this.#options.ledgerDays + 1) * DAY_MS;
+  }
+
+  async #sheetNumber(sheetId: string): Promise<number> {
+    const known = this.#numbers.get(sheetId);
+    if (known !== undefined) return known;
+    const number = await this.#redis.oiLedgerSheet(this.#sheets, sheetId, this.#ttlMs());
+    this.#numbers.set(sheetId, number);
+    this.#ids.set(number, sheetId);
+    return number;
+  }
+
+  async #sheetId(number: number): Promise<string> {
+    const known = this.#ids.get(number);
+    if (known !== undefined) return known;
+    const sheetId = await this.#redis.hget(this.#sheets, `n:${number}`);
+    // Only an entry whose sheet numbers were lost (removed by hand) names none.
+    if (sheetId === null) return `#${number}`;
+    this.#ids.set(number, sheetId);
+    this.#numbers.set(sheetId, number);
+    return sheetId;
   }
 }
 

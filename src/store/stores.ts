@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { ConnectionInfo } from '../connections/connection.js';
 import { Keys } from './keys.js';
 import { adoptLegacyScope } from './legacy-scope.js';
-import { Ledger } from './ledger.js';
+import { DEFAULT_LEDGER_DAYS, Ledger } from './ledger.js';
 import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
 import { SheetStore } from './sheet-store.js';
@@ -29,6 +29,8 @@ export async function openStores(
     connection: ConnectionInfo;
     /** API requests per minute over every worker; undefined for none. */
     apiRateLimit: number | undefined;
+    /** How long the duplicates ledger remembers a row (LEDGER_DAYS). */
+    ledgerDays?: number;
     logger: Logger;
     now: () => number;
   },
@@ -36,7 +38,17 @@ export async function openStores(
   const { id, name, apiBaseUrl, sandbox } = options.connection;
   const keys = new Keys(options.prefix);
   await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
-  const adopted = await adoptLegacyScope(redis, keys, options.connection);
+  const ledger = new Ledger(redis, keys, {
+    connectionId: id,
+    ledgerDays: options.ledgerDays ?? DEFAULT_LEDGER_DAYS,
+    now: options.now,
+  });
+  const { compacted, ...adopted } = await adoptLegacyScope(redis, keys, options.connection, ledger);
+  if (compacted > 0)
+    options.logger.info(
+      { connection: id, rows: compacted },
+      'the duplicates ledger of an earlier version was carried over to its compact form',
+    );
   if (adopted.ledger + adopted.sheets > 0)
     options.logger.info(
       { connection: id, ...adopted },
@@ -45,7 +57,7 @@ export async function openStores(
   return {
     keys,
     store: new SheetStore(redis, keys),
-    ledger: new Ledger(redis, keys),
+    ledger,
     pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, options.now),
     notTaken: new NotTaken(redis, keys),
   };

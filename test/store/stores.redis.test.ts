@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileProcessor } from '../../jobs/reconcile.js';
 import { closeSheetEarly } from '../../src/rows/outcome.js';
 import { Keys } from '../../src/store/keys.js';
-import { Ledger, ledgerKey } from '../../src/store/ledger.js';
 import { ApiPace } from '../../src/store/pace.js';
 import { SheetStore } from '../../src/store/sheet-store.js';
 import { freePort } from '../../src/redis/local-server.js';
@@ -110,58 +109,6 @@ describe('SheetStore', () => {
     } finally {
       await t.close();
     }
-  });
-});
-
-describe('Ledger', () => {
-  const key = 'scope|ref|R-1';
-
-  it('lets one row claim a key; others see it busy, then a duplicate of its order', async () => {
-    const ledger = new Ledger(client, keys);
-    const a = { sheetId: 'A', row: 1 };
-    const b = { sheetId: 'B', row: 4 };
-    const claims = await Promise.all([ledger.claim(key, a), ledger.claim(key, b)]);
-    expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'mine']);
-    const owner = claims[0].kind === 'mine' ? a : b;
-    const other = owner === a ? b : a;
-    expect(await ledger.claim(key, owner)).toEqual({ kind: 'mine' });
-    await ledger.confirm(key, owner, 555);
-    expect(await ledger.claim(key, other)).toEqual({ kind: 'duplicate', orderId: 555, ...owner });
-  });
-
-  it('frees a key only for the row that holds it', async () => {
-    const ledger = new Ledger(client, keys);
-    const k = 'scope|ref|R-2';
-    const a = { sheetId: 'A', row: 2 };
-    await ledger.claim(k, a);
-    await ledger.release(k, { sheetId: 'A', row: 22 });
-    expect(await ledger.lookup(k)).toMatchObject({ state: 'pending', ref: a });
-    await ledger.release(k, a);
-    expect(await ledger.lookup(k)).toBeUndefined();
-  });
-
-  it('sends later rows of an unknown outcome to review', async () => {
-    const ledger = new Ledger(client, keys);
-    const k = 'scope|ref|R-3';
-    await ledger.claim(k, { sheetId: 'A', row: 3 });
-    await ledger.markUnknown(k, { sheetId: 'A', row: 3 });
-    expect(await ledger.claim(k, { sheetId: 'B', row: 1 })).toEqual({
-      kind: 'unknown',
-      sheetId: 'A',
-      row: 3,
-    });
-  });
-
-  it('keys rows by reference, else by what they would send', () => {
-    const order = { city: 'Gent', address1: 'Kerkstraat' };
-    expect(ledgerKey('api', { reference: 'R-1', order, files: [] })).toBe('api|ref|R-1');
-    const fp = ledgerKey('api', { order, files: ['a.pdf'] });
-    expect(fp).toMatch(/^api\|fp\|[0-9a-f]{64}$/);
-    expect(
-      ledgerKey('api', { order: { address1: 'Kerkstraat', city: 'Gent' }, files: ['a.pdf'] }),
-    ).toBe(fp);
-    expect(ledgerKey('api', { order, files: ['b.pdf'] })).not.toBe(fp);
-    expect(ledgerKey('other', { order, files: ['a.pdf'] })).not.toBe(fp);
   });
 });
 

@@ -1,0 +1,120 @@
+/**
+ * The duplicates ledger's Lua (store/ledger.ts). A connection's entries are spread over shards
+ * small enough for Redis to keep each as a listpack (a few bytes of overhead per entry instead of
+ * the ~50 of a hash table). The shards grow by linear hashing: one shard splits in two each time
+ * the entries outgrow them, so a lookup is always one HGET, however many rows were imported.
+ *
+ * KEYS: the ledger's shape (hash: `l` level, `p` next shard to split, `n` entries), its sheet
+ * numbers. ARGV: today (days since 1970), LEDGER_DAYS, the keys' time to live (ms), the entry's
+ * field (16 bytes of a hash), then the script's own.
+ *
+ * An entry is `<state><day>.<sheet>.<row>.<orderId>` (base 36); one written LEDGER_DAYS or more
+ * before today is gone: lookups skip it, claims overwrite it, splits drop it, and a shard that
+ * nothing was written to for LEDGER_DAYS expires whole.
+ */
+
+/** Entries per shard on average before one splits: well under Redis's 128 per listpack. */
+const SHARD_LOAD = 48;
+
+const COMMON = `
+local meta, sheets = KEYS[1], KEYS[2]
+local today, days, ttl, field = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local function live(v)
+  local day = string.match(v, '^%a(%w+)%.')
+  return day ~= nil and today - tonumber(day, 36) < days
+end
+local function h32(f)
+  local a, b, c, d = string.byte(f, 1, 4)
+  return ((a * 256 + b) * 256 + c) * 256 + d
+end
+local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
+local L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
+local function shard(f)
+  local h = h32(f)
+  local n = h % 2 ^ L
+  if n < P then n = h % 2 ^ (L + 1) end
+  return meta .. ':' .. n
+end
+local function rewrite(key, flat)
+  if #flat > 0 then
+    redis.call('HSET', key, unpack(flat))
+    redis.call('PEXPIRE', key, ttl)
+  end
+end
+-- Shard P becomes P and P + 2^L, both rewritten whole so that each is a listpack again.
+local function split()
+  local source = meta .. ':' .. P
+  local all = redis.call('HGETALL', source)
+  redis.call('DEL', source)
+  local keep, move = {}, {}
+  for i = 1, #all, 2 do
+    local f, v = all[i], all[i + 1]
+    local into = (h32(f) % 2 ^ (L + 1) == P) and keep or move
+    if not live(v) then N = N - 1 else
+      into[#into + 1] = f
+      into[#into + 1] = v
+    end
+  end
+  rewrite(source, keep)
+  rewrite(meta .. ':' .. (P + 2 ^ L), move)
+  P = P + 1
+  if P == 2 ^ L then L, P = L + 1, 0 end
+end
+local function grown(added)
+  N = N + added
+  if N > ${SHARD_LOAD} * (2 ^ L + P) then split() end
+  redis.call('HSET', meta, 'l', L, 'p', P, 'n', N)
+  redis.call('PEXPIRE', meta, ttl)
+  redis.call('PEXPIRE', sheets, ttl)
+end
+`;
+
+/** ARGV[5]: the entry to write if the field has none. Returns the live entry found, else nil. */
+export const CLAIM = `${COMMON}
+local key = shard(field)
+local found = redis.call('HGET', key, field)
+if found and live(found) then return found end
+redis.call('HSET', key, field, ARGV[5])
+redis.call('PEXPIRE', key, ttl)
+grown(found and 0 or 1)
+return false
+`;
+
+/** ARGV[5]: the entry, written whatever was there. */
+export const WRITE = `${COMMON}
+local key = shard(field)
+local added = redis.call('HSET', key, field, ARGV[5])
+redis.call('PEXPIRE', key, ttl)
+grown(added)
+return 1
+`;
+
+/** ARGV[5]: the owner's marker `.<sheet>.<row>.`; the entry is deleted only if the owner holds it. */
+export const RELEASE = `${COMMON}
+local key = shard(field)
+local found = redis.call('HGET', key, field)
+if not (found and string.find(found, ARGV[5], 1, true)) then return 0 end
+redis.call('HDEL', key, field)
+grown(-1)
+return 1
+`;
+
+/** The live entry of a field, else nil. */
+export const LOOKUP = `${COMMON}
+local found = redis.call('HGET', shard(field), field)
+if found and live(found) then return found end
+return false
+`;
+
+/**
+ * KEYS: the sheet numbers. ARGV: a sheet id, the time to live (ms). Returns the sheet's number,
+ * given it the first time it is asked for.
+ */
+export const SHEET_NUMBER = `
+local known = redis.call('HGET', KEYS[1], 's:' .. ARGV[1])
+if known then return tonumber(known) end
+local n = redis.call('HINCRBY', KEYS[1], 'next', 1)
+redis.call('HSET', KEYS[1], 's:' .. ARGV[1], n, 'n:' .. n, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return n
+`;
