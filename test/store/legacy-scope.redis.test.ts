@@ -10,6 +10,8 @@ import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Keys } from '../../src/store/keys.js';
+import { adoptLegacyScope } from '../../src/store/legacy-scope.js';
+import { Ledger } from '../../src/store/ledger.js';
 import { openContext } from '../../src/context.js';
 import { tempDir } from '../helpers/files.js';
 import { testPipelineConfig, waitForReport } from '../helpers/pipeline.js';
@@ -68,5 +70,45 @@ describe('a ledger written before connections', () => {
     expect(progress.counts).toMatchObject({ duplicate: 1, 'needs-review': 1, created: 1 });
     const orders = await sandbox.api.listOrders();
     expect(orders.map((o) => o.contact_name)).toEqual(['Contact 3']);
+  });
+});
+
+describe('a ledger written before it was compact', () => {
+  it('is carried over once: its rows are still duplicates, other connections keep theirs', async () => {
+    const redis = await useTestRedis();
+    closing.push(() => redis.cleanup());
+    const client = new Redis(redis.url);
+    closing.push(async () => client.quit());
+    const keys = new Keys(`{${redis.prefix}}`);
+    const connection = { id: 'c0ffee', apiBaseUrl: 'http://api.example', sandbox: false };
+    await client.hset(keys.ledger, {
+      'c0ffee|ref|R-1': 'created|old-sheet|1|4242',
+      'c0ffee|fp|ab12': 'unknown|old-sheet|2|',
+      'beef|ref|R-1': 'created|their-sheet|1|777',
+    });
+    const ledger = new Ledger(client, keys, {
+      connectionId: connection.id,
+      ledgerDays: 400,
+      now: Date.now,
+    });
+
+    expect(await adoptLegacyScope(client, keys, connection, ledger)).toEqual({
+      ledger: 0,
+      sheets: 0,
+      compacted: 2,
+    });
+    expect(await ledger.claim('c0ffee|ref|R-1', { sheetId: 'new', row: 1 })).toEqual({
+      kind: 'duplicate',
+      orderId: 4242,
+      sheetId: 'old-sheet',
+      row: 1,
+    });
+    expect(await ledger.lookup('c0ffee|fp|ab12')).toMatchObject({ state: 'unknown' });
+    expect(await client.hgetall(keys.ledger)).toEqual({
+      'beef|ref|R-1': 'created|their-sheet|1|777',
+    });
+    expect(await adoptLegacyScope(client, keys, connection, ledger)).toMatchObject({
+      compacted: 0,
+    });
   });
 });
