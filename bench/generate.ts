@@ -50,20 +50,27 @@ const HEADER = [
 ];
 const ATTACHMENTS = 200;
 
-/** Writes `rows` rows to `<dir>/sheet.csv`, with `<dir>/docs/` holding the attachments. */
-export async function generateSheet(dir: string, rows: number): Promise<string> {
+/**
+ * Writes `rows` rows to `<dir>/<name>` (`sheet.csv`), with `<dir>/docs/` holding the attachments;
+ * references are `<referencePrefix><n>` (`REF-1`…).
+ */
+export async function generateSheet(
+  dir: string,
+  rows: number,
+  options: { name?: string; referencePrefix?: string } = {},
+): Promise<string> {
   await mkdir(join(dir, 'docs'), { recursive: true });
   for (let i = 0; i < ATTACHMENTS; i++) {
     await writeFile(join(dir, 'docs', `plan-${i}.pdf`), `%PDF-1.4\n% plan ${i}\n`);
   }
-  const path = join(dir, 'sheet.csv');
+  const path = join(dir, options.name ?? 'sheet.csv');
   const out = createWriteStream(path);
   let buffer = `${HEADER.join(',')}\n`;
   for (let i = 1; i <= rows; i++) {
     const [city, postal] = CITIES[i % CITIES.length] ?? CITIES[0];
     const elec = i % 3 === 0;
     buffer += [
-      `REF-${i}`,
+      `${options.referencePrefix ?? 'REF-'}${i}`,
       TYPES[i % TYPES.length],
       String(50 + (i % 250)),
       STREETS[i % STREETS.length],

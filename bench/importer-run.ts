@@ -12,7 +12,7 @@ import { Agent } from 'undici';
 
 import { ApiClient } from '../src/api/client.js';
 import { connectionOf } from '../src/connections/connection.js';
-import { openContext } from '../src/context.js';
+import { type Context, openContext } from '../src/context.js';
 import { submitSheet } from '../src/intake/submit.js';
 import type { Catalogue } from '../src/orders/catalogue.js';
 import type { OrderPayload } from '../src/orders/row.js';
@@ -42,6 +42,42 @@ class TimedClient extends ApiClient {
   }
 }
 
+/** A context as a service opens it, on a Redis prefix of its own (`{<tag>}`). */
+export async function openBenchContext(options: {
+  api: ApiClient;
+  apiUrl: string;
+  token: string;
+  tag: string;
+  dir: string;
+  catalogue: Catalogue;
+  concurrency: number;
+}): Promise<Context> {
+  return openContext({
+    settings: {
+      redisUrl: benchRedisUrl(),
+      prefix: `{${options.tag}}`,
+      concurrency: options.concurrency,
+      lockMs: 30_000,
+      rowAttempts: 8,
+      retryDelayMs: 1000,
+      reportsDir: join(options.dir, 'reports'),
+      sheetsDir: join(options.dir, 'sheets'),
+      maxAttachmentBytes: 20 * 1024 * 1024,
+    },
+    catalogue: options.catalogue,
+    api: options.api,
+    connection: connectionOf({
+      apiBaseUrl: options.apiUrl,
+      token: options.token,
+      name: 'bench',
+      sandbox: true,
+    }),
+    logger: pino({ level: 'silent' }),
+  });
+}
+
+export const benchRedisUrl = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
 export async function runImporter(options: {
   api: { url: string; token: string };
   sheet: string;
@@ -49,7 +85,7 @@ export async function runImporter(options: {
   catalogue: Catalogue;
   concurrency: number;
 }): Promise<ImporterRun> {
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisUrl = benchRedisUrl();
   const tag = `bench-throughput-${randomUUID()}`;
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
@@ -61,27 +97,14 @@ export async function runImporter(options: {
     timeoutMs: 30_000,
     dispatcher,
   });
-  const ctx = await openContext({
-    settings: {
-      redisUrl,
-      prefix: `{${tag}}`,
-      concurrency: options.concurrency,
-      lockMs: 30_000,
-      rowAttempts: 8,
-      retryDelayMs: 1000,
-      reportsDir: join(options.dir, 'reports'),
-      sheetsDir: join(options.dir, 'sheets'),
-      maxAttachmentBytes: 20 * 1024 * 1024,
-    },
-    catalogue: options.catalogue,
+  const ctx = await openBenchContext({
     api,
-    connection: connectionOf({
-      apiBaseUrl: options.api.url,
-      token: options.api.token,
-      name: 'bench',
-      sandbox: true,
-    }),
-    logger: pino({ level: 'silent' }),
+    apiUrl: options.api.url,
+    token: options.api.token,
+    tag,
+    dir: options.dir,
+    catalogue: options.catalogue,
+    concurrency: options.concurrency,
   });
   try {
     await startWorkers(ctx);
@@ -114,7 +137,8 @@ export async function runImporter(options: {
   }
 }
 
-async function removeKeys(redisUrl: string, tag: string): Promise<void> {
+/** Removes every key of a bench's tag, a SCAN page at a time. */
+export async function removeKeys(redisUrl: string, tag: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';

@@ -6,13 +6,9 @@
  * limit; its first create at most 0.5 s after the sheet is read. The machine's load is printed
  * too: on a busy machine both figures drop, the ratio less so.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 
 import { Agent } from 'undici';
 
@@ -22,34 +18,11 @@ import { defaultProductsFile } from '../src/package-root.js';
 import { rowRequests, sendAll } from './api-limit.js';
 import { generateSheet } from './generate.js';
 import { runImporter } from './importer-run.js';
+import { type SandboxProcess, startSandboxProcess } from './sandbox-process.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 6000);
 const LATENCY_MS = 100;
 const WIDTH = 32;
-const here = dirname(fileURLToPath(import.meta.url));
-
-interface SandboxProcess {
-  url: string;
-  token: string;
-  stop(): Promise<void>;
-}
-
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [join(here, 'sandbox-child.js'), String(LATENCY_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const [first] = (await once(lines, 'line')) as [string];
-  const { url, token } = JSON.parse(first) as { url: string; token: string };
-  return {
-    url,
-    token,
-    stop: async () => {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
-}
 
 async function apiBoundMs(sandbox: SandboxProcess, sheet: string, dir: string) {
   const catalogue = await loadCatalogue(defaultProductsFile());
@@ -76,7 +49,7 @@ const load = () =>
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 const dir = await mkdtemp(join(tmpdir(), 'bench-throughput-'));
-const sandbox = await startSandboxProcess();
+const sandbox = await startSandboxProcess(LATENCY_MS);
 try {
   const sheet = await generateSheet(dir, ROWS);
   print(

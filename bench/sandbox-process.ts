@@ -1,0 +1,32 @@
+/** The sandbox in a child process of its own (sandbox-child.ts), as the benchmarks use it. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export interface SandboxProcess {
+  url: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the sandbox with `latencyMs` added to every request. */
+export async function startSandboxProcess(latencyMs: number): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [join(here, 'sandbox-child.js'), String(latencyMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [first] = (await once(lines, 'line')) as [string];
+  const { url, token } = JSON.parse(first) as { url: string; token: string };
+  return {
+    url,
+    token,
+    stop: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
