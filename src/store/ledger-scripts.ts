@@ -35,11 +35,12 @@ local function shard(f)
   if n < P then n = h % 2 ^ (L + 1) end
   return meta .. ':' .. n
 end
+-- In pieces: unpack has a limit, and a shard may have outgrown a listpack (see SHARD_LOAD).
 local function rewrite(key, flat)
-  if #flat > 0 then
-    redis.call('HSET', key, unpack(flat))
-    redis.call('PEXPIRE', key, ttl)
+  for i = 1, #flat, 256 do
+    redis.call('HSET', key, unpack(flat, i, math.min(i + 255, #flat)))
   end
+  if #flat > 0 then redis.call('PEXPIRE', key, ttl) end
 end
 -- Shard P becomes P and P + 2^L, both rewritten whole so that each is a listpack again.
 local function split()
