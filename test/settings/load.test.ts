@@ -22,6 +22,7 @@ describe('loadSettings', () => {
       apiWaitS: 300,
       redisWaitS: 300,
       maxAttachmentMb: 20,
+      ledgerDays: 400,
       dashboardHost: '127.0.0.1',
       dashboardPort: 3000,
       logLevel: 'info',
@@ -41,11 +42,12 @@ describe('loadSettings', () => {
     const settings = await loadSettings({
       cwd,
       configFile,
-      env: { CONCURRENCY: '4', MAX_ATTACHMENT_MB: '7' },
-      flags: { concurrency: '6' },
+      env: { CONCURRENCY: '4', MAX_ATTACHMENT_MB: '7', LEDGER_DAYS: '30' },
+      flags: { concurrency: '6', ledgerDays: '90' },
     });
     expect(settings).toMatchObject({
       concurrency: 6,
+      ledgerDays: 90,
       maxAttachmentMb: 7,
       apiTimeoutMs: 1000,
       configFile,
@@ -85,6 +87,7 @@ describe('loadSettings', () => {
     [{ JOB_LOCK_MS: '10' }, /^JOB_LOCK_MS: must be at least 500 /],
     [{ API_WAIT_S: '-1' }, /^API_WAIT_S: must be at least 0 /],
     [{ REDIS_WAIT_S: 'soon' }, /^REDIS_WAIT_S: must be a number \(got "soon"\)\.$/],
+    [{ LEDGER_DAYS: '0' }, /^LEDGER_DAYS: must be more than 0 /],
   ])('refuses %j in one line naming the setting', async (env, message) => {
     const error = await loadSettings({ cwd, env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
