@@ -2,6 +2,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { contextSettings } from '../../src/cli/process-parts.js';
 import { ConfigError, loadSettings } from '../../src/settings/load.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { put, tempDir } from '../helpers/files.js';
@@ -62,6 +63,11 @@ describe('loadSettings', () => {
     expect(settings.dataDir).toBe(join(cwd, 'work'));
     expect(settings.inboxDir).toBe(join(cwd, 'work', 'inbox'));
     expect(settings.productsFile).toBe(join(cwd, 'cat.json'));
+  });
+
+  it('carries LEDGER_DAYS into the context', async () => {
+    const settings = await loadSettings({ cwd, env: { LEDGER_DAYS: '30' } });
+    expect(contextSettings(settings, 'redis://127.0.0.1:6379').ledgerDays).toBe(30);
   });
 
   it('ignores empty environment variables', async () => {
