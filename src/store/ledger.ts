@@ -2,6 +2,10 @@
  * The duplicates ledger (docs/design.md §3): each row's key — its `reference`, else a fingerprint of its
  * canonical payload — mapped to the order created for it. A row claims its key before creating;
  * a key already created elsewhere makes the row a `duplicate`, never a second order.
+ *
+ * Kept compact (16 bytes of the key's hash, the sheet as a number: a few dozen bytes of Redis per
+ * row, see ledger-scripts.ts) and for LEDGER_DAYS from the day an entry was last written: a row
+ * whose order was made longer ago than that is imported again.
  */
 import { createHash } from 'node:crypto';
 
