@@ -50,20 +50,30 @@ const HEADER = [
 ];
 const ATTACHMENTS = 200;
 
-/**
- * Writes `rows` rows to `<dir>/<name>` (`sheet.csv`), with `<dir>/docs/` holding the attachments;
- * references are `<referencePrefix><n>` (`REF-1`…).
- */
+export interface SheetShape {
+  /** The file's name in `dir` (`sheet.csv`). */
+  name?: string;
+  /** References are `<referencePrefix><n>` (`REF-1`…). */
+  referencePrefix?: string;
+  /**
+   * Every row invalid (its contact language is not one the API knows), references still distinct:
+   * the case where a validator would hold a problem per row.
+   */
+  allInvalid?: boolean;
+}
+
+/** Writes `rows` rows to `<dir>/<name>`, with `<dir>/docs/` holding the attachments. */
 export async function generateSheet(
   dir: string,
   rows: number,
-  options: { name?: string; referencePrefix?: string } = {},
+  options: SheetShape = {},
 ): Promise<string> {
   await mkdir(join(dir, 'docs'), { recursive: true });
   for (let i = 0; i < ATTACHMENTS; i++) {
     await writeFile(join(dir, 'docs', `plan-${i}.pdf`), `%PDF-1.4\n% plan ${i}\n`);
   }
   const path = join(dir, options.name ?? 'sheet.csv');
+  const languages = options.allInvalid ? ['de', 'es', 'it'] : ['nl', 'fr', 'en'];
   const out = createWriteStream(path);
   let buffer = `${HEADER.join(',')}\n`;
   for (let i = 1; i <= rows; i++) {
@@ -78,7 +88,7 @@ export async function generateSheet(
       city,
       postal,
       `Contact ${i}`,
-      ['nl', 'fr', 'en'][i % 3],
+      languages[i % 3],
       `contact${i}@example.be`,
       '+32 470 12 34 56',
       'nee',
