@@ -23,6 +23,7 @@ import {
 import type { CsvSheet } from './csv.js';
 import { delimiterName } from './delimiter.js';
 import { openSource, type SheetSource } from './records.js';
+import { ReferenceSet } from './reference-set.js';
 import type { SheetInfo, SourceRecord } from './types.js';
 
 export { sheetFormat } from './records.js';
@@ -89,7 +90,7 @@ export function validateSource(
   options: ReadSheetOptions & { folder: string },
 ): OpenedSheet {
   const { info } = source;
-  const references = new Map<string, number>();
+  const references = new ReferenceSet();
   const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
   const validate = rowValidator(options.catalogue);
   const finish: Finish = (record, cells, early) =>
@@ -192,7 +193,7 @@ function rowResult(
   early: readonly string[],
   validation: RowValidation,
   attachments: AttachmentChecker,
-  references: Map<string, number>,
+  references: ReferenceSet,
 ): RowResult {
   // Built without object spreads: this runs once per row of sheets of a million rows.
   const { row, line } = record;
@@ -206,9 +207,8 @@ function rowResult(
   const reference =
     (validation.ok ? validation.value.reference : validation.reference) ?? referenceOf(cells);
   if (reference !== undefined) {
-    const first = references.get(reference);
-    if (first === undefined) references.set(reference, row);
-    else {
+    const first = references.earlierRow(reference, row);
+    if (first !== undefined) {
       add(
         cells.column('reference') ?? 'reference',
         `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
