@@ -1,9 +1,10 @@
 /**
  * The references a sheet has used so far, and the row that used each first: how a second use is
- * refused. A sheet of a million rows holds a million of them, so they are kept in typed arrays
- * (outside the JavaScript heap, which the garbage collector then does not size itself after)
- * rather than as a million strings in a Map: 30 to 40 bytes per reference plus its own bytes,
- * where a Map took about 100 and made the heap grow twice that.
+ * refused. A sheet of a million rows holds a million of them, so they are kept as bytes in typed
+ * arrays (outside the JavaScript heap, which the garbage collector then does not size itself
+ * after) rather than as a million strings in a Map: about 9 bytes per reference plus its own
+ * bytes, and 4 to 8 bytes of table, where a Map took about 100 and made the heap grow by twice
+ * that. The bytes fill chunks of 4 MiB, never copied once full, so growing costs no second copy.
  *
  * Exact, not probabilistic: a false "duplicate" would drop a real order. Each reference's bytes
  * are kept, so two references are the same only when their bytes are equal; the hash only
@@ -11,26 +12,31 @@
  * never a wrong answer. The bytes are each UTF-16 code unit in UTF-8's shapes (a lone surrogate,
  * possible in JSON, written as itself rather than replaced as TextEncoder would), so that
  * different strings never have the same bytes.
+ *
+ * An entry, where its slot points: the hash (4 bytes, little-endian), the length of the
+ * reference's bytes, the bytes, and its first row (both lengths and rows as base-128 varints).
  */
 
 /** A 32-bit hash of `bytes[0, length)`; only its spread matters, not its strength. */
 export type HashBytes = (bytes: Uint8Array, length: number) => number;
 
-const NO_ENTRY = -1;
+const CHUNK_BITS = 22;
+const CHUNK = 1 << CHUNK_BITS;
+/** Positions are 32-bit: chunk index × CHUNK + offset. */
+const MAX_CHUNKS = 2 ** (32 - CHUNK_BITS);
+/** No entry starts there: the last byte of the last chunk cannot hold one (6 bytes at least). */
+const NO_ENTRY = 0xffff_ffff;
 /** Entries per slot at most before the table of slots doubles: short probes, 8 bytes a reference. */
 const MAX_LOAD = 0.5;
 
 export class ReferenceSet {
-  /** Every reference's bytes, one after another, in the order first seen. */
-  #bytes = new Uint8Array(1 << 16);
-  /** Entry i's bytes end at ends[i] and start where entry i - 1's end. */
-  #ends = new Uint32Array(1 << 10);
-  #hashes = new Uint32Array(1 << 10);
-  /** The row that used the reference first (a Float64Array: rows are not capped at 2^32). */
-  #rows = new Float64Array(1 << 10);
+  /** The entries, one after another; only the last chunk has room left (or grows, while small). */
+  #chunks: Uint8Array[] = [new Uint8Array(1 << 12)];
+  /** Bytes used in the last chunk. */
+  #used = 0;
   #count = 0;
-  /** Open addressing with linear probing: an entry's index, or NO_ENTRY. */
-  #slots = new Int32Array(1 << 11).fill(NO_ENTRY);
+  /** Open addressing with linear probing: an entry's position, or NO_ENTRY. */
+  #slots = new Uint32Array(1 << 10).fill(NO_ENTRY);
   /** The reference being looked up, as bytes. */
   #scratch = new Uint8Array(256);
   readonly #hash: HashBytes;
@@ -51,12 +57,14 @@ export class ReferenceSet {
     const hash = this.#hash(this.#scratch, length) >>> 0;
     const mask = this.#slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.#slots[slot] ?? NO_ENTRY;
-      if (entry === NO_ENTRY) {
-        this.#add(slot, hash, length, row);
+      const position = this.#slots[slot] ?? NO_ENTRY;
+      if (position === NO_ENTRY) {
+        this.#slots[slot] = this.#add(hash, length, row);
+        if (++this.#count > this.#slots.length * MAX_LOAD) this.#doubleSlots();
         return undefined;
       }
-      if (this.#hashes[entry] === hash && this.#sameBytes(entry, length)) return this.#rows[entry];
+      const first = this.#rowIfSame(position, hash, length);
+      if (first !== undefined) return first;
     }
   }
 
@@ -80,55 +88,101 @@ export class ReferenceSet {
     return n;
   }
 
-  #sameBytes(entry: number, length: number): boolean {
-    const start = entry === 0 ? 0 : (this.#ends[entry - 1] ?? 0);
-    if ((this.#ends[entry] ?? 0) - start !== length) return false;
-    const bytes = this.#bytes;
+  /** The entry's first row when it holds the scratch bytes. */
+  #rowIfSame(position: number, hash: number, length: number): number | undefined {
+    const chunk = this.#chunks[position >>> CHUNK_BITS] ?? new Uint8Array();
+    let at = position & (CHUNK - 1);
+    if (readHash(chunk, at) !== hash) return undefined;
+    const stored = readVarint(chunk, at + 4);
+    if (stored.value !== length) return undefined;
+    at = stored.next;
     const scratch = this.#scratch;
-    for (let i = 0; i < length; i++) if (bytes[start + i] !== scratch[i]) return false;
-    return true;
+    for (let i = 0; i < length; i++) if (chunk[at + i] !== scratch[i]) return undefined;
+    return readVarint(chunk, at + length).value;
   }
 
-  #add(slot: number, hash: number, length: number, row: number): void {
-    const start = this.#count === 0 ? 0 : (this.#ends[this.#count - 1] ?? 0);
-    if (start + length > 0xffff_ffff) {
+  /** Appends an entry for the scratch bytes; returns its position. */
+  #add(hash: number, length: number, row: number): number {
+    const size = 4 + varintSize(length) + length + varintSize(row);
+    const chunk = this.#room(size);
+    const position = (this.#chunks.length - 1) * CHUNK + this.#used;
+    let at = this.#used;
+    for (let i = 0; i < 4; i++) chunk[at++] = (hash >>> (8 * i)) & 0xff;
+    at = writeVarint(chunk, at, length);
+    chunk.set(this.#scratch.subarray(0, length), at);
+    this.#used = writeVarint(chunk, at + length, row);
+    return position;
+  }
+
+  /** The last chunk, with `size` bytes free after `#used`: grown while small, else a new one. */
+  #room(size: number): Uint8Array {
+    let chunk = this.#chunks.at(-1) ?? new Uint8Array();
+    if (this.#used + size <= chunk.length) return chunk;
+    if (this.#used + size <= CHUNK) {
+      // A small sheet keeps a small chunk: it doubles (a copy of at most 2 MiB) up to CHUNK.
+      let length = chunk.length * 2;
+      while (length < this.#used + size) length *= 2;
+      const grown = new Uint8Array(Math.min(length, CHUNK));
+      grown.set(chunk.subarray(0, this.#used));
+      this.#chunks[this.#chunks.length - 1] = grown;
+      return grown;
+    }
+    if (this.#chunks.length === MAX_CHUNKS) {
       throw new RangeError('more than 4 GB of references in one sheet: too many to check.');
     }
-    if (start + length > this.#bytes.length) this.#bytes = grown(this.#bytes, start + length);
-    this.#bytes.set(this.#scratch.subarray(0, length), start);
-    if (this.#count === this.#ends.length) {
-      this.#ends = grown(this.#ends, this.#count + 1);
-      this.#hashes = grown(this.#hashes, this.#count + 1);
-      this.#rows = grown(this.#rows, this.#count + 1);
-    }
-    const entry = this.#count++;
-    this.#ends[entry] = start + length;
-    this.#hashes[entry] = hash;
-    this.#rows[entry] = row;
-    this.#slots[slot] = entry;
-    if (this.#count > this.#slots.length * MAX_LOAD) this.#doubleSlots();
+    // A reference longer than a chunk gets one of its own, at offset 0, the next one another.
+    chunk = new Uint8Array(Math.max(CHUNK, size));
+    this.#chunks.push(chunk);
+    this.#used = 0;
+    return chunk;
   }
 
   #doubleSlots(): void {
-    const slots = new Int32Array(this.#slots.length * 2).fill(NO_ENTRY);
+    const slots = new Uint32Array(this.#slots.length * 2).fill(NO_ENTRY);
     const mask = slots.length - 1;
-    for (let entry = 0; entry < this.#count; entry++) {
-      let slot = (this.#hashes[entry] ?? 0) & mask;
+    for (const position of this.#slots) {
+      if (position === NO_ENTRY) continue;
+      const chunk = this.#chunks[position >>> CHUNK_BITS] ?? new Uint8Array();
+      let slot = readHash(chunk, position & (CHUNK - 1)) & mask;
       while (slots[slot] !== NO_ENTRY) slot = (slot + 1) & mask;
-      slots[slot] = entry;
+      slots[slot] = position;
     }
     this.#slots = slots;
   }
 }
 
-type TypedArray = Uint8Array | Uint32Array | Float64Array;
+function readHash(chunk: Uint8Array, at: number): number {
+  const byte = (i: number) => chunk[at + i] ?? 0;
+  return (byte(0) | (byte(1) << 8) | (byte(2) << 16) | (byte(3) << 24)) >>> 0;
+}
 
-/** A copy of `array` with room for `needed` items, half as large again at least (not twice: the old and new copies coexist while copying). */
-function grown<T extends TypedArray>(array: T, needed: number): T {
-  const length = Math.max(needed, Math.ceil(array.length * 1.5));
-  const copy = new (array.constructor as new (length: number) => T)(length);
-  copy.set(array);
-  return copy;
+/** Base-128, low bits first; written by division so that rows past 2^32 stay whole. */
+function writeVarint(chunk: Uint8Array, at: number, value: number): number {
+  let rest = value;
+  while (rest >= 0x80) {
+    chunk[at++] = (rest % 0x80) | 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  chunk[at++] = rest;
+  return at;
+}
+
+function readVarint(chunk: Uint8Array, at: number): { value: number; next: number } {
+  let value = 0;
+  let scale = 1;
+  let next = at;
+  for (;;) {
+    const byte = chunk[next++] ?? 0;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return { value, next };
+    scale *= 0x80;
+  }
+}
+
+function varintSize(value: number): number {
+  let size = 1;
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) size += 1;
+  return size;
 }
 
 /**

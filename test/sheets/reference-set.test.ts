@@ -52,6 +52,17 @@ describe('the references a sheet has used', () => {
     expect(set.earlierRow(`${long}y`, 5)).toBe(3);
   });
 
+  it('keeps references longer than a chunk of bytes, and rows past 2^32', () => {
+    const set = new ReferenceSet();
+    const huge = 'h'.repeat(5_000_000);
+    expect(set.earlierRow('before', 1)).toBeUndefined();
+    expect(set.earlierRow(huge, 2 ** 40)).toBeUndefined();
+    expect(set.earlierRow('after', 3)).toBeUndefined();
+    expect(set.earlierRow(huge, 5)).toBe(2 ** 40);
+    expect(set.earlierRow('before', 6)).toBe(1);
+    expect(set.earlierRow('after', 7)).toBe(3);
+  });
+
   it('tells apart characters beyond ASCII, lone surrogates included (one UTF-8 would garble alike)', () => {
     const set = new ReferenceSet(oneHash);
     const references = ['é', 'e\u0301', 'ü', '€', '😀', '\ud83d', '\ude00', '\ufffd', 'ß', 'ss', '\u0080'];
