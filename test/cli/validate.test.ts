@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 
 import { describe, expect, it } from 'vitest';
 
-import type { ValidateSummary } from '../../src/cli/commands/validate.js';
+import { validateCommand, type ValidateSummary } from '../../src/cli/commands/validate.js';
 import { runInProcess, ROOT } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 
@@ -133,5 +134,93 @@ describe('order-importer validate', () => {
     expect(finished.stdout).toMatch(
       /"docs\/scan\.pdf" is 1 MB \(1048586 bytes\), over the limit of 1 MB \(1048576 bytes\) per attachment/,
     );
+  });
+});
+
+describe('order-importer validate on a sheet of many invalid rows', () => {
+  const HEADER =
+    'reference,property_type,address1,address2,city,postal_code,contact_name,contact_language,contact_email,inv_mail,invoice_to,is_contact_owner,order_products';
+  /** Every row invalid once (its language), references distinct. */
+  const invalidSheet = (rows: number) =>
+    put(
+      dir,
+      `invalid-${rows}.csv`,
+      [
+        HEADER,
+        ...Array.from(
+          { length: rows },
+          (_, i) =>
+            `R${i + 1},Andere,Kerkstraat,1,Gent,9000,An,de,an@example.be,f@example.be,tenant,contact,EPC`,
+        ),
+      ].join('\n'),
+    );
+  const problem = (row: number) => ({
+    row,
+    line: row + 1,
+    column: 'contact_language',
+    message: 'contact_language must be one of "nl", "en", "fr" (got "de").',
+  });
+
+  it('lists the first 10,000 problems with --json and counts the others, each row still named on stderr', async () => {
+    const sheet = await invalidSheet(10_003);
+    const finished = await runInProcess(['validate', '--json', sheet]);
+    expect(finished.code).toBe(2);
+    const [summary] = JSON.parse(finished.stdout) as ValidateSummary[];
+    expect(summary).toMatchObject({ total: 10_003, valid: 0, invalid: 10_003 });
+    expect(summary?.problems).toHaveLength(10_000);
+    expect(summary?.problems[0]).toEqual(problem(1));
+    expect(summary?.problems.at(-1)).toEqual(problem(10_000));
+    expect(summary?.problemsOmitted).toBe(3);
+    expect(finished.stderr).toContain(
+      '  row 10003 (line 10004)  reference R10003\n    contact_language: contact_language must be one of "nl", "en", "fr" (got "de").\n',
+    );
+    expect(finished.stderr.match(/^ {2}row /gm)).toHaveLength(10_003);
+  });
+
+  it('waits for a slow output instead of holding what it has not written yet', async () => {
+    const sheet = await invalidSheet(20_000);
+    let written = 0;
+    let mostHeld = 0;
+    // Takes a chunk a turn of the event loop, as a pipe to a slow reader does.
+    const slow = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _encoding, done) {
+        written += chunk.length;
+        setImmediate(done);
+      },
+    });
+    const origin = slow.write.bind(slow);
+    slow.write = ((chunk: string) => {
+      const room = origin(chunk);
+      mostHeld = Math.max(mostHeld, slow.writableLength);
+      return room;
+    }) as typeof slow.write;
+    const code = await validateCommand([sheet], {}, {
+      stdout: slow,
+      stderr: slow,
+      env: {},
+      cwd: dir,
+      stopSignal: () => new Promise(() => undefined),
+    });
+    await new Promise<void>((resolve) => slow.end(resolve));
+    expect(code).toBe(2);
+    // 20,000 rows write about 2 MB; what waits to be written stays near one batch of rows.
+    expect(written).toBeGreaterThan(2_000_000);
+    expect(mostHeld).toBeLessThan(300_000);
+  });
+
+  it('ends when its output is closed while it waits, rather than waiting for ever', async () => {
+    const sheet = await invalidSheet(5_000);
+    // Takes nothing, then is closed, as a reader that went away.
+    const stalled = new Writable({ highWaterMark: 1024, write: () => undefined });
+    setTimeout(() => stalled.destroy(), 50);
+    const code = await validateCommand([sheet], {}, {
+      stdout: stalled,
+      stderr: stalled,
+      env: {},
+      cwd: dir,
+      stopSignal: () => new Promise(() => undefined),
+    });
+    expect(code).toBe(2);
   });
 });

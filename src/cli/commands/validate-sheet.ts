@@ -36,6 +36,11 @@ export interface SheetCheck {
   reading: ReadSheetOptions;
   /** Human lines. */
   write: (text: string) => void;
+  /**
+   * Resolves once what was written has gone out (at once, mostly): awaited after each batch, so
+   * that a sheet of a million invalid rows written to a slow reader is not held in memory.
+   */
+  written: () => Promise<void>;
   /** A passing "still working" note. */
   status: (text: string) => void;
   paint: Paint;
@@ -74,6 +79,7 @@ export async function validateSheet(
     for await (const batch of opened.batches) {
       check.status(`  ${name}: ${summary.total.toLocaleString('en')} rows checked…`);
       for (const result of batch) tally(summary, result, check);
+      await check.written();
     }
     summary.warnings = opened.warnings;
     for (const warning of opened.warnings) write(`  ${out.yellow(`warning: ${shown(warning)}`)}\n`);

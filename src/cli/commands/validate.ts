@@ -30,6 +30,7 @@ export async function validateCommand(
   const mapping = await readMapping(opts.mapping, io.cwd);
   const status = new StatusLine(io.stderr);
   const stream = opts.json ? io.stderr : io.stdout;
+  let full = false;
   const check: SheetCheck = {
     reading: {
       catalogue,
@@ -38,7 +39,11 @@ export async function validateCommand(
     },
     write: (text: string) => {
       status.clear();
-      stream.write(text);
+      full = !stream.write(text) || full;
+    },
+    written: async () => {
+      if (full) await roomIn(stream);
+      full = false;
     },
     status: (text) => {
       status.update(text);
@@ -56,4 +61,28 @@ export async function validateCommand(
   if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
   if (missing) return 1;
   return summaries.some((s) => s.invalid > 0 || s.error !== null) ? 2 : 0;
+}
+
+/**
+ * Resolves once `stream` takes writes again, or is closed (nothing is waited for then: what is
+ * written after is dropped, as before); rejects with the stream's error.
+ */
+function roomIn(stream: NodeJS.WritableStream): Promise<void> {
+  if ((stream as { destroyed?: boolean }).destroyed === true) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      stream.off('drain', room);
+      stream.off('close', room);
+      stream.off('error', failed);
+    };
+    const room = () => {
+      stop();
+      resolve();
+    };
+    const failed = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    stream.on('drain', room).on('close', room).on('error', failed);
+  });
 }
