@@ -9,8 +9,8 @@
 import type { Context } from '../context.js';
 import { SheetError } from '../sheets/errors.js';
 import type { OpenedSheet } from '../sheets/read-sheet.js';
-import { replaySource, type SheetSource, sourceRecords } from '../sheets/records.js';
-import type { SheetInfo, SourceRecord } from '../sheets/types.js';
+import { readToEnd, replaySource, type SheetSource } from '../sheets/records.js';
+import type { SheetInfo } from '../sheets/types.js';
 import { openImported, readImported, validateImported } from '../store/imported-sheet.js';
 import { sheetChanged } from '../store/sheet-copy.js';
 import type { SheetRecord } from '../store/sheet-store.js';
@@ -20,9 +20,11 @@ export const CHANGED_BEFORE_READ =
 
 /**
  * Sheets up to this size are parsed once: their records are kept from the first pass for the
- * second. Larger ones are parsed twice, streaming, so that memory stays bounded whatever the size.
+ * second, unless they would take more than KEEP_MEMORY (many short rows). Others are parsed
+ * twice, streaming, so that memory stays bounded whatever the size.
  */
 const KEEP_BYTES = 8 * 1024 * 1024;
+const KEEP_MEMORY = 48 * 1024 * 1024;
 
 /** A sheet read to its end: what it is, how many rows it has, and its records when kept. */
 export interface CountedSheet {
@@ -36,14 +38,8 @@ export interface CountedSheet {
 export async function countRecords(sheet: SheetRecord, ctx: Context): Promise<CountedSheet> {
   await refuseChangedBeforeRead(sheet);
   const source = orRefused(await openImported(sheet, ctx.settings));
-  const keep = source.info.bytes <= KEEP_BYTES;
-  const batches: SourceRecord[][] = [];
-  let rows = 0;
-  for await (const batch of sourceRecords(source)) {
-    rows = batch.at(-1)?.row ?? rows;
-    if (keep) batches.push(batch);
-  }
-  return { info: source.info, rows, ...(keep && { kept: replaySource(source, batches) }) };
+  const { rows, kept } = await readToEnd(source, source.info.bytes <= KEEP_BYTES ? KEEP_MEMORY : 0);
+  return { info: source.info, rows, ...(kept && { kept: replaySource(source, kept) }) };
 }
 
 /**

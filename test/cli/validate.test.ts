@@ -195,13 +195,17 @@ describe('order-importer validate on a sheet of many invalid rows', () => {
       mostHeld = Math.max(mostHeld, slow.writableLength);
       return room;
     }) as typeof slow.write;
-    const code = await validateCommand([sheet], {}, {
-      stdout: slow,
-      stderr: slow,
-      env: {},
-      cwd: dir,
-      stopSignal: () => new Promise(() => undefined),
-    });
+    const code = await validateCommand(
+      [sheet],
+      {},
+      {
+        stdout: slow,
+        stderr: slow,
+        env: {},
+        cwd: dir,
+        stopSignal: () => new Promise(() => undefined),
+      },
+    );
     await new Promise<void>((resolve) => slow.end(resolve));
     expect(code).toBe(2);
     // 20,000 rows write about 2 MB; what waits to be written stays near one batch of rows.
@@ -214,13 +218,17 @@ describe('order-importer validate on a sheet of many invalid rows', () => {
     // Takes nothing, then is closed, as a reader that went away.
     const stalled = new Writable({ highWaterMark: 1024, write: () => undefined });
     setTimeout(() => stalled.destroy(), 50);
-    const code = await validateCommand([sheet], {}, {
-      stdout: stalled,
-      stderr: stalled,
-      env: {},
-      cwd: dir,
-      stopSignal: () => new Promise(() => undefined),
-    });
+    const code = await validateCommand(
+      [sheet],
+      {},
+      {
+        stdout: stalled,
+        stderr: stalled,
+        env: {},
+        cwd: dir,
+        stopSignal: () => new Promise(() => undefined),
+      },
+    );
     expect(code).toBe(2);
   });
 });

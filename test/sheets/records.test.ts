@@ -4,7 +4,13 @@ import { loadCatalogue } from '../../src/orders/catalogue.js';
 import { parseMapping } from '../../src/orders/columns.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { readSheet, type RowResult, validateSource } from '../../src/sheets/read-sheet.js';
-import { openSource, readRecords, replaySource, sourceRecords } from '../../src/sheets/records.js';
+import {
+  openSource,
+  readRecords,
+  readToEnd,
+  replaySource,
+  sourceRecords,
+} from '../../src/sheets/records.js';
 import { SheetError } from '../../src/sheets/errors.js';
 import type { SourceRecord } from '../../src/sheets/types.js';
 import { put, tempDir } from '../helpers/files.js';
@@ -91,5 +97,26 @@ describe('a sheet read once and validated from its records kept', () => {
     expect(fromKept.filter((r) => !r.ok)).toHaveLength(7);
     expect(replayed.warnings).toEqual(again.warnings);
     expect(replayed.warnings.join()).toContain('"extra"');
+  });
+});
+
+describe('a sheet read to its end by the first pass', () => {
+  it('is counted, and its records kept while they are estimated to fit the memory given', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => row(`R-${i}`, ''));
+    const path = await put(dir, 'to-end.csv', [HEADER, ...rows].join('\n'));
+
+    const kept = await readToEnd(await openSource(path), 1024 * 1024);
+    expect(kept.rows).toBe(50);
+    expect(kept.kept?.flat().map((r) => r.row)).toEqual(rows.map((_, i) => i + 1));
+
+    const counted = await readToEnd(await openSource(path), 0);
+    expect(counted).toEqual({ rows: 50 });
+  });
+
+  it('keeps none of a small file of very many short rows, which would take a hundred times its size', async () => {
+    // 2 MB, 1,000,000 rows: kept, about 265 MB of records.
+    const path = await put(dir, 'short-rows.csv', `city\n${'a\n'.repeat(1_000_000)}`);
+    const read = await readToEnd(await openSource(path), 48 * 1024 * 1024);
+    expect(read).toEqual({ rows: 1_000_000 });
   });
 });
