@@ -105,13 +105,15 @@ function tally(summary: ValidateSummary, result: RowResult, check: SheetCheck): 
   const where =
     result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
   const reference = result.reference ? out.dim(`  reference ${shown(result.reference)}`) : '';
-  write(`  ${out.red(where)}${reference}\n`);
+  // One write per row, not per line: on a sheet of a million invalid rows each write counts.
+  let lines = `  ${out.red(where)}${reference}\n`;
   for (const problem of result.problems) {
     const column = problem.column ? `${out.bold(shown(problem.column))}: ` : '';
-    write(`    ${column}${shown(problem.message)}\n`);
+    lines += `    ${column}${shown(problem.message)}\n`;
     if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
     else summary.problemsOmitted += 1;
   }
+  write(lines);
 }
 
 async function notAFile(path: string): Promise<string | null> {
