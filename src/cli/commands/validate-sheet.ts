@@ -78,7 +78,10 @@ export async function validateSheet(
     write(`${out.bold(name)}  ${out.dim(`(${describeSheet(info)})`)}\n`);
     for await (const batch of opened.batches) {
       check.status(`  ${name}: ${summary.total.toLocaleString('en')} rows checked…`);
-      for (const result of batch) tally(summary, result, check);
+      // One write per batch: a write per invalid row is a system call per row on a terminal.
+      let lines = '';
+      for (const result of batch) lines += tally(summary, result, out);
+      if (lines !== '') write(lines);
       await check.written();
     }
     summary.warnings = opened.warnings;
@@ -93,19 +96,17 @@ export async function validateSheet(
   return { summary, missing: false };
 }
 
-/** Counts one row; an invalid one is written out with each of its problems. */
-function tally(summary: ValidateSummary, result: RowResult, check: SheetCheck): void {
-  const { write, paint: out } = check;
+/** Counts one row; returns the lines that name an invalid one with each of its problems. */
+function tally(summary: ValidateSummary, result: RowResult, out: Paint): string {
   summary.total += 1;
   if (result.ok) {
     summary.valid += 1;
-    return;
+    return '';
   }
   summary.invalid += 1;
   const where =
     result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
   const reference = result.reference ? out.dim(`  reference ${shown(result.reference)}`) : '';
-  // One write per row, not per line: on a sheet of a million invalid rows each write counts.
   let lines = `  ${out.red(where)}${reference}\n`;
   for (const problem of result.problems) {
     const column = problem.column ? `${out.bold(shown(problem.column))}: ` : '';
@@ -113,7 +114,7 @@ function tally(summary: ValidateSummary, result: RowResult, check: SheetCheck): 
     if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
     else summary.problemsOmitted += 1;
   }
-  write(lines);
+  return lines;
 }
 
 async function notAFile(path: string): Promise<string | null> {
