@@ -2,8 +2,8 @@
  * The references a sheet has used so far, and the row that used each first: how a second use is
  * refused. A sheet of a million rows holds a million of them, so they are kept as bytes in typed
  * arrays (outside the JavaScript heap, which the garbage collector then does not size itself
- * after) rather than as a million strings in a Map: about 9 bytes per reference plus its own
- * bytes, and 4 to 8 bytes of table, where a Map took about 100 and made the heap grow by twice
+ * after) rather than as a million strings in a Map: about 8 bytes per reference plus its own
+ * bytes, and 8 to 16 bytes of table, where a Map took about 100 and made the heap grow by twice
  * that. The bytes fill chunks of 4 MiB, never copied once full, so growing costs no second copy.
  *
  * Exact, not probabilistic: a false "duplicate" would drop a real order. Each reference's bytes
