@@ -1,0 +1,102 @@
+/**
+ * The pace's scripts (pace.ts). Two keys: the schedule (the next free slot, ms since the epoch)
+ * and what was learned of the API's limit, a hash: `limit`; `start`, when the current window's
+ * first request was sent, and `exact`, 1 when that request's answer said so (Remaining =
+ * limit - 1) rather than a later one; `left`, the least Remaining heard in the window; `window`,
+ * the shortest window seen, in ms, once known. Times are the senders' clocks.
+ */
+
+/**
+ * KEYS: schedule, learned. ARGV: now ms, interval ms ('' to use what was learned), margin.
+ * Reserves the next slot and returns the whole ms to wait for it. The learned interval is the
+ * window over the limit once the window's length is known; before, what is left of the window
+ * is spread over the time it has run so far (at least a second), so that a window of any length
+ * is seen to end before it is spent. PX takes whole numbers only.
+ */
+export const RESERVE = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+if interval == nil then
+  interval = 0
+  local limit = tonumber(redis.call('HGET', KEYS[2], 'limit') or '0')
+  if limit > 0 then
+    local window = tonumber(redis.call('HGET', KEYS[2], 'window') or '0')
+    local start = tonumber(redis.call('HGET', KEYS[2], 'start') or '-1')
+    if window > 0 then
+      interval = window * tonumber(ARGV[3]) / limit
+    elseif start >= 0 then
+      local left = tonumber(redis.call('HGET', KEYS[2], 'left') or '0')
+      interval = math.max(now - start, 1000) / math.max(left, 1)
+    end
+  end
+end
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
+if slot < now then slot = now end
+local following = slot + interval
+redis.call('SET', KEYS[1], string.format('%.3f', following), 'PX', math.ceil(math.max(1000, following - now + 60000)))
+return math.ceil(slot - now)
+`;
+
+/**
+ * KEYS: schedule, learned. ARGV: now ms, limit, remaining, reset ms ('' when not said), sent ms
+ * (when the answered request left), default window ms (0: no hold while the window is unknown).
+ * Records one answer; a Remaining of 0 or a reset moves the schedule past the window's end.
+ * Returns { told, window }: told 1 when the limit is new, 2 when the window was first measured.
+ * An answer to a request sent before the current window began is late and teaches nothing of it.
+ */
+export const LEARN = `
+local h = KEYS[2]
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local remaining = tonumber(ARGV[3])
+local resetAt = tonumber(ARGV[4])
+local sentAt = tonumber(ARGV[5])
+local defaultWindow = tonumber(ARGV[6])
+local told = 0
+if tonumber(redis.call('HGET', h, 'limit') or '0') ~= limit then
+  redis.call('DEL', h)
+  redis.call('HSET', h, 'limit', limit)
+  told = 1
+end
+local start = tonumber(redis.call('HGET', h, 'start') or '-1')
+local exact = redis.call('HGET', h, 'exact') == '1'
+local left = tonumber(redis.call('HGET', h, 'left') or ARGV[2])
+local window = tonumber(redis.call('HGET', h, 'window') or '0')
+local function measured(seen)
+  if seen > 0 and (window == 0 or seen < window) then
+    if window == 0 and told == 0 then told = 2 end
+    window = math.floor(seen)
+    redis.call('HSET', h, 'window', window)
+  end
+end
+if remaining == limit - 1 and sentAt > start then
+  if start >= 0 and exact then measured(sentAt - start) end
+  start = sentAt
+  exact = true
+  left = remaining
+elseif start < 0 or (remaining > left and sentAt > start) then
+  start = sentAt
+  exact = false
+  left = remaining
+elseif sentAt >= start and remaining < left then
+  left = remaining
+end
+local untilMs = nil
+if resetAt ~= nil then
+  if exact and sentAt >= start then measured(resetAt - start) end
+  untilMs = resetAt
+elseif remaining == 0 and sentAt >= start then
+  if window > 0 then untilMs = start + window
+  elseif defaultWindow > 0 then untilMs = start + defaultWindow end
+end
+if untilMs ~= nil then
+  left = 0
+  local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if slot < untilMs then
+    redis.call('SET', KEYS[1], string.format('%.3f', untilMs), 'PX', math.ceil(math.max(1000, untilMs - now + 60000)))
+  end
+end
+redis.call('HSET', h, 'start', string.format('%.0f', start), 'exact', exact and '1' or '0', 'left', left)
+redis.call('PEXPIRE', h, 3600000)
+return { told, window }
+`;
