@@ -3,37 +3,50 @@
  * and what was learned of the API's limit, a hash: `limit`; `start`, when the current window's
  * first request was sent, and `exact`, 1 when that request's answer said so (Remaining =
  * limit - 1) rather than a later one; `left`, the least Remaining heard in the window; `window`,
- * the shortest window seen, in ms, once known. Times are the senders' clocks.
+ * the shortest window seen, in ms, once known; `n`, slots reserved while it is learned. Times
+ * are the senders' clocks.
  */
 
 /**
- * KEYS: schedule, learned. ARGV: now ms, interval ms ('' to use what was learned), margin.
+ * KEYS: schedule, learned, sent. ARGV: now ms, interval ms ('' to use what was learned), margin.
  * Reserves the next slot and returns the whole ms to wait for it. The learned interval is the
  * window over the limit once the window's length is known; before, what is left of the window
  * is spread over the time it has run so far (at least a second), so that a window of any length
- * is seen to end before it is spent. PX takes whole numbers only.
+ * is seen to end before it is spent. What is left is the least of what the answers said and
+ * what the slots reserved since the window began leave (answers lag behind requests in flight):
+ * `sent` holds those slots while the window is learned, at most 1,000 before any limit is heard,
+ * so that an API that advertises nothing does not fill it. PX takes whole numbers only.
  */
 export const RESERVE = `
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
+local limit = tonumber(redis.call('HGET', KEYS[2], 'limit') or '0')
+local window = tonumber(redis.call('HGET', KEYS[2], 'window') or '0')
 if interval == nil then
   interval = 0
-  local limit = tonumber(redis.call('HGET', KEYS[2], 'limit') or '0')
-  if limit > 0 then
-    local window = tonumber(redis.call('HGET', KEYS[2], 'window') or '0')
-    local start = tonumber(redis.call('HGET', KEYS[2], 'start') or '-1')
-    if window > 0 then
-      interval = window * tonumber(ARGV[3]) / limit
-    elseif start >= 0 then
-      local left = tonumber(redis.call('HGET', KEYS[2], 'left') or '0')
-      interval = math.max(now - start, 1000) / math.max(left, 1)
-    end
+  local start = tonumber(redis.call('HGET', KEYS[2], 'start') or '-1')
+  if limit > 0 and window > 0 then
+    interval = window * tonumber(ARGV[3]) / limit
+  elseif limit > 0 and start >= 0 then
+    local used = redis.call('ZCOUNT', KEYS[3], start - 1000, '+inf')
+    local left = tonumber(redis.call('HGET', KEYS[2], 'left') or '0')
+    left = math.min(left, limit - used)
+    interval = math.max(now - start, 1000) / math.max(left, 1)
   end
 end
 local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
 if slot < now then slot = now end
 local following = slot + interval
 redis.call('SET', KEYS[1], string.format('%.3f', following), 'PX', math.ceil(math.max(1000, following - now + 60000)))
+if window == 0 then
+  local n = redis.call('HINCRBY', KEYS[2], 'n', 1)
+  if limit > 0 or n <= 1000 then
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 120000)
+    redis.call('ZADD', KEYS[3], string.format('%.3f', slot), n)
+    redis.call('PEXPIRE', KEYS[3], 120000)
+    redis.call('PEXPIRE', KEYS[2], 3600000)
+  end
+end
 return math.ceil(slot - now)
 `;
 

@@ -36,6 +36,7 @@ type ScriptedRedis = Redis & {
   oiReserve(
     slot: string,
     learned: string,
+    sent: string,
     now: string,
     interval: string,
     margin: string,
@@ -79,7 +80,7 @@ export class ApiPace {
     options: { now?: () => number; logger?: Logger } = {},
   ) {
     if (!('oiLearn' in redis)) {
-      redis.defineCommand('oiReserve', { numberOfKeys: 2, lua: RESERVE });
+      redis.defineCommand('oiReserve', { numberOfKeys: 3, lua: RESERVE });
       redis.defineCommand('oiHold', { numberOfKeys: 1, lua: HOLD });
       redis.defineCommand('oiLearn', { numberOfKeys: 2, lua: LEARN });
     }
@@ -101,6 +102,7 @@ export class ApiPace {
     return this.#redis.oiReserve(
       this.key,
       this.#learnedKey,
+      `${this.key}:sent`,
       String(this.#now()),
       this.#interval === undefined ? '' : String(this.#interval),
       String(LEARNED_MARGIN),

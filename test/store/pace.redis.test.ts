@@ -84,6 +84,18 @@ describe('ApiPace learning the limit', () => {
     expect(logs.filter((line) => line.includes('requests per window'))).toHaveLength(2);
   });
 
+  it('counts the requests on their way, not only what the answers said, while the window is learned', async () => {
+    const { clock, paces } = fleet('flight');
+    // Four requests leave before any answer is heard; the first answer then opens the window.
+    const burst = [...(await reserveAll(paces[0], 2)), ...(await reserveAll(paces[1], 2))];
+    expect(burst).toEqual([0, 0, 0, 0]);
+    paces[0].learn(answer(clock.now, 10, 9));
+    await paces[0].untilLearned();
+    const waits = [...(await reserveAll(paces[0], 6)), ...(await reserveAll(paces[1], 6))];
+    // The window may last as little as a second: the four and six more within it, at most.
+    expect(waits.filter((wait) => wait < 1000).length).toBeLessThanOrEqual(6);
+  });
+
   it('sends nothing after a Remaining of 0 before the window resets', async () => {
     const { clock, paces } = fleet('spent');
     const t0 = clock.now;
