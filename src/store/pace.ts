@@ -40,6 +40,7 @@ type ScriptedRedis = Redis & {
     now: string,
     interval: string,
     margin: string,
+    defaultWindow: string,
   ): Promise<number>;
   oiHold(key: string, now: string, until: string): Promise<number>;
   oiLearn(
@@ -96,7 +97,10 @@ export class ApiPace {
     if (this.#learning.size > 0) await Promise.all(this.#learning);
   }
 
-  /** Reserves the next slot for one request: the ms to wait for it. */
+  /**
+   * Reserves the next slot for one request: the ms to wait for it; negative when no slot can
+   * be given yet (a window being learned is all promised), to ask again after that many ms.
+   */
   async reserve(): Promise<number> {
     await this.untilLearned();
     return this.#redis.oiReserve(
@@ -106,13 +110,27 @@ export class ApiPace {
       String(this.#now()),
       this.#interval === undefined ? '' : String(this.#interval),
       String(LEARNED_MARGIN),
+      String(DEFAULT_WINDOW_MS),
     );
   }
 
   /** Waits for this process's turn to send one request. */
   async turn(signal?: AbortSignal): Promise<void> {
-    const wait = await this.reserve();
-    if (wait > 0) await sleep(wait, undefined, { signal });
+    for (;;) {
+      const wait = await this.reserve();
+      if (wait === 0) return;
+      await sleep(Math.abs(wait), undefined, { signal });
+      // A slot given before a Remaining of 0 was heard (by any process) is not used: it waits
+      // for the window's end like the rest.
+      if (wait > 0 && !(await this.#spent())) return;
+    }
+  }
+
+  /** Whether the API said the current window is spent, and it has not ended yet. */
+  async #spent(): Promise<boolean> {
+    await this.untilLearned();
+    const over = Number((await this.#redis.hget(this.#learnedKey, 'over')) ?? 0);
+    return over > this.#now();
   }
 
   /** No request before `ms` from now, for anyone (a Retry-After). */
@@ -128,7 +146,7 @@ export class ApiPace {
   learn(answer: ApiAnswer): void {
     const advertised = advertisedLimit(answer);
     if (advertised === undefined || !this.#teaches(advertised, answer.status)) return;
-    const lesson = this.learnFrom(advertised, answer.sentAt).catch((error: unknown) => {
+    const lesson = this.learnFrom(advertised, answer).catch((error: unknown) => {
       this.#logger?.warn({ err: error }, 'the API rate limit could not be recorded in Redis');
     });
     this.#learning.add(lesson);
@@ -136,11 +154,14 @@ export class ApiPace {
   }
 
   /** Records what an answer advertised, for the whole fleet; says a new limit once. */
-  async learnFrom(advertised: AdvertisedLimit, sentAt: number): Promise<void> {
+  async learnFrom(
+    advertised: AdvertisedLimit,
+    { sentAt, receivedAt }: Pick<ApiAnswer, 'sentAt' | 'receivedAt'>,
+  ): Promise<void> {
     const [told, windowMs] = await this.#redis.oiLearn(
       this.key,
       this.#learnedKey,
-      String(this.#now()),
+      String(receivedAt),
       String(advertised.limit),
       String(advertised.remaining),
       advertised.resetAt === undefined ? '' : String(advertised.resetAt),
