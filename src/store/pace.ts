@@ -70,6 +70,8 @@ export class ApiPace {
   readonly #logger: Logger | undefined;
   /** What this process last heard of the shared learning, to skip answers that teach nothing. */
   #known: { limit: number; windowKnown: boolean } = { limit: 0, windowKnown: false };
+  /** The Remaining this process heard last, and when. */
+  #lastHeard = { remaining: Infinity, at: 0 };
   /** Learning under way: a turn waits for it, so that a Remaining of 0 is seen before the next. */
   readonly #learning = new Set<Promise<void>>();
 
@@ -145,7 +147,7 @@ export class ApiPace {
    */
   learn(answer: ApiAnswer): void {
     const advertised = advertisedLimit(answer);
-    if (advertised === undefined || !this.#teaches(advertised, answer.status)) return;
+    if (advertised === undefined || !this.#teaches(advertised, answer)) return;
     const lesson = this.learnFrom(advertised, answer).catch((error: unknown) => {
       this.#logger?.warn({ err: error }, 'the API rate limit could not be recorded in Redis');
     });
@@ -185,16 +187,20 @@ export class ApiPace {
 
   /**
    * Only answers that change something go to Redis: a new limit, a window's first answer or its
-   * last, a 429, and every answer while the window's length is unknown.
+   * last, more left than this process heard before sending (a window begun unheard), a 429,
+   * and every answer while the window's length is unknown.
    */
-  #teaches(advertised: AdvertisedLimit, status: number): boolean {
+  #teaches(advertised: AdvertisedLimit, answer: ApiAnswer): boolean {
     const { limit, windowKnown } = this.#known;
+    const last = this.#lastHeard;
+    this.#lastHeard = { remaining: advertised.remaining, at: answer.receivedAt };
     return (
-      status === 429 ||
+      answer.status === 429 ||
       !windowKnown ||
       advertised.limit !== limit ||
       advertised.remaining === 0 ||
-      advertised.remaining === advertised.limit - 1
+      advertised.remaining === advertised.limit - 1 ||
+      (advertised.remaining > last.remaining && answer.sentAt > last.at)
     );
   }
 }
