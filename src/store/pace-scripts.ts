@@ -20,7 +20,8 @@
  * `sent` holds those slots while the window is learned, at most 1,000 before any limit is heard,
  * so that an API that advertises nothing does not fill it. Once all that is left is promised, no
  * slot is given: a negative answer says to ask again after that many ms, when answers may have
- * shown a new window, or the window waited for (`over`, or the default window ARGV[4]) is over.
+ * shown a new window, or the wait for a spent window (`over`, or the default window ARGV[4]) is
+ * over: then one request is let through to learn when it ends.
  * PX takes whole numbers only.
  */
 export const RESERVE = `
@@ -37,14 +38,19 @@ if interval == nil then
   elseif limit > 0 and start >= 0 then
     local over = tonumber(redis.call('HGET', h, 'over') or '0')
     if (over > 0 and now >= over) or now >= start + tonumber(ARGV[4]) then
-      -- The window it waited for is over: a new one begins.
-      start = now
-      redis.call('HSET', h, 'start', now, 'exact', '0', 'left', limit, 'leftAt', now, 'over', 0)
+      -- The time waited for a spent window of unknown length is over: one request goes, whose
+      -- answer says whether a new window began or when the spent one ends.
+      redis.call('HSET', h, 'left', 1, 'leftAt', now, 'over', 0)
+      redis.call('DEL', KEYS[3])
     end
-    local used = redis.call('ZCOUNT', KEYS[3], start - 1000, '+inf')
-    local left = math.min(tonumber(redis.call('HGET', h, 'left') or '0'), limit - used)
+    -- What the last answer left, less the slots given since it was heard; and what the
+    -- limit leaves after the slots given since the window began.
+    local leftAt = tonumber(redis.call('HGET', h, 'leftAt') or '0')
+    local heard = tonumber(redis.call('HGET', h, 'left') or '0') - redis.call('ZCOUNT', KEYS[3], leftAt, '+inf')
+    local left = math.min(heard, limit - redis.call('ZCOUNT', KEYS[3], start - 1000, '+inf'))
     if left <= 0 then return -250 end
-    interval = math.max(now - start, 1000) / left
+    -- The last one: whoever asks next waits for an answer anyway.
+    if left > 1 then interval = math.max(now - start, 1000) / left end
   end
 end
 local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -66,7 +72,8 @@ return math.ceil(slot - now)
 
 /**
  * KEYS: schedule, learned. ARGV: now ms (when the answer was heard), limit, remaining, reset ms ('' when not said), sent ms
- * (when the answered request left), default window ms (0: no hold while the window is unknown).
+ * (when the answered request left), default window ms (0: no hold while the window is unknown;
+ * else a window spent before its length is known is waited for as long as it lasted so far).
  * Records one answer; a Remaining of 0 or a reset moves the schedule past the window's end.
  * Returns { told, window }: told 1 when the limit is new, 2 when the window was first measured.
  * An answer to a request sent before the current window began is late and teaches nothing of it.
@@ -123,12 +130,15 @@ if resetAt ~= nil then
   if exact and sentAt >= start then measured(resetAt - start) end
   untilMs = resetAt
 elseif remaining == 0 and sentAt >= start then
-  local length = window > 0 and window or defaultWindow
-  if length > 0 then
-    untilMs = start + length
+  if window > 0 then
+    untilMs = start + window
     -- A window that would have ended before this request was sent is not its window: the
     -- window it spent began a whole window before now at the earliest.
-    if untilMs <= sentAt then untilMs = now + length end
+    if untilMs <= sentAt then untilMs = now + window end
+  elseif defaultWindow > 0 then
+    -- Its length unknown: it has lasted this long without ending; as long again (a second at
+    -- least) before one request goes to find out (RESERVE).
+    untilMs = math.max(start + 1000, now + (now - start))
   end
 end
 if untilMs ~= nil then

@@ -5,6 +5,9 @@
  * learned from the answers' X-RateLimit-* headers (rate-headers.ts), the same for the whole fleet.
  * An answer whose Remaining is 0 holds everyone until its window resets; a 429 holds everyone
  * until its Retry-After / X-RateLimit-Reset. An API that advertises nothing is paced by 429s.
+ * Laravel says when a window resets only on a 429: until a window has been seen to end, one spent
+ * is waited for as long as it lasted, and then a single request goes to learn its end (at worst
+ * one 429, once).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,8 +18,8 @@ import { advertisedLimit, type AdvertisedLimit, type ApiAnswer } from '../api/ra
 import { LEARN, RESERVE } from './pace-scripts.js';
 
 /**
- * Laravel's default throttle window (one minute): how long a spent window is waited out before
- * the API has shown how long its windows are.
+ * Laravel's default throttle window (one minute): while a window's length is not known yet, one
+ * that lasts longer is taken to be over (should the answers that would say so be lost).
  */
 export const DEFAULT_WINDOW_MS = 60_000;
 /** Learned spacing is this much wider than the limit allows: the API counts by whole seconds. */

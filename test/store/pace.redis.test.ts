@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiAnswer } from '../../src/api/rate-headers.js';
 import { Keys } from '../../src/store/keys.js';
-import { ApiPace, DEFAULT_WINDOW_MS, LEARNED_MARGIN } from '../../src/store/pace.js';
+import { ApiPace, LEARNED_MARGIN } from '../../src/store/pace.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 
 let redis: TestRedis;
@@ -109,19 +109,27 @@ describe('ApiPace learning the limit', () => {
     expect(await paces[0].reserve()).toBeGreaterThanOrEqual(1800);
   });
 
-  it('waits out a whole default window when a window is spent before its length is known', async () => {
+  it('lets a single request learn the end of a window spent before its length is known', async () => {
     const { clock, paces } = fleet('unknown');
     const t0 = clock.now;
     paces[0].learn(answer(t0, 3, 2));
     paces[0].learn(answer(t0 + 50, 3, 0));
     await paces[0].untilLearned();
-    // No slot at all (a negative answer: ask again later) until the default window is over.
+    // No slot at all (a negative answer: ask again later) for a second at least.
     clock.now = t0 + 100;
     expect(await paces[1].reserve()).toBeLessThan(0);
-    clock.now = t0 + DEFAULT_WINDOW_MS - 1;
+    clock.now = t0 + 999;
     expect(await paces[1].reserve()).toBeLessThan(0);
-    clock.now = t0 + DEFAULT_WINDOW_MS;
+    // Then one request, and no other until its answer is heard.
+    clock.now = t0 + 1000;
     expect(await paces[1].reserve()).toBe(0);
+    expect(await paces[0].reserve()).toBeLessThan(0);
+    // Refused until t0 + 3000: the window lasts three seconds, and slots are spaced by it.
+    paces[1].learn({ ...answer(t0 + 1000, 3, 0, { 'retry-after': '2' }), status: 429 });
+    await paces[1].untilLearned();
+    clock.now = t0 + 2000;
+    expect(await paces[0].reserve()).toBe(1000);
+    expect(await paces[0].reserve()).toBe(1000 + Math.round((3000 * LEARNED_MARGIN) / 3));
   });
 
   it('gives no slot before a 429 reset, and ignores the late answers of a window gone', async () => {
