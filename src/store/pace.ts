@@ -1,8 +1,9 @@
 /**
  * The API's rate limit across every worker on every host: a shared schedule in Redis (GCRA) that
  * gives each request its own start time, evenly spaced, so a fleet saturates the limit without
- * bursts that would draw 429s. The spacing is API_RATE_LIMIT's when it is set; otherwise it is
- * learned from the answers' X-RateLimit-* headers (rate-headers.ts), the same for the whole fleet.
+ * bursts that would draw 429s. The spacing is API_RATE_LIMIT's when it is set (and nothing else
+ * but a 429's Retry-After moves it); otherwise it is learned from the answers' X-RateLimit-*
+ * headers (rate-headers.ts), the same for the whole fleet.
  * An answer whose Remaining is 0 holds everyone until its window resets; a 429 holds everyone
  * until its Retry-After / X-RateLimit-Reset. An API that advertises nothing is paced by 429s.
  * Laravel says when a window resets only on a 429: until a window has been seen to end, one spent
@@ -149,6 +150,8 @@ export class ApiPace {
    * costs at most a 429, which is obeyed as well.
    */
   learn(answer: ApiAnswer): void {
+    // API_RATE_LIMIT's spacing is the user's word: it is kept as it is, 429s aside (holdFor).
+    if (this.#interval !== undefined) return;
     const advertised = advertisedLimit(answer);
     if (advertised === undefined || !this.#teaches(advertised, answer)) return;
     const lesson = this.learnFrom(advertised, answer).catch((error: unknown) => {
@@ -171,14 +174,13 @@ export class ApiPace {
       String(advertised.remaining),
       advertised.resetAt === undefined ? '' : String(advertised.resetAt),
       String(sentAt),
-      // With API_RATE_LIMIT set, a window not yet measured holds no one: its spacing is the user's.
-      String(this.#interval === undefined ? DEFAULT_WINDOW_MS : 0),
+      String(DEFAULT_WINDOW_MS),
     );
     this.#known = { limit: advertised.limit, windowKnown: windowMs > 0 };
     const window = windowMs > 0 ? { windowMs } : {};
     if (told === NEW_LIMIT)
       this.#logger?.info(
-        { limit: advertised.limit, ...window, paced: this.#interval === undefined },
+        { limit: advertised.limit, ...window },
         `the API allows ${advertised.limit} requests per window (X-RateLimit-Limit)`,
       );
     else if (told === WINDOW_KNOWN)

@@ -153,11 +153,12 @@ describe('ApiPace learning the limit', () => {
     expect(wait).toBeLessThan(2000);
   });
 
-  it('keeps the spacing of API_RATE_LIMIT, and a spent window of unknown length holds no one', async () => {
-    const { clock, paces } = fleet('fixed', 600); // 100 ms apart
+  it('keeps the spacing of API_RATE_LIMIT: its headers are not learned from', async () => {
+    const { clock, paces, logs } = fleet('fixed', 600); // 100 ms apart
     paces[0].learn(answer(clock.now, 5, 4));
     paces[0].learn(answer(clock.now + 10, 5, 0));
     await paces[0].untilLearned();
     expect(await reserveAll(paces[1], 3)).toEqual([0, 100, 200]);
+    expect(logs).toEqual([]);
   });
 });
