@@ -128,7 +128,7 @@ export class ApiPace {
       await sleep(Math.abs(wait), undefined, { signal });
       // A slot given before a Remaining of 0 was heard (by any process) is not used: it waits
       // for the window's end like the rest.
-      if (wait > 0 && !(await this.#spent())) return;
+      if (wait > 0 && (this.#interval !== undefined || !(await this.#spent()))) return;
     }
   }
 
@@ -154,7 +154,7 @@ export class ApiPace {
     if (this.#interval !== undefined) return;
     const advertised = advertisedLimit(answer);
     if (advertised === undefined || !this.#teaches(advertised, answer)) return;
-    const lesson = this.learnFrom(advertised, answer).catch((error: unknown) => {
+    const lesson = this.#learnFrom(advertised, answer).catch((error: unknown) => {
       this.#logger?.warn({ err: error }, 'the API rate limit could not be recorded in Redis');
     });
     this.#learning.add(lesson);
@@ -162,7 +162,7 @@ export class ApiPace {
   }
 
   /** Records what an answer advertised, for the whole fleet; says a new limit once. */
-  async learnFrom(
+  async #learnFrom(
     advertised: AdvertisedLimit,
     { sentAt, receivedAt }: Pick<ApiAnswer, 'sentAt' | 'receivedAt'>,
   ): Promise<void> {
