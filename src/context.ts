@@ -102,6 +102,10 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     redis.disconnect();
     throw error;
   }
+  // The pace learns the API's rate limit from every answer's headers (pace.ts).
+  parts.api.onAnswer((answer) => {
+    stores.pace.learn(answer);
+  });
   const told = { logger, now, ...(parts.announce && { announce: parts.announce }) };
   const outages = {
     redis: redisOutage(settings.redisUrl, told),

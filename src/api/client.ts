@@ -14,6 +14,7 @@ import type { OrderPayload } from '../orders/row.js';
 import { classifyNetwork, classifyStatus, retryAfterMs } from './classify.js';
 import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
+import { type ApiAnswer, resetTime } from './rate-headers.js';
 
 export interface ApiClientOptions {
   /** e.g. `https://api.example.be`; the documented paths (`/api/orders/`) go after it. */
@@ -65,6 +66,7 @@ export class ApiClient {
   readonly #timeoutMs: number;
   readonly #dispatcher: Dispatcher;
   readonly #now: () => number;
+  readonly #listeners = new Set<(answer: ApiAnswer) => void>();
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -72,6 +74,15 @@ export class ApiClient {
     this.#timeoutMs = options.timeoutMs;
     this.#dispatcher = options.dispatcher;
     this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Calls `listener` with the status and headers of every answer, success or error (the pace
+   * learns the API's rate limit from them), as it comes. Returns what stops it.
+   */
+  onAnswer(listener: (answer: ApiAnswer) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** POST /api/orders/ → the new order's id and one inspection per ordered product. */
@@ -148,6 +159,7 @@ export class ApiClient {
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       const payload = body ? await body() : undefined;
       let response: Dispatcher.ResponseData;
+      const sentAt = this.#now();
       try {
         response = await request(url, {
           method,
@@ -164,6 +176,8 @@ export class ApiClient {
         throw this.#networkError(error, method, url, signal, timeout);
       }
       const { statusCode: status, headers } = response;
+      for (const listener of this.#listeners)
+        listener({ status, headers, sentAt, receivedAt: this.#now() });
       if (status >= 200 && status < 300) {
         try {
           return as === 'bytes' ? await response.body.arrayBuffer() : await response.body.text();
@@ -209,7 +223,10 @@ export class ApiClient {
     );
     const kind = classifyStatus(status);
     const location = headers.location;
-    const wait = retryAfterMs(headers['retry-after'], this.#now());
+    // A 429 may say when its window resets with X-RateLimit-Reset alone.
+    const now = this.#now();
+    const resetAt = status === 429 ? resetTime(headers, now) : undefined;
+    const wait = resetAt === undefined ? retryAfterMs(headers['retry-after'], now) : resetAt - now;
     const shown =
       status >= 300 && status < 400
         ? `the API answered ${method} ${url} with a ${status} redirect to ${String(location)}; a ${method} must not be followed there as another request: set API_BASE_URL so that the documented paths need no redirect.`

@@ -58,7 +58,10 @@ export async function openStores(
     keys,
     store: new SheetStore(redis, keys),
     ledger,
-    pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, options.now),
+    pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, {
+      now: options.now,
+      logger: options.logger,
+    }),
     notTaken: new NotTaken(redis, keys),
   };
 }

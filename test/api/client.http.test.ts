@@ -166,6 +166,29 @@ describe('against a faulty sandbox', () => {
     expect(error.details.retryAfterMs).toBeGreaterThan(50_000);
   });
 
+  it('tells every answer, success or error, with its status and rate-limit headers', async () => {
+    const { client } = await faulty({ rateLimit: 2, rateWindowMs: 60_000 });
+    const answers: Array<{ status: number; limit: unknown; remaining: unknown }> = [];
+    const stop = client.onAnswer((answer) => {
+      expect(answer.receivedAt).toBeGreaterThanOrEqual(answer.sentAt);
+      answers.push({
+        status: answer.status,
+        limit: answer.headers['x-ratelimit-limit'],
+        remaining: answer.headers['x-ratelimit-remaining'],
+      });
+    });
+    const created = await client.createOrder(validOrder());
+    await failure(client.getOrder(created.id + 1000));
+    await failure(client.createOrder(validOrder()));
+    stop();
+    await failure(client.createOrder(validOrder()));
+    expect(answers).toEqual([
+      { status: 201, limit: '2', remaining: '1' },
+      { status: 404, limit: '2', remaining: '0' },
+      { status: 429, limit: '2', remaining: '0' },
+    ]);
+  });
+
   it('refuses to follow a 301 on a POST, naming the URL', async () => {
     const { sandbox, client } = await faulty({ redirectTrailingSlash: true });
     const error = await failure(client.createOrder(validOrder()));
@@ -179,6 +202,37 @@ describe('against a faulty sandbox', () => {
   it('calls a connection refused retryable', async () => {
     const error = await failure(clientFor('http://127.0.0.1:1').createOrder(validOrder()));
     expect(error.details).toMatchObject({ kind: 'retryable', code: 'ECONNREFUSED' });
+  });
+});
+
+describe('a 429 without Retry-After', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      const reset = Math.ceil(Date.now() / 1000) + 30;
+      res
+        .writeHead(429, {
+          'content-type': 'application/json',
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(reset),
+        })
+        .end('{"message":"Too Many Attempts."}');
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  it('is waited out until its X-RateLimit-Reset', async () => {
+    const error = await failure(clientFor(url).createOrder(validOrder()));
+    expect(error.details).toMatchObject({ kind: 'retryable', status: 429 });
+    expect(error.details.retryAfterMs).toBeGreaterThan(28_000);
+    expect(error.details.retryAfterMs).toBeLessThanOrEqual(31_000);
   });
 });
 

@@ -249,6 +249,23 @@ describe('rate limit', () => {
     expect(await sandbox.api.listOrders()).toEqual([]);
   });
 
+  it('sends them on successes and refusals of every route alike', async () => {
+    const created = await sandbox.api.createOrder(validOrder());
+    const invalid = await sandbox.api.createOrder({});
+    const orderId = (created.json as { id: number }).id;
+    const uploaded = await sandbox.api.upload(orderId, [
+      { name: 'a.txt', data: Buffer.from('a'), type: 'text/plain' },
+    ]);
+    expect([created.status, invalid.status, uploaded.status]).toEqual([201, 422, 201]);
+    const fileId = (uploaded.json as { id: number }).id;
+    now += 60_000; // the window is spent: a new one for the download
+    const file = await sandbox.api.getFile(fileId);
+    expect(file.status).toBe(200);
+    const answers = [created, invalid, uploaded, file];
+    expect(answers.map((a) => a.headers['x-ratelimit-limit'])).toEqual(['3', '3', '3', '3']);
+    expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '2']);
+  });
+
   it('counts per token', async () => {
     for (let i = 0; i < 3; i++) await sandbox.api.getOrder(1);
     expect((await sandbox.api.getOrder(1)).status).toBe(429);

@@ -1,0 +1,136 @@
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { ApiAnswer } from '../../src/api/rate-headers.js';
+import { type Context, openContext } from '../../src/context.js';
+import { startWorkers } from '../../src/workers/start.js';
+import { closeContext } from '../../src/workers/stop.js';
+import { sandboxRequests } from '../helpers/api.js';
+import { tempDir } from '../helpers/files.js';
+import {
+  type TestPipeline,
+  type TestPipelineOptions,
+  testPipeline,
+  testPipelineConfig,
+} from '../helpers/pipeline.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+const closing: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close();
+});
+
+async function pipelineWith(options: TestPipelineOptions): Promise<TestPipeline> {
+  const t = await testPipeline(options);
+  closing.push(() => t.close());
+  return t;
+}
+
+/** Another process's worth of workers: its own context and client, on the same Redis prefix. */
+async function secondProcess(t: TestPipeline): Promise<Context> {
+  const dispatcher = new Agent();
+  const config = await testPipelineConfig({ ...t, dispatcher, logger: t.config.logger });
+  const ctx = await openContext({ ...config, settings: { ...config.settings, concurrency: 3 } });
+  await startWorkers(ctx);
+  closing.push(async () => {
+    await closeContext(ctx, { graceMs: 2000 });
+    await dispatcher.close();
+  });
+  return ctx;
+}
+
+/** Every answer a context's client hears. */
+function answersOf(ctx: Context): ApiAnswer[] {
+  const heard: ApiAnswer[] = [];
+  ctx.api.onAnswer((answer) => heard.push(answer));
+  return heard;
+}
+
+const rows = (n: number) => Array.from({ length: n }, (_, i) => sheetRow(i + 1));
+
+describe('a rate limit the API advertises only in its headers (API_RATE_LIMIT unset)', () => {
+  it('is learned, said once, and kept by two processes together', async () => {
+    const t = await pipelineWith({
+      sandbox: { rateLimit: 10, rateWindowMs: 1000 },
+      settings: { concurrency: 3 },
+    });
+    const other = await secondProcess(t);
+    const heard = [answersOf(t.ctx), answersOf(other)];
+    const dir = await tempDir('learned-');
+    const progress = await t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(30)), 60_000);
+    expect(progress.counts.created).toBe(30);
+
+    const requests = await sandboxRequests(t.sandbox.api);
+    expect(requests.filter((r) => r.status === 429)).toEqual([]);
+    expect(requests).toHaveLength(30);
+    // Both processes sent requests, and every answer was heard by one of them.
+    expect(heard.map((answers) => answers.length > 0)).toEqual([true, true]);
+    expect(heard.flat()).toHaveLength(30);
+    const told = t.logs.filter((line) => line.includes('requests per window'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('"limit":10');
+  });
+
+  it('never sends a request after a Remaining of 0 before its window resets', async () => {
+    const windowMs = 1000;
+    const t = await pipelineWith({
+      sandbox: { rateLimit: 10, rateWindowMs: windowMs },
+      settings: { concurrency: 3 },
+    });
+    const heard = answersOf(t.ctx);
+    // Another client of the same token spends part of every window once the pace knows its
+    // length, so that the importer's own answers come to say 0 before its schedule expects.
+    const other = (async () => {
+      while (!t.logs.some((line) => line.includes('window is about')))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 16; i++) {
+        await t.sandbox.api.getOrder(424242);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    const dir = await tempDir('spent-');
+    const progress = await t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(40)), 60_000);
+    await other;
+    expect(progress.counts.created).toBe(40);
+
+    // The sandbox's windows, as its throttle opened them: at the first request after the last.
+    const requests = await sandboxRequests(t.sandbox.api);
+    const resets: number[] = [];
+    for (const r of requests)
+      if (resets.length === 0 || r.at >= (resets.at(-1) ?? 0)) resets.push(r.at + windowMs);
+    const resetAfter = (at: number) => resets.find((reset) => reset > at) ?? Infinity;
+    const creates = requests.filter((r) => r.method === 'POST');
+    const spent = heard.filter((a) => a.headers['x-ratelimit-remaining'] === '0');
+    expect(spent.length).toBeGreaterThan(0);
+    const slack = 20; // the sandbox's clock is read twice per request
+    for (const answer of spent) {
+      const reset = resetAfter(answer.sentAt - slack);
+      const early = creates.filter((r) => r.at > answer.receivedAt && r.at < reset - slack);
+      expect(early, `sent after the 0 heard at ${answer.receivedAt}`).toEqual([]);
+    }
+  });
+
+  it('obeys a 429: no worker sends anything before its Retry-After has passed', async () => {
+    const t = await pipelineWith({ sandbox: { rateLimit: 3, rateWindowMs: 2000 } });
+    // Someone else with the same token spends the window first.
+    for (let i = 0; i < 3; i++) await t.sandbox.api.getOrder(424242);
+    const [opened] = await sandboxRequests(t.sandbox.api);
+    const resetAt = (opened?.at ?? 0) + 2000;
+
+    const dir = await tempDir('refused-');
+    const progress = await t.importSheet(await writeCsvSheet(dir, 'orders.csv', rows(3)), 60_000);
+    expect(progress.counts.created).toBe(3);
+
+    const requests = (await sandboxRequests(t.sandbox.api)).slice(3);
+    const refusals = requests.filter((r) => r.status === 429);
+    expect(refusals.length).toBeGreaterThan(0);
+    // The refused requests left together, before the first 429 was heard; then nothing until
+    // the window reset, and nothing refused after.
+    const firstRefusal = refusals[0]?.at ?? 0;
+    const inFlight = 150;
+    expect(refusals.every((r) => r.at <= firstRefusal + inFlight)).toBe(true);
+    const early = requests.filter((r) => r.at > firstRefusal + inFlight && r.at < resetAt);
+    expect(early).toEqual([]);
+    expect(requests.filter((r) => r.status === 201)).toHaveLength(3);
+  });
+});
