@@ -73,6 +73,8 @@ export interface Context extends Stores {
     now: AbortController;
     /** The stop under way, once asked for (workers/stop.ts): asked again, it is the same. */
     closing?: Promise<void>;
+    /** Undoes what the context attached to what it does not own (the API client's listener). */
+    detach: () => void;
   };
   /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
   workers: Worker[];
@@ -103,7 +105,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     throw error;
   }
   // The pace learns the API's rate limit from every answer's headers (pace.ts).
-  parts.api.onAnswer((answer) => {
+  const stopLearning = parts.api.onAnswer((answer) => {
     stores.pace.learn(answer);
   });
   const told = { logger, now, ...(parts.announce && { announce: parts.announce }) };
@@ -111,7 +113,11 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     redis: redisOutage(settings.redisUrl, told),
     api: apiOutage(parts.connection.apiBaseUrl, told),
   };
-  const stop = { stopping: new AbortController(), now: new AbortController() };
+  const stop = {
+    stopping: new AbortController(),
+    now: new AbortController(),
+    detach: stopLearning,
+  };
   // Every job in flight listens to these two: as many listeners as jobs is the design.
   setMaxListeners(10_000, stop.stopping.signal, stop.now.signal);
   const ctx: Context = {

@@ -165,7 +165,7 @@ export const SETTINGS = {
   apiRateLimit: {
     env: 'API_RATE_LIMIT',
     help: 'max API requests per minute over all workers',
-    shownDefault: 'no cap',
+    shownDefault: "learned from the API's X-RateLimit-* headers; 429s are obeyed either way",
     schema: positiveInt.optional(),
   },
   apiTimeoutMs: {

@@ -51,6 +51,7 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
   });
   if ((await within(queues, ctx.outages.redis.since === undefined ? CUT_OFF_MS : 0)) === 'late')
     await cutOff(ctx, workers);
+  ctx.stop.detach();
   ctx.redis.disconnect();
 }
 

@@ -80,7 +80,7 @@ describe('a graceful stop', () => {
     );
     const added: string[] = [];
     let waiting = Number.POSITIVE_INFINITY;
-    const stop = { stopping: new AbortController(), now: new AbortController() };
+    const stop = { ...t.ctx.stop, stopping: new AbortController(), now: new AbortController() };
     const ctx = withRowsQueue(
       { ...t.ctx, stop },
       {
