@@ -206,3 +206,37 @@ export function withRowsQueue(
 export function withAttachmentLimit(ctx: Context, maxAttachmentBytes: number): Context {
   return { ...ctx, settings: { ...ctx.settings, maxAttachmentBytes } };
 }
+
+/**
+ * A Redis prefix, a sandbox and a folder of their own, and the parts a context is opened from,
+ * for tests that open their contexts themselves (a moved clock, a setting of their own).
+ */
+export async function testContextParts(folder: string): Promise<{
+  redis: TestRedis;
+  sandbox: TestSandbox;
+  dir: string;
+  config: ContextParts;
+  close: () => Promise<void>;
+}> {
+  const redis = await useTestRedis();
+  const sandbox = await testSandbox();
+  const dispatcher = new Agent();
+  const dir = await tempDir(folder);
+  const config = await testPipelineConfig({
+    redis,
+    sandbox,
+    reportsDir: join(dir, 'reports'),
+    dispatcher,
+  });
+  return {
+    redis,
+    sandbox,
+    dir,
+    config,
+    close: async () => {
+      await dispatcher.close();
+      await sandbox.close();
+      await redis.cleanup();
+    },
+  };
+}

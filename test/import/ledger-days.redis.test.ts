@@ -3,20 +3,13 @@
  * `duplicate` from any later sheet for LEDGER_DAYS, then it is imported again. The context's clock
  * is moved by whole days; nothing sleeps.
  */
-import { join } from 'node:path';
-
-import { pino } from 'pino';
-import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openContext } from '../../src/context.js';
 import { submitSheet } from '../../src/intake/submit.js';
 import { closeContext } from '../../src/workers/stop.js';
 import { startWorkers } from '../../src/workers/start.js';
-import { tempDir } from '../helpers/files.js';
-import { testPipelineConfig, waitForReport } from '../helpers/pipeline.js';
-import { useTestRedis } from '../helpers/redis.js';
-import { testSandbox } from '../helpers/sandbox.js';
+import { testContextParts, waitForReport } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 const DAY = 86_400_000;
@@ -27,22 +20,8 @@ afterAll(async () => {
 
 describe('LEDGER_DAYS', () => {
   it('catches a row imported before from another sheet, then imports it again once forgotten', async () => {
-    const redis = await useTestRedis();
-    const sandbox = await testSandbox();
-    const dispatcher = new Agent();
-    closing.push(
-      () => redis.cleanup(),
-      () => sandbox.close(),
-      () => dispatcher.close(),
-    );
-    const dir = await tempDir('ledger-days-');
-    const config = await testPipelineConfig({
-      redis,
-      sandbox,
-      reportsDir: join(dir, 'reports'),
-      dispatcher,
-      logger: pino({ level: 'silent' }),
-    });
+    const { sandbox, dir, config, close } = await testContextParts('ledger-days-');
+    closing.push(close);
     // Midnight of a fixed day, then real time: a run across midnight does not move the days.
     const clock = { days: 0 };
     const started = Date.now();

@@ -2,21 +2,15 @@
  * An installation upgraded from before connections: rows its ledger knows under the API's URL as
  * then typed are still duplicates, never created again; another API's entries stay that API's.
  */
-import { join } from 'node:path';
-
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
-import { Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Keys } from '../../src/store/keys.js';
 import { adoptLegacyScope } from '../../src/store/legacy-scope.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { openContext } from '../../src/context.js';
-import { tempDir } from '../helpers/files.js';
-import { testPipelineConfig, waitForReport } from '../helpers/pipeline.js';
+import { testContextParts, waitForReport } from '../helpers/pipeline.js';
 import { useTestRedis } from '../helpers/redis.js';
-import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { submitSheet } from '../../src/intake/submit.js';
 import { closeContext } from '../../src/workers/stop.js';
@@ -29,22 +23,9 @@ afterAll(async () => {
 
 describe('a ledger written before connections', () => {
   it('still makes its rows duplicates, whatever spelling of the URL they were kept under', async () => {
-    const redis = await useTestRedis();
-    const sandbox = await testSandbox();
-    const dispatcher = new Agent();
-    closing.push(
-      () => redis.cleanup(),
-      () => sandbox.close(),
-      () => dispatcher.close(),
-    );
-    const dir = await tempDir('legacy-');
-    const sandboxConfig = await testPipelineConfig({
-      redis,
-      sandbox,
-      reportsDir: join(dir, 'reports'),
-      dispatcher,
-      logger: pino({ level: 'silent' }),
-    });
+    const parts = await testContextParts('legacy-');
+    closing.push(parts.close);
+    const { redis, sandbox, dir, config: sandboxConfig } = parts;
     // Spoken to as a real API (only the embedded sandbox's old entries are left behind).
     const config = {
       ...sandboxConfig,
