@@ -20,8 +20,8 @@
  * - **stages**: intake (a sheet taken in and submitted) → sheet job (split/: rows validated, row
  *   jobs queued) → row job (rows/: the order created, its files uploaded) → report (report/) →
  *   later, status. Each job kind has a thin BullMQ processor in jobs/.
- * - **claim**: the one attempt anywhere allowed to send a row's create (store/sheet-store.ts);
- *   the **intent** on the job records that it is about to be sent.
+ * - **claim**: the one attempt anywhere allowed to send a row's create; written before it is
+ *   sent, with when, it is also the **intent** (store/row-progress.ts, the row's **progress**).
  * - **ledger**: which row key (reference, or a fingerprint of what would be sent) already became
  *   which order, per connection: a row imported before is a `duplicate`, never a second order.
  * - **outcome**: a row's final result — one of the **row statuses** below — recorded once

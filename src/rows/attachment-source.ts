@@ -18,16 +18,16 @@ export class SheetGoneError extends Error {
 export type AttachmentOpener = (sheetId: string, path: string) => Promise<OpenedFile>;
 
 export function attachmentOpener(
-  store: Pick<SheetStore, 'get'>,
+  store: Pick<SheetStore, 'pathOf'>,
   maxBytes: number,
 ): AttachmentOpener {
   return async (sheetId, path) => {
-    const sheet = await store.get(sheetId);
-    if (!sheet) {
+    const sheetPath = await store.pathOf(sheetId);
+    if (sheetPath === undefined) {
       throw new SheetGoneError(
         `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
       );
     }
-    return openInside(dirname(sheet.path), path, { maxBytes });
+    return openInside(dirname(sheetPath), path, { maxBytes });
   };
 }

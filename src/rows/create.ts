@@ -1,54 +1,51 @@
 /**
  * Step 3, create: sent by one attempt at most, and never again when its outcome is unknown. The
- * intent is stored on the job before the request goes out; the claim in Redis, which only one
- * attempt anywhere can hold, becomes the answer the moment it comes back.
+ * claim — which only one attempt anywhere can hold, and which says when the create left — is
+ * stored before the request goes out (start.ts); the answer replaces it the moment it comes back,
+ * with the ledger's entry of the order in the same step.
  */
 import { randomBytes } from 'node:crypto';
 
 import type { Context } from '../context.js';
 import { AbortedError, ApiError } from '../api/errors.js';
+import { sentEntry } from '../store/row-progress.js';
 import { interruptionFor } from './interruption.js';
-import {
-  adoptAnswer,
-  apiTurn,
-  SENDER_WAITS,
-  type RowRun,
-  type Step,
-  unknownOutcome,
-  waitOrReview,
-} from './row-run.js';
+import { type RowRun, type Step, unknownOutcome } from './row-run.js';
 
-export async function sendCreate(ctx: Context, run: RowRun): Promise<Step> {
-  if (run.state.orderId !== undefined) return 'next';
-  const { sheetId, row } = run.data;
-  await apiTurn(ctx);
-  const token = `${run.job.attemptsStarted}.${randomBytes(6).toString('hex')}`;
-  const claim = await ctx.store.claimCreate(sheetId, row, token);
-  if (claim.kind === 'answered') {
-    await adoptAnswer(ctx, run, claim);
-    return 'next';
-  }
-  if (claim.kind === 'sent') {
-    if (run.state.waits < SENDER_WAITS)
-      return waitOrReview(run, 'another attempt is sending this row');
-    return unknownOutcome(
-      ctx,
-      run,
-      run.state.intent?.sentAt ?? 'an unknown time',
-      'sent by another attempt, no answer recorded',
-    );
-  }
+/** A claim on a row's create: when it leaves, and its entry in the row's progress. */
+export interface SendClaim {
+  sentAt: string;
+  entry: string;
+}
+
+/** A claim of this attempt's own (the token is never reused: attempt number and random bytes). */
+export function newClaim(ctx: Context, run: RowRun): SendClaim {
   const sentAt = new Date(ctx.now()).toISOString();
-  await run.save({ ...run.state, intent: { sentAt, attempt: run.job.attemptsStarted, token } });
+  const token = `${run.job.attemptsStarted}.${randomBytes(6).toString('hex')}`;
+  return { sentAt, entry: sentEntry(token, sentAt) };
+}
+
+/** Sends the create this attempt holds the claim of, and records its answer at once. */
+export async function sendCreate(ctx: Context, run: RowRun, claim: SendClaim): Promise<Step> {
   let created;
   try {
     created = await ctx.api.createOrder(run.data.order, ctx.stop.now.signal);
   } catch (error) {
-    return createFailed(ctx, run, error, token);
+    return createFailed(ctx, run, error, claim);
   }
-  const inspectionIds = created.inspections.map((i) => i.id);
-  await ctx.store.answerCreate(sheetId, row, created.id, inspectionIds); // first: survives anything
-  await adoptAnswer(ctx, run, { kind: 'answered', orderId: created.id, inspectionIds });
+  const { attachments } = run.data;
+  const order = {
+    orderId: created.id,
+    inspectionIds: created.inspections.map((i) => i.id),
+    fileIds: attachments.map(() => null),
+    resent: [],
+    // The first file goes right after this when the pace allows it at once: it is marked as on
+    // its way now rather than in a round trip of its own (upload.ts).
+    ...(attachments.length > 0 && ctx.pace.freeNow() && { uploading: 0 }),
+  };
+  await ctx.progress.answered(run.me, order, run.data.key); // first: survives anything
+  run.adopt(order);
+  run.interrupted = undefined;
   run.log.info({ orderId: created.id }, 'order created');
   return 'next';
 }
@@ -61,22 +58,14 @@ async function createFailed(
   ctx: Context,
   run: RowRun,
   error: unknown,
-  token: string,
+  claim: SendClaim,
 ): Promise<Step> {
-  if (error instanceof AbortedError) throw error; // shutting down: the intent and claim stay, as they should
+  if (error instanceof AbortedError) throw error; // shutting down: the claim stays, as it should
   if (!(error instanceof ApiError)) throw error;
-  if (error.kind === 'ambiguous') {
-    return unknownOutcome(
-      ctx,
-      run,
-      run.state.intent?.sentAt ?? new Date(ctx.now()).toISOString(),
-      error.message,
-    );
-  }
+  if (error.kind === 'ambiguous') return unknownOutcome(ctx, run, claim.sentAt, error.message);
   // Nothing was done on the server: the create may be sent again.
   const { key } = run.data;
-  await ctx.store.unclaimCreate(run.data.sheetId, run.data.row, token);
-  await run.save({ ...run.state, intent: undefined });
+  await ctx.progress.unclaim(run.me, claim.entry);
   if (error.kind === 'permanent') {
     if (key !== null) await ctx.ledger.release(key, run.me);
     return run.finish({

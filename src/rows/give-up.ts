@@ -41,23 +41,25 @@ async function giveUpRow(
   const { sheetId, row, state, attachments, key, line, reference } = parsed.data;
   if (parsed.data.connectionId !== ctx.connection.id) return;
   if (await ctx.store.isFinal(sheetId, row)) return;
-  const claim = await ctx.store.createOf(sheetId, row);
-  const orderId = state.orderId ?? (claim.kind === 'answered' ? claim.orderId : undefined);
-  const inspectionIds =
-    state.inspectionIds ?? (claim.kind === 'answered' ? claim.inspectionIds : []);
-  const unknown = orderId === undefined && (state.intent !== undefined || claim.kind === 'sent');
+  const progress = await ctx.progress.read({ sheetId, row });
+  const answered = progress.kind === 'answered' ? progress : undefined;
+  const orderId = answered?.orderId ?? state.orderId;
+  const inspectionIds = answered?.inspectionIds ?? state.inspectionIds ?? [];
+  const unknown = orderId === undefined && (state.intent !== undefined || progress.kind === 'sent');
+  const sentAt = progress.kind === 'sent' ? progress.sentAt : state.intent?.sentAt;
   // Its ledger claim must not hold up later rows with the same key forever.
   if (key !== null && orderId === undefined) {
     if (unknown) await ctx.ledger.markUnknown(key, { sheetId, row });
     else await ctx.ledger.release(key, { sheetId, row });
   }
-  const fileIds = attachments.map((_, k) => state.fileIds[k] ?? null);
+  const stored = answered?.fileIds ?? state.fileIds;
+  const fileIds = attachments.map((_, k) => stored[k] ?? null);
   const where = { line, ...(reference !== undefined && { reference }), attempts };
   const outcome: RowOutcome = unknown
     ? {
         ...where,
         status: 'needs-review',
-        error: `the row job gave up (${reason}) after sending its create${state.intent ? ` at ${state.intent.sentAt}` : ''}: the order may or may not exist.`,
+        error: `the row job gave up (${reason}) after sending its create${sentAt ? ` at ${sentAt}` : ''}: the order may or may not exist.`,
       }
     : {
         ...where,

@@ -2,13 +2,17 @@
  * One run of a row job: what its steps share (the job, its parsed data, the state as last
  * stored) and the moves more than one step makes — wait for another row or attempt, take over an
  * answer recorded elsewhere, end in `needs-review` when a create's outcome is unknown.
+ *
+ * A row's progress is kept in Redis by row (store/row-progress.ts: its claim, which is also the
+ * intent, then the order and each file's id); the job itself only counts its waits. State an
+ * older version kept on the job is still read.
  */
 import type { Logger } from 'pino';
 
 import { type Context, stopSignals } from '../context.js';
 import { rowJobId } from '../queue/queues.js';
 import type { RowOutcome } from '../glossary.js';
-import type { CreateClaim } from '../store/sheet-store.js';
+import type { OrderProgress } from '../store/row-progress.js';
 import { interruptibleWait } from '../stopping.js';
 import { RowInterruption } from './interruption.js';
 import { recordOutcome } from './outcome.js';
@@ -43,13 +47,18 @@ export const SENDER_WAITS = 5;
 
 export class RowRun {
   readonly data: RowJob;
-  /** The state as last stored on the job. */
+  /** The state as last stored. */
   state: RowState;
-  /** This row, as the ledger and the create claims name it. */
+  /** This row, as the ledger and the row's progress name it. */
   readonly me: { sheetId: string; row: number };
   readonly log: Logger;
   /** BullMQ will not run this job again if this attempt fails. */
   readonly lastAttempt: boolean;
+  /**
+   * The attachment an earlier attempt was sending when it stopped, with no answer kept: sent
+   * again, it may be on the order twice. Cleared once said.
+   */
+  interrupted: number | undefined;
   readonly #ctx: Context;
 
   constructor(
@@ -63,15 +72,46 @@ export class RowRun {
       data.existingOrderId !== undefined && data.state.orderId === undefined
         ? { ...data.state, orderId: data.existingOrderId }
         : data.state;
+    this.interrupted = this.state.uploading;
     this.me = { sheetId: data.sheetId, row: data.row };
     this.log = ctx.logger.child({ ...this.me, jobId: rowJobId(data.sheetId, data.row) });
     this.lastAttempt = job.attemptsMade + 1 >= job.maxAttempts;
   }
 
-  /** Stores the next state on the job before the step after it begins. */
-  async save(next: RowState): Promise<void> {
+  /** Takes what is stored of the row's order (by any attempt) as its state. */
+  adopt(order: OrderProgress): void {
+    const { state } = this;
+    this.state = {
+      ...state,
+      intent: undefined,
+      orderId: order.orderId,
+      inspectionIds: order.inspectionIds,
+      fileIds: order.fileIds ?? (state.orderId === order.orderId ? state.fileIds : []),
+      resent: order.resent ?? (state.orderId === order.orderId ? state.resent : []),
+      uploading: order.uploading,
+    };
+    this.interrupted = order.uploading;
+  }
+
+  /** Stores the uploads' progress on the row's order before the step after it begins. */
+  async keep(next: RowState & { orderId: number }): Promise<void> {
     this.state = next;
-    await this.job.updateData({ ...this.data, state: next });
+    await this.#ctx.progress.save(this.me, {
+      orderId: next.orderId,
+      inspectionIds: next.inspectionIds ?? [],
+      fileIds: this.data.attachments.map((_, k) => next.fileIds[k] ?? null),
+      resent: next.resent,
+      ...(next.uploading !== undefined && { uploading: next.uploading }),
+    });
+  }
+
+  /** Counts one more wait on the job, for the next attempt to see. */
+  async countWait(): Promise<void> {
+    this.state = { ...this.state, waits: this.state.waits + 1 };
+    await this.job.updateData({
+      ...this.data,
+      state: { ...this.data.state, waits: this.state.waits },
+    });
   }
 
   /** Records the row's final result (rows/outcome.ts: a row already final keeps its first). */
@@ -102,24 +142,17 @@ export async function waitOrReview(run: RowRun, why: string): Promise<'final'> {
       error: `${why} for over ${(MAX_WAITS * WAIT_MS) / 60_000} minutes: check it, then import this row again.`,
     });
   }
-  await run.save({ ...run.state, waits: run.state.waits + 1 });
+  await run.countWait();
   throw new RowInterruption({ kind: 'delay', ms: WAIT_MS });
 }
 
-/** Takes the create's answer, wherever it was recorded, as this row's order. */
-export async function adoptAnswer(
-  ctx: Context,
-  run: RowRun,
-  answered: Extract<CreateClaim, { kind: 'answered' }>,
-): Promise<void> {
-  await run.save({
-    ...run.state,
-    intent: undefined,
-    orderId: answered.orderId,
-    inspectionIds: answered.inspectionIds,
-    fileIds: run.data.attachments.map(() => null),
-  });
-  if (run.data.key !== null) await ctx.ledger.confirm(run.data.key, run.me, answered.orderId);
+/**
+ * Takes the create's answer, recorded by an earlier attempt or another worker, as this row's
+ * order. The ledger is told again: an older version wrote it apart from the answer.
+ */
+export async function adoptAnswer(ctx: Context, run: RowRun, order: OrderProgress): Promise<void> {
+  run.adopt(order);
+  if (run.data.key !== null) await ctx.ledger.confirm(run.data.key, run.me, order.orderId);
 }
 
 /** A create sent with no answer known: never sent again, left to a person. */

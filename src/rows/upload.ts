@@ -9,6 +9,7 @@ import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { attachmentOpener } from './attachment-source.js';
+import { StoppingError } from '../stopping.js';
 import { interruptionFor } from './interruption.js';
 import { apiTurn, type RowRun } from './row-run.js';
 
@@ -27,15 +28,23 @@ export async function uploadFiles(ctx: Context, run: RowRun, orderId: number): P
     if (uploads.fileIds[k] !== null) continue;
     try {
       uploads.fileIds[k] = await uploadOne(ctx, run, orderId, k, path);
-      await run.save({ ...run.state, fileIds: [...uploads.fileIds], uploading: undefined });
+      const next = uploads.fileIds.indexOf(null, k + 1);
+      const fileIds = [...uploads.fileIds];
+      // The last one's id is kept by the outcome that follows; one more on its way is marked
+      // with this one's id when the pace lets it go at once (else when it goes).
+      if (next < 0) run.state = { ...run.state, fileIds, uploading: undefined };
+      else {
+        const uploading = ctx.pace.freeNow() ? next : undefined;
+        await run.keep({ ...run.state, orderId, fileIds, uploading });
+      }
     } catch (error) {
-      uploads.refused.push(await uploadFailed(run, uploads, k, path, error));
+      uploads.refused.push(await uploadFailed(run, orderId, uploads, k, path, error));
     }
   }
   return uploads;
 }
 
-/** Sends attachment `k` (at `path` in its sheet's folder), noting first that it is on its way. */
+/** Sends attachment `k` (at `path` in its sheet's folder), noted first as on its way. */
 async function uploadOne(
   ctx: Context,
   run: RowRun,
@@ -43,11 +52,15 @@ async function uploadOne(
   k: number,
   path: string,
 ): Promise<number> {
-  await apiTurn(ctx);
+  await turnOrUnmark(ctx, run, orderId, k);
   const { state } = run;
-  // A process that stopped mid-upload leaves `uploading` behind: this is a second sending.
-  const resent = state.uploading === k ? [...new Set([...state.resent, k])] : state.resent;
-  await run.save({ ...state, resent, uploading: k });
+  // An attempt that stopped while sending it left it marked: this is a second sending.
+  const again = run.interrupted === k;
+  run.interrupted = undefined;
+  if (again || state.uploading !== k) {
+    const resent = again ? [...new Set([...state.resent, k])] : state.resent;
+    await run.keep({ ...state, orderId, resent, uploading: k });
+  }
   const open = attachmentOpener(ctx.store, ctx.settings.maxAttachmentBytes);
   return ctx.api.uploadFile(
     orderId,
@@ -56,31 +69,46 @@ async function uploadOne(
   );
 }
 
+/** Waits for the API's pace; stopped meanwhile, a file marked ahead as on its way is not. */
+async function turnOrUnmark(ctx: Context, run: RowRun, orderId: number, k: number): Promise<void> {
+  try {
+    await apiTurn(ctx);
+  } catch (error) {
+    const { state } = run;
+    if (error instanceof StoppingError && state.uploading === k && run.interrupted !== k) {
+      await run.keep({ ...state, orderId, uploading: undefined });
+    }
+    throw error;
+  }
+}
+
 /**
  * Why attachment `k` is not on the order, when it is to stay so; otherwise throws for the job to
  * be retried (its file sent again then) or interrupted.
  */
 async function uploadFailed(
   run: RowRun,
+  orderId: number,
   uploads: Uploads,
   k: number,
   path: string,
   error: unknown,
 ): Promise<string> {
+  const { state } = run;
   if (error instanceof AttachmentRefused) {
     // Changed since validation (a link put in its place): nothing was sent, nor will be.
-    await run.save({ ...run.state, uploading: undefined });
+    await run.keep({ ...state, orderId, uploading: undefined });
     return withoutFullStop(error.message);
   }
   if (!(error instanceof ApiError)) throw error;
   if (error.kind === 'permanent' || error.kind === 'retryable') {
-    await run.save({ ...run.state, uploading: undefined }); // not stored: sending it again is no repeat
+    await run.keep({ ...state, orderId, uploading: undefined }); // not stored: sending it again is no repeat
   }
   if (error.kind === 'permanent') return `${path}: ${withoutFullStop(error.message)}`;
   if (error.kind === 'ambiguous') {
     // Sent again on the next attempt: a file twice is a lesser harm than a file missing.
-    const resent = [...new Set([...run.state.resent, k])];
-    await run.save({ ...run.state, fileIds: [...uploads.fileIds], resent });
+    const resent = [...new Set([...state.resent, k])];
+    await run.keep({ ...state, orderId, fileIds: [...uploads.fileIds], resent });
   }
   if (run.lastAttempt && (error.kind === 'ambiguous' || error.kind === 'retryable')) {
     return `${path}: ${withoutFullStop(error.message)} (no more retries)`;

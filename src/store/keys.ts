@@ -42,8 +42,8 @@ export class Keys {
   }
 
   /**
-   * Row number → `sent|<token>` while its create is out, `answered|<orderId>|<inspections>` once
-   * it came back: no two workers send one row's create, and an answer survives any crash (hash).
+   * Row number → where its create and uploads stand (row-progress.ts): no two workers send one
+   * row's create, and an answer survives any crash (hash).
    */
   creates(sheetId: string): string {
     return `${this.#base}:sheet:${sheetId}:creates`;

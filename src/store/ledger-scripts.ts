@@ -16,7 +16,7 @@
 /** Entries per shard on average before one splits: well under Redis's 128 per listpack. */
 const SHARD_LOAD = 48;
 
-const COMMON = `
+export const COMMON = `
 local meta, sheets = KEYS[1], KEYS[2]
 local today, days, ttl, field = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local function live(v)
@@ -27,8 +27,12 @@ local function h32(f)
   local a, b, c, d = string.byte(f, 1, 4)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
-local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
-local L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
+local L, P, N = 0, 0, 0
+-- Read by each script that touches an entry (a larger script may touch none).
+local function load()
+  local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
+  L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
+end
 local function shard(f)
   local h = h32(f)
   local n = h % 2 ^ L
@@ -72,6 +76,7 @@ end
 
 /** ARGV[5]: the entry to write if the field has none. Returns the live entry found, else nil. */
 export const CLAIM = `${COMMON}
+load()
 local key = shard(field)
 local found = redis.call('HGET', key, field)
 if found and live(found) then return found end
@@ -83,6 +88,7 @@ return false
 
 /** ARGV[5]: the entry, written whatever was there. */
 export const WRITE = `${COMMON}
+load()
 local key = shard(field)
 local added = redis.call('HSET', key, field, ARGV[5])
 redis.call('PEXPIRE', key, ttl)
@@ -92,6 +98,7 @@ return 1
 
 /** ARGV[5]: the owner's marker `.<sheet>.<row>.`; the entry is deleted only if the owner holds it. */
 export const RELEASE = `${COMMON}
+load()
 local key = shard(field)
 local found = redis.call('HGET', key, field)
 if not (found and string.find(found, ARGV[5], 1, true)) then return 0 end
@@ -102,6 +109,7 @@ return 1
 
 /** The live entry of a field, else nil. */
 export const LOOKUP = `${COMMON}
+load()
 local found = redis.call('HGET', shard(field), field)
 if found and live(found) then return found end
 return false

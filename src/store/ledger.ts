@@ -32,6 +32,22 @@ export type Claim =
 
 type EntryState = 'pending' | 'created' | 'unknown';
 
+/**
+ * The ledger's part in a script that does more (row-progress.ts): KEYS its shape and sheet
+ * numbers; ARGV today, LEDGER_DAYS, the time to live, the field, the entry, the owner's marker.
+ */
+export interface LedgerArgs {
+  keys: [shape: string, sheets: string];
+  args: [
+    today: string,
+    days: string,
+    ttlMs: string,
+    field: Buffer | '',
+    entry: string,
+    marker: string,
+  ];
+}
+
 export interface LedgerEntry {
   state: EntryState;
   ref: RowRef;
@@ -133,10 +149,17 @@ export class Ledger {
   }
 
   async claim(key: string, me: RowRef): Promise<Claim> {
+    const { args } = await this.claimArgs(key, me);
+    const found = await this.#call(this.#redis.oiLedgerClaim, key, args[4]);
+    return typeof found === 'string' ? this.verdict(found, me) : { kind: 'mine' };
+  }
+
+  /**
+   * What a live entry found for `me`'s key means: held by this very row (a resumed job), made by
+   * another row before (a duplicate), unclear, or being made right now.
+   */
+  async verdict(found: string, me: RowRef): Promise<Claim> {
     const sheet = await this.#sheetNumber(me.sheetId);
-    const pending = encode({ state: 'pending', sheet, row: me.row }, this.#today());
-    const found = await this.#call(this.#redis.oiLedgerClaim, key, pending);
-    if (typeof found !== 'string') return { kind: 'mine' };
     const { state, orderId, ...held } = decode(found);
     const ref = { sheetId: await this.#sheetId(held.sheet), row: held.row };
     if (held.sheet === sheet && held.row === me.row) {
@@ -146,6 +169,43 @@ export class Ledger {
     }
     if (state === 'created' && orderId !== undefined) return { kind: 'duplicate', orderId, ...ref };
     return state === 'unknown' ? { kind: 'unknown', ...ref } : { kind: 'busy', ...ref };
+  }
+
+  /**
+   * A claim of `key` for `me` as a script of a larger step makes it (store/row-progress.ts): the
+   * ledger's keys and the arguments of ledger-scripts.ts, the pending entry and its owner's
+   * marker last.
+   */
+  async claimArgs(key: string, me: RowRef): Promise<LedgerArgs> {
+    const sheet = await this.#sheetNumber(me.sheetId);
+    const pending = encode({ state: 'pending', sheet, row: me.row }, this.#today());
+    return this.#args(key, pending, ownerMarker(sheet, me.row));
+  }
+
+  /** The same for writing `me`'s order as created. */
+  async createdArgs(key: string, me: RowRef, orderId: number): Promise<LedgerArgs> {
+    const sheet = await this.#sheetNumber(me.sheetId);
+    const entry = encode({ state: 'created', sheet, row: me.row, orderId }, this.#today());
+    return this.#args(key, entry, ownerMarker(sheet, me.row));
+  }
+
+  /** Its keys and no entry: a larger script that touches none of it. */
+  get untouched(): LedgerArgs {
+    return { keys: [this.#shape, this.#sheets], args: ['', '', '', '', '', ''] };
+  }
+
+  #args(key: string, entry: string, marker: string): LedgerArgs {
+    return {
+      keys: [this.#shape, this.#sheets],
+      args: [
+        String(this.#today()),
+        String(this.#options.ledgerDays),
+        String(this.#ttlMs()),
+        fieldOf(key),
+        entry,
+        marker,
+      ],
+    };
   }
 
   /** The order exists: later rows with this key are duplicates of it. */

@@ -126,14 +126,6 @@ end
 return 0
 `;
 
-// KEYS: creates. ARGV: row, token. Deletes the claim only if this token holds it.
-const UNCLAIM = `
-if redis.call('HGET', KEYS[1], ARGV[1]) == 'sent|' .. ARGV[2] then
-  return redis.call('HDEL', KEYS[1], ARGV[1])
-end
-return 0
-`;
-
 // KEYS: by-sha. ARGV: content, from, to. Moves a content's registration only if `from` holds it.
 const REPLACE_SHA = `
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
@@ -156,16 +148,7 @@ redis.call('ZADD', KEYS[4], ARGV[3], ARGV[2])
 return false
 `;
 
-/** Where a row's create stands across every worker. */
-export type CreateClaim =
-  | { kind: 'claimed' }
-  | { kind: 'answered'; orderId: number; inspectionIds: number[] }
-  /** Sent by an earlier attempt or another worker, with no answer recorded. */
-  | { kind: 'sent' }
-  | { kind: 'none' };
-
 type ScriptedRedis = Redis & {
-  oiUnclaim(creates: string, row: string, token: string): Promise<number>;
   oiFinalize(
     sheet: string,
     results: string,
@@ -201,8 +184,12 @@ function recordFields(sheet: NewSheet): Record<string, string> {
   };
 }
 
+/** Sheet paths remembered by a process (a path never changes); forgotten all at once past this. */
+const PATHS_KEPT = 1000;
+
 export class SheetStore {
   readonly #redis: ScriptedRedis;
+  readonly #paths = new Map<string, string>();
 
   constructor(
     redis: Redis,
@@ -211,7 +198,6 @@ export class SheetStore {
     if (!('oiFinalize' in redis)) {
       redis.defineCommand('oiFinalize', { numberOfKeys: 3, lua: FINALIZE });
       redis.defineCommand('oiSetTotal', { numberOfKeys: 2, lua: SET_TOTAL });
-      redis.defineCommand('oiUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
       redis.defineCommand('oiReplaceSha', { numberOfKeys: 1, lua: REPLACE_SHA });
       redis.defineCommand('oiRegister', { numberOfKeys: 4, lua: REGISTER });
     }
@@ -249,6 +235,20 @@ export class SheetStore {
     const hash = await this.#redis.hgetall(this.keys.sheet(sheetId));
     if (Object.keys(hash).length === 0) return undefined;
     return sheetSchema.parse(hash);
+  }
+
+  /**
+   * Where a sheet was read from (its record's `path`), asked of Redis once per process: every
+   * upload of its rows needs it.
+   */
+  async pathOf(sheetId: string): Promise<string | undefined> {
+    const known = this.#paths.get(sheetId);
+    if (known !== undefined) return known;
+    const path = await this.#redis.hget(this.keys.sheet(sheetId), 'path');
+    if (path === null) return undefined;
+    if (this.#paths.size >= PATHS_KEPT) this.#paths.clear();
+    this.#paths.set(sheetId, path);
+    return path;
   }
 
   async update(sheetId: string, fields: SheetUpdate): Promise<void> {
@@ -313,48 +313,6 @@ export class SheetStore {
         String(total),
       )) === 1
     );
-  }
-
-  /** Takes the right to send a row's create; at most one attempt anywhere holds it. */
-  async claimCreate(sheetId: string, row: number, token: string): Promise<CreateClaim> {
-    const key = this.keys.creates(sheetId);
-    const mine = `sent|${token}`;
-    if ((await this.#redis.hsetnx(key, String(row), mine)) === 1) return { kind: 'claimed' };
-    // Carried out already, its reply lost to a Redis restart and the command sent again by the
-    // client on reconnecting: the claim is still this attempt's (tokens are never reused).
-    if ((await this.#redis.hget(key, String(row))) === mine) return { kind: 'claimed' };
-    const current = await this.createOf(sheetId, row);
-    return current.kind === 'none' ? this.claimCreate(sheetId, row, token) : current;
-  }
-
-  async createOf(sheetId: string, row: number): Promise<CreateClaim> {
-    const value = (await this.#redis.hget(this.keys.creates(sheetId), String(row))) ?? '';
-    const [state = '', orderId = '', inspections = ''] = value.split('|');
-    if (state !== 'answered') return value === '' ? { kind: 'none' } : { kind: 'sent' };
-    return {
-      kind: 'answered',
-      orderId: Number(orderId),
-      inspectionIds: inspections === '' ? [] : inspections.split(',').map(Number),
-    };
-  }
-
-  /** Records the create's answer the moment it comes back, before anything else. */
-  async answerCreate(
-    sheetId: string,
-    row: number,
-    orderId: number,
-    inspectionIds: readonly number[],
-  ): Promise<void> {
-    await this.#redis.hset(
-      this.keys.creates(sheetId),
-      String(row),
-      `answered|${orderId}|${inspectionIds.join(',')}`,
-    );
-  }
-
-  /** Gives the claim back: the create surely did nothing (refused, or never reached the API). */
-  async unclaimCreate(sheetId: string, row: number, token: string): Promise<void> {
-    await this.#redis.oiUnclaim(this.keys.creates(sheetId), String(row), token);
   }
 
   /** Final: recorded, or of a sheet already reported (whose per-row records are gone). */

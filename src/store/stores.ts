@@ -1,6 +1,6 @@
 /**
  * Everything the importer keeps in Redis for one connection, opened together on one client:
- * the sheets and their rows' results and claims, the duplicates ledger, the API's schedule, what
+ * the sheets and their rows' results, each row's progress (its create's claim and answer), the duplicates ledger, the API's schedule, what
  * the hot folder did not take. The connection is made known first, so the dashboard finds it.
  */
 import type { Redis } from 'ioredis';
@@ -12,11 +12,14 @@ import { adoptLegacyScope } from './legacy-scope.js';
 import { DEFAULT_LEDGER_DAYS, Ledger } from './ledger.js';
 import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
+import { RowProgress } from './row-progress.js';
 import { SheetStore } from './sheet-store.js';
 
 export interface Stores {
   keys: Keys;
   store: SheetStore;
+  /** Each row's create and uploads as they stand, for every worker and attempt. */
+  progress: RowProgress;
   ledger: Ledger;
   pace: ApiPace;
   notTaken: NotTaken;
@@ -57,6 +60,7 @@ export async function openStores(
   return {
     keys,
     store: new SheetStore(redis, keys),
+    progress: new RowProgress(redis, keys, ledger),
     ledger,
     pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, {
       now: options.now,

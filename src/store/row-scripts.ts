@@ -1,0 +1,79 @@
+/**
+ * The Lua of a row's steps (row-progress.ts). Each does in one round trip what the row needs
+ * before its next request, with the ledger's own functions (ledger-scripts.ts) for its part.
+ *
+ * KEYS of BEGIN and ANSWER begin with the ledger's shape and sheet numbers; ARGV with the
+ * ledger's today, LEDGER_DAYS, time to live, field ('' when the row has no key to claim), entry
+ * and owner's marker (ledger.ts `LedgerArgs`).
+ */
+import { COMMON } from './ledger-scripts.js';
+
+/**
+ * KEYS: ledger shape, ledger sheets, final rows, sheet record, creates. ARGV: the ledger's six,
+ * row, claim ('' to claim nothing).
+ * Returns {'final'} for a row already final or of a sheet reported; {'progress', entry} when
+ * something is stored of its create; {'ledger', entry} when its key is another row's (or was
+ * made into an order); else claims the key, then the create when asked: {'claimed'} or {'free'}.
+ */
+export const BEGIN = `${COMMON}
+local row, claim = ARGV[7], ARGV[8]
+if redis.call('SISMEMBER', KEYS[3], row) == 1 or redis.call('HEXISTS', KEYS[4], 'reportDir') == 1 then
+  return {'final'}
+end
+local progress = redis.call('HGET', KEYS[5], row)
+if progress then return {'progress', progress} end
+if field ~= '' then
+  load()
+  local key = shard(field)
+  local found = redis.call('HGET', key, field)
+  if found and live(found) then
+    -- Pending for this very row (a resumed job) it is still this row's; anything else is said.
+    if string.sub(found, 1, 1) ~= 'p' or not string.find(found, ARGV[6], 1, true) then
+      return {'ledger', found}
+    end
+  else
+    redis.call('HSET', key, field, ARGV[5])
+    redis.call('PEXPIRE', key, ttl)
+    grown(found and 0 or 1)
+  end
+end
+if claim == '' then return {'free'} end
+redis.call('HSET', KEYS[5], row, claim)
+return {'claimed'}
+`;
+
+/**
+ * KEYS: ledger shape, ledger sheets, creates. ARGV: the ledger's six (the entry: created), row,
+ * the answer's entry. The answer first, the ledger with it: one cannot be kept without the other.
+ */
+export const ANSWER = `${COMMON}
+redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
+if field ~= '' then
+  load()
+  local key = shard(field)
+  local added = redis.call('HSET', key, field, ARGV[5])
+  redis.call('PEXPIRE', key, ttl)
+  grown(added)
+end
+return 1
+`;
+
+/**
+ * KEYS: creates. ARGV: row, claim. Claims the create when nothing is stored of it (nil), else
+ * returns what is. A claim carried out already, its reply lost to a Redis restart and sent again
+ * by the client on reconnecting, comes back as itself: the caller knows it as its own.
+ */
+export const CLAIM_CREATE = `
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held then return held end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return false
+`;
+
+/** KEYS: creates. ARGV: row, claim. Deletes the claim only if it is still this one. */
+export const UNCLAIM = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+`;
