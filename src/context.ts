@@ -89,7 +89,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const now = parts.now ?? Date.now;
   // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
   // answer not recorded, would have to be reviewed by a person).
-  const redis = await connectRedis(settings.redisUrl, { waitWhileAway: true });
+  const redis = await connectRedis(settings.redisUrl, { waitWhileAway: true, batched: true });
   let stores: Stores;
   try {
     stores = await openStores(redis, {

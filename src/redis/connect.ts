@@ -12,6 +12,12 @@ export interface ConnectRedisOptions {
    * @defaultValue false
    */
   waitWhileAway?: boolean;
+  /**
+   * Commands issued in the same turn of the event loop go out in one write (ioredis'
+   * auto-pipelining): a process with many rows in flight sends one batch, not one write each.
+   * @defaultValue false
+   */
+  batched?: boolean;
 }
 
 /** A connected client; fails (with the URL, never a password) when nothing answers. */
@@ -19,6 +25,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   const redis = new Redis(url, {
     maxRetriesPerRequest: options.waitWhileAway ? null : 3,
     lazyConnect: true,
+    enableAutoPipelining: options.batched ?? false,
   });
   try {
     await redis.connect();
