@@ -55,8 +55,13 @@ export interface FileToUpload {
 export interface FileBody {
   size: number;
   stream(): Readable;
+  /** The bytes read whole: what a small file is sent as. */
+  bytes(): Promise<Buffer>;
   close(): Promise<void>;
 }
+
+/** Files up to this size are read whole and sent in one piece rather than streamed. */
+const SMALL_FILE_BYTES = 256 * 1024;
 
 const MAX_REDIRECTS = 3;
 
@@ -104,7 +109,7 @@ export class ApiClient {
         return uploadForm(
           { model_id: String(orderId), model_type: 'order', collection_name: 'clientFiles' },
           file.name,
-          body,
+          body.size <= SMALL_FILE_BYTES ? await body.bytes() : body,
         );
       });
       return this.#parse(uploadedSchema, text, 'POST', '/api/files/').id;
@@ -288,7 +293,7 @@ export class ApiClient {
 }
 
 interface RequestBody {
-  body: string | Readable;
+  body: string | Buffer | Readable;
   headers: Record<string, string>;
 }
 
@@ -297,7 +302,11 @@ interface RequestBody {
  * than by FormData, which takes a file only as a Blob opened by path: the file must be streamed
  * from the handle that was checked. Its length is known, so it is sent with a Content-Length.
  */
-function uploadForm(fields: Record<string, string>, name: string, file: FileBody): RequestBody {
+function uploadForm(
+  fields: Record<string, string>,
+  name: string,
+  file: FileBody | Buffer,
+): RequestBody {
   const boundary = `----order-importer-${randomBytes(16).toString('hex')}`;
   // As browsers write them: a quote or line break in a name would end the header early.
   const quoted = (value: string) =>
@@ -313,17 +322,17 @@ function uploadForm(fields: Record<string, string>, name: string, file: FileBody
     ].join(''),
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+  if (Buffer.isBuffer(file)) return { body: Buffer.concat([head, file, tail]), headers };
+  const streamed = file;
   async function* parts(): AsyncIterable<Uint8Array> {
     yield head;
-    for await (const chunk of file.stream()) yield chunk as Uint8Array;
+    for await (const chunk of streamed.stream()) yield chunk as Uint8Array;
     yield tail;
   }
   return {
     body: Readable.from(parts(), { objectMode: false }),
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': String(head.length + file.size + tail.length),
-    },
+    headers: { ...headers, 'content-length': String(head.length + streamed.size + tail.length) },
   };
 }
 

@@ -120,6 +120,8 @@ export interface OpenedFile {
   size: number;
   /** The file's bytes, from the opened file itself (once). */
   stream(): Readable;
+  /** The same bytes read whole (for a small file: one read instead of a stream). */
+  bytes(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -138,28 +140,36 @@ export async function openInside(
 ): Promise<OpenedFile> {
   const plain = plainRelative(path);
   const realRoot = await realpath(root);
-  const link = await firstLink(realRoot, plain);
-  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
+  // On Linux the kernel says where the opened file is (confirmOpenedAt): a link on the way shows
+  // there, and is looked for only then, to name it. Elsewhere the path is looked at first.
+  if (process.platform !== 'linux') await refuseLinkOnTheWay(realRoot, plain, path);
   const target = posix.join(realRoot, plain);
   let handle: FileHandle;
   try {
     handle = await open(target, FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // ELOOP (Linux, macOS) or EMLINK (BSD): the last part became a link after the look above.
+    // ELOOP (Linux, macOS) or EMLINK (BSD): the last part is a link.
     if (code === 'ELOOP' || code === 'EMLINK')
       throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+    // Not there: unless a link on the way leads nowhere, which is refused as any link is.
+    if (code === 'ENOENT' || code === 'ENOTDIR') await refuseLinkOnTheWay(realRoot, plain, path);
     throw error;
   }
   try {
     const stats = await handle.stat();
+    await confirmOpenedAt(handle, { realRoot, plain, target }, stats, path);
     refuseUnfit(path, stats, options.maxBytes);
-    await confirmOpenedAt(handle, target, stats, path);
     return openedFile(handle, plain, stats.size);
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+async function refuseLinkOnTheWay(realRoot: string, plain: string, path: string): Promise<void> {
+  const link = await firstLink(realRoot, plain);
+  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
 }
 
 function refuseUnfit(path: string, stats: Stats, maxBytes: number | undefined): void {
@@ -186,10 +196,11 @@ function refuseUnfit(path: string, stats: Stats, maxBytes: number | undefined): 
  */
 async function confirmOpenedAt(
   handle: FileHandle,
-  target: string,
+  where: { realRoot: string; plain: string; target: string },
   stats: Stats,
   path: string,
 ): Promise<void> {
+  const { target } = where;
   const moved = () =>
     new AttachmentRefused(
       path,
@@ -197,8 +208,9 @@ async function confirmOpenedAt(
       `"${path}" was reached through a symbolic link, or moved, while it was being opened: it was not read.`,
     );
   if (process.platform === 'linux') {
-    if ((await readlink(`/proc/self/fd/${handle.fd}`)) !== target) throw moved();
-    return;
+    if ((await readlink(`/proc/self/fd/${handle.fd}`)) === target) return;
+    await refuseLinkOnTheWay(where.realRoot, where.plain, path);
+    throw moved();
   }
   const again = await lstat(target).catch(missing);
   const real = await realpath(target).catch(missing);
@@ -283,6 +295,16 @@ function openedFile(handle: FileHandle, plain: string, size: number): OpenedFile
       size === 0
         ? Readable.from([])
         : handle.createReadStream({ start: 0, end: size - 1, autoClose: false }),
+    bytes: async () => {
+      const bytes = Buffer.allocUnsafe(size);
+      let read = 0;
+      while (read < size) {
+        const { bytesRead } = await handle.read(bytes, read, size - read, read);
+        if (bytesRead === 0) throw new Error(`"${plain}" became shorter while it was read.`);
+        read += bytesRead;
+      }
+      return bytes;
+    },
     close: () => (closed ??= handle.close()),
   };
 }

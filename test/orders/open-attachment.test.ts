@@ -26,6 +26,7 @@ await symlink(join(root, 'outside', 'secret.pdf'), join(sheetDir, 'escape.pdf'))
 await symlink(join(sheetDir, 'docs', 'plan.pdf'), join(sheetDir, 'inside-link.pdf'));
 await symlink(join(root, 'outside'), join(sheetDir, 'linkdir'));
 await symlink(join(sheetDir, 'docs'), join(sheetDir, 'docs-link'));
+await symlink(join(root, 'nowhere'), join(sheetDir, 'dangling'));
 execFileSync('mkfifo', [join(sheetDir, 'pipe.pdf')]);
 // The sheet's folder reached through a link of its own is fine: only what lies below it counts.
 await symlink(sheetDir, join(root, 'sheet-link'));
@@ -65,6 +66,8 @@ describe('openInside', () => {
     ['inside-link.pdf', 'link', /"inside-link\.pdf" is a symbolic link/],
     ['linkdir/secret.pdf', 'link', /goes through linkdir, a symbolic link/],
     ['docs-link/plan.pdf', 'link', /goes through docs-link, a symbolic link/],
+    ['dangling/plan.pdf', 'link', /goes through dangling, a symbolic link/],
+    ['docs-link/none.pdf', 'link', /goes through docs-link, a symbolic link/],
     ['../outside/secret.pdf', 'outside', /points outside the sheet's folder/],
     ['/etc/passwd', 'absolute', /is an absolute path/],
     ['folder', 'not-file', /is a folder, not a document/],
@@ -75,6 +78,17 @@ describe('openInside', () => {
     expect(error.kind).toBe(kind);
     expect(error.message).toMatch(message);
     expect(error.retryable).toBe(false);
+  });
+
+  it('gives the same bytes whole as streamed', async () => {
+    for (const path of ['docs/plan.pdf', 'empty.txt', 'big.bin']) {
+      const file = await openInside(sheetDir, path);
+      try {
+        expect(await file.bytes()).toEqual(await buffer(file.stream()));
+      } finally {
+        await file.close();
+      }
+    }
   });
 
   it('says ENOENT of a file that is not there', async () => {
