@@ -12,6 +12,7 @@ import { z } from 'zod';
 
 import type { OrderPayload } from '../orders/row.js';
 import { classifyNetwork, classifyStatus, retryAfterMs } from './classify.js';
+import { Deadline } from './deadline.js';
 import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
 import { type ApiAnswer, resetTime } from './rate-headers.js';
@@ -160,57 +161,73 @@ export class ApiClient {
   ): Promise<string | ArrayBuffer> {
     let url = `${this.baseUrl}${path}`;
     for (let hop = 0; ; hop++) {
-      const timeout = AbortSignal.timeout(this.#timeoutMs);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      const payload = body ? await body() : undefined;
-      let response: Dispatcher.ResponseData;
-      const sentAt = this.#now();
+      const deadline = new Deadline(this.#timeoutMs, signal);
       try {
-        response = await request(url, {
-          method,
-          dispatcher: this.#dispatcher,
-          signal: combined,
-          headers: {
-            accept: 'application/json',
-            authorization: `Bearer ${this.#token}`,
-            ...payload?.headers,
-          },
-          body: payload?.body,
-        });
-      } catch (error) {
-        throw this.#networkError(error, method, url, signal, timeout);
+        const answer = await this.#hop(method, url, deadline, body, as);
+        if (answer.redirect === undefined) return answer.body;
+        if (hop >= MAX_REDIRECTS) throw answer.redirect.error;
+        url = answer.redirect.url;
+      } finally {
+        deadline.end();
       }
-      const { statusCode: status, headers } = response;
-      for (const listener of this.#listeners)
-        listener({ status, headers, sentAt, receivedAt: this.#now() });
-      if (status >= 200 && status < 300) {
-        try {
-          return as === 'bytes' ? await response.body.arrayBuffer() : await response.body.text();
-        } catch (error) {
-          throw this.#networkError(error, method, url, signal, timeout);
-        }
-      }
-      const text = await response.body.text().catch(() => '');
-      const location = headers.location;
-      if (
-        (status === 307 || status === 308) &&
-        typeof location === 'string' &&
-        hop < MAX_REDIRECTS
-      ) {
-        // The same method and body again: a 307/308 promises nothing was done. Only within the
-        // connection's own server: elsewhere would get its token and its orders.
-        const next = new URL(location, url);
-        if (next.origin !== new URL(url).origin) {
-          throw new ApiError(
-            `${method} ${url} answered ${status} with a redirect to another host (${next.origin}), which is not followed: set API_BASE_URL to the API's own address.`,
-            { kind: 'config', method, url, status },
-          );
-        }
-        url = next.toString();
-        continue;
-      }
-      throw this.#statusError(status, headers, text, method, url);
     }
+  }
+
+  /** One request: its answer's body, or where a 307/308 sends it again (within the same host). */
+  async #hop(
+    method: 'GET' | 'POST',
+    url: string,
+    deadline: Deadline,
+    body: (() => Promise<RequestBody> | RequestBody) | undefined,
+    as: 'text' | 'bytes',
+  ): Promise<
+    | { body: string | ArrayBuffer; redirect?: undefined }
+    | { redirect: { url: string; error: ApiError } }
+  > {
+    const payload = body ? await body() : undefined;
+    let response: Dispatcher.ResponseData;
+    const sentAt = this.#now();
+    try {
+      response = await request(url, {
+        method,
+        dispatcher: this.#dispatcher,
+        signal: deadline.signal,
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${this.#token}`,
+          ...payload?.headers,
+        },
+        body: payload?.body,
+      });
+    } catch (error) {
+      throw this.#networkError(error, method, url, deadline);
+    }
+    const { statusCode: status, headers } = response;
+    for (const listener of this.#listeners)
+      listener({ status, headers, sentAt, receivedAt: this.#now() });
+    if (status >= 200 && status < 300) {
+      try {
+        return {
+          body: as === 'bytes' ? await response.body.arrayBuffer() : await response.body.text(),
+        };
+      } catch (error) {
+        throw this.#networkError(error, method, url, deadline);
+      }
+    }
+    const text = await response.body.text().catch(() => '');
+    const error = this.#statusError(status, headers, text, method, url);
+    const location = headers.location;
+    if ((status !== 307 && status !== 308) || typeof location !== 'string') throw error;
+    // The same method and body again: a 307/308 promises nothing was done. Only within the
+    // connection's own server: elsewhere would get its token and its orders.
+    const next = new URL(location, url);
+    if (next.origin !== new URL(url).origin) {
+      throw new ApiError(
+        `${method} ${url} answered ${status} with a redirect to another host (${next.origin}), which is not followed: set API_BASE_URL to the API's own address.`,
+        { kind: 'config', method, url, status },
+      );
+    }
+    return { redirect: { url: next.toString(), error } };
   }
 
   #statusError(
@@ -246,16 +263,10 @@ export class ApiClient {
     });
   }
 
-  #networkError(
-    error: unknown,
-    method: string,
-    url: string,
-    signal: AbortSignal | undefined,
-    timeout: AbortSignal,
-  ): Error {
-    if (signal?.aborted)
+  #networkError(error: unknown, method: string, url: string, deadline: Deadline): Error {
+    if (deadline.stopped)
       return new AbortedError(`${method} ${url} stopped: shutting down`, { cause: error });
-    if (timeout.aborted) {
+    if (deadline.expired) {
       return new ApiError(
         `${method} ${url} got no answer within ${this.#timeoutMs} ms (API_TIMEOUT_MS).`,
         { kind: 'ambiguous', method, url, code: 'TIMEOUT' },

@@ -4,8 +4,6 @@
  * stored before the request goes out (start.ts); the answer replaces it the moment it comes back,
  * with the ledger's entry of the order in the same step.
  */
-import { randomBytes } from 'node:crypto';
-
 import type { Context } from '../context.js';
 import { AbortedError, ApiError } from '../api/errors.js';
 import { sentEntry } from '../store/row-progress.js';
@@ -18,11 +16,10 @@ export interface SendClaim {
   entry: string;
 }
 
-/** A claim of this attempt's own (the token is never reused: attempt number and random bytes). */
+/** A claim of this attempt's own (its token is never given twice). */
 export function newClaim(ctx: Context, run: RowRun): SendClaim {
   const sentAt = new Date(ctx.now()).toISOString();
-  const token = `${run.job.attemptsStarted}.${randomBytes(6).toString('hex')}`;
-  return { sentAt, entry: sentEntry(token, sentAt) };
+  return { sentAt, entry: sentEntry(ctx.progress.token(run.job.attemptsStarted), sentAt) };
 }
 
 /** Sends the create this attempt holds the claim of, and records its answer at once. */

@@ -51,7 +51,6 @@ export class RowRun {
   state: RowState;
   /** This row, as the ledger and the row's progress name it. */
   readonly me: { sheetId: string; row: number };
-  readonly log: Logger;
   /** BullMQ will not run this job again if this attempt fails. */
   readonly lastAttempt: boolean;
   /**
@@ -60,6 +59,7 @@ export class RowRun {
    */
   interrupted: number | undefined;
   readonly #ctx: Context;
+  #log: Logger | undefined;
 
   constructor(
     ctx: Context,
@@ -74,8 +74,16 @@ export class RowRun {
         : data.state;
     this.interrupted = this.state.uploading;
     this.me = { sheetId: data.sheetId, row: data.row };
-    this.log = ctx.logger.child({ ...this.me, jobId: rowJobId(data.sheetId, data.row) });
     this.lastAttempt = job.attemptsMade + 1 >= job.maxAttempts;
+  }
+
+  /** The row's logger (made when first asked for: most rows log once, if at all). */
+  get log(): Logger {
+    this.#log ??= this.#ctx.logger.child({
+      ...this.me,
+      jobId: rowJobId(this.data.sheetId, this.data.row),
+    });
+    return this.#log;
   }
 
   /** Takes what is stored of the row's order (by any attempt) as its state. */

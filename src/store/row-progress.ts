@@ -8,6 +8,8 @@
  * The steps a row takes before its create, and the create's answer, are each one script: a row
  * costs Redis a few round trips, not one per fact (row-scripts.ts).
  */
+import { randomBytes } from 'node:crypto';
+
 import type { Redis } from 'ioredis';
 
 import type { Keys } from './keys.js';
@@ -93,6 +95,9 @@ type ScriptedRedis = Redis & {
 
 export class RowProgress {
   readonly #redis: ScriptedRedis;
+  /** This store's own mark, so that tokens of two processes never meet. */
+  readonly #mark = randomBytes(6).toString('hex');
+  #tokens = 0;
 
   constructor(
     redis: Redis,
@@ -106,6 +111,12 @@ export class RowProgress {
       redis.defineCommand('oiRowUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
     }
     this.#redis = redis as ScriptedRedis;
+  }
+
+  /** A claim's token, never given twice: the attempt, this store's mark and a count. */
+  token(attempt: number): string {
+    this.#tokens += 1;
+    return `${attempt}.${this.#mark}${this.#tokens.toString(36)}`;
   }
 
   /**
