@@ -10,9 +10,12 @@ export function childInput(): unknown {
  * killed outright must not leave an importer or a pool of requests running on the machine.
  */
 export function endWithParent(): void {
-  process.stdin.on('end', () => process.exit(1)).resume();
+  const stdin = process.stdin as NodeJS.ReadStream & { unref?: () => void };
+  // Started by hand, stdin is a terminal or a file: there is no benchmark to watch.
+  if (typeof stdin.unref !== 'function' || stdin.isTTY) return;
+  stdin.on('end', () => process.exit(1)).resume();
   // Only a watch: it must not keep a child that has finished its work alive.
-  process.stdin.unref();
+  stdin.unref();
 }
 
 /** Prints the result as the last line of output, for the benchmark to read. */
