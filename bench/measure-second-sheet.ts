@@ -101,17 +101,13 @@ function secondSheetLines(result: SecondSheetResult, load: Line['load']): Line[]
   const productMs = result.productCpuMs / result.rows;
   const redisMs = result.redisCpuMs / result.rows;
   const rate = perSecond(result.rows, result.seconds * 1000);
-  const keptBy = result.growth
-    .filter((g) => g.perRow >= 1)
-    .slice(0, 2)
-    .map((g) => `${g.perRow.toFixed(0)} B ${g.shape}`);
   return [
     line(memory, {
       status: bytesPerRow <= MAX_BYTES ? 'met' : 'NOT met',
       product: [
         `${bytesPerRow.toFixed(0)} bytes per row`,
+        `of which the ledger: ${ledger.toFixed(0)}`,
         `${result.rows.toLocaleString('en')} rows`,
-        ...keptBy,
       ],
       peers: ['the peers keep nothing'],
       figures: {

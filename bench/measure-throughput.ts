@@ -162,7 +162,8 @@ function throughputLine(
     status: met ? 'met' : 'NOT met',
     product: [`${figure(rate('importer'))} rows/s`, `${rows.toLocaleString('en')} rows`],
     peers: (['fetch-pool', 'client-pool', 'fetch-sequential'] as const).map((kind) => {
-      const over = kind === 'fetch-sequential' ? ` over ${results.get(kind)?.rows} rows` : '';
+      const sent = results.get(kind)?.rows ?? 0;
+      const over = kind === 'fetch-sequential' ? ` over ${sent.toLocaleString('en')} rows` : '';
       return `${PEER_NAMES[kind]}: ${figure(rate(kind))} rows/s${over}, ratio ${ratio(kind).toFixed(2)}`;
     }),
     target: [`${ratio('fetch-pool').toFixed(2)} of the fetch pool`, `(target ≥ ${c.minRatio})`],
