@@ -77,8 +77,18 @@ async function runAll(selected: readonly Measure[], scale: number): Promise<Line
   return lines;
 }
 
+function optionsOrExit(): ReturnType<typeof options> {
+  try {
+    return options();
+  } catch (error) {
+    // A mistyped option is said plainly, without a stack trace; nothing has started yet.
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+}
+
 cleanUpOnSignals();
-const { selected, scale } = options();
+const { selected, scale } = optionsOrExit();
 const startedAt = new Date();
 const before = loadNow();
 const print = (text: string) => process.stdout.write(`${text}\n`);
