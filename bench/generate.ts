@@ -25,7 +25,8 @@ const TYPES = [
   'Vrijstaande woning',
   'Halfopen bebouwing',
 ];
-const HEADER = [
+/** Every order field of the API (docs/api.md), the row's own reference and its attachments: 30. */
+export const HEADER = [
   'reference',
   'property_type',
   'habbitable_space',
@@ -33,21 +34,30 @@ const HEADER = [
   'address2',
   'city',
   'postal_code',
+  'keyPickup_location',
   'contact_name',
   'contact_language',
   'contact_email',
   'contact_phone1',
   'no_contact_mail',
-  'inv_company_name',
-  'inv_mail',
-  'no_inv_mail',
-  'invoice_to',
   'is_contact_owner',
+  'invoice_to',
+  'inv_company_name',
+  'inv_vat',
+  'inv_address1',
+  'inv_address2',
+  'inv_city',
+  'inv_postal_code',
+  'inv_mail',
+  'inv_phone1',
+  'no_inv_mail',
   'remark',
   'order_products',
   'breaker_boxes',
+  'units',
+  'floors',
   'files',
-];
+] as const;
 const ATTACHMENTS = 200;
 
 export interface SheetShape {
@@ -77,32 +87,7 @@ export async function generateSheet(
   const out = createWriteStream(path);
   let buffer = `${HEADER.join(',')}\n`;
   for (let i = 1; i <= rows; i++) {
-    const [city, postal] = CITIES[i % CITIES.length] ?? CITIES[0];
-    const elec = i % 3 === 0;
-    buffer += [
-      `${options.referencePrefix ?? 'REF-'}${i}`,
-      TYPES[i % TYPES.length],
-      String(50 + (i % 250)),
-      STREETS[i % STREETS.length],
-      String(1 + (i % 180)),
-      city,
-      postal,
-      `Contact ${i}`,
-      languages[i % 3],
-      `contact${i}@example.be`,
-      '+32 470 12 34 56',
-      'nee',
-      'Immo Vlaanderen BV',
-      'facturen@example.be',
-      '0',
-      'salesman',
-      'contact',
-      i % 10 === 0 ? '"Sleutel bij de buren, ""bel twee keer"""' : '',
-      elec ? 'EPC|ELEC-1.1' : 'EPC:1',
-      elec ? '2' : '',
-      `docs/plan-${i % ATTACHMENTS}.pdf`,
-    ].join(',');
-    buffer += '\n';
+    buffer += `${row(i, options.referencePrefix ?? 'REF-', languages)}\n`;
     if (buffer.length > 1 << 16) {
       if (!out.write(buffer)) await once(out, 'drain');
       buffer = '';
@@ -111,4 +96,52 @@ export async function generateSheet(
   out.end(buffer);
   await once(out, 'finish');
   return path;
+}
+
+/**
+ * Row `i`: an EPC; every third row an electrical inspection too (breaker boxes), every seventh an
+ * asbestos attest of common parts (units), every eleventh an asbestos inventory (floors). The
+ * invoice goes to the agency's office, where the key is picked up on every fourth row.
+ */
+function row(i: number, referencePrefix: string, languages: readonly string[]): string {
+  const [city, postal] = CITIES[i % CITIES.length] ?? CITIES[0];
+  const [officeCity, officePostal] = CITIES[(i + 2) % CITIES.length] ?? CITIES[0];
+  const officeStreet = STREETS[(i + 3) % STREETS.length] ?? 'Kerkstraat';
+  const officeNumber = String(1 + (i % 40));
+  const products = ['EPC:1'];
+  if (i % 3 === 0) products.push('ELEC-1.1');
+  if (i % 7 === 0) products.push('ASB-COMMON');
+  if (i % 11 === 0) products.push('ASB-INV-FLOOR:1');
+  return [
+    `${referencePrefix}${i}`,
+    TYPES[i % TYPES.length],
+    String(50 + (i % 250)),
+    STREETS[i % STREETS.length],
+    String(1 + (i % 180)),
+    city,
+    postal,
+    i % 4 === 0 ? `"${officeStreet} ${officeNumber}, ${officePostal} ${officeCity}"` : '',
+    `Contact ${i}`,
+    languages[i % 3],
+    `contact${i}@example.be`,
+    `+32 470 ${String(i % 100).padStart(2, '0')} 34 56`,
+    'nee',
+    'contact',
+    'salesman',
+    'Immo Vlaanderen BV',
+    `BE0${String(400_000_000 + (i % 500_000_000))}`,
+    officeStreet,
+    officeNumber,
+    officeCity,
+    officePostal,
+    'facturen@example.be',
+    '+32 9 123 45 67',
+    '0',
+    i % 10 === 0 ? '"Sleutel bij de buren, ""bel twee keer"""' : '',
+    products.join('|'),
+    i % 3 === 0 ? String(1 + (i % 4)) : '',
+    i % 7 === 0 ? String(2 + (i % 20)) : '',
+    i % 11 === 0 ? String(1 + (i % 5)) : '',
+    `docs/plan-${i % ATTACHMENTS}.pdf`,
+  ].join(',');
 }

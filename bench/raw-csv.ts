@@ -3,7 +3,11 @@ import { createReadStream } from 'node:fs';
 
 import { parse } from 'csv-parse';
 
-const path = process.argv[2] ?? '';
+import { childInput, endWithParent, printResult } from './child-side.js';
+
+endWithParent();
+const path = (childInput() as { sheet: string }).sheet;
+const cpu = process.cpuUsage();
 const started = performance.now();
 let rows = 0;
 const parser = createReadStream(path)
@@ -13,6 +17,10 @@ for await (const record of parser as AsyncIterable<string[]>) {
   if (record.length > 0) rows += 1;
 }
 const ms = performance.now() - started;
-process.stdout.write(
-  JSON.stringify({ rows: rows - 1, ms, maxRssBytes: process.resourceUsage().maxRSS * 1024 }),
-);
+const used = process.cpuUsage(cpu);
+printResult({
+  rows: rows - 1,
+  ms,
+  cpuMs: (used.user + used.system) / 1000,
+  maxRssBytes: process.resourceUsage().maxRSS * 1024,
+});

@@ -25,8 +25,11 @@ export async function startSandboxProcess(latencyMs: number): Promise<SandboxPro
     url,
     token,
     stop: async () => {
+      // A child ended by a signal (Ctrl-C reaches it too) has a signalCode and no exitCode.
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
+      await exited;
     },
   };
 }

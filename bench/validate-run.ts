@@ -2,8 +2,10 @@
 import { Writable } from 'node:stream';
 
 import { validateCommand } from '../src/cli/commands/validate.js';
+import { childInput, endWithParent, printResult } from './child-side.js';
 
-const path = process.argv[2] ?? '';
+endWithParent();
+const path = (childInput() as { sheet: string }).sheet;
 const sink = new Writable({
   write(_chunk, _encoding, done) {
     done();
@@ -16,6 +18,7 @@ const capture = new Writable({
     done();
   },
 });
+const cpu = process.cpuUsage();
 const started = performance.now();
 const code = await validateCommand(
   [path],
@@ -29,14 +32,14 @@ const code = await validateCommand(
   },
 );
 const ms = performance.now() - started;
+const used = process.cpuUsage(cpu);
 const [result] = JSON.parse(summary) as Array<{ total: number; valid: number; invalid: number }>;
-process.stdout.write(
-  JSON.stringify({
-    code,
-    rows: result?.total ?? 0,
-    valid: result?.valid ?? 0,
-    invalid: result?.invalid ?? 0,
-    ms,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
-  }),
-);
+printResult({
+  code,
+  rows: result?.total ?? 0,
+  valid: result?.valid ?? 0,
+  invalid: result?.invalid ?? 0,
+  ms,
+  cpuMs: (used.user + used.system) / 1000,
+  maxRssBytes: process.resourceUsage().maxRSS * 1024,
+});

@@ -1,0 +1,142 @@
+/**
+ * A second sheet after a first (issue 11), in one run: the Redis memory that stays per row once
+ * its report is written, and the CPU per row over it, in the product's process and in Redis. The
+ * importer runs in a process of its own (second-sheet.ts) against a private redis-server and the
+ * sandbox in a third process, 1 ms added per request, 32 rows in flight.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+
+import { onCleanup, tempFolder } from './cleanup.js';
+import { runChild } from './children.js';
+import { generateSheet } from './generate.js';
+import {
+  figure,
+  type Line,
+  line,
+  type LineSpec,
+  loadNow,
+  type Measure,
+  perSecond,
+  progress,
+  scaled,
+} from './lines.js';
+import { BENCH_TAG, startPrivateRedis } from './private-redis.js';
+import { startSandboxProcess } from './sandbox-process.js';
+import type { SecondSheetInput, SecondSheetResult } from './second-sheet.js';
+
+const ROWS = 100_000;
+const LATENCY_MS = 1;
+const WIDTH = 32;
+const MAX_BYTES = 64;
+const MAX_PRODUCT_MS = 0.5;
+const MAX_REDIS_MS = 0.2;
+
+const memory: LineSpec = {
+  key: 'redisMemoryPerRow',
+  label: 'Redis memory that stays per row (a second sheet, reported)',
+  targets: { maxBytesPerRow: MAX_BYTES },
+  target: [`≤ ${MAX_BYTES} bytes per row`],
+};
+const cpu: LineSpec = {
+  key: 'cpuPerRow',
+  label: `CPU per row over a second sheet (${LATENCY_MS} ms a request, ${WIDTH} wide)`,
+  targets: { maxProductMsPerRow: MAX_PRODUCT_MS, maxRedisMsPerRow: MAX_REDIS_MS },
+  target: [`≤ ${MAX_PRODUCT_MS} ms in the product`, `≤ ${MAX_REDIS_MS} ms in Redis`],
+};
+
+export const secondSheetMeasure: Measure = {
+  name: 'second-sheet',
+  aliases: ['memory', 'cpu'],
+  lines: [memory, cpu],
+  run: async (scale) => {
+    const rows = scaled(ROWS, scale);
+    const folder = await tempFolder('bench-second-sheet');
+    try {
+      progress(`second-sheet: generating 2 × ${rows.toLocaleString('en')} rows…`);
+      const first = await generateSheet(folder.path, rows, {
+        name: 'first.csv',
+        referencePrefix: 'A-',
+      });
+      const second = await generateSheet(folder.path, rows, {
+        name: 'second.csv',
+        referencePrefix: 'B-',
+      });
+      const redis = await startPrivateRedis(join(folder.path, 'redis'));
+      const sandbox = await startSandboxProcess(LATENCY_MS);
+      const stopSandbox = onCleanup(() => sandbox.stop());
+      try {
+        const before = loadNow();
+        progress(`second-sheet: importing both sheets… (load ${before.loadavg.join(' ')})`);
+        const input: SecondSheetInput = {
+          api: { url: sandbox.url, token: sandbox.token },
+          redisUrl: redis.url,
+          tag: `${BENCH_TAG}second-sheet-${randomUUID()}`,
+          dir: folder.path,
+          first,
+          second,
+          rows,
+          concurrency: WIDTH,
+        };
+        const result = await runChild<SecondSheetResult>('second-sheet.js', input);
+        if (result.counts.some((c) => c.created !== rows)) {
+          throw new Error(`rows not all created: ${JSON.stringify(result.counts)}`);
+        }
+        return secondSheetLines(result, { before, after: loadNow() });
+      } finally {
+        await stopSandbox();
+        await redis.stop();
+      }
+    } finally {
+      await folder.remove();
+    }
+  },
+};
+
+function secondSheetLines(result: SecondSheetResult, load: Line['load']): Line[] {
+  const bytesPerRow = result.growth.reduce((sum, g) => sum + g.perRow, 0);
+  const ledger = result.growth
+    .filter((g) => g.shape.includes(':ledger'))
+    .reduce((sum, g) => sum + g.perRow, 0);
+  const productMs = result.productCpuMs / result.rows;
+  const redisMs = result.redisCpuMs / result.rows;
+  const rate = perSecond(result.rows, result.seconds * 1000);
+  return [
+    line(memory, {
+      status: bytesPerRow <= MAX_BYTES ? 'met' : 'NOT met',
+      product: [
+        `${bytesPerRow.toFixed(0)} bytes per row`,
+        `of which the ledger: ${ledger.toFixed(0)}`,
+        `${result.rows.toLocaleString('en')} rows`,
+      ],
+      peers: ['the peers keep nothing'],
+      figures: {
+        rows: result.rows,
+        bytesPerRow,
+        ledgerBytesPerRow: ledger,
+        usedMemoryPerRow: result.usedMemoryPerRow,
+        byKeyShape: result.growth,
+      },
+      load,
+    }),
+    line(cpu, {
+      status: productMs <= MAX_PRODUCT_MS && redisMs <= MAX_REDIS_MS ? 'met' : 'NOT met',
+      product: [
+        `${productMs.toFixed(2)} ms in the product`,
+        `${redisMs.toFixed(2)} ms in Redis`,
+        `${figure(rate)} rows/s`,
+      ],
+      peers: [],
+      figures: {
+        rows: result.rows,
+        latencyMs: LATENCY_MS,
+        width: WIDTH,
+        productCpuMsPerRow: productMs,
+        redisCpuMsPerRow: redisMs,
+        rowsPerSecond: rate,
+        seconds: result.seconds,
+      },
+      load,
+    }),
+  ];
+}
