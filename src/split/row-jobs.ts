@@ -76,7 +76,8 @@ function rowJob(
       ...where,
       key,
       order: result.order,
-      attachments: result.attachments,
+      // Where a file is is found again from its sheet's folder (rows/attachment-source.ts).
+      attachments: result.attachments.map(({ path, bytes }) => ({ path, bytes })),
       ...(result.orderId !== undefined && { existingOrderId: result.orderId }),
     },
     opts: { jobId: rowJobId(sheet.sheetId, result.row) },
