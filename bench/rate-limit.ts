@@ -117,6 +117,16 @@ async function keepLogs(dir: string, log: LoggedRequest[], workerLines: string[]
   await writeFile(join(dir, 'workers.log'), `${workerLines.join('\n')}\n`);
 }
 
+/** A log line's message (pino writes JSON; the CLI's announcements are plain). */
+function messageOf(line: string): string {
+  try {
+    return (JSON.parse(line) as { msg?: string }).msg ?? line;
+  } catch (error) {
+    if (error instanceof SyntaxError) return line;
+    throw error;
+  }
+}
+
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
@@ -142,7 +152,8 @@ async function main(): Promise<void> {
   for (const scenario of scenarios) {
     const figures = await measureRateLimit(scenario);
     results.push({ ...figures, load: load() });
-    for (const line of figures.said) print(`  said: ${line}`);
+    const name = `API_RATE_LIMIT ${scenario.advertised ? 'set' : 'unset'}, ${scenario.workers} worker(s)`;
+    for (const line of figures.said) print(`${name}, a worker said: ${messageOf(line)}`);
   }
   print(
     '| API_RATE_LIMIT | workers | % of limit (first window too) | 429s | requests | s | load after |',
