@@ -53,17 +53,27 @@ export interface RateLimitFigures extends RateFigures {
   said: string[];
 }
 
+/** What the runs under way have to undo (stopped by a signal, the bench undoes it first). */
+const running = new Set<() => Promise<void>>();
+
 /** One run: a sandbox, a fleet, a sheet; everything removed afterwards, even on failure. */
 export async function measureRateLimit(run: RateLimitRun): Promise<RateLimitFigures> {
   const { limit = 100, windowMs = 10_000, latencyMs = 100, rows = 500 } = run;
-  const dir = await mkdtemp(join(tmpdir(), 'bench-rate-'));
-  const tag = `bench-rate-${randomUUID()}`;
-  const redisUrl = benchRedisUrl();
-  const sandbox = await startSandboxProcess(latencyMs, {
-    rateLimit: limit,
-    rateWindowMs: windowMs,
-  });
+  const undo: Array<() => Promise<unknown>> = [];
+  const cleanup = () => undoAll(undo);
+  running.add(cleanup);
   try {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-rate-'));
+    undo.push(() => rm(dir, { recursive: true, force: true }));
+    const tag = `bench-rate-${randomUUID()}`;
+    const redisUrl = benchRedisUrl();
+    // Removed once the fleet has stopped (undone in reverse): no worker writes them again.
+    undo.push(() => removeKeys(redisUrl, tag));
+    const sandbox = await startSandboxProcess(latencyMs, {
+      rateLimit: limit,
+      rateWindowMs: windowMs,
+    });
+    undo.push(() => sandbox.stop());
     const fleet = await startWorkerFleet({
       api: sandbox,
       redisUrl,
@@ -73,31 +83,38 @@ export async function measureRateLimit(run: RateLimitRun): Promise<RateLimitFigu
       concurrency: run.concurrency ?? 8,
       apiRateLimit: run.advertised ? (limit * 60_000) / windowMs : undefined,
     });
-    try {
-      const sheet = await generateSheet(join(dir, 'in'), rows);
-      const ms = await importOnce({ api: sandbox, redisUrl, tag, dir, sheet, rows });
-      const said = (await fleet.logs()).filter((line) =>
-        /rate.limit|requests per window/i.test(line),
-      );
-      const log = await sandboxLog(sandbox);
-      if (run.keepLogsIn !== undefined) await keepLogs(run.keepLogsIn, log, await fleet.logs());
-      return {
-        limit,
-        windowMs,
-        workers: run.workers,
-        advertised: run.advertised,
-        seconds: ms / 1000,
-        ...rateFigures(log, limit, windowMs),
-        said,
-      };
-    } finally {
-      await fleet.stop();
-    }
+    undo.push(() => fleet.stop());
+    const sheet = await generateSheet(join(dir, 'in'), rows);
+    const ms = await importOnce({ api: sandbox, redisUrl, tag, dir, sheet, rows });
+    const lines = await fleet.logs();
+    const log = await sandboxLog(sandbox);
+    if (run.keepLogsIn !== undefined) await keepLogs(run.keepLogsIn, log, lines);
+    return {
+      limit,
+      windowMs,
+      workers: run.workers,
+      advertised: run.advertised,
+      seconds: ms / 1000,
+      ...rateFigures(log, limit, windowMs),
+      said: lines.filter((line) => /rate.limit|requests per window/i.test(line)),
+    };
   } finally {
-    await sandbox.stop();
-    await removeKeys(redisUrl, tag);
-    await rm(dir, { recursive: true, force: true });
+    running.delete(cleanup);
+    await cleanup();
   }
+}
+
+/** Runs every step, the last one first, even when one fails; then says what failed. */
+async function undoAll(steps: Array<() => Promise<unknown>>): Promise<void> {
+  const errors: unknown[] = [];
+  for (const step of steps.splice(0).reverse()) {
+    try {
+      await step();
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length > 0) throw new AggregateError(errors, 'bench:rate could not clean up');
 }
 
 /** The sandbox's log of the API requests it answered (its own routes are not throttled). */
@@ -134,7 +151,19 @@ const load = () =>
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const pct = (n: number) => (Number.isNaN(n) ? '—' : `${n.toFixed(1)} %`);
 
+/** Stopped by a signal: the runs under way are undone (processes, Redis keys, files) first. */
+function undoOnSignal(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void Promise.allSettled([...running].map((cleanup) => cleanup())).then(() =>
+        process.exit(130),
+      );
+    });
+  }
+}
+
 async function main(): Promise<void> {
+  undoOnSignal();
   const rows = Number(process.env.BENCH_RATE_ROWS ?? 500);
   const keep = process.env.BENCH_RATE_LOGS;
   const scenarios: RateLimitRun[] = [

@@ -36,7 +36,7 @@ export async function startSandboxProcess(
     token,
     stop: async () => {
       child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
     },
   };
 }
