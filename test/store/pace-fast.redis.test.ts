@@ -6,6 +6,7 @@ import type { ApiAnswer } from '../../src/api/rate-headers.js';
 import { Keys } from '../../src/store/keys.js';
 import { ApiPace, PEEK_MS } from '../../src/store/pace.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { monitorRedis } from '../helpers/redis-monitor.js';
 
 let redis: TestRedis;
 const clients: Redis[] = [];
@@ -34,17 +35,16 @@ function processes(key: string, clock: { now: number }, n = 2): ApiPace[] {
 }
 
 /**
- * Every command the Redis server runs on `key`'s keys, as MONITOR sees it (the server may be
- * shared with other tests: only this key's are counted).
+ * The script calls the Redis server runs on `key`'s keys, as MONITOR sees them (the server may
+ * be shared with other tests: only this key's are counted).
  */
 async function commandsOn(key: string) {
-  const monitor = await client().monitor();
   const seen: string[][] = [];
+  const marker = `${key}:marker`;
   // The commands a script runs are shown too, as from 'lua': only the calls are counted.
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+  const monitor = await monitorRedis(redis.url, ({ source, args }) => {
     if (source !== 'lua' && args.some((arg) => arg.includes(key))) seen.push(args);
   });
-  const marker = `${key}:marker`;
   return {
     /** The commands run so far: MONITOR is told after they run; a marker says all have come. */
     async count(): Promise<number> {
@@ -55,7 +55,7 @@ async function commandsOn(key: string) {
       return seen.filter((args) => !args.includes(marker)).length;
     },
     stop: () => {
-      monitor.disconnect();
+      monitor.stop();
     },
   };
 }
