@@ -1,16 +1,23 @@
 /**
  * The two rate-limit lines of issue 11: an advertised limit (`API_RATE_LIMIT` set) and one the API
  * only shows in its X-RateLimit-* headers, 100 requests per 10 s, 3 worker processes; the share
- * of the limit used and the share of answers that are 429s.
- *
- * ┌─ TO WIRE IN ────────────────────────────────────────────────────────────────────────────────┐
- * │ bench/rate-limit.ts (written on its own branch) measures these; until it is merged, both      │
- * │ lines say "not measured". Once it is: import its `measureRateLimit({ advertised, workers })`, │
- * │ and in `run` below return `rateLimitLine(spec, await measureRateLimit({ advertised, workers: │
- * │ WORKERS }), load)` instead of `unmeasured(…)`.                                               │
- * └──────────────────────────────────────────────────────────────────────────────────────────────┘
+ * of the limit used and the share of answers that are 429s (bench/rate-limit.ts measures them,
+ * from the sandbox's own log; `npm run bench:rate` runs the same with one worker too).
  */
-import { type Line, line, type LineSpec, type Measure, unmeasured } from './lines.js';
+import { join } from 'node:path';
+
+import { tempFolder } from './cleanup.js';
+import {
+  type Line,
+  line,
+  type LineSpec,
+  loadNow,
+  type Measure,
+  progress,
+  scaled,
+} from './lines.js';
+import { startPrivateRedis } from './private-redis.js';
+import { measureRateLimit } from './rate-limit.js';
 
 const WORKERS = 3;
 const MIN_PERCENT_OF_LIMIT = 95;
@@ -22,6 +29,9 @@ export interface RateLimitFigures {
   percent429: number;
 }
 
+/** Rows of the sheet (two requests each): about ten windows of the limit. */
+const ROWS = 500;
+
 const spec = (key: string, label: string): LineSpec => ({
   key,
   label,
@@ -29,13 +39,30 @@ const spec = (key: string, label: string): LineSpec => ({
   target: [`≥ ${MIN_PERCENT_OF_LIMIT} % of the limit`, `≤ ${MAX_PERCENT_429} % 429`],
 });
 
-function rateLimitMeasure(name: string, key: string, label: string, _advertised: boolean): Measure {
-  const measure: Measure = {
+function rateLimitMeasure(name: string, key: string, label: string, advertised: boolean): Measure {
+  const which = spec(key, label);
+  return {
     name,
-    lines: [spec(key, label)],
-    run: async () => unmeasured(measure, 'not measured', 'bench/rate-limit.ts is not merged yet'),
+    lines: [which],
+    run: async (scale) => {
+      const folder = await tempFolder(`bench-${name}`);
+      const redis = await startPrivateRedis(join(folder.path, 'redis'));
+      try {
+        const before = loadNow();
+        progress(`${name}: ${WORKERS} worker processes against a throttle of 100 per 10 s…`);
+        const figures = await measureRateLimit({
+          advertised,
+          workers: WORKERS,
+          rows: scaled(ROWS, scale),
+          redisUrl: redis.url,
+        });
+        return [rateLimitLine(which, figures, { before, after: loadNow() })];
+      } finally {
+        await redis.stop();
+        await folder.remove();
+      }
+    },
   };
-  return measure;
 }
 
 /** The line of one rate-limit figure, once measured. */

@@ -13,9 +13,19 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
+/** The sandbox's rate limit: requests per window per token, then 429 (none when absent). */
+export interface SandboxRateLimit {
+  rateLimit?: number;
+  rateWindowMs?: number;
+}
+
 /** Starts the sandbox with `latencyMs` added to every request. */
-export async function startSandboxProcess(latencyMs: number): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [join(here, 'sandbox-child.js'), String(latencyMs)], {
+export async function startSandboxProcess(
+  latencyMs: number,
+  limit: SandboxRateLimit = {},
+): Promise<SandboxProcess> {
+  const args = [join(here, 'sandbox-child.js'), String(latencyMs), JSON.stringify(limit)];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });

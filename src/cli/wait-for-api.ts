@@ -99,9 +99,10 @@ export async function waitForApi(
       );
     }
     outage.failed(error);
-    // The API's own Retry-After says when to come back; without one, back off.
+    // The API's own Retry-After says when to come back; without one, back off. Laravel's says 0
+    // in a window's last second while it still refuses: that is a second, not at once.
     const asked = error.details.retryAfterMs;
-    const pause = Math.min(left, asked ?? delay);
+    const pause = Math.min(left, asked === undefined ? delay : asked || 1000);
     if (asked === undefined) delay = Math.min(delay * 2, options.maxDelayMs ?? 5000);
     try {
       await sleep(pause, options.signal);

@@ -26,7 +26,8 @@ export async function startRow(ctx: Context, run: RowRun): Promise<Step> {
     if (begun.kind === 'progress' && begun.progress.kind === 'answered') run.adopt(begun.progress);
     return 'next';
   }
-  const claim = ctx.pace.freeNow() ? newClaim(ctx, run) : undefined;
+  // A turn at the API free at once is taken now: the create is claimed with the rest, and sent.
+  const claim = ctx.pace.takeFreeTurn() ? newClaim(ctx, run) : undefined;
   const begun = await ctx.progress.begin(run.me, { key: run.data.key, claim: claim?.entry });
   switch (begun.kind) {
     case 'final':

@@ -3,98 +3,113 @@
  * gives each request its own start time, evenly spaced, so a fleet saturates the limit without
  * bursts that would draw 429s. The spacing is API_RATE_LIMIT's when it is set (and nothing else
  * but a 429's Retry-After moves it); otherwise it is learned from the answers' X-RateLimit-*
- * headers (rate-headers.ts), the same for the whole fleet.
- * An answer whose Remaining is 0 holds everyone until its window resets; a 429 holds everyone
+ * headers (rate-headers.ts), the same for the whole fleet (pace-scripts.ts says how).
+ * An answer whose Remaining is 0 holds everyone until its window ends; a 429 holds everyone
  * until its Retry-After / X-RateLimit-Reset. An API that advertises nothing is paced by 429s.
- * Laravel says when a window resets only on a 429: until a window has been seen to end, one spent
- * is waited for as long as it lasted, and then a single request goes to learn its end (at worst
- * one 429, once).
+ * Laravel says when a window ends only on a 429: the first window is used as it comes, then a
+ * single request learns its end (one 429, once); from then on the fleet is spaced by the
+ * window's length, which the time between two windows' first requests narrows down.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-import { advertisedLimit, type AdvertisedLimit, type ApiAnswer } from '../api/rate-headers.js';
-import { LEARN, RESERVE } from './pace-scripts.js';
+import { advertisedLimit, type ApiAnswer, resetTime } from '../api/rate-headers.js';
+import { HOLD, LEARN, PEEK, RELEASE, RESERVE } from './pace-scripts.js';
 
-/**
- * Laravel's default throttle window (one minute): while a window's length is not known yet, one
- * that lasts longer is taken to be over (should the answers that would say so be lost).
- */
-export const DEFAULT_WINDOW_MS = 60_000;
 /** Learned spacing is this much wider than the limit allows: the API counts by whole seconds. */
 export const LEARNED_MARGIN = 1.02;
 
-// KEYS: pace. ARGV: now ms, until ms. Moves the schedule to at least until ms.
-const HOLD = `
-local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
-local untilMs = tonumber(ARGV[2])
-if slot < untilMs then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', math.ceil(math.max(1000, untilMs - tonumber(ARGV[1]) + 60000)))
-end
-return 0
-`;
+/**
+ * While nothing limits the pace (API_RATE_LIMIT unset, no limit heard), a process asks Redis
+ * at most this often whether another one was told to hold (a 429's Retry-After) or heard a
+ * limit, instead of once per request. A hold is seen that much late at worst: the requests
+ * this process sends meanwhile may be refused with a 429, which holds it too and is retried like
+ * any other (nothing is lost); a request per 200 ms per process, whatever the rate of requests,
+ * is what it costs.
+ */
+export const PEEK_MS = 200;
 
 type ScriptedRedis = Redis & {
-  oiReserve(
-    slot: string,
-    learned: string,
-    sent: string,
-    now: string,
-    interval: string,
-    margin: string,
-    defaultWindow: string,
-  ): Promise<number>;
-  oiHold(key: string, now: string, until: string): Promise<number>;
-  oiLearn(
-    slot: string,
-    learned: string,
-    ...args: [
-      now: string,
-      limit: string,
-      remaining: string,
-      resetAt: string,
-      sentAt: string,
-      defaultWindow: string,
-    ]
-  ): Promise<[number, number]>;
+  // Keys first, then arguments (defineCommand's numberOfKeys).
+  oiReserve(...keysAndArgs: string[]): Promise<[number, string]>;
+  oiRelease(learned: string, flight: string, member: string): Promise<number>;
+  oiHold(...keysAndArgs: string[]): Promise<number>;
+  oiLearn(...keysAndArgs: string[]): Promise<[number, number]>;
+  oiPeek(...keysAndArgs: string[]): Promise<[number, number, number]>;
 };
+
+/**
+ * How long the turns of a process that has heard no answer yet wait for its first one (a
+ * request that never gets an answer must not hold the others longer).
+ */
+export const FIRST_ANSWER_MS = 2000;
 
 /** What LEARN says changed: 1 a new limit, 2 the window's length first known. */
 const NEW_LIMIT = 1;
 const WINDOW_KNOWN = 2;
 
+/** What a process that reserves no slot knows of the fleet's pace, and since when. */
+interface Peeked {
+  at: number;
+  /** No request before this (this process's clock). */
+  holdUntil: number;
+}
+
 export class ApiPace {
   readonly #redis: ScriptedRedis;
   /** ms between two requests when API_RATE_LIMIT is set; undefined to learn it. */
   readonly #interval: number | undefined;
-  readonly #learnedKey: string;
+  readonly #keys: { schedule: string; learned: string; flight: string };
   readonly #now: () => number;
+  /** '1': the scripts keep time by the Redis server's clock; '' by `now` (a test's clock). */
+  readonly #clock: '1' | '';
   readonly #logger: Logger | undefined;
-  /** What this process last heard of the shared learning, to skip answers that teach nothing. */
-  #known: { limit: number; windowKnown: boolean } = { limit: 0, windowKnown: false };
-  /** The Remaining this process heard last, and when. */
-  #lastHeard = { remaining: Infinity, at: 0 };
+  /** A limit heard, by this process or in Redis: every request takes a slot of the schedule. */
+  #limited: boolean;
+  #peeked: Peeked = { at: -Infinity, holdUntil: 0 };
+  /** Resolved by the first answer this process hears (none until then when it learns). */
+  #firstAnswer: { heard: Promise<void>; resolve: () => void } | undefined;
+  /**
+   * Turns given while no limit was known whose answer has not come yet: they spend a window
+   * too, and are counted on their way with this process's first lesson.
+   */
+  #unanswered = 0;
+  #peeking: Promise<void> | undefined;
   /** Learning under way: a turn waits for it, so that a Remaining of 0 is seen before the next. */
   readonly #learning = new Set<Promise<void>>();
 
   constructor(
     redis: Redis,
     /** The schedule's key: one per connection (keys.ts `apiPace`). */
-    private readonly key: string,
+    key: string,
     requestsPerMinute: number | undefined,
-    options: { now?: () => number; logger?: Logger } = {},
+    /**
+     * `now`: this process's clock (the API client's: answers are timed by it), Date.now by
+     * default. `clock: 'local'` makes the scripts keep time by it too, instead of the Redis
+     * server's (a test's own clock).
+     */
+    options: { now?: () => number; clock?: 'redis' | 'local'; logger?: Logger } = {},
   ) {
-    if (!('oiLearn' in redis)) {
+    if (!('oiPeek' in redis)) {
       redis.defineCommand('oiReserve', { numberOfKeys: 3, lua: RESERVE });
-      redis.defineCommand('oiHold', { numberOfKeys: 1, lua: HOLD });
-      redis.defineCommand('oiLearn', { numberOfKeys: 2, lua: LEARN });
+      redis.defineCommand('oiHold', { numberOfKeys: 2, lua: HOLD });
+      redis.defineCommand('oiLearn', { numberOfKeys: 3, lua: LEARN });
+      redis.defineCommand('oiPeek', { numberOfKeys: 2, lua: PEEK });
+      redis.defineCommand('oiRelease', { numberOfKeys: 2, lua: RELEASE });
     }
     this.#redis = redis as ScriptedRedis;
     this.#interval = requestsPerMinute === undefined ? undefined : 60_000 / requestsPerMinute;
-    this.#learnedKey = `${key}:learned`;
+    this.#limited = this.#interval !== undefined;
+    if (!this.#limited) {
+      let resolve = () => {};
+      const heard = new Promise<void>((done) => (resolve = done));
+      this.#firstAnswer = { heard, resolve };
+    }
+    this.#keys = { schedule: key, learned: `${key}:learned`, flight: `${key}:flight` };
     this.#now = options.now ?? Date.now;
+    this.#clock = options.clock === 'local' ? '' : '1';
     this.#logger = options.logger;
   }
 
@@ -108,49 +123,165 @@ export class ApiPace {
    * be given yet (a window being learned is all promised), to ask again after that many ms.
    */
   async reserve(): Promise<number> {
+    return (await this.#reserveSlot()).wait;
+  }
+
+  /** A slot, and its member among the requests on their way ('' when not counted there). */
+  async #reserveSlot(): Promise<{ wait: number; member: string }> {
     await this.untilLearned();
-    return this.#redis.oiReserve(
-      this.key,
-      this.#learnedKey,
-      `${this.key}:sent`,
+    const { schedule, learned, flight } = this.#keys;
+    const [wait, member] = await this.#redis.oiReserve(
+      schedule,
+      learned,
+      flight,
       String(this.#now()),
+      this.#clock,
       this.#interval === undefined ? '' : String(this.#interval),
       String(LEARNED_MARGIN),
-      String(DEFAULT_WINDOW_MS),
     );
+    return { wait, member };
   }
 
   /**
-   * Whether a turn is free now without waiting and without asking Redis, so that a step may
-   * count on the request after it leaving at once.
+   * Whether a turn would be given now without waiting and without asking Redis (no limit known,
+   * no hold, the fleet's pace peeked lately, this process's first answer heard or not awaited):
+   * a step may then count on the request after it leaving at once.
    */
   freeNow(): boolean {
-    return false;
+    if (this.#limited) return false;
+    const now = this.#now();
+    return (
+      now - this.#peeked.at < PEEK_MS &&
+      this.#peeked.holdUntil <= now &&
+      !(this.#firstAnswer && this.#unanswered > 0)
+    );
   }
 
-  /** Waits for this process's turn to send one request. */
+  /** Takes such a turn when there is one (as `turn` would give it): the request goes at once. */
+  takeFreeTurn(): boolean {
+    if (!this.freeNow()) return false;
+    this.#unanswered += 1;
+    return true;
+  }
+
+  /**
+   * Waits for this process's turn to send one request: a slot of the shared schedule once a limit
+   * is known; before, only a hold of the fleet's, as last peeked (no call to Redis per request),
+   * and, until this process has heard an answer, one request at a time: the first answer may
+   * advertise a limit smaller than the requests a fleet has in flight.
+   */
   async turn(signal?: AbortSignal): Promise<void> {
+    while (!this.#limited) {
+      const holdUntil = await this.#unlimitedHold();
+      if (holdUntil === undefined) break;
+      const wait = holdUntil - this.#now();
+      if (wait > 0) await sleep(wait, undefined, { signal });
+      else if (this.#firstAnswer && this.#unanswered > 0) await this.#untilFirstAnswer(signal);
+      else {
+        this.#unanswered += 1;
+        return;
+      }
+    }
     for (;;) {
-      const wait = await this.reserve();
+      const { wait, member } = await this.#reserveSlot();
       if (wait === 0) return;
-      await sleep(Math.abs(wait), undefined, { signal });
-      // A slot given before a Remaining of 0 was heard (by any process) is not used: it waits
-      // for the window's end like the rest.
-      if (wait > 0 && (this.#interval !== undefined || !(await this.#spent()))) return;
+      try {
+        await sleep(Math.abs(wait), undefined, { signal });
+        // A slot given before a Remaining of 0 was heard (by any process) is not used: it waits
+        // for the window's end like the rest.
+        if (wait > 0 && (this.#interval !== undefined || !(await this.#held()))) return;
+      } catch (error) {
+        await this.#release(member);
+        throw error;
+      }
+      await this.#release(member);
     }
   }
 
-  /** Whether the API said the current window is spent, and it has not ended yet. */
-  async #spent(): Promise<boolean> {
+  /** A slot not used is no request on its way: it would lessen what is left for a minute. */
+  async #release(member: string): Promise<void> {
+    if (member !== '') await this.#redis.oiRelease(this.#keys.learned, this.#keys.flight, member);
+  }
+
+  /** Until the first answer is heard, or FIRST_ANSWER_MS: then no turn waits for it again. */
+  async #untilFirstAnswer(signal?: AbortSignal): Promise<void> {
+    const first = this.#firstAnswer;
+    if (!first) return;
+    signal?.throwIfAborted();
+    let settle: (heard: boolean) => void = () => undefined;
+    const outcome = new Promise<boolean>((resolve) => (settle = resolve));
+    const timer = setTimeout(() => {
+      settle(false);
+    }, FIRST_ANSWER_MS);
+    const stop = () => {
+      settle(false);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    void first.heard.then(() => {
+      settle(true);
+    });
+    try {
+      if (!(await outcome)) {
+        signal?.throwIfAborted();
+        this.#firstAnswer = undefined;
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /** Whether the fleet is held now (a spent window, a 429), as Redis says. */
+  async #held(): Promise<boolean> {
     await this.untilLearned();
-    const over = Number((await this.#redis.hget(this.#learnedKey, 'over')) ?? 0);
-    return over > this.#now();
+    const [, , holdMs] = await this.#redis.oiPeek(
+      this.#keys.schedule,
+      this.#keys.learned,
+      String(this.#now()),
+      this.#clock,
+    );
+    return holdMs > 0;
+  }
+
+  /**
+   * Until when the fleet is held, as Redis said at most PEEK_MS ago (asked by one turn at a
+   * time); undefined once a limit is known, here or in Redis.
+   */
+  async #unlimitedHold(): Promise<number | undefined> {
+    if (this.#now() - this.#peeked.at >= PEEK_MS) await this.#peek();
+    return this.#limited ? undefined : this.#peeked.holdUntil;
+  }
+
+  async #peek(): Promise<void> {
+    this.#peeking ??= (async () => {
+      try {
+        const at = this.#now();
+        const [slotMs, limit] = await this.#redis.oiPeek(
+          this.#keys.schedule,
+          this.#keys.learned,
+          String(at),
+          this.#clock,
+        );
+        if (limit > 0) this.#limited = true;
+        this.#peeked = { at, holdUntil: Math.max(this.#peeked.holdUntil, at + slotMs) };
+      } finally {
+        this.#peeking = undefined;
+      }
+    })();
+    await this.#peeking;
   }
 
   /** No request before `ms` from now, for anyone (a Retry-After). */
   async holdFor(ms: number): Promise<void> {
     const now = this.#now();
-    await this.#redis.oiHold(this.key, String(now), String(now + ms));
+    this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, now + ms);
+    await this.#redis.oiHold(
+      this.#keys.schedule,
+      this.#keys.learned,
+      String(now),
+      this.#clock,
+      String(ms),
+    );
   }
 
   /**
@@ -160,31 +291,57 @@ export class ApiPace {
   learn(answer: ApiAnswer): void {
     // API_RATE_LIMIT's spacing is the user's word: it is kept as it is, 429s aside (holdFor).
     if (this.#interval !== undefined) return;
+    // Answers come in any order: which request this one answers is not known, only how many
+    // are still on their way (the oldest stands for it).
+    this.#firstAnswer?.resolve();
+    this.#firstAnswer = undefined;
+    const counted = this.#unanswered === 0;
+    this.#unanswered = Math.max(0, this.#unanswered - 1);
+    if (answer.status === 429) this.#refused(answer);
     const advertised = advertisedLimit(answer);
-    if (advertised === undefined || !this.#teaches(advertised, answer)) return;
-    const lesson = this.#learnFrom(advertised, answer).catch((error: unknown) => {
+    if (advertised === undefined) return;
+    const unanswered = { count: this.#unanswered, counted };
+    this.#unanswered = 0;
+    this.#limited = true;
+    const lesson = this.#record(answer, advertised, unanswered).catch((error: unknown) => {
       this.#logger?.warn({ err: error }, 'the API rate limit could not be recorded in Redis');
     });
     this.#learning.add(lesson);
     void lesson.finally(() => this.#learning.delete(lesson));
   }
 
+  /**
+   * A 429 holds this process at once (a second at least, as the row job does: Laravel says 0 in
+   * a window's last second), before Redis has it for the fleet (here, or from the row job).
+   */
+  #refused(answer: ApiAnswer): void {
+    const resetAt = resetTime(answer.headers, answer.receivedAt) ?? 0;
+    const until = Math.max(resetAt, answer.receivedAt + 1000);
+    this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, until);
+  }
+
   /** Records what an answer advertised, for the whole fleet; says a new limit once. */
-  async #learnFrom(
-    advertised: AdvertisedLimit,
-    { sentAt, receivedAt }: Pick<ApiAnswer, 'sentAt' | 'receivedAt'>,
+  async #record(
+    answer: ApiAnswer,
+    advertised: NonNullable<ReturnType<typeof advertisedLimit>>,
+    /** This process's requests on their way not yet in `flight`; whether this one was. */
+    unanswered: { count: number; counted: boolean },
   ): Promise<void> {
     const [told, windowMs] = await this.#redis.oiLearn(
-      this.key,
-      this.#learnedKey,
-      String(receivedAt),
+      this.#keys.schedule,
+      this.#keys.learned,
+      this.#keys.flight,
+      String(this.#now()),
+      this.#clock,
       String(advertised.limit),
       String(advertised.remaining),
       advertised.resetAt === undefined ? '' : String(advertised.resetAt),
-      String(sentAt),
-      String(DEFAULT_WINDOW_MS),
+      String(answer.sentAt),
+      String(answer.receivedAt),
+      answer.status === 429 ? '1' : '',
+      String(unanswered.count),
+      unanswered.counted ? '1' : '',
     );
-    this.#known = { limit: advertised.limit, windowKnown: windowMs > 0 };
     const window = windowMs > 0 ? { windowMs } : {};
     if (told === NEW_LIMIT)
       this.#logger?.info(
@@ -196,24 +353,5 @@ export class ApiPace {
         { limit: advertised.limit, windowMs },
         `the API's rate-limit window is about ${(windowMs / 1000).toFixed(1)} s`,
       );
-  }
-
-  /**
-   * Only answers that change something go to Redis: a new limit, a window's first answer or its
-   * last, more left than this process heard before sending (a window begun unheard), a 429,
-   * and every answer while the window's length is unknown.
-   */
-  #teaches(advertised: AdvertisedLimit, answer: ApiAnswer): boolean {
-    const { limit, windowKnown } = this.#known;
-    const last = this.#lastHeard;
-    this.#lastHeard = { remaining: advertised.remaining, at: answer.receivedAt };
-    return (
-      answer.status === 429 ||
-      !windowKnown ||
-      advertised.limit !== limit ||
-      advertised.remaining === 0 ||
-      advertised.remaining === advertised.limit - 1 ||
-      (advertised.remaining > last.remaining && answer.sentAt > last.at)
-    );
   }
 }

@@ -62,10 +62,8 @@ export async function openStores(
     store: new SheetStore(redis, keys),
     progress: new RowProgress(redis, keys, ledger),
     ledger,
-    pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, {
-      now: options.now,
-      logger: options.logger,
-    }),
+    // The pace keeps the Redis server's time, one clock for every host (pace-scripts.ts).
+    pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, { logger: options.logger }),
     notTaken: new NotTaken(redis, keys),
   };
 }

@@ -97,6 +97,12 @@ describe('waitForApi', () => {
     expect(h.slept).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000, 200, 5000]);
   });
 
+  it('waits a second for a Retry-After of 0 (Laravel in the last second of a window, still refusing)', async () => {
+    const h = harness([busy(0), busy(0), undefined]);
+    await h.run();
+    expect(h.slept).toEqual([1000, 1000]);
+  });
+
   it('gives up after API_WAIT_S with one line that names the setting, having said one', async () => {
     const h = harness([refused()], { waitS: 2 });
     const error = await h.run().catch((e: unknown) => e);

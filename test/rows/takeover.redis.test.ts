@@ -41,6 +41,9 @@ describe('one row job run by two workers at once (a stall taken over while the f
       order: validOrder(),
       attachments: [],
     };
+    // A process sends one request at a time until it has heard an answer (pace.ts): one is
+    // heard first, so that both jobs reach the create's claim together.
+    await t.ctx.api.getOrder(1).catch((error: unknown) => error);
     const results = await Promise.allSettled([
       runRowJob(t.ctx, rowJobHandle(data)),
       runRowJob(t.ctx, rowJobHandle(data)),

@@ -15,7 +15,7 @@ describe('RateLimiter', () => {
     c.advance(15_500);
     const refused = limiter.hit('t');
     expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 45 });
-    expect(refused.resetAt).toBe(Math.ceil((1_000_000 + 60_000) / 1000));
+    expect(refused.resetAt).toBe(1_000 + 60);
   });
 
   it('does not count refused requests', () => {
@@ -44,11 +44,25 @@ describe('RateLimiter', () => {
     expect(limiter.hit('b').allowed).toBe(true);
   });
 
-  it('never asks to wait less than a second', () => {
-    const c = clock();
-    const limiter = new RateLimiter(1, 60_000, c.now);
+  it('counts Retry-After in whole seconds from the second the window began, as Laravel does', () => {
+    const c = clock(1_000_700); // 0.7 s into a second
+    const limiter = new RateLimiter(1, 10_000, c.now);
     limiter.hit('t');
-    c.advance(59_999);
-    expect(limiter.hit('t').retryAfterSeconds).toBe(1);
+    // The window ends at 1_010_700 ms; Laravel's timer says second 1_010.
+    c.advance(5_000);
+    expect(limiter.hit('t')).toMatchObject({
+      allowed: false,
+      retryAfterSeconds: 5,
+      resetAt: 1_010,
+    });
+    // In its last 0.7 s the window still refuses, with a Retry-After of 0.
+    c.advance(4_500);
+    expect(limiter.hit('t')).toMatchObject({
+      allowed: false,
+      retryAfterSeconds: 0,
+      resetAt: 1_010,
+    });
+    c.advance(500);
+    expect(limiter.hit('t').allowed).toBe(true);
   });
 });

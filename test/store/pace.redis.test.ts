@@ -17,7 +17,10 @@ afterAll(async () => {
   await redis.cleanup();
 });
 
-/** Two processes' worth of pace on one schedule: each its own Redis client, one shared clock. */
+/**
+ * Two processes' worth of pace on one schedule: each its own Redis client, one shared clock of
+ * the test's, which the scripts keep time by too (`clock: 'local'`).
+ */
 function fleet(name: string, requestsPerMinute?: number) {
   const clock = { now: 1_800_000_000_000 };
   const key = new Keys(`{${redis.prefix}}-${name}`).apiPace('c1');
@@ -26,7 +29,11 @@ function fleet(name: string, requestsPerMinute?: number) {
   const paces = [0, 1].map(() => {
     const client = new Redis(redis.url);
     clients.push(client);
-    return new ApiPace(client, key, requestsPerMinute, { now: () => clock.now, logger });
+    return new ApiPace(client, key, requestsPerMinute, {
+      now: () => clock.now,
+      clock: 'local',
+      logger,
+    });
   });
   return { clock, paces: paces as [ApiPace, ApiPace], logs };
 }
@@ -43,6 +50,11 @@ function answer(sentAt: number, limit: number, remaining: number, extra = {}): A
       ...extra,
     },
   };
+}
+
+/** A 429 as Laravel writes it, with its Retry-After. */
+function refusal(sentAt: number, limit: number, retryAfterS: number): ApiAnswer {
+  return { ...answer(sentAt, limit, 0, { 'retry-after': String(retryAfterS) }), status: 429 };
 }
 
 /** Lets the lessons given to `learn` reach Redis (a turn waits for them). */
@@ -84,16 +96,19 @@ describe('ApiPace learning the limit', () => {
     expect(logs.filter((line) => line.includes('requests per window'))).toHaveLength(2);
   });
 
-  it('counts the requests on their way, not only what the answers said, while the window is learned', async () => {
+  it('gives no more slots than the last answer left, less the requests still on their way', async () => {
     const { clock, paces } = fleet('flight');
-    // Four requests leave before any answer is heard; the first answer then opens the window.
-    const burst = [...(await reserveAll(paces[0], 2)), ...(await reserveAll(paces[1], 2))];
-    expect(burst).toEqual([0, 0, 0, 0]);
-    paces[0].learn(answer(clock.now, 10, 9));
+    const t0 = clock.now;
+    paces[0].learn(answer(t0, 10, 9));
     await paces[0].untilLearned();
+    // Nine left, nine given (no spacing while the window's length is unknown), then none.
     const waits = [...(await reserveAll(paces[0], 6)), ...(await reserveAll(paces[1], 6))];
-    // The window may last as little as a second: the four and six more within it, at most.
-    expect(waits.filter((wait) => wait >= 0 && wait < 1000).length).toBeLessThanOrEqual(6);
+    expect(waits.filter((wait) => wait >= 0)).toHaveLength(9);
+    expect(waits.slice(9).every((wait) => wait < 0)).toBe(true);
+    // Three answers come back: six left, six still on their way: still none.
+    for (const left of [8, 7, 6]) paces[1].learn(answer(t0 + 10, 10, left));
+    await paces[1].untilLearned();
+    expect(await paces[0].reserve()).toBeLessThan(0);
   });
 
   it('sends nothing after a Remaining of 0 before the window resets', async () => {
@@ -104,7 +119,7 @@ describe('ApiPace learning the limit', () => {
     paces[0].learn(answer(t0 + 2100, 5, 0)); // spent by someone else
     await paces[0].untilLearned();
     clock.now = t0 + 2200;
-    // Its window began at t0 + 2000: nothing for anyone before t0 + 4000.
+    // Its window began at t0 + 2000: nothing for anyone before t0 + 4000, then spaced.
     expect(await paces[1].reserve()).toBe(1800);
     expect(await paces[0].reserve()).toBeGreaterThanOrEqual(1800);
   });
@@ -115,34 +130,39 @@ describe('ApiPace learning the limit', () => {
     paces[0].learn(answer(t0, 3, 2));
     paces[0].learn(answer(t0 + 50, 3, 0));
     await paces[0].untilLearned();
-    // No slot at all (a negative answer: ask again later) for a second at least.
+    // No slot (a negative answer: ask again later) for a second from the window's start.
     clock.now = t0 + 100;
     expect(await paces[1].reserve()).toBeLessThan(0);
-    clock.now = t0 + 999;
+    clock.now = t0 + 1000;
     expect(await paces[1].reserve()).toBeLessThan(0);
     // Then one request, and no other until its answer is heard.
-    clock.now = t0 + 1000;
+    clock.now = t0 + 1020;
     expect(await paces[1].reserve()).toBe(0);
     expect(await paces[0].reserve()).toBeLessThan(0);
-    // Refused until t0 + 3000: the window lasts three seconds, and slots are spaced by it.
-    paces[1].learn({ ...answer(t0 + 1000, 3, 0, { 'retry-after': '2' }), status: 429 });
+    // Refused until t0 + 3020; again one request, then, as the window's length is a guess.
+    paces[1].learn(refusal(t0 + 1020, 3, 2));
     await paces[1].untilLearned();
     clock.now = t0 + 2000;
-    expect(await paces[0].reserve()).toBe(1000);
-    expect(await paces[0].reserve()).toBe(1000 + Math.round((3000 * LEARNED_MARGIN) / 3));
+    expect(await paces[0].reserve()).toBe(1020);
+    expect(await paces[1].reserve()).toBeLessThan(0);
+    // Its answer opens a window: three seconds after the last one, spacing the fleet by it.
+    clock.now = t0 + 3020;
+    paces[0].learn(answer(t0 + 3020, 3, 2));
+    await paces[0].untilLearned();
+    const waits = await reserveAll(paces[1], 2);
+    expect(waits[1]).toBe(Math.ceil((3020 * LEARNED_MARGIN) / 3) + (waits[0] ?? 0));
   });
 
   it('gives no slot before a 429 reset, and ignores the late answers of a window gone', async () => {
     const { clock, paces } = fleet('refused');
     const t0 = clock.now;
-    paces[0].learn({ ...answer(t0, 5, 0, { 'retry-after': '7' }), status: 429 });
+    paces[0].learn(refusal(t0, 5, 7));
     await paces[0].untilLearned();
-    clock.now = t0 + 1000;
-    expect(await paces[1].reserve()).toBeLessThan(0);
-    clock.now = t0 + 6999;
-    expect(await paces[0].reserve()).toBeLessThan(0);
-    clock.now = t0 + 7000;
-    expect(await paces[1].reserve()).toBe(0);
+    for (const at of [t0 + 1000, t0 + 6999]) {
+      clock.now = at;
+      const wait = await paces[1].reserve();
+      expect(wait < 0 || at + wait >= t0 + 7000, `a slot at ${at} + ${wait}`).toBe(true);
+    }
     // A window opened later (Remaining 4 at t0 + 8000); an answer sent before it says 0: late.
     paces[0].learn(answer(t0 + 8000, 5, 4));
     paces[0].learn(answer(t0 + 7990, 5, 0));
@@ -151,6 +171,17 @@ describe('ApiPace learning the limit', () => {
     const wait = await paces[0].reserve();
     expect(wait).toBeGreaterThanOrEqual(0);
     expect(wait).toBeLessThan(2000);
+  });
+
+  it('holds for an X-RateLimit-Reset on a 429 only: an API that sends it on every answer is paced, not held', async () => {
+    const { clock, paces } = fleet('reset-always');
+    const t0 = clock.now;
+    const resetS = Math.ceil((t0 + 60_000) / 1000);
+    paces[0].learn(answer(t0, 100, 99, { 'x-ratelimit-reset': String(resetS) }));
+    paces[0].learn(answer(t0 + 10, 100, 98, { 'x-ratelimit-reset': String(resetS) }));
+    await paces[0].untilLearned();
+    clock.now = t0 + 20;
+    expect(await paces[1].reserve()).toBeLessThan(1000);
   });
 
   it('keeps the spacing of API_RATE_LIMIT: its headers are not learned from', async () => {

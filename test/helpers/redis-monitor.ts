@@ -1,0 +1,45 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+
+/** One command the server ran, as MONITOR tells it. */
+export interface MonitoredCommand {
+  /** `lua` for the commands a script runs, else the client's address. */
+  source: string;
+  /** The command's name (lower case) and arguments. */
+  args: string[];
+}
+
+/**
+ * MONITOR on a plain socket of its own: ioredis's monitor mode may take the first lines for
+ * replies to its own commands on a busy server ("Command queue state error").
+ */
+export async function monitorRedis(
+  url: string,
+  onCommand: (command: MonitoredCommand) => void,
+): Promise<{ stop(): void }> {
+  const { hostname, port, password } = new URL(url);
+  const socket = connect(Number(port || 6379), hostname);
+  await once(socket, 'connect');
+  if (password !== '') socket.write(`AUTH ${decodeURIComponent(password)}\r\n`);
+  socket.write('MONITOR\r\n');
+  let pending = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\r\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const command = parseLine(line);
+      if (command) onCommand(command);
+    }
+  });
+  return { stop: () => socket.destroy() };
+}
+
+/** `+1795708725.489970 [0 127.0.0.1:54088] "evalsha" "…" "1"`; undefined for `+OK`. */
+function parseLine(line: string): MonitoredCommand | undefined {
+  const match = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] (.*)$/.exec(line);
+  if (!match) return undefined;
+  const args = [...(match[2] ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
+  return { source: match[1] ?? '', args: [(args[0] ?? '').toLowerCase(), ...args.slice(1)] };
+}
