@@ -37,9 +37,18 @@ export interface ContestantResult {
   firstCreateMs?: number;
   /** The importer's rows by status. */
   counts?: Record<string, number>;
+  /** The CPU this process used to send them (user and system), in ms. */
+  cpuMs: number;
 }
 
 async function run(input: ContestantInput): Promise<ContestantResult> {
+  const cpu = process.cpuUsage();
+  const result = await send(input);
+  const used = process.cpuUsage(cpu);
+  return { ...result, cpuMs: (used.user + used.system) / 1000 };
+}
+
+async function send(input: ContestantInput): Promise<Omit<ContestantResult, 'cpuMs'>> {
   const { kind, api, sheet, width } = input;
   if (kind === 'importer') {
     // The importer's Redis is the one of its environment (importer-run.ts): the benchmark's own.

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { onCleanup, tempFolder } from './cleanup.js';
 import { runChild } from './children.js';
+import type { ContestantInput, ContestantKind, ContestantResult } from './contestant.js';
 import { generateSheet } from './generate.js';
 import {
   figure,
@@ -82,7 +83,8 @@ export const secondSheetMeasure: Measure = {
         if (result.counts.some((c) => c.created !== rows)) {
           throw new Error(`rows not all created: ${JSON.stringify(result.counts)}`);
         }
-        return secondSheetLines(result, { before, after: loadNow() });
+        const peers = await peersCpu(sandbox, second, folder.path, redis.url);
+        return secondSheetLines(result, peers, { before, after: loadNow() });
       } finally {
         await stopSandbox();
         await redis.stop();
@@ -93,7 +95,42 @@ export const secondSheetMeasure: Measure = {
   },
 };
 
-function secondSheetLines(result: SecondSheetResult, load: Line['load']): Line[] {
+/** The peers' CPU per row for the same sheet's requests, each in a process of its own. */
+async function peersCpu(
+  sandbox: { url: string; token: string },
+  sheet: string,
+  dir: string,
+  redisUrl: string,
+): Promise<Array<{ kind: ContestantKind; cpuMsPerRow: number }>> {
+  const peers: Array<{ kind: ContestantKind; cpuMsPerRow: number }> = [];
+  for (const kind of ['fetch-pool', 'client-pool'] as const) {
+    progress(
+      `second-sheet: the ${kind} sends the same rows… (load ${loadNow().loadavg.join(' ')})`,
+    );
+    const input: ContestantInput = {
+      kind,
+      api: { url: sandbox.url, token: sandbox.token },
+      redisUrl,
+      sheet,
+      dir: join(dir, kind),
+      width: WIDTH,
+    };
+    const result = await runChild<ContestantResult>('contestant.js', input);
+    peers.push({ kind, cpuMsPerRow: result.cpuMs / result.rows });
+  }
+  return peers;
+}
+
+const PEER_NAMES: Record<string, string> = {
+  'fetch-pool': 'fetch pool',
+  'client-pool': 'ApiClient pool',
+};
+
+function secondSheetLines(
+  result: SecondSheetResult,
+  peers: Array<{ kind: ContestantKind; cpuMsPerRow: number }>,
+  load: Line['load'],
+): Line[] {
   const bytesPerRow = result.growth.reduce((sum, g) => sum + g.perRow, 0);
   const ledger = result.growth
     .filter((g) => g.shape.includes(':ledger'))
@@ -126,8 +163,11 @@ function secondSheetLines(result: SecondSheetResult, load: Line['load']): Line[]
         `${redisMs.toFixed(2)} ms in Redis`,
         `${figure(rate)} rows/s`,
       ],
-      peers: [],
+      peers: peers.map(
+        (p) => `${PEER_NAMES[p.kind] ?? p.kind}: ${p.cpuMsPerRow.toFixed(2)} ms per row`,
+      ),
       figures: {
+        peersCpuMsPerRow: Object.fromEntries(peers.map((p) => [p.kind, p.cpuMsPerRow])),
         rows: result.rows,
         latencyMs: LATENCY_MS,
         width: WIDTH,
