@@ -96,7 +96,8 @@ describe('readErrorBody', () => {
     );
     expect(read.fieldErrors).toEqual({ 'files.0': ['The files.0 failed to upload.'] });
     // Another field's 422, or the same words under another status, keep the server's message.
-    const other = '{"message":"The model id field is required.","errors":{"model_id":["The model id field is required."]}}';
+    const other =
+      '{"message":"The model id field is required.","errors":{"model_id":["The model id field is required."]}}';
     expect(readErrorBody(422, 'application/json', other).message).toBe(
       'The model id field is required.',
     );

@@ -12,8 +12,8 @@ import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 import { recentProgress } from '../../src/store/progress.js';
 
-/** What a person reads: no escape sequence, no carriage return. */
-const ANSI = /[\u001b\r]/;
+/** Any control character but the line break: an escape sequence, a carriage return. */
+const ANSI = /[^\P{Cc}\n]/u;
 
 describe('what import says of the rows it did not create', () => {
   let redis: TestRedis;
@@ -54,8 +54,8 @@ describe('what import says of the rows it did not create', () => {
     expect(out).toContain(
       [
         '  row 2 (line 3)  reference R-2  invalid',
-        '    city: city is required: the city of the property.',
         '    contact_language: contact_language must be one of "nl", "en", "fr" (got "de").',
+        '    city: city is required: the city of the property.',
       ].join('\n'),
     );
     expect(out).toContain(
@@ -138,7 +138,9 @@ describe('what watch says', { timeout: 90_000 }, () => {
     const { w, start } = await watching(60, true, { CONCURRENCY: '2' });
     const cli = start();
     await cli.waitForStderr(/Watching /, 30_000);
-    expect(cli.stderr).toContain(`Orders go to the API at ${w.sandbox.url} (connection "default").`);
+    expect(cli.stderr).toContain(
+      `Orders go to the API at ${w.sandbox.url} (connection "default").`,
+    );
     await writeCsvSheet(
       w.inbox,
       'slow.csv',
@@ -146,13 +148,16 @@ describe('what watch says', { timeout: 90_000 }, () => {
     );
     const sheetId = await doneSheetId(w);
     const done = await cli.waitForStderr(/Done: slow\.csv .*\n/, 10_000);
-    expect(done[0]).toContain(
-      ` — see http://127.0.0.1:${w.dashboardPort}/sheets/${sheetId}\n`,
-    );
+    expect(done[0]).toContain(` — see http://127.0.0.1:${w.dashboardPort}/sheets/${sheetId}\n`);
     // Drawn in place (the line erased first), with rows final/total and a rate.
-    expect(cli.stderr).toMatch(/\u001b\[2Kslow\.csv {2}\[[#-]{20}\] \d+\/100 rows {2}\d+\.\d rows\/s/);
+    const drawn = cli.stderr.split('\u001b[2K').slice(1);
+    expect(
+      drawn.some((line) =>
+        /^slow\.csv {2}\[[#-]{20}\] \d+\/100 rows {2}\d+\.\d rows\/s/.test(line),
+      ),
+    ).toBe(true);
     // Its line is gone once the sheet is done: the Done line took its place.
-    expect(cli.stderr).toMatch(/\u001b\[\d+F\u001b\[0JDone: slow\.csv/);
+    expect(cli.stderr).toContain('\u001b[1F\u001b[0JDone: slow.csv');
   });
 
   it('off a terminal: the same lines, plain, and no progress line for a sheet done within a minute', async () => {

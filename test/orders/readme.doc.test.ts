@@ -3,7 +3,11 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CONDITIONAL_FIELDS, conditionalFieldsOf, parseCatalogue } from '../../src/orders/catalogue.js';
+import {
+  CONDITIONAL_FIELDS,
+  conditionalFieldsOf,
+  parseCatalogue,
+} from '../../src/orders/catalogue.js';
 import { EXTRA_COLUMNS } from '../../src/orders/columns.js';
 import {
   CONTACT_LANGUAGES,
@@ -91,7 +95,8 @@ describe('README "Your sheet"', () => {
     const conditional = Object.keys(CONDITIONAL_FIELDS);
     const mails = MAIL_FLAGS.map(([field]) => field as string);
     for (const [field] of REQUIRED) expect(required(field), field).toMatch(/^always/);
-    for (const [field, flag] of MAIL_FLAGS) expect(required(field)).toBe(`unless \`${flag}\` is yes`);
+    for (const [field, flag] of MAIL_FLAGS)
+      expect(required(field)).toBe(`unless \`${flag}\` is yes`);
     for (const [field, categories] of Object.entries(CONDITIONAL_FIELDS)) {
       const said = required(field).match(/\d+\.\d+/g) ?? [];
       expect(said, field).toEqual([...categories]);

@@ -112,7 +112,10 @@ async function delimiterOf(path: string): Promise<string> {
   const file = await open(path, 'r');
   try {
     const { buffer, bytesRead } = await file.read(Buffer.alloc(16), 0, 16, 0);
-    const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    const head = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     const delimiter = head.startsWith('row') ? head.charAt(3) : '';
     return [',', ';', '\t'].includes(delimiter) ? delimiter : ',';
   } finally {
