@@ -8,7 +8,7 @@ import { Intake, type IntakeResult } from '../../intake/intake.js';
 import type { Settings } from '../../settings/load.js';
 import { recentProgress, sheetProgress } from '../../store/progress.js';
 import type { Importer } from '../importer.js';
-import { DoneAnnouncer } from './done-lines.js';
+import { DoneAnnouncer, type DoneAnnouncerOptions } from './done-lines.js';
 
 const RECOVERY_EVERY_MS = 60_000;
 
@@ -22,6 +22,10 @@ export interface WatchParts {
   show: (path: string) => string;
   /** Keeps what stops a part, for the end. */
   onStop: (stop: () => Promise<unknown>) => void;
+  /** The progress lines of the sheets in work (all of this watch's, by sheet id). */
+  lines: NonNullable<DoneAnnouncerOptions['lines']>;
+  /** A sheet's page on the dashboard this watch serves (none without one, or before it listens). */
+  sheetPage: (sheetId: string) => string | undefined;
 }
 
 export interface RunningIntake {
@@ -48,6 +52,8 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
     print: announce,
     show,
     logger,
+    lines: parts.lines,
+    page: parts.sheetPage,
   });
   parts.onStop(() => done.close());
   const tell = (path: string, result: IntakeResult) => {
