@@ -1,8 +1,10 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import type { RunningDashboard } from '../../dashboard/server.js';
-import type { SettingFlags, Settings } from '../../settings/load.js';
-import { type Importer, serviceStart } from '../importer.js';
+import type { SettingFlags } from '../../settings/load.js';
+import { serviceStart } from '../importer.js';
+import { type Importers, openEach } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, shortPath } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
@@ -39,7 +41,10 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   ]) {
     await mkdir(dir, { recursive: true });
   }
-  const importer = await start.opened({ settings, logger, announce: announce });
+  const importers = await openEach(settings, settings.connections, announce, (one) =>
+    start.opened({ settings, logger, announce, ...one }),
+  );
+  const [importer = never()] = importers.all;
   const stops: Array<() => Promise<unknown>> = [];
   const stopParts = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
@@ -47,6 +52,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   const parts: WatchParts = {
     settings,
     importer,
+    importers: importers.all,
     logger,
     announce,
     show: (path) => shortPath(path, io.cwd),
@@ -57,28 +63,37 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     await startScheduledScans(parts, intake);
     const dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
     await watchInbox(parts, intake);
-    announceWatching(settings, dashboard, announce);
+    announceWatching(parts, dashboard);
     const signal = await start.firstSignal;
     announce(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
-    stopAtOnceOnSecondSignal(io, importer, announce);
+    stopAtOnceOnSecondSignal(io, importers, announce);
     await stopParts();
-    await importer.close({ graceMs: 60_000 });
+    await importers.close({ graceMs: 60_000 });
     announce('Stopped.');
     return 0;
   } catch (error) {
     await stopParts();
-    await importer.close({ graceMs: 5_000 });
+    await importers.close({ graceMs: 5_000 });
     throw error;
   }
 }
 
-function announceWatching(
-  settings: Settings,
-  dashboard: RunningDashboard | undefined,
-  announce: (line: string) => void,
-): void {
+/** openEach opens one importer at least. */
+function never(): never {
+  throw new Error('no importer was opened');
+}
+
+function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undefined): void {
+  const { settings, announce } = parts;
   const polling = settings.inboxPolling ? ' (polling it every second)' : '';
-  announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) there.`);
+  const offices = settings.connections.map(
+    (c) => `${parts.show(join(settings.inboxDir, c.inbox))}/ for "${c.name}"`,
+  );
+  const where =
+    offices.length === 0
+      ? 'there'
+      : `into its office's subfolder (${offices.join(', ')}); a sheet anywhere else is not taken`;
+  announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) ${where}.`);
   announce(`Reports go to ${settings.reportsDir}.`);
   if (dashboard) {
     announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
@@ -89,7 +104,7 @@ function announceWatching(
 
 function stopAtOnceOnSecondSignal(
   io: CommandIo,
-  importer: Importer,
+  importer: Pick<Importers, 'close'>,
   announce: (line: string) => void,
 ): void {
   void io.stopSignal().then(async () => {
