@@ -74,9 +74,10 @@ function importRow(sheet: SheetProgress, now: Date): string {
   const state = sheet.error ? 'unreadable' : sheet.state;
   const end = sheet.finishedAt ? Date.parse(sheet.finishedAt) : now.getTime();
   const sandbox = sheet.sandbox ? '<span class="sandbox">sandbox</span>' : '';
-  // The embedded sandbox's connection is named by its badge.
+  // Only a connection of the config file has a name worth showing (settings/connections.ts
+  // keeps "default" for API_BASE_URL's); the embedded sandbox's is named by its badge.
   const connection =
-    sheet.connection === undefined || sheet.sandbox === true
+    sheet.connection === undefined || sheet.connection === 'default' || sheet.sandbox === true
       ? ''
       : `<span class="connection">${escapeHtml(sheet.connection)}</span> `;
   return [

@@ -39,11 +39,16 @@ function folderNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** What the unnamed connections are called (API_BASE_URL's, the embedded sandbox's). */
+const RESERVED = ['default', 'sandbox'];
+
 const name = z
   .string()
   .trim()
   .superRefine((text, context) => {
-    const problem = folderNameProblem(text);
+    const problem = RESERVED.includes(text.toLowerCase())
+      ? `must not be "${text}": reports name the connection of API_BASE_URL "default" and the embedded sandbox "sandbox"`
+      : folderNameProblem(text);
     if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
   });
 

@@ -49,6 +49,10 @@ describe('the connection cell', () => {
     );
   });
 
+  it('shows the host alone for the connection of API_BASE_URL, which has no name of its own', () => {
+    expect(apiCell(sheet({ connection: 'default' }))).toBe('api.example.be');
+  });
+
   it('shows the host alone for a sheet queued before connections had names', () => {
     expect(apiCell(sheet({}))).toBe('api.example.be');
   });

@@ -95,6 +95,8 @@ describe('parseConnections', () => {
     [{ ...gent, name: 'NUL' }, /name must not be "NUL", a name Windows keeps/],
     [{ ...gent, name: 'com1' }, /a name Windows keeps for devices/],
     [{ ...gent, name: 42 }, /name must be text/],
+    [{ ...gent, name: 'default' }, /name must not be "default": reports name the connection of/],
+    [{ ...gent, name: 'Sandbox' }, /name must not be "Sandbox"/],
   ])('refuses the name of %j', (entry, message) => {
     expect(refusal([entry])).toMatch(message);
   });
