@@ -227,6 +227,18 @@ describe('connections in the config file', () => {
     const asBruggeDoes = await validate('brugge');
     expect(asBruggeDoes.code).toBe(2);
     expect(asBruggeDoes.stdout).toMatch(/address1/);
+    const unnamed = await runInProcess(['validate', '--config', office.config, sheet]);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toMatch(/--connection NAME is needed/);
+    const ownMapping = await runInProcess([
+      'validate',
+      '--config',
+      office.config,
+      '--mapping',
+      join(office.dir, 'gent-mapping.json'),
+      sheet,
+    ]);
+    expect(ownMapping.code, ownMapping.stderr).toBe(0);
   });
 
   it('refuses to start when a token file cannot be read, naming the connection', async () => {

@@ -30,8 +30,12 @@ export async function validateCommand(
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   const catalogue = await forUser(loadCatalogue(settings.productsFile), CatalogueError);
-  // A connection's mapping is what its sheets are imported with: validated with it too.
-  const configured = chosenConnection(settings, opts.connection);
+  // A connection's mapping is what its sheets are imported with: validated with it too. With
+  // --mapping, none is needed (one named is still checked).
+  const configured =
+    opts.mapping === undefined || opts.connection !== undefined
+      ? chosenConnection(settings, opts.connection)
+      : undefined;
   const mapping = await readMapping(opts.mapping, io.cwd, configured?.mapping);
   const status = new StatusLine(io.stderr);
   const stream = opts.json ? io.stderr : io.stdout;
