@@ -290,4 +290,32 @@ describe('connections in the config file', () => {
       await stop(worker);
     }
   });
+
+  it('a schedule takes its sheets for the connection it names', async () => {
+    const share = await tempDir('office-share-');
+    const office = await installation({
+      schedules: [{ name: 'west-share', cron: '* * * * * *', dir: share, connection: 'brugge' }],
+    });
+    const cli = new InProcessCli(
+      ['watch', '--no-dashboard', '--config', office.config],
+      office.env,
+    );
+    try {
+      await cli.waitForStderr(/Watching /, 30_000);
+      expect(cli.stderr).toMatch(
+        /Schedule "west-share" \(\* \* \* \* \* \*\) scans \S+ for connection "brugge"\./,
+      );
+      await writeCsvSheet(share, 'nightly.csv', rows(1000, 2));
+      const [summary] = await summaries(join(office.dataDir, 'reports'), 1, cli);
+      expect(summary).toMatchObject({ created: 2, connection: { name: 'brugge' } });
+      const names = async (api: ApiClient) =>
+        (await api.listOrders())
+          .map((o) => o.contact_name)
+          .filter((n) => /Contact 100[01]$/.test(n));
+      expect((await names(asBrugge)).sort()).toEqual(['Contact 1000', 'Contact 1001']);
+      expect(await names(asGent)).toEqual([]);
+    } finally {
+      await stop(cli);
+    }
+  });
 });
