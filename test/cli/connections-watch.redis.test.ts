@@ -136,6 +136,8 @@ describe('connections in the config file', () => {
       const stray = await writeCsvSheet(office.inbox, 'stray.csv', rows(300, 2));
 
       const written = await summaries(join(office.dataDir, 'reports'), 2, cli);
+      expect(cli.stderr).toMatch(/Took \S*gent-orders\.csv as sheet \S+ for connection "gent"\./);
+      expect(cli.stderr).toMatch(/Took \S*brugge\.csv as sheet \S+ for connection "brugge"\./);
       const byConnection = new Map(written.map((s) => [s.connection.name, s]));
       expect(byConnection.get('gent')).toMatchObject({ created: 4, invalid: 0, sandbox: false });
       expect(byConnection.get('brugge')).toMatchObject({ created: 3, invalid: 0 });

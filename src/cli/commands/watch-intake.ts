@@ -68,6 +68,13 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
       }),
     );
   }
+  const routed = await inboxRoutes(settings, importers, intakes);
+  // Which office a sheet of the inbox was taken for, when there are several.
+  const office = (path: string) => {
+    const name =
+      routed.watched instanceof RoutedIntake ? routed.watched.routeOf(path)?.name : undefined;
+    return name === undefined ? '' : ` for connection "${name}"`;
+  };
   const done = new DoneAnnouncer({
     progress: (sheetId) => sheetProgress(parts.importer.ctx.store, sheetId),
     print: announce,
@@ -77,7 +84,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
   parts.onStop(() => done.close());
   const tell = (path: string, result: IntakeResult) => {
     if (result.kind === 'queued') {
-      announce(`Took ${show(path)} as sheet ${result.sheetId}.`);
+      announce(`Took ${show(path)} as sheet ${result.sheetId}${office(path)}.`);
       done.follow(result.sheetId);
     }
     if (result.kind === 'refused') announce(result.why);
@@ -86,7 +93,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
   };
   await recoverAtStart(intakes, done, parts);
   for (const intake of intakes) recoverEveryMinute(intake, done, parts);
-  return { intakes, tell, ...(await inboxRoutes(settings, importers, intakes)) };
+  return { intakes, tell, ...routed };
 }
 
 /**
