@@ -74,6 +74,12 @@ function importRow(sheet: SheetProgress, now: Date): string {
   const state = sheet.error ? 'unreadable' : sheet.state;
   const end = sheet.finishedAt ? Date.parse(sheet.finishedAt) : now.getTime();
   const sandbox = sheet.sandbox ? '<span class="sandbox">sandbox</span>' : '';
+  // Only a connection of the config file has a name worth showing (settings/connections.ts
+  // keeps "default" for API_BASE_URL's); the embedded sandbox's is named by its badge.
+  const connection =
+    sheet.connection === undefined || sheet.connection === 'default' || sheet.sandbox === true
+      ? ''
+      : `<span class="connection">${escapeHtml(sheet.connection)}</span> `;
   return [
     `<tr data-sheet-id="${escapeHtml(sheet.sheetId)}">`,
     `<td>${escapeHtml(sheet.name)}</td>`,
@@ -87,7 +93,7 @@ function importRow(sheet: SheetProgress, now: Date): string {
     count(c.duplicate),
     `<td>${duration(end - Date.parse(sheet.startedAt))}</td>`,
     `<td>${reportLinks(sheet)}</td>`,
-    `<td class="api">${escapeHtml(sheet.apiHost ?? '')}${sandbox}</td>`,
+    `<td class="api">${connection}${escapeHtml(sheet.apiHost ?? '')}${sandbox}</td>`,
     '</tr>',
   ].join('');
 }

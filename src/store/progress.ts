@@ -20,6 +20,8 @@ export interface SheetProgress {
   sandbox?: boolean;
   /** The connection it was queued for (a hash, never the token). */
   connectionId?: string;
+  /** That connection's name (`gent`), for people. */
+  connection?: string;
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -50,6 +52,7 @@ export async function sheetProgress(
     ...(host !== undefined && { apiHost: host }),
     sandbox: sheet.sandbox,
     ...(sheet.connectionId !== undefined && { connectionId: sheet.connectionId }),
+    ...(sheet.connectionName !== undefined && { connection: sheet.connectionName }),
   };
 }
 

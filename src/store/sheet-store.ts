@@ -27,6 +27,8 @@ const sheetSchema = z.object({
   startedAt: z.string(),
   /** The connection the sheet was queued for: only its workers read it or send its rows. */
   connectionId: z.string().optional(),
+  /** That connection's name when it was queued (`gent`; `default`, `sandbox`): for people. */
+  connectionName: z.string().optional(),
   apiBaseUrl: z.string(),
   sandbox: z.enum(['0', '1']).transform((v) => v === '1'),
   allowDuplicates: z.enum(['0', '1']).transform((v) => v === '1'),
@@ -89,6 +91,7 @@ export interface NewSheet {
   name: string;
   sha256: string;
   connectionId: string;
+  connectionName?: string;
   origin?: string;
   apiBaseUrl: string;
   sandbox: boolean;
@@ -175,6 +178,7 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     state: 'queued',
     startedAt: sheet.startedAt,
     connectionId: sheet.connectionId,
+    ...(sheet.connectionName !== undefined && { connectionName: sheet.connectionName }),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox ? '1' : '0',
     allowDuplicates: sheet.allowDuplicates ? '1' : '0',

@@ -6,6 +6,7 @@
  */
 import type { SheetProgress } from '../../store/progress.js';
 import type { SheetStore } from '../../store/sheet-store.js';
+import { terminalText } from '../terminal-text.js';
 import { ProgressBars } from './progress-bars.js';
 
 export interface WatchProgressOptions {
@@ -67,9 +68,13 @@ export class WatchProgress {
     this.#draw();
   }
 
-  /** A line of the watch's own: above the progress lines on a terminal, which follow it. */
+  /**
+   * A line of the watch's own: above the progress lines on a terminal, which follow it. Its
+   * control characters are shown, not obeyed: lines quote file names and messages that may hold
+   * a sheet's.
+   */
   say(line: string): void {
-    this.#bars.printAbove(line);
+    this.#bars.printAbove(terminalText(line));
   }
 
   /** Wipes the progress lines; what is said after goes on plain lines. */
@@ -134,6 +139,18 @@ export async function leftOver(store: SheetStore, connectionId: string): Promise
     }
   }
   return left;
+}
+
+/** What several connections leave, together. */
+export function sumLeftOver(all: readonly LeftOver[]): LeftOver {
+  const sum: LeftOver = { rows: 0, sheets: 0, uncounted: 0, unreported: 0 };
+  for (const one of all) {
+    sum.rows += one.rows;
+    sum.sheets += one.sheets;
+    sum.uncounted += one.uncounted;
+    sum.unreported += one.unreported;
+  }
+  return sum;
 }
 
 /** `12 rows left for the next start (in 2 sheets).`, or that none are. */
