@@ -1,10 +1,16 @@
 /** What every command that runs the importer does first: its settings, its logger. */
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 
 import type { Logger } from 'pino';
 
 import { createLogger } from '../logger.js';
-import { type ColumnMapping, loadMapping, MappingError } from '../orders/columns.js';
+import { MappingError } from '../orders/columns.js';
+import {
+  checkMappingSources,
+  type MappingSources,
+  resolveMapping,
+} from '../orders/mapping-files.js';
+import type { Mapping } from '../orders/mapping.js';
 import { ConfigError, loadSettings, type SettingFlags, type Settings } from '../settings/load.js';
 import { forUser } from './errors.js';
 import type { CommandIo } from './io.js';
@@ -44,11 +50,36 @@ export function shortPath(path: string, cwd: string): string {
   return rel === '' || rel.startsWith('..') ? path : rel;
 }
 
-/** `--mapping FILE`, read; undefined without the flag. */
-export function readMapping(
-  file: string | undefined,
+/**
+ * The mapping files every sheet of a command may use: `--mapping FILE` (relative to where the
+ * user is) and the config file's `mapping`; each checked now, so that a mistake stops the command
+ * before anything starts (exit 1).
+ */
+export async function mappingSources(
+  flag: string | undefined,
+  settings: Settings,
   cwd: string,
-): Promise<ColumnMapping | undefined> {
-  if (file === undefined) return Promise.resolve(undefined);
-  return forUser(loadMapping(resolve(cwd, file)), MappingError);
+): Promise<MappingSources> {
+  const sources: MappingSources = {
+    ...(flag !== undefined && { flag: resolve(cwd, flag) }),
+    ...(settings.mappingFile !== undefined && { config: settings.mappingFile }),
+  };
+  await forUser(checkMappingSources(sources), MappingError);
+  return sources;
+}
+
+/** The mapping of the sheet at `path` (a `mapping.json` beside it, or `sources`); undefined: none. */
+export function mappingOfSheet(
+  sources: MappingSources,
+  path: string,
+): Promise<Mapping | undefined> {
+  return resolveMapping(sources, dirname(path));
+}
+
+/** The same for a sheet to import: a mapping that cannot be used stops the command (exit 1). */
+export function mappingToImport(
+  sources: MappingSources,
+  path: string,
+): Promise<Mapping | undefined> {
+  return forUser(mappingOfSheet(sources, path), MappingError);
 }

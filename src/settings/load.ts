@@ -5,7 +5,7 @@
  * and the environment only.
  */
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 
 import { z } from 'zod';
 
@@ -49,6 +49,11 @@ export type Settings = Omit<
   failedDir: string;
   /** Scheduled imports, from the config file only. */
   schedules: Array<z.output<typeof scheduleSchema>>;
+  /**
+   * `mapping` in the config file (absolute; written relative to the config file): the mapping of
+   * sheets that find none closer (orders/mapping-files.ts).
+   */
+  mappingFile?: string;
   /** The config file read, if any. */
   configFile?: string;
 };
@@ -83,6 +88,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   if (!schedules.success) {
     throw new ConfigError(`"schedules" in ${where}: ${describe(schedules.error)}.`);
   }
+  const mappingFile = configMapping(fromFile.mapping, file, where);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
   const dataDir = at(values.dataDir);
   return {
@@ -97,7 +103,20 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile) }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
     ...(file !== undefined && { configFile: file }),
+    ...(mappingFile !== undefined && { mappingFile }),
   };
+}
+
+/** The config file's `mapping`: a path, relative to the config file's own folder. */
+function configMapping(value: unknown, file: string | undefined, where: string) {
+  if (value === undefined || file === undefined) return undefined;
+  const parsed = nonEmpty.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `"mapping" in ${where}: must be the path of a mapping file, relative to the config file (got ${JSON.stringify(value)}).`,
+    );
+  }
+  return resolve(dirname(file), parsed.data);
 }
 
 /**
@@ -196,7 +215,7 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
   }
-  const known = new Set<string>([...IMPORTER_KEYS, 'schedules']);
+  const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'mapping']);
   const unknown = Object.keys(json).filter((key) => !known.has(key));
   if (unknown.length > 0) {
     throw new ConfigError(

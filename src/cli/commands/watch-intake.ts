@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../../intake/intake.js';
+import type { MappingSources } from '../../orders/mapping-files.js';
 import type { Settings } from '../../settings/load.js';
 import { recentProgress, sheetProgress } from '../../store/progress.js';
 import type { Importer } from '../importer.js';
@@ -15,6 +16,8 @@ const RECOVERY_EVERY_MS = 60_000;
 /** What every part of `watch` is given. */
 export interface WatchParts {
   settings: Settings;
+  /** The mapping files of its sheets besides a `mapping.json` beside one (`--mapping`, config). */
+  mappings: MappingSources;
   importer: Importer;
   logger: Logger;
   announce: (line: string) => void;
@@ -41,6 +44,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
     workDir: settings.workDir,
     failedDir: settings.failedDir,
     stableMs: settings.inboxStableMs,
+    mappings: parts.mappings,
     logger,
   });
   const done = new DoneAnnouncer({

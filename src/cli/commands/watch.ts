@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 
 import type { RunningDashboard } from '../../dashboard/server.js';
-import type { SettingFlags, Settings } from '../../settings/load.js';
+import type { SettingFlags } from '../../settings/load.js';
 import { type Importer, serviceStart } from '../importer.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, shortPath } from '../setup.js';
+import { commandLogger, commandSettings, mappingSources, shortPath } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { announceHosts, refuseExposure } from './dashboard-serving.js';
 import { startIntake, type WatchParts } from './watch-intake.js';
@@ -15,6 +15,8 @@ export interface WatchCommandOptions {
   settings?: SettingFlags;
   /** false: no dashboard. */
   dashboard?: boolean;
+  /** `--mapping FILE`: the mapping of every sheet, over any `mapping.json` beside one. */
+  mapping?: string;
 }
 
 /**
@@ -24,6 +26,7 @@ export interface WatchCommandOptions {
  */
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const mappings = await mappingSources(opts.mapping, settings, io.cwd);
   // Its lines quote file names and messages that may hold a sheet's control characters.
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
@@ -46,6 +49,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   };
   const parts: WatchParts = {
     settings,
+    mappings,
     importer,
     logger,
     announce,
@@ -57,7 +61,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     await startScheduledScans(parts, intake);
     const dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
     await watchInbox(parts, intake);
-    announceWatching(settings, dashboard, announce);
+    announceWatching(parts, dashboard);
     const signal = await start.firstSignal;
     announce(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
     stopAtOnceOnSecondSignal(io, importer, announce);
@@ -72,13 +76,16 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   }
 }
 
-function announceWatching(
-  settings: Settings,
-  dashboard: RunningDashboard | undefined,
-  announce: (line: string) => void,
-): void {
+function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undefined): void {
+  const { settings, mappings, announce, show } = parts;
   const polling = settings.inboxPolling ? ' (polling it every second)' : '';
   announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) there.`);
+  if (mappings.flag !== undefined)
+    announce(`Every sheet is read with the mapping ${show(mappings.flag)}.`);
+  else if (mappings.config !== undefined)
+    announce(
+      `Sheets without a mapping.json beside them are read with the mapping ${show(mappings.config)}.`,
+    );
   announce(`Reports go to ${settings.reportsDir}.`);
   if (dashboard) {
     announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
