@@ -110,7 +110,9 @@ function normalisers(catalogue: Catalogue, mapping?: Mapping): Array<[OrderField
           ? normaliseEnum[field as keyof typeof normaliseEnum]
           : undefined;
     if (own === undefined) return [field, field === 'remark' ? normaliseLongText : normaliseText];
-    return [field, mapping === undefined ? own : withSynonyms(field, own, mapping)];
+    // A flat mapping has no words for values: its values are checked as written.
+    const words = mapping !== undefined && mapping.form === 'full';
+    return [field, words ? withSynonyms(field, own, mapping) : own];
   });
 }
 
