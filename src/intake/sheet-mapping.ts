@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { MappingError } from '../orders/columns.js';
 import { isMappingFile, resolveMapping } from '../orders/mapping-files.js';
 import { type Mapping, mappingFromRecord, mappingRecord } from '../orders/mapping.js';
-import { waitStable } from './files.js';
+import { statIfThere, waitStable } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
 import type { Journal } from './journal.js';
 import { refusedSheet } from './refuse.js';
@@ -41,10 +41,14 @@ export async function mappingAtTake(
   }
 }
 
+/** Waits for a mapping.json changed within INBOX_STABLE_MS to stop changing; an older one is read at once. */
 async function besideStable(intake: IntakeState, folder: string, signal?: AbortSignal) {
   const names = await readdir(folder).catch(() => []);
   for (const name of names.filter(isMappingFile)) {
-    await waitStable(join(folder, name), intake.stableMs, signal ? { signal } : {});
+    const path = join(folder, name);
+    const stats = await statIfThere(path);
+    if (stats === undefined || intake.now() - stats.mtimeMs >= intake.stableMs) continue;
+    await waitStable(path, intake.stableMs, signal ? { signal } : {});
   }
 }
 

@@ -299,6 +299,18 @@ describe('readSheet with a mapping', () => {
     );
   });
 
+  it('refuses a sheet holding two of the user’s names for one field, naming both', async () => {
+    const both = parseMappingFile(
+      { Straat: 'address1', Adres: 'address1' },
+      { kind: 'flag', file: '/m.json' },
+    );
+    await expect(
+      readAll('both.csv', 'Straat;Adres;city\nKerkstraat;Veldstraat;Gent\n', { mapping: both }),
+    ).rejects.toThrow(
+      'line 1: the columns "Straat" and "Adres" both give address1; keep one of them.',
+    );
+  });
+
   it('is never given a mapping.json to read as a sheet', async () => {
     await expect(readAll('mapping.json', '{ "Straat": "address1" }')).rejects.toThrow(
       /mapping\.json is a mapping \(column names and words for the sheets beside it\), not a sheet of orders/,
