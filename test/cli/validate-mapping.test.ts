@@ -99,6 +99,19 @@ describe('order-importer validate with a mapping', () => {
     );
   });
 
+  it('reads a sheet with no mapping.json beside it through the config file’s mapping', async () => {
+    const dir = await tempDir('validate-config-ok-');
+    await put(dir, 'etc/dutch.json', JSON.stringify(DUTCH_MAPPING));
+    const config = await put(dir, 'etc/config.json', JSON.stringify({ mapping: 'dutch.json' }));
+    const { sheet } = await writeDutchSheet(join(dir, 'sheets'), { mapping: null });
+    const finished = await runInProcess(['validate', '--json', sheet, '--config', config]);
+    const [summary] = JSON.parse(finished.stdout) as ValidateSummary[];
+    expect(summary?.warnings[0]).toMatch(
+      `Read with the mapping ${join(dir, 'etc', 'dutch.json')} (the config file's "mapping"): columns`,
+    );
+    expect(summary).toMatchObject({ total: 3, valid: 2, invalid: 1 });
+  });
+
   it('exits 1 with one line for a config file whose mapping cannot be read', async () => {
     const dir = await tempDir('validate-config-');
     const config = await put(dir, 'config.json', JSON.stringify({ mapping: 'gone.json' }));
