@@ -4,7 +4,7 @@
  * prefix, the sandbox over HTTP. A Belgian agency's Dutch export (Windows-1252, `;`) dropped as
  * a folder with its mapping.json is imported with the mapping's words applied.
  */
-import { access, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, cp, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,11 +87,12 @@ async function dropFolder(
   return dropped;
 }
 
-/** The sheet of that name once its report is written. */
-async function doneSheet(watch: RunningWatch, name: string) {
+/** The sheet of that name (but `except`) once its report is written. */
+async function doneSheet(watch: RunningWatch, name: string, except?: string) {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const sheet = (await recentProgress(watch.ctx.store)).find((s) => s.name === name);
+    const sheets = await recentProgress(watch.ctx.store);
+    const sheet = sheets.find((s) => s.name === name && s.sheetId !== except);
     if (sheet?.state === 'done' && sheet.reportDir !== undefined) return sheet;
     if (Date.now() > deadline)
       throw new Error(
@@ -171,6 +172,25 @@ describe('watch with a mapping.json beside the sheet', () => {
     const names = (await recentProgress(watch.ctx.store)).map((s) => s.name);
     expect(names).not.toContain('mapping.json');
     expect(watch.cli.stderr).not.toMatch(/mapping\.json (cannot be read|as sheet)/);
+  });
+
+  it('reads the failed/ bundle dropped back as the sheet was read: it carries the mapping', async () => {
+    const first = await doneSheet(watch, 'orders-nl.csv');
+    const failed = join(first.reportDir ?? '', 'failed');
+    const fixed = (await readFile(join(failed, 'orders-nl.csv'), 'utf8')).replace(
+      ';Duits;',
+      ';Nederlands;',
+    );
+    await dropFolder(watch.inbox, 'fixed', async (dir) => {
+      await cp(failed, dir, { recursive: true });
+      await writeFile(join(dir, 'orders-nl.csv'), fixed);
+    });
+    const again = await doneSheet(watch, 'orders-nl.csv', first.sheetId);
+    expect(again.counts).toMatchObject({ created: 1, invalid: 0 });
+    expect(byName(await sandbox.api.listOrders(), 'Piet Janssens')).toMatchObject({
+      contact_language: 'nl',
+      invoice_to: 'salesman',
+    });
   });
 
   it('still reads the flat form', async () => {
