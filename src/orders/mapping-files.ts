@@ -93,7 +93,10 @@ export async function mappingBeside(folder: string): Promise<Mapping | undefined
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
+    throw new MappingError(
+      `${folder} cannot be looked into for a ${MAPPING_FILE}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const [name, other] = names;
   if (name === undefined) return undefined;
