@@ -21,7 +21,7 @@ export interface Importer {
   redisUrl: string;
   /** Whether the API answers and takes the token (for /healthz). */
   apiAnswers(): Promise<boolean>;
-  close(options?: { graceMs?: number; force?: boolean }): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
 }
 
 export interface OpenImporterOptions {

@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { fieldOf, MappingError } from '../../src/orders/columns.js';
@@ -8,6 +11,7 @@ import {
   mappingRecord,
   parseMappingFile,
 } from '../../src/orders/mapping.js';
+import { packageRoot } from '../../src/package-root.js';
 
 const source = { kind: 'beside' as const, file: '/inbox/gent/mapping.json' };
 const parse = (json: unknown): Mapping => parseMappingFile(json, source);
@@ -228,5 +232,20 @@ describe('parseMappingFile with prototype keys', () => {
       JSON.parse('{ "values": { "contact_language": { "__proto__": "nl" } } }'),
     );
     expect(mapping.values.get('contact_language')?.get('__proto__')).toBe('nl');
+  });
+});
+
+describe('the README’s mappings', () => {
+  it('are read by the importer as they are written', async () => {
+    const readme = await readFile(join(packageRoot(), 'README.md'), 'utf8');
+    const examples = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((m) => JSON.parse(m[1] ?? '') as unknown)
+      .filter((json) => typeof json === 'object' && json !== null && 'columns' in json);
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const json of examples) {
+      const mapping = parse(json);
+      expect(mapping.form).toBe('full');
+      expect(mapping.columns.size).toBeGreaterThan(10);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { openImporter } from '../importer.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import { printSummaries, readSummary } from './import-summary.js';
+import { printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
 import { queueSheets, watchedSheets } from './import-sheets.js';
 import { waitForSheets } from './wait-for-sheets.js';
@@ -73,7 +73,7 @@ export async function importCommand(
       return 1;
     }
     const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
-    printSummaries(summaries, opts.json ? io.stderr : io.stdout, io.cwd);
+    await printImported(summaries, opts.json ? io.stderr : io.stdout, io);
     if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     const clean = (s: (typeof summaries)[number]) =>
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;

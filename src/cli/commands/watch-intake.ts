@@ -9,7 +9,7 @@ import type { MappingSources } from '../../orders/mapping-files.js';
 import type { Settings } from '../../settings/load.js';
 import { recentProgress, sheetProgress } from '../../store/progress.js';
 import type { Importer } from '../importer.js';
-import { DoneAnnouncer } from './done-lines.js';
+import { DoneAnnouncer, type DoneAnnouncerOptions } from './done-lines.js';
 
 const RECOVERY_EVERY_MS = 60_000;
 
@@ -25,6 +25,10 @@ export interface WatchParts {
   show: (path: string) => string;
   /** Keeps what stops a part, for the end. */
   onStop: (stop: () => Promise<unknown>) => void;
+  /** The progress lines of the sheets in work (all of this watch's, by sheet id). */
+  lines: NonNullable<DoneAnnouncerOptions['lines']>;
+  /** A sheet's page on the dashboard this watch serves (none without one, or before it listens). */
+  sheetPage: (sheetId: string) => string | undefined;
 }
 
 export interface RunningIntake {
@@ -52,6 +56,8 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
     print: announce,
     show,
     logger,
+    lines: parts.lines,
+    page: parts.sheetPage,
   });
   parts.onStop(() => done.close());
   const tell = (path: string, result: IntakeResult) => {

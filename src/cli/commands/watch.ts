@@ -9,6 +9,7 @@ import { terminalText } from '../terminal-text.js';
 import { announceHosts, refuseExposure } from './dashboard-serving.js';
 import { startIntake, type WatchParts } from './watch-intake.js';
 import { serveWatchDashboard, startScheduledScans, watchInbox } from './watch-parts.js';
+import { type LeftOver, leftOver, leftOverLine, WatchProgress } from './watch-progress.js';
 
 export interface WatchCommandOptions {
   config?: string;
@@ -27,8 +28,12 @@ export interface WatchCommandOptions {
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   const mappings = await mappingSources(opts.mapping, settings, io.cwd);
-  // Its lines quote file names and messages that may hold a sheet's control characters.
-  const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  // On a terminal its lines go above the sheets' progress lines; they quote file names and
+  // messages that may hold a sheet's control characters.
+  const progress = new WatchProgress(io.stderr);
+  const announce = (line: string) => {
+    progress.say(terminalText(line));
+  };
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);
@@ -47,6 +52,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   const stopParts = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
+  let dashboard: RunningDashboard | undefined;
   const parts: WatchParts = {
     settings,
     mappings,
@@ -55,29 +61,50 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     announce,
     show: (path) => shortPath(path, io.cwd),
     onStop: (stop) => stops.push(stop),
+    lines: progress,
+    // The address the dashboard listens on, once it does.
+    sheetPage: (sheetId) =>
+      dashboard === undefined
+        ? undefined
+        : `${dashboard.url}/sheets/${encodeURIComponent(sheetId)}`,
   };
   try {
     const intake = await startIntake(parts);
     await startScheduledScans(parts, intake);
-    const dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
+    dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
     await watchInbox(parts, intake);
     announceWatching(parts, dashboard);
     const signal = await start.firstSignal;
     announce(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
     stopAtOnceOnSecondSignal(io, importer, announce);
     await stopParts();
-    await importer.close({ graceMs: 60_000 });
+    progress.close();
+    let left: LeftOver | undefined;
+    await importer.close({
+      graceMs: 60_000,
+      afterWorkers: async () => {
+        left = await leftOver(importer.ctx.store, importer.connection.id);
+      },
+    });
+    announce(leftOverLine(left));
     announce('Stopped.');
     return 0;
   } catch (error) {
     await stopParts();
+    progress.close();
     await importer.close({ graceMs: 5_000 });
     throw error;
   }
 }
 
 function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undefined): void {
-  const { settings, mappings, announce, show } = parts;
+  const { settings, importer, mappings, announce, show } = parts;
+  const { apiBaseUrl, name, sandbox } = importer.connection;
+  announce(
+    sandbox
+      ? `Orders go to the embedded sandbox at ${apiBaseUrl}, not to the inspection company.`
+      : `Orders go to the API at ${apiBaseUrl} (connection "${name}").`,
+  );
   const polling = settings.inboxPolling ? ' (polling it every second)' : '';
   announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) there.`);
   if (mappings.flag !== undefined)
