@@ -108,6 +108,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const stopLearning = parts.api.onAnswer((answer) => {
     stores.pace.learn(answer);
   });
+  const stopGate = parts.api.gateWith((signal) => stores.pace.holdHeard(signal));
   const told = { logger, now, ...(parts.announce && { announce: parts.announce }) };
   const outages = {
     redis: redisOutage(settings.redisUrl, told),
@@ -116,7 +117,10 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const stop = {
     stopping: new AbortController(),
     now: new AbortController(),
-    detach: stopLearning,
+    detach: () => {
+      stopLearning();
+      stopGate();
+    },
   };
   // Every job in flight listens to these two: as many listeners as jobs is the design.
   setMaxListeners(10_000, stop.stopping.signal, stop.now.signal);

@@ -17,6 +17,9 @@ import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
 import { type ApiAnswer, resetTime } from './rate-headers.js';
 
+/** What a request waits for before it leaves; undefined: nothing (the usual case, no await). */
+export type Gate = (signal: AbortSignal | undefined) => Promise<void> | undefined;
+
 export interface ApiClientOptions {
   /** e.g. `https://api.example.be`; the documented paths (`/api/orders/`) go after it. */
   baseUrl: string;
@@ -73,6 +76,7 @@ export class ApiClient {
   readonly #dispatcher: Dispatcher;
   readonly #now: () => number;
   readonly #listeners = new Set<(answer: ApiAnswer) => void>();
+  #gate: Gate | undefined;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -80,6 +84,18 @@ export class ApiClient {
     this.#timeoutMs = options.timeoutMs;
     this.#dispatcher = options.dispatcher;
     this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Has every request wait for `gate` just before it leaves (its body built, its file opened):
+   * a Retry-After heard meanwhile is obeyed by a request whose turn came before it. Returns what
+   * removes it.
+   */
+  gateWith(gate: Gate): () => void {
+    this.#gate = gate;
+    return () => {
+      if (this.#gate === gate) this.#gate = undefined;
+    };
   }
 
   /**
@@ -161,15 +177,10 @@ export class ApiClient {
   ): Promise<string | ArrayBuffer> {
     let url = `${this.baseUrl}${path}`;
     for (let hop = 0; ; hop++) {
-      const deadline = new Deadline(this.#timeoutMs, signal);
-      try {
-        const answer = await this.#hop(method, url, deadline, body, as);
-        if (answer.redirect === undefined) return answer.body;
-        if (hop >= MAX_REDIRECTS) throw answer.redirect.error;
-        url = answer.redirect.url;
-      } finally {
-        deadline.end();
-      }
+      const answer = await this.#hop(method, url, signal, body, as);
+      if (answer.redirect === undefined) return answer.body;
+      if (hop >= MAX_REDIRECTS) throw answer.redirect.error;
+      url = answer.redirect.url;
     }
   }
 
@@ -177,7 +188,7 @@ export class ApiClient {
   async #hop(
     method: 'GET' | 'POST',
     url: string,
-    deadline: Deadline,
+    signal: AbortSignal | undefined,
     body: (() => Promise<RequestBody> | RequestBody) | undefined,
     as: 'text' | 'bytes',
   ): Promise<
@@ -185,6 +196,33 @@ export class ApiClient {
     | { redirect: { url: string; error: ApiError } }
   > {
     const payload = body ? await body() : undefined;
+    // A hold waited out before the request's own time starts: it has not left, whatever stops it.
+    const holding = this.#gate?.(signal);
+    if (holding !== undefined) {
+      await holding.catch((error: unknown) => {
+        throw new AbortedError(`${method} ${url} stopped before it was sent: shutting down`, {
+          cause: error,
+        });
+      });
+    }
+    const deadline = new Deadline(this.#timeoutMs, signal);
+    try {
+      return await this.#exchange(method, url, deadline, payload, as);
+    } finally {
+      deadline.end();
+    }
+  }
+
+  async #exchange(
+    method: 'GET' | 'POST',
+    url: string,
+    deadline: Deadline,
+    payload: RequestBody | undefined,
+    as: 'text' | 'bytes',
+  ): Promise<
+    | { body: string | ArrayBuffer; redirect?: undefined }
+    | { redirect: { url: string; error: ApiError } }
+  > {
     let response: Dispatcher.ResponseData;
     const sentAt = this.#now();
     try {

@@ -79,6 +79,8 @@ export class ApiPace {
   #peeking: Promise<void> | undefined;
   /** Learning under way: a turn waits for it, so that a Remaining of 0 is seen before the next. */
   readonly #learning = new Set<Promise<void>>();
+  /** Lessons on their way to Redis of answers that said a window was spent (Remaining 0). */
+  readonly #spending = new Set<Promise<void>>();
 
   constructor(
     redis: Redis,
@@ -271,6 +273,29 @@ export class ApiPace {
     await this.#peeking;
   }
 
+  /**
+   * A hold this process knows of that has not ended (a Retry-After it heard, or peeked): what a
+   * request whose turn came before it waits out before leaving; undefined when there is none.
+   */
+  holdHeard(signal?: AbortSignal): Promise<void> | undefined {
+    const wait = this.#peeked.holdUntil - this.#now();
+    if (wait > 0) return sleep(wait, undefined, { signal });
+    // A spent window heard here but not yet in Redis: its end is known once it is recorded.
+    if (this.#spending.size > 0) return this.#spentWindow(signal);
+    return undefined;
+  }
+
+  async #spentWindow(signal: AbortSignal | undefined): Promise<void> {
+    await this.untilLearned();
+    const [, , holdMs] = await this.#redis.oiPeek(
+      this.#keys.schedule,
+      this.#keys.learned,
+      String(this.#now()),
+      this.#clock,
+    );
+    if (holdMs > 0) await sleep(holdMs, undefined, { signal });
+  }
+
   /** No request before `ms` from now, for anyone (a Retry-After). */
   async holdFor(ms: number): Promise<void> {
     const now = this.#now();
@@ -307,7 +332,11 @@ export class ApiPace {
       this.#logger?.warn({ err: error }, 'the API rate limit could not be recorded in Redis');
     });
     this.#learning.add(lesson);
-    void lesson.finally(() => this.#learning.delete(lesson));
+    if (advertised.remaining === 0) this.#spending.add(lesson);
+    void lesson.finally(() => {
+      this.#learning.delete(lesson);
+      this.#spending.delete(lesson);
+    });
   }
 
   /**

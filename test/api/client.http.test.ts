@@ -116,6 +116,49 @@ describe('against a well-behaved sandbox', () => {
       AbortedError,
     );
   });
+
+  it('waits for its gate before a request leaves, its file already open, and not on its time', async () => {
+    // The gate holds 300 ms, longer than the request's own time limit (200 ms).
+    const gated = clientFor(sandbox.url, 'sandbox-demo-token', 200);
+    const order = await gated.createOrder(validOrder());
+    await put(dir, 'gated.pdf', '%PDF gated');
+    const sent: number[] = [];
+    gated.onAnswer((answer) => sent.push(answer.sentAt));
+    let opened = 0;
+    const file: FileToUpload = {
+      name: 'gated.pdf',
+      open: () => ((opened = Date.now()), openInside(dir, 'gated.pdf')),
+    };
+    const ungate = gated.gateWith(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    const asked = Date.now();
+    await gated.uploadFile(order.id, file);
+    expect(opened - asked).toBeLessThan(300);
+    expect((sent[0] ?? 0) - asked).toBeGreaterThanOrEqual(295);
+    ungate();
+    await gated.getOrder(order.id);
+    expect(sent[1]).toBeDefined();
+  });
+
+  it('sends nothing when stopped at its gate: not a verdict on the request', async () => {
+    const gated = clientFor(sandbox.url);
+    const heard: number[] = [];
+    gated.onAnswer((answer) => heard.push(answer.status));
+    const controller = new AbortController();
+    gated.gateWith(
+      (signal) =>
+        new Promise((_, reject) => {
+          signal?.addEventListener('abort', () => {
+            reject(signal.reason as Error);
+          });
+        }),
+    );
+    const creating = gated.createOrder(validOrder(), controller.signal);
+    setTimeout(() => {
+      controller.abort();
+    }, 50);
+    await expect(creating).rejects.toBeInstanceOf(AbortedError);
+    expect(heard).toEqual([]);
+  });
 });
 
 describe('against a faulty sandbox', () => {

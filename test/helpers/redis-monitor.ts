@@ -23,16 +23,23 @@ export async function monitorRedis(
   if (password !== '') socket.write(`AUTH ${decodeURIComponent(password)}\r\n`);
   socket.write('MONITOR\r\n');
   let pending = '';
+  // Watching starts once the server has said OK to MONITOR (and to AUTH): a command run before
+  // that is not shown, and a test waiting for it would wait for ever.
+  let oks = password === '' ? 1 : 2;
+  let watching = () => {};
+  const started = new Promise<void>((resolve) => (watching = resolve));
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     pending += chunk;
     const lines = pending.split('\r\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
+      if (oks > 0 && line === '+OK' && --oks === 0) watching();
       const command = parseLine(line);
       if (command) onCommand(command);
     }
   });
+  await started;
   return { stop: () => socket.destroy() };
 }
 

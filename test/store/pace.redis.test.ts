@@ -193,3 +193,31 @@ describe('ApiPace learning the limit', () => {
     expect(logs).toEqual([]);
   });
 });
+
+describe('ApiPace.holdHeard: what a request whose turn came already waits for before it leaves', () => {
+  it('is nothing without a hold, a Retry-After heard here, or a spent window on its way to Redis', async () => {
+    const { clock, paces } = fleet('heard');
+    const [pace] = paces;
+    expect(pace.holdHeard()).toBeUndefined();
+
+    // A window spent (Remaining 0), heard here: waited for until Redis has it, then its end.
+    pace.learn(answer(clock.now, 5, 0));
+    const spent = pace.holdHeard();
+    expect(spent).toBeDefined();
+    await spent;
+    await pace.untilLearned();
+    clock.now += 60_000;
+    expect(pace.holdHeard()).toBeUndefined();
+
+    // A 429 with a Retry-After of 1 s: a second from when it was heard, whatever Redis says.
+    pace.learn(refusal(clock.now, 5, 1));
+    const held = pace.holdHeard();
+    expect(held).toBeDefined();
+    await pace.untilLearned();
+    clock.now += 999;
+    expect(pace.holdHeard()).toBeDefined();
+    clock.now += 1;
+    expect(pace.holdHeard()).toBeUndefined();
+    await held;
+  });
+});
