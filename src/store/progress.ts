@@ -20,6 +20,15 @@ export interface SheetProgress {
   sandbox?: boolean;
   /** The connection it was queued for (a hash, never the token). */
   connectionId?: string;
+  /** That connection's name, when it is known here. */
+  connectionName?: string;
+  /** The sheet that imported the same content before (its rows are all `duplicate`). */
+  duplicateOf?: string;
+}
+
+/** A sheet as its own page shows it: its progress and what its import said of it. */
+export interface SheetDetail extends SheetProgress {
+  warnings: string[];
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -31,9 +40,30 @@ export function apiHost(apiBaseUrl: string): string | undefined {
 export async function sheetProgress(
   store: SheetStore,
   sheetId: string,
+  /** The connections' names (SheetStore.connectionNames), read once for many sheets. */
+  names?: ReadonlyMap<string, string>,
 ): Promise<SheetProgress | undefined> {
+  const detail = await sheetDetail(store, sheetId, names);
+  return detail && withoutWarnings(detail);
+}
+
+function withoutWarnings(detail: SheetDetail): SheetProgress {
+  const { warnings: _warnings, ...progress } = detail;
+  return progress;
+}
+
+/** A sheet's progress with its warnings; undefined for a sheet not known here. */
+export async function sheetDetail(
+  store: SheetStore,
+  sheetId: string,
+  names?: ReadonlyMap<string, string>,
+): Promise<SheetDetail | undefined> {
   const sheet = await store.get(sheetId);
   if (!sheet) return undefined;
+  const connectionName =
+    sheet.connectionId === undefined
+      ? undefined
+      : (names ?? (await store.connectionNames())).get(sheet.connectionId);
   const total = sheet.total ?? sheet.expected;
   const host = apiHost(sheet.apiBaseUrl);
   return {
@@ -50,13 +80,15 @@ export async function sheetProgress(
     ...(host !== undefined && { apiHost: host }),
     sandbox: sheet.sandbox,
     ...(sheet.connectionId !== undefined && { connectionId: sheet.connectionId }),
+    ...(connectionName !== undefined && { connectionName }),
+    ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+    warnings: sheet.warnings,
   };
 }
 
-/** The latest sheets, newest first. */
 /** The latest sheets, newest first, as the dashboard shows them. */
 export async function recentProgress(store: SheetStore, limit = 200): Promise<SheetProgress[]> {
-  const ids = await store.recentSheets(limit);
-  const sheets = await Promise.all(ids.map((id) => sheetProgress(store, id)));
-  return sheets.filter((s): s is SheetProgress => s !== undefined);
+  const [ids, names] = await Promise.all([store.recentSheets(limit), store.connectionNames()]);
+  const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id, names)));
+  return sheets.flatMap((s) => (s === undefined ? [] : [withoutWarnings(s)]));
 }
