@@ -23,8 +23,9 @@ export function escapeHtml(text: string): string {
  * the zero-width marks: nothing a reader of an address or an error needs, all of them ways to
  * make a text read otherwise than it is.
  */
-// eslint-disable-next-line no-control-regex -- finding controls is the point
-const HIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- finding controls is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
 
 /** A user's text, safe and visible in HTML: hidden characters as `<U+202E>`, then escaped. */
 export function shown(text: string): string {

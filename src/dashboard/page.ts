@@ -1,7 +1,7 @@
 /**
  * The imports overview as HTML, rendered on the server into page.html's marked places: one line
  * per sheet, then the sheets the hot folder did not take. Every text is escaped (sheet names and
- * paths are the users' own); the page's script only asks for it again (assets/overview.js).
+ * paths are the users' own); the page's script only asks for it again (assets/page.js).
  */
 import type { SheetProgress } from '../store/progress.js';
 import { duration, escapeHtml, sheetHref, shown, timeElement } from './html.js';
@@ -62,9 +62,7 @@ export function importRows(
   paces?: ReadonlyMap<string, Pace>,
 ): string {
   const names = new Map(sheets.map((s) => [s.sheetId, s.name]));
-  return sheets
-    .map((sheet) => importRow(sheet, now, paces?.get(sheet.sheetId), names))
-    .join('\n');
+  return sheets.map((sheet) => importRow(sheet, now, paces?.get(sheet.sheetId), names)).join('\n');
 }
 
 function importRow(
@@ -134,8 +132,7 @@ export function paceLine(pace: Pace | undefined): string {
   if (pace === undefined) return '';
   const rate =
     pace.perSecond >= 10 ? Math.round(pace.perSecond) : Math.round(pace.perSecond * 10) / 10;
-  const left =
-    pace.secondsLeft === undefined ? '' : ` · ${duration(pace.secondsLeft * 1000)} left`;
+  const left = pace.secondsLeft === undefined ? '' : ` · ${duration(pace.secondsLeft * 1000)} left`;
   return `<div class="pace">${rate} rows/s${left}</div>`;
 }
 

@@ -66,10 +66,11 @@ async function* readRows(stream: Readable): AsyncGenerator<ShownRow> {
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await chunks.next();
   if (first.done === true) return;
-  const head = first.value.toString('utf8').replace(/^\uFEFF/, '');
+  const opening: Buffer = first.value;
+  const head = opening.toString('utf8').replace(/^\uFEFF/, '');
   const delimiter = /^row([,;\t])/.exec(head)?.[1] ?? ',';
   async function* again(): AsyncGenerator<Buffer> {
-    yield first.value as Buffer;
+    yield opening;
     for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) {
       yield next.value;
     }

@@ -39,15 +39,13 @@ export function searchRoutes(
   });
 }
 
-export function searchPage(
-  query: string,
-  result: SearchResult | Error | undefined,
-): FramedPage {
+export function searchPage(query: string, result: SearchResult | Error | undefined): FramedPage {
   const form = `<form class="search" action="/search" method="get" role="search"><input type="search" name="q" maxlength="100" required aria-label="Reference, address or contact" value="${escapeHtml(query)}" /><button type="submit">Search</button></form>`;
   const head = `<header class="title"><h1>Search</h1>${form}</header>`;
   let body: string;
   if (result === undefined) {
-    body = '<p class="sub">Look for a reference, an address or a contact in the latest reports.</p>';
+    body =
+      '<p class="sub">Look for a reference, an address or a contact in the latest reports.</p>';
   } else if (result instanceof Error) {
     body = `<p class="bad">The reports cannot be searched now: ${shown(result.message)}</p>`;
   } else {

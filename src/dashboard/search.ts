@@ -62,6 +62,10 @@ export async function searchReports(
       result.stopped = `only the latest ${limits.sheets} reported sheets are searched`;
       break;
     }
+    if (now() > deadline) {
+      result.stopped = outOfTime(limits);
+      break;
+    }
     result.stopped = await searchOne(sheet, needle, result, { ...limits, deadline }, now);
     result.sheets += 1;
     if (result.stopped !== undefined) break;
@@ -87,13 +91,16 @@ async function searchOne(
         if (result.hits.length >= limits.hits) return `it stopped at ${limits.hits} rows found`;
       }
       if (result.rows >= limits.rows) return `it stopped after ${limits.rows} rows`;
-      if (result.rows % 1000 === 0 && now() > limits.deadline)
-        return `it stopped after ${Math.round(limits.ms / 1000)} s`;
+      if (result.rows % 1000 === 0 && now() > limits.deadline) return outOfTime(limits);
     }
   } finally {
     await report.close();
   }
   return undefined;
+}
+
+function outOfTime(limits: SearchLimits): string {
+  return `it stopped after ${limits.ms / 1000} s`;
 }
 
 function matches(row: ShownRow, needle: string): boolean {

@@ -63,7 +63,9 @@ function facts(view: SheetView): string {
 function problems(sheet: SheetDetail): string {
   const parts: string[] = [];
   if (sheet.error !== undefined) {
-    parts.push(`<p class="bad" id="sheet-error">This sheet could not be read: ${shown(sheet.error)}</p>`);
+    parts.push(
+      `<p class="bad" id="sheet-error">This sheet could not be read: ${shown(sheet.error)}</p>`,
+    );
   }
   if (sheet.warnings.length > 0) {
     const items = sheet.warnings.map((w) => `<li>${shown(w)}</li>`).join('');
@@ -146,8 +148,7 @@ function pageLinks(query: RowsQuery, pages: number): string {
     escapeHtml(`?${query.status === undefined ? '' : `status=${query.status}&`}page=${page}`);
   const previous =
     query.page > 1 ? `<a href="${href(query.page - 1)}" rel="prev">‹ Previous</a>` : '';
-  const next =
-    query.page < pages ? `<a href="${href(query.page + 1)}" rel="next">Next ›</a>` : '';
+  const next = query.page < pages ? `<a href="${href(query.page + 1)}" rel="next">Next ›</a>` : '';
   return `<nav class="pages" aria-label="Pages">${previous}<span>Page ${count(query.page)} of ${count(pages)}</span>${next}</nav>`;
 }
 
@@ -156,5 +157,13 @@ export function unknownSheetPage(sheetId: string): { title: string; main: string
   return {
     title: 'No such sheet · order-importer',
     main: `<h1>No such sheet</h1>\n<p class="sub">No import here has the id “${shown(sheetId)}”. <a href="/">All imports</a></p>`,
+  };
+}
+
+/** The page of a query this sheet's page does not take (a status not in the list, no page number). */
+export function badQueryPage(sheetId: string): { title: string; main: string } {
+  return {
+    title: 'Not a page of this sheet · order-importer',
+    main: `<h1>Not a page of this sheet</h1>\n<p class="sub">Its rows are shown by one status (${ROW_STATUSES.join(', ')}) and a page number from 1. <a href="/sheets/${encodeURIComponent(sheetId)}">All its rows</a></p>`,
   };
 }

@@ -10,12 +10,17 @@ import { z } from 'zod';
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
-import { shown } from './html.js';
 import type { OverviewSources } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import type { PaceMeter } from './rate.js';
-import { sheetPage, unknownSheetPage } from './sheet-page.js';
-import { PAGE_SIZE, type RowsPage, type RowsQuery, reportedRows, runningRows } from './sheet-rows.js';
+import { badQueryPage, sheetPage, unknownSheetPage } from './sheet-page.js';
+import {
+  PAGE_SIZE,
+  type RowsPage,
+  type RowsQuery,
+  reportedRows,
+  runningRows,
+} from './sheet-rows.js';
 
 /** Sheet ids as the importer makes them (`20261126-101502-3fa9c1`), with room to spare. */
 const SHEET_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -80,7 +85,10 @@ function knownPages(sheet: SheetDetail, status: RowStatus | undefined): number |
 }
 
 /** A sheet by its id: from its record when the dashboard can read records, else the overview. */
-async function sheetOf(sources: OverviewSources, sheetId: string): Promise<SheetDetail | undefined> {
+async function sheetOf(
+  sources: OverviewSources,
+  sheetId: string,
+): Promise<SheetDetail | undefined> {
   if (sources.sheet !== undefined) return sources.sheet(sheetId);
   const found = (await sources.overview()).find((s) => s.sheetId === sheetId);
   return found === undefined ? undefined : { ...found, warnings: [] };
@@ -97,7 +105,9 @@ async function rowsOf(
       const rows = await reportedRows(sheet, query);
       return rows ?? new Error('its report.csv is not in its report folder (moved or removed?).');
     }
-    return sources.results === undefined ? undefined : await runningRows(sheet, sources.results, query);
+    return sources.results === undefined
+      ? undefined
+      : await runningRows(sheet, sources.results, query);
   } catch (error) {
     sources.logger.warn({ err: error, sheetId: sheet.sheetId }, 'the rows cannot be read');
     return error instanceof Error ? error : new Error(String(error));
@@ -105,13 +115,9 @@ async function rowsOf(
 }
 
 function pageHref(sheetId: string, status: string | undefined, page: number): string {
-  const query = new URLSearchParams({ ...(status !== undefined && { status }), page: String(page) });
+  const query = new URLSearchParams({
+    ...(status !== undefined && { status }),
+    page: String(page),
+  });
   return `/sheets/${encodeURIComponent(sheetId)}?${query.toString()}`;
-}
-
-function badQueryPage(sheetId: string): FramedPage {
-  return {
-    title: 'Not a page of this sheet · order-importer',
-    main: `<h1>Not a page of this sheet</h1>\n<p class="sub">Its rows are shown by one status (${shown(ROW_STATUSES.join(', '))}) and a page number from 1. <a href="/sheets/${encodeURIComponent(sheetId)}">All its rows</a></p>`,
-  };
 }

@@ -66,7 +66,8 @@ export async function runningRows(
 ): Promise<RowsPage> {
   const note =
     'This sheet is still being imported: its rows appear here as they end, and their address and contact once its report is written.';
-  if (query.status !== undefined) return runningRowsOf(sheet, results, query, note);
+  const { status, page } = query;
+  if (status !== undefined) return runningRowsOf(sheet, results, { status, page }, note);
   const total = sheet.total ?? 0;
   const first = (query.page - 1) * PAGE_SIZE + 1;
   const numbers: number[] = [];
@@ -105,7 +106,16 @@ async function runningRowsOf(
 function shownOutcome(row: number, outcome: RowOutcome | undefined): ShownRow {
   const empty = { address: '', contactName: '', sourceRow: '' };
   if (outcome === undefined) {
-    return { row, line: '', reference: '', status: 'pending', orderId: '', fileIds: '', error: '', ...empty };
+    return {
+      row,
+      line: '',
+      reference: '',
+      status: 'pending',
+      orderId: '',
+      fileIds: '',
+      error: '',
+      ...empty,
+    };
   }
   return {
     row,

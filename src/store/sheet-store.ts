@@ -362,7 +362,12 @@ export class SheetStore {
     cursor: string,
     count: number,
   ): Promise<{ cursor: string; outcomes: Array<[row: number, outcome: RowOutcome]> }> {
-    const [next, flat] = await this.#redis.hscan(this.keys.results(sheetId), cursor, 'COUNT', count);
+    const [next, flat] = await this.#redis.hscan(
+      this.keys.results(sheetId),
+      cursor,
+      'COUNT',
+      count,
+    );
     const outcomes: Array<[number, RowOutcome]> = [];
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const row = Number(flat[i]);

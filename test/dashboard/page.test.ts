@@ -71,7 +71,9 @@ describe('the overview page', () => {
     expect(page).toContain(
       '<a href="/sheets/s2">orders.csv</a><div class="note">duplicate of <a href="/sheets/s1">orders.csv (s1)</a></div>',
     );
-    expect(page).toContain('<span class="conn">gent</span> <span class="host">api.example.be</span>');
+    expect(page).toContain(
+      '<span class="conn">gent</span> <span class="host">api.example.be</span>',
+    );
     expect(page).toContain('1/4<div class="pace">2.5 rows/s · 1 min 20 s left</div>');
   });
 

@@ -48,8 +48,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await w?.close();
+  await browser.close();
+  await w.close();
 });
 
 async function widePage(javaScriptEnabled = true): Promise<Page> {
@@ -65,7 +65,8 @@ async function widePage(javaScriptEnabled = true): Promise<Page> {
 
 /** Whether the page is wider than the window (a horizontal scrollbar). */
 function scrollWidth(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth);
+  // Runs in the page, where `document` is the page's.
+  return page.evaluate<number>('document.documentElement.scrollWidth');
 }
 
 describe('the overview', () => {
