@@ -78,7 +78,7 @@ function importRow(
   return [
     `<tr data-sheet-id="${escapeHtml(sheet.sheetId)}">`,
     `<td class="sheet">${sheetCell(sheet, names)}</td>`,
-    `<td>${timeElement(sheet.startedAt, 'date-time')}</td>`,
+    `<td class="when">${timeElement(sheet.startedAt, 'date-time')}</td>`,
     `<td>${stateBadge(sheet)}</td>`,
     `<td class="progress">${progress(sheet)}${paceLine(pace)}</td>`,
     count(c.created),
@@ -168,7 +168,7 @@ export function notTakenSection(notTaken: NotTakenSheet[] | Error | undefined): 
   const rows = notTaken
     .map(
       (s) =>
-        `    <tr><td>${timeElement(s.at, 'date-time')}</td><td class="path">${shown(s.path)}</td><td>${shown(s.reason)}</td></tr>`,
+        `    <tr><td class="when">${timeElement(s.at, 'date-time')}</td><td class="path">${shown(s.path)}</td><td>${shown(s.reason)}</td></tr>`,
     )
     .join('\n');
   return `<h2>Sheets not taken</h2>

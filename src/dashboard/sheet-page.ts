@@ -30,7 +30,7 @@ export function sheetPage(view: SheetView): { title: string; main: string } {
   const live = sheet.state === 'done' ? '' : ' data-live';
   const main = [
     `<div id="sheet" data-part${live}>`,
-    `<header class="title"><h1>${shown(sheet.name)}</h1>${stateBadge(sheet)}</header>`,
+    `<header class="title"><div class="name"><h1>${shown(sheet.name)}</h1>${stateBadge(sheet)}</div></header>`,
     facts(view),
     problems(sheet),
     statusFilter(sheet, view.query),

@@ -23,6 +23,8 @@ let south: SheetProgress;
 /** The row of the hostile cells: HTML, a bidi override, a control character. */
 const HOSTILE_REFERENCE = '<script>document.title="owned"</script>';
 const HOSTILE_CONTACT = 'Ann \u202Efdp.exe\u0007';
+const LONG_NAME =
+  'orders-of-the-agency-of-the-north-western-district-exported-on-2026-11-26-at-noon';
 
 beforeAll(async () => {
   assertChromium();
@@ -37,9 +39,13 @@ beforeAll(async () => {
     sheetRow(11, { reference: 'FIND-ME-42', address1: 'Veldstraat' }),
     sheetRow(12),
   ]);
+  // A name with no space to break at must not widen the page.
+  await writeCsvSheet(join(w.inbox, 'long'), `${LONG_NAME}.csv`, [
+    sheetRow(21, { address1: 'Koningin-Elisabethlaan-Zuid-Westelijke-Zijstraat-Nummer' }),
+  ]);
   // A quote never closed: the hot folder cannot read it, and moves it to failed/.
   await writeFile(join(w.inbox, 'broken.csv'), 'city,remark\nGent,"never closed\n');
-  const sheets = await w.done(2, 60_000);
+  const sheets = await w.done(3, 60_000);
   north = sheets.find((s) => s.name === 'north-orders.csv') as SheetProgress;
   south = sheets.find((s) => s.name === 'south-orders.csv') as SheetProgress;
   base = `http://127.0.0.1:${w.dashboardPort}`;
@@ -93,7 +99,7 @@ describe('the overview', () => {
     const page = await widePage(false);
     await page.goto(`${base}/`);
     const names = await page.locator('#imports td.sheet a').allTextContents();
-    expect(names.sort()).toEqual(['north-orders.csv', 'south-orders.csv']);
+    expect(names.sort()).toEqual(['north-orders.csv', `${LONG_NAME}.csv`, 'south-orders.csv']);
     expect(await page.locator('#not-taken').textContent()).toContain('broken.csv');
     expect(await page.locator('#imports time').first().textContent()).toMatch(/ UTC$/);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
@@ -126,7 +132,7 @@ describe("a sheet's page", () => {
     const rows = page.locator('tr[data-row]');
     expect(await rows.count()).toBe(1);
     expect(await rows.first().getAttribute('data-row')).toBe('2');
-    expect(await page.locator('nav.filter a[aria-current="page"]').textContent()).toBe('invalid1');
+    expect(await page.locator('nav.filter a[aria-current="page"]').textContent()).toBe('invalid 1');
     expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
     await page.goto(`${base}/sheets/${north.sheetId}`);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
@@ -166,11 +172,14 @@ describe('the search', () => {
     expect(await hits.first().locator('td').nth(3).textContent()).toBe('FIND-ME-42');
     expect(await hits.first().locator('td').nth(4).textContent()).toBe('Veldstraat 11, 9000 Gent');
     expect(await page.locator('#searched').textContent()).toMatch(
-      /^1 found for “find-me-42” in 2 reported sheet\(s\), 5 rows\./,
+      /^1 found for “find-me-42” in 3 reported sheet\(s\), 6 rows\./,
     );
     await hits.first().locator('a').click();
     await page.waitForURL(`${base}/sheets/${south.sheetId}`);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
+    await page.goBack();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
+    await page.screenshot({ path: join(ARTIFACTS, 'search.png'), fullPage: true });
 
     // By a contact's name, any case; nothing found is said as such.
     await page.goto(`${base}/search?q=${encodeURIComponent('CONTACT 12')}`);
