@@ -289,6 +289,13 @@ describe('the dashboard alone', () => {
       const report = await fetch(`${base}/reports/${imports[0]?.sheetId ?? ''}/report.csv`);
       expect(report.status).toBe(200);
       expect((await report.text()).split('\r\n')).toHaveLength(5);
+      // The sheet's own page, from the sheet's record on Redis and its report.
+      const sheetPage = await fetch(`${base}/sheets/${imports[0]?.sheetId ?? ''}?status=invalid`);
+      expect(sheetPage.status).toBe(200);
+      const html = await sheetPage.text();
+      expect(html).toContain('<h1>weekly-orders.csv</h1>');
+      expect(html.match(/<tr data-row="\d+"/g)).toEqual(['<tr data-row="3"']);
+      expect(html).toContain('city: city is required');
       const health = await fetch(`${base}/healthz`);
       expect(await health.json()).toEqual({ redis: true, api: true });
     } finally {
