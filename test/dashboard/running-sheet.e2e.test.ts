@@ -51,11 +51,11 @@ describe('a sheet being imported', () => {
       // Its invalid rows are known at once, from Redis.
       const invalid = await browser.newPage();
       await invalid.goto(`${base}/sheets/${sheetId ?? ''}?status=invalid`);
-      expect(
-        await invalid
-          .locator('tr[data-row]')
-          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row'))),
-      ).toEqual(['5', '10']);
+      const shown = await invalid.locator('tr[data-row]').all();
+      expect(await Promise.all(shown.map((tr) => tr.getAttribute('data-row')))).toEqual([
+        '5',
+        '10',
+      ]);
       await invalid.close();
 
       // The page refreshes itself until the report is written, then shows the report's rows.
