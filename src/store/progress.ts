@@ -40,8 +40,11 @@ export function apiHost(apiBaseUrl: string): string | undefined {
 export async function sheetProgress(
   store: SheetStore,
   sheetId: string,
-  /** The connections' names (SheetStore.connectionNames), read once for many sheets. */
-  names?: ReadonlyMap<string, string>,
+  /**
+   * The connections' names (SheetStore.connectionNames), read once for many sheets; without them
+   * the progress has no connectionName, and costs no more than before (progress bars ask often).
+   */
+  names: ReadonlyMap<string, string> = new Map(),
 ): Promise<SheetProgress | undefined> {
   const detail = await sheetDetail(store, sheetId, names);
   return detail && withoutWarnings(detail);
