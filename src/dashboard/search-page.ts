@@ -10,6 +10,7 @@ import { count, escapeHtml, sheetHref, shown } from './html.js';
 import type { OverviewSources } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult } from './search.js';
+import { PAGE_SIZE } from './sheet-rows.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
 
@@ -65,12 +66,17 @@ function searched(query: string, result: SearchResult): string {
   return `<p class="sub" id="searched">${found} for “${shown(query)}” in ${count(result.sheets)} reported sheet(s), ${count(result.rows)} rows${stopped}.${running}</p>`;
 }
 
+/** Where a row is on its sheet's page: the page that holds it, scrolled to it. */
+function rowHref(sheetId: string, row: number): string {
+  return `${sheetHref(sheetId)}?page=${Math.ceil(row / PAGE_SIZE)}#row-${row}`;
+}
+
 function hitsTable(result: SearchResult): string {
   if (result.hits.length === 0) return '';
   const lines = result.hits.map(({ sheetId, sheetName, row }) =>
     [
       `<tr data-sheet-id="${escapeHtml(sheetId)}" data-row="${row.row}">`,
-      `<td class="text"><a href="${escapeHtml(sheetHref(sheetId))}">${shown(sheetName)}</a></td>`,
+      `<td class="text"><a href="${escapeHtml(rowHref(sheetId, row.row))}">${shown(sheetName)}</a></td>`,
       `<td class="n">${row.row}</td>`,
       `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
       `<td class="text">${shown(row.reference)}</td>`,

@@ -128,7 +128,7 @@ function rowLine(row: ShownRow): string {
     row.sourceRow === '' ? '' : `<div class="note">first row ${shown(row.sourceRow)}</div>`;
   const files = row.fileIds.split('|').filter(Boolean).join(' ');
   return [
-    `<tr data-row="${row.row}" data-status="${escapeHtml(row.status)}">`,
+    `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}">`,
     `<td class="n">${row.row}${first}</td>`,
     `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
     `<td class="text">${shown(row.reference)}</td>`,

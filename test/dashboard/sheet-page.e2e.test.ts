@@ -175,7 +175,8 @@ describe('the search', () => {
       /^1 found for “find-me-42” in 3 reported sheet\(s\), 6 rows\./,
     );
     await hits.first().locator('a').click();
-    await page.waitForURL(`${base}/sheets/${south.sheetId}`);
+    await page.waitForURL(`${base}/sheets/${south.sheetId}?page=1#row-1`);
+    expect(await page.locator('tr:target').getAttribute('data-row')).toBe('1');
     expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
     await page.goBack();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
