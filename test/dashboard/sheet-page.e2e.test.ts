@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { assertChromium, launchChromium } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 
@@ -45,6 +46,11 @@ beforeAll(async () => {
   ]);
   // A quote never closed: the hot folder cannot read it, and moves it to failed/.
   await writeFile(join(w.inbox, 'broken.csv'), 'city,remark\nGent,"never closed\n');
+  // A workbook in a format that stays refused, and a sheet that is a link: both stay, with why.
+  await writeFile(join(w.inbox, 'old-orders.ods'), 'PK\u0003\u0004 a workbook');
+  const elsewhere = await tempDir('dashboard-elsewhere-');
+  await writeCsvSheet(elsewhere, 'linked.csv', [sheetRow(31)]);
+  await symlink(join(elsewhere, 'linked.csv'), join(w.inbox, 'linked.csv'));
   const sheets = await w.done(3, 60_000);
   north = sheets.find((s) => s.name === 'north-orders.csv') as SheetProgress;
   south = sheets.find((s) => s.name === 'south-orders.csv') as SheetProgress;
@@ -82,10 +88,12 @@ describe('the overview', () => {
     const link = page.locator(`tr[data-sheet-id="${north.sheetId}"] td.sheet a`).first();
     expect(await link.getAttribute('href')).toBe(`/sheets/${north.sheetId}`);
     await page.getByRole('heading', { name: 'Sheets not taken' }).waitFor({ timeout: 15_000 });
-    const notTaken = await page.locator('#not-taken tbody tr').allTextContents();
-    expect(notTaken.some((line) => /broken\.csv.*cannot be read.*never closed/s.test(line))).toBe(
-      true,
-    );
+    const notTaken = () => page.locator('#not-taken tbody tr').allTextContents();
+    const listed = async (shape: RegExp) => (await notTaken()).some((line) => shape.test(line));
+    // The list is refreshed in place by the page's script.
+    await expect.poll(() => listed(/broken\.csv.*cannot be read.*never closed/s)).toBe(true);
+    await expect.poll(() => listed(/old-orders\.ods.*workbook/s)).toBe(true);
+    await expect.poll(() => listed(/linked\.csv.*symbolic link/s)).toBe(true);
     // Dates in the browser's own way, with a 24-hour clock.
     const received = page.locator(`tr[data-sheet-id="${north.sheetId}"] time`).first();
     await expect.poll(() => received.textContent()).not.toMatch(/UTC$/);
