@@ -26,7 +26,9 @@ export function readErrorBody(
           ? json.message.trim()
           : fallback;
       const fieldErrors = fieldErrorsOf(json.errors);
-      return fieldErrors ? { message, fieldErrors } : { message };
+      const refused = status === 422 ? fileRefused(fieldErrors) : undefined;
+      const said = refused ?? message;
+      return fieldErrors ? { message: said, fieldErrors } : { message: said };
     }
   }
   if ((contentType ?? '').includes('html') || /^<(!doctype|html)/i.test(trimmed)) {
@@ -63,4 +65,19 @@ function fieldErrorsOf(errors: unknown): Record<string, string[]> | undefined {
     out[field] = list.filter((m): m is string => typeof m === 'string');
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * Laravel's "The files.0 failed to upload." is PHP refusing the file before Laravel saw it — a
+ * file over upload_max_filesize, mostly (a full disk or a cut connection are rarer). Said as
+ * such, with what the user can do about it; the server's own words are kept.
+ */
+function fileRefused(fieldErrors: Record<string, string[]> | undefined): string | undefined {
+  for (const [field, messages] of Object.entries(fieldErrors ?? {})) {
+    if (!/^files(\.\d+)?$/.test(field)) continue;
+    const said = messages.find((m) => /failed to upload/i.test(m));
+    if (said === undefined) continue;
+    return `the server refused the file — probably larger than it accepts (its answer: "${said}"); send a smaller file, or set MAX_ATTACHMENT_MB under the server's limit so that such rows are refused before their order is created`;
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
+import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
@@ -22,11 +23,29 @@ export interface ConnectedApi {
   close(): Promise<void>;
 }
 
-/** The API of the settings, or the embedded sandbox when none is set (announced loudly). */
+/**
+ * The API of one of the config file's connections; else the API of the settings, or the embedded
+ * sandbox when none is set (announced loudly).
+ */
 export async function connectApi(
   settings: Settings,
   announce: (line: string) => void,
+  configured?: ConfiguredConnection,
 ): Promise<ConnectedApi> {
+  if (configured !== undefined) {
+    const token = await readTokenFile(
+      configured.tokenFile,
+      `The token file of connection "${configured.name}" (${configured.tokenFile})`,
+    );
+    const baseUrl = configured.apiBaseUrl;
+    const connection = connectionOf({
+      apiBaseUrl: baseUrl,
+      token,
+      name: configured.name,
+      sandbox: false,
+    });
+    return { baseUrl, token, connection, close: () => Promise.resolve() };
+  }
   if (settings.apiBaseUrl !== undefined) {
     const token = await readToken(settings);
     const baseUrl = settings.apiBaseUrl;
@@ -66,24 +85,24 @@ export async function connectApi(
 
 export async function readToken(settings: Settings): Promise<string> {
   if (settings.apiToken !== undefined) return bareToken(settings.apiToken);
-  if (settings.apiTokenFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(settings.apiTokenFile, 'utf8');
-    } catch (error) {
-      throw new CliError(
-        `API_TOKEN_FILE ${settings.apiTokenFile} cannot be read: ${(error as Error).message}.`,
-        1,
-        {
-          cause: error,
-        },
-      );
-    }
-    const token = bareToken(text);
-    if (token === '') throw new CliError(`API_TOKEN_FILE ${settings.apiTokenFile} is empty.`);
-    return token;
-  }
+  if (settings.apiTokenFile !== undefined)
+    return readTokenFile(settings.apiTokenFile, `API_TOKEN_FILE ${settings.apiTokenFile}`);
   throw new CliError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
+}
+
+/** The token a file holds; `named` is how the errors name the file. */
+async function readTokenFile(file: string, named: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`${named} cannot be read: ${(error as Error).message}.`, 1, {
+      cause: error,
+    });
+  }
+  const token = bareToken(text);
+  if (token === '') throw new CliError(`${named} is empty.`);
+  return token;
 }
 
 /**

@@ -19,9 +19,11 @@ export interface Importer {
   apiBaseUrl: string;
   catalogue: Context['catalogue'];
   redisUrl: string;
+  /** The config file's entry it was opened for; undefined for API_BASE_URL's (or the sandbox). */
+  configured: Settings['connections'][number] | undefined;
   /** Whether the API answers and takes the token (for /healthz). */
   apiAnswers(): Promise<boolean>;
-  close(options?: { graceMs?: number; force?: boolean }): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
 }
 
 export interface OpenImporterOptions {
@@ -34,6 +36,10 @@ export interface OpenImporterOptions {
   service?: boolean;
   /** Stops waiting for the API at start (a signal while starting up). */
   signal?: AbortSignal;
+  /** One of the config file's connections; none: API_BASE_URL's (or the embedded sandbox). */
+  connection?: Settings['connections'][number];
+  /** Redis and the catalogue when several importers share them: their opener releases them. */
+  shared?: { redis: Awaited<ReturnType<typeof redisOf>>; catalogue: Context['catalogue'] };
 }
 
 /**
@@ -43,7 +49,9 @@ export interface OpenImporterOptions {
  */
 export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   firstSignal: Promise<string>;
-  opened(parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce'>): Promise<Importer>;
+  opened(
+    parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce' | 'connection' | 'shared'>,
+  ): Promise<Importer>;
 } {
   const firstSignal = io.stopSignal();
   const starting = new AbortController();
@@ -61,9 +69,9 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
   const { settings, logger, announce } = options;
   const undo = new UndoStack();
   try {
-    const catalogue = await catalogueOf(settings);
-    const redis = await redisOf(settings, announce);
-    undo.push(() => redis.release());
+    const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
+    const redis = options.shared?.redis ?? (await redisOf(settings, announce));
+    if (!options.shared) undo.push(() => redis.release());
     const api = await reachableApi(options, undo);
     const ctx = await openContext({
       settings: contextSettings(settings, redis.url),
@@ -83,6 +91,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       apiBaseUrl: api.baseUrl,
       catalogue,
       redisUrl: redis.url,
+      configured: options.connection,
       apiAnswers: async () => (await probeApi(api.client)) === undefined,
       close: async (how = {}) => {
         if (!undo.started) closeOptions = how;

@@ -30,14 +30,20 @@ const IMPORTING: readonly SettingKey[] = [
 /** Where an importing command sends orders: settings with no flag of their own. */
 const WHERE_TO = [
   'Where orders go: API_BASE_URL with API_TOKEN or API_TOKEN_FILE, in the environment or the',
-  '--config file; with none, the embedded sandbox. Redis: REDIS_URL (else 127.0.0.1:6379, else a',
-  'private redis-server). Every setting: the README, "Settings".',
+  '--config file; with none, the embedded sandbox. Several offices: "connections" in the --config',
+  'file. Redis: REDIS_URL (else 127.0.0.1:6379, else a private redis-server). Every setting: the',
+  'README, "Settings".',
 ].join('\n');
 
 const mapping = () =>
   new Option(
     '--mapping <file>',
     'JSON mapping of your own column names to API names, e.g. { "Straat": "address1" }',
+  );
+const connection = () =>
+  new Option(
+    '--connection <name>',
+    "which of the config file's connections (its API, token and mapping); needed when it has several",
   );
 const json = () =>
   new Option('--json', 'print one JSON summary per sheet on stdout (human output goes to stderr)');
@@ -72,6 +78,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
         ),
         new Option('--allow-duplicates', 'create orders even for rows imported before'),
         mapping(),
+        connection(),
         json(),
       ],
     },
@@ -118,7 +125,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
         'Dry run: read, map and validate sheets and check their attachments, without any API call. Exit 0 all valid, 2 some invalid, 1 fatal.',
       argument: ['<sheet...>', 'CSV (.csv), JSON (.json) or NDJSON (.ndjson, .jsonl) sheets'],
       settings: ['productsFile', 'maxAttachmentMb'],
-      options: [mapping(), json()],
+      options: [mapping(), connection(), json()],
     },
     (sheets, options) => validateCommand(sheets, options, io),
   );

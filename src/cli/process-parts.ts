@@ -58,11 +58,13 @@ export async function reachableApi(
     service?: boolean;
     /** Stops waiting for the API at start. */
     signal?: AbortSignal;
+    /** One of the config file's connections; none: API_BASE_URL's (or the sandbox). */
+    connection?: Settings['connections'][number];
   },
   undo: { push(step: () => Promise<unknown>): void },
 ): Promise<ConnectedApi & { client: ApiClient }> {
   const { settings, announce } = options;
-  const api = await connectApi(settings, announce);
+  const api = await connectApi(settings, announce, options.connection);
   undo.push(() => api.close());
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
@@ -76,7 +78,13 @@ export async function reachableApi(
     dispatcher,
   });
   await waitForApi((signal) => probeApi(client, signal), {
-    baseUrl: api.baseUrl,
+    // Two offices may share an API: the messages say which one's token is meant.
+    baseUrl: options.connection
+      ? `${api.baseUrl} (connection "${api.connection.name}")`
+      : api.baseUrl,
+    ...(options.connection && {
+      tokenSource: `the token file of connection "${options.connection.name}" (${options.connection.tokenFile})`,
+    }),
     waitS: settings.apiWaitS,
     waitOn: options.service === true,
     announce,

@@ -44,11 +44,16 @@ export function shortPath(path: string, cwd: string): string {
   return rel === '' || rel.startsWith('..') ? path : rel;
 }
 
-/** `--mapping FILE`, read; undefined without the flag. */
+/**
+ * `--mapping FILE`, read; without the flag, the connection's mapping (`connectionMapping`, an
+ * absolute path) when it has one; else undefined.
+ */
 export function readMapping(
   file: string | undefined,
   cwd: string,
+  connectionMapping?: string,
 ): Promise<ColumnMapping | undefined> {
-  if (file === undefined) return Promise.resolve(undefined);
-  return forUser(loadMapping(resolve(cwd, file)), MappingError);
+  const chosen = file === undefined ? connectionMapping : resolve(cwd, file);
+  if (chosen === undefined) return Promise.resolve(undefined);
+  return forUser(loadMapping(chosen), MappingError);
 }

@@ -17,6 +17,8 @@ export interface WaitForApiOptions {
   baseUrl: string;
   /** API_WAIT_S. */
   waitS: number;
+  /** Where the token comes from, for a refused one. @defaultValue `API_TOKEN / API_TOKEN_FILE` */
+  tokenSource?: string;
   announce: (line: string) => void;
   logger: Logger;
   /** Stops the waiting (a signal at start-up). */
@@ -74,7 +76,7 @@ export async function waitForApi(
     }
     if (error.kind === 'auth') {
       throw new CliError(
-        `${api} refused the token (${error.message}): check API_TOKEN / API_TOKEN_FILE.`,
+        `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
         1,
         { cause: error },
       );

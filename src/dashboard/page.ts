@@ -117,14 +117,16 @@ export function stateBadge(sheet: Pick<SheetProgress, 'state' | 'error'>): strin
 
 /** Which connection the sheet went through: its name, its API host, a badge for the sandbox. */
 export function connectionCell(
-  sheet: Pick<SheetProgress, 'connectionName' | 'apiHost' | 'sandbox'>,
+  sheet: Pick<SheetProgress, 'connection' | 'apiHost' | 'sandbox'>,
 ): string {
+  // Only a connection of the config file has a name worth showing (settings/connections.ts
+  // keeps "default" for API_BASE_URL's); the embedded sandbox's is named by its badge.
   const name =
-    sheet.connectionName === undefined
+    sheet.connection === undefined || sheet.connection === 'default' || sheet.sandbox === true
       ? ''
-      : `<span class="conn">${shown(sheet.connectionName)}</span> `;
+      : `<span class="connection">${shown(sheet.connection)}</span> `;
   const sandbox = sheet.sandbox ? '<span class="sandbox">sandbox</span>' : '';
-  return `${name}<span class="host">${shown(sheet.apiHost ?? '')}</span>${sandbox}`;
+  return `${name}${shown(sheet.apiHost ?? '')}${sandbox}`;
 }
 
 /** How fast a running sheet goes, and when it should be done at that pace. */

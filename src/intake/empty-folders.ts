@@ -6,7 +6,8 @@ import { removeIfEmpty, statIfThere } from './files.js';
 
 /**
  * The inbox's folders the intake emptied (a dropped folder, its `docs/`), removed once they
- * have stayed empty a while, then their parents likewise; never the inbox itself.
+ * have stayed empty a while, then their parents likewise; never the inbox itself, nor a folder
+ * it is told to keep (a connection's subfolder).
  */
 export class EmptyFolders {
   readonly #waiting = new Set<string>();
@@ -19,6 +20,7 @@ export class EmptyFolders {
     private readonly inbox: string,
     private readonly graceMs: number,
     private readonly logger: Logger,
+    private readonly keep: ReadonlySet<string> = new Set(),
   ) {
     this.#timer = setInterval(
       () => {
@@ -46,7 +48,7 @@ export class EmptyFolders {
 
   #inside(dir: string): boolean {
     const rel = relative(this.inbox, dir);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !this.keep.has(dir);
   }
 
   async #sweep(): Promise<void> {

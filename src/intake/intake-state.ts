@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 
 import type { Context } from '../context.js';
+import type { ColumnMapping } from '../orders/columns.js';
 
 export interface IntakeOptions {
   /** Sheets taken are queued for this context's connection. */
@@ -15,10 +16,13 @@ export interface IntakeOptions {
   stableMs: number;
   logger: Logger;
   now?: () => number;
+  /** The column mapping its sheets are read with (the connection's `mapping`), if any. */
+  mapping?: ColumnMapping;
 }
 
 /** The options, and what this process is doing now and has told already. */
-export interface IntakeState extends Required<IntakeOptions> {
+export interface IntakeState
+  extends Required<Omit<IntakeOptions, 'mapping'>>, Pick<IntakeOptions, 'mapping'> {
   /** Sheets being taken now: watch events repeat. */
   inFlight: Set<string>;
   /** Work folders this process is finishing now: a recovery pass leaves them be. */

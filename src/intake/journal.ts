@@ -14,6 +14,11 @@ const journalSchema = z.object({
   source: z.string(),
   files: z.array(z.string()),
   queued: z.boolean(),
+  /**
+   * The id of the connection that took it: only an intake of that connection finishes it (a
+   * journal of an older version has none, and any intake may).
+   */
+  connection: z.string().optional(),
 });
 export type Journal = z.infer<typeof journalSchema>;
 

@@ -29,6 +29,9 @@ export async function recoverIntakes(
     if (written === undefined ? minAgeMs > 0 : intake.now() - written < minAgeMs) continue;
     const journal = await readJournal(intake, work);
     if (!journal) continue;
+    // Another office's sheet, whose own intake (in this process or another) finishes it.
+    if (journal.connection !== undefined && journal.connection !== intake.ctx.connection.id)
+      continue;
     if (journal.queued) {
       // Queued, yet unknown to Redis (its data lost): importing it again could send orders
       // twice, so it waits for a person, who is told.

@@ -43,6 +43,7 @@ export async function submitSheet(
     name: basename(absolute),
     sha256,
     connectionId: ctx.connection.id,
+    connectionName: ctx.connection.name,
     origin,
     apiBaseUrl: ctx.connection.apiBaseUrl,
     sandbox: ctx.connection.sandbox,

@@ -72,7 +72,8 @@ async function takeAsItIs(
     // Waited for its turn while the process began to stop: it stays in the inbox.
     if (signal?.aborted) return { kind: 'skipped', why: 'stopping' };
     if (await changed()) return 'changed';
-    return claimSheet(intake, { source: path, files, queued: false }, sheetId);
+    const journal = { source: path, files, queued: false, connection: intake.ctx.connection.id };
+    return claimSheet(intake, journal, sheetId);
   });
 }
 
@@ -145,7 +146,10 @@ export async function finishIntake(
       return await putBackLinkedSheet(intake, claimed, journal.source, work);
     const from = await bringAttachments(intake, work, journal);
     const sheetId = basename(work);
-    const { resumed } = await submitSheet(intake.ctx, claimed, { sheetId });
+    const { resumed } = await submitSheet(intake.ctx, claimed, {
+      sheetId,
+      ...(intake.mapping && { mapping: intake.mapping }),
+    });
     await writeJournal(work, { ...journal, queued: true });
     return { kind: 'queued', sheetId, resumed, from };
   } finally {

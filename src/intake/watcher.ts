@@ -22,7 +22,10 @@ import { MAX_DEPTH, sheetsIn } from './sheets-in.js';
 
 export interface WatcherOptions {
   inboxDir: string;
-  intake: Intake;
+  /** An intake, or one routing each sheet to its connection's (routes.ts). */
+  intake: Pick<Intake, 'take' | 'refuse'>;
+  /** Folders of the inbox never removed when emptied (the connections' subfolders). */
+  keep?: readonly string[];
   stableMs: number;
   /** Poll instead of waiting for file events (network shares send none). */
   polling: boolean;
@@ -63,6 +66,7 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
       options.inboxDir,
       Math.max(5000, options.stableMs * 5),
       options.logger,
+      new Set(options.keep),
     ),
   };
   const handle = (path: string) => {

@@ -62,7 +62,7 @@ export function normaliseInteger(value: unknown, min: number): number | Invalid 
   return n < min ? new Invalid(`must be at least ${min}`) : n;
 }
 
-const FLAG_WORDS = new Map<string, 0 | 1>([
+export const FLAG_WORDS = new Map<string, 0 | 1>([
   ...['1', 'true', 'yes', 'y', 'ja', 'j', 'oui', 'o'].map((w) => [w, 1] as const),
   ...['0', 'false', 'no', 'n', 'nee', 'non'].map((w) => [w, 0] as const),
 ]);

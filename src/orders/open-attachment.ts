@@ -5,17 +5,8 @@
  * folder may have changed since, and the check is made on the opened file itself, so that a link
  * swapped in between the look and the opening is caught too.
  */
-import { constants, createWriteStream, lstatSync, type Stats } from 'node:fs';
-import {
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  readlink,
-  realpath,
-  rename,
-  unlink,
-} from 'node:fs/promises';
+import { constants, createWriteStream, lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -136,10 +127,12 @@ const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 export async function openInside(
   root: string,
   path: string,
-  options: { maxBytes?: number } = {},
+  options: { maxBytes?: number; realRoot?: string } = {},
 ): Promise<OpenedFile> {
   const plain = plainRelative(path);
-  const realRoot = await realpath(root);
+  // A caller that opens many files of one folder resolves it once (realRootOf): the file opened
+  // is still confirmed to lie inside that real folder, however the path to it changes later.
+  const realRoot = options.realRoot ?? (await realpath(root));
   // On Linux the kernel says where the opened file is (confirmOpenedAt): a link on the way shows
   // there, and is looked for only then, to name it. Elsewhere the path is looked at first.
   if (process.platform !== 'linux') await refuseLinkOnTheWay(realRoot, plain, path);
@@ -165,6 +158,30 @@ export async function openInside(
     await handle.close();
     throw error;
   }
+}
+
+/** Where the kernel says an opened file is (Linux). */
+function ownPath(handle: FileHandle): string {
+  return readlinkSync(`/proc/self/fd/${handle.fd}`);
+}
+
+/**
+ * The real path of a folder whose files are opened again and again (a sheet's), resolved once
+ * per folder; at most `limit` folders are remembered.
+ */
+export function realRootOf(limit = 256): (root: string) => Promise<string> {
+  const known = new Map<string, Promise<string>>();
+  return (root) => {
+    let real = known.get(root);
+    if (real === undefined) {
+      if (known.size >= limit) known.clear();
+      real = realpath(root);
+      known.set(root, real);
+      // A folder not there now may be there later: not remembered.
+      void real.catch(() => known.delete(root));
+    }
+    return real;
+  };
 }
 
 async function refuseLinkOnTheWay(realRoot: string, plain: string, path: string): Promise<void> {
@@ -208,7 +225,8 @@ async function confirmOpenedAt(
       `"${path}" was reached through a symbolic link, or moved, while it was being opened: it was not read.`,
     );
   if (process.platform === 'linux') {
-    if ((await readlink(`/proc/self/fd/${handle.fd}`)) === target) return;
+    // procfs, never a network share: asked at once rather than through the thread pool.
+    if (ownPath(handle) === target) return;
     await refuseLinkOnTheWay(where.realRoot, where.plain, path);
     throw moved();
   }
@@ -275,7 +293,7 @@ async function openFolder(dir: string, path: string): Promise<FileHandle> {
       throw new AttachmentRefused(path, 'link', linkMessage(path, posix.dirname(path)));
     throw error;
   }
-  if ((await readlink(`/proc/self/fd/${handle.fd}`)) !== dir) {
+  if (ownPath(handle) !== dir) {
     await handle.close();
     throw new AttachmentRefused(
       path,

@@ -45,7 +45,7 @@ export type RowValidation =
   | { ok: false; problems: RowProblem[]; reference?: string; files: string[] };
 
 /** What each required field is, for the message that asks for it. */
-const REQUIRED: ReadonlyArray<readonly [OrderFieldName, string]> = [
+export const REQUIRED: ReadonlyArray<readonly [OrderFieldName, string]> = [
   ['property_type', 'the kind of property, e.g. "Rijwoning / Duplex"'],
   ['address1', 'the street of the property'],
   ['address2', 'the house number (and bus number) of the property'],
@@ -58,7 +58,7 @@ const REQUIRED: ReadonlyArray<readonly [OrderFieldName, string]> = [
   ['order_products', 'the products to order, e.g. EPC|ELEC-1.1'],
 ];
 
-const MAIL_FLAGS = [
+export const MAIL_FLAGS = [
   ['contact_email', 'no_contact_mail', 'the e-mail address of the contact person'],
   ['inv_mail', 'no_inv_mail', 'the e-mail address for the invoice'],
 ] as const;

@@ -179,7 +179,8 @@ function summaryOf(
     durationMs: Date.parse(finishedAt) - Date.parse(sheet.startedAt),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox,
-    connection: { name: ctx.connection.name, id: ctx.connection.id },
+    // The name it was queued under: a worker may know the same connection by another name.
+    connection: { name: sheet.connectionName ?? ctx.connection.name, id: ctx.connection.id },
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.error !== undefined && { error: sheet.error }),
     reportDir: report.reportDir,

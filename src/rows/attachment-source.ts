@@ -5,7 +5,7 @@
  */
 import { dirname } from 'node:path';
 
-import { type OpenedFile, openInside } from '../orders/open-attachment.js';
+import { type OpenedFile, openInside, realRootOf } from '../orders/open-attachment.js';
 import type { SheetStore } from '../store/sheet-store.js';
 
 /** The sheet's record is gone: its folder, and so its files, cannot be found. */
@@ -21,6 +21,7 @@ export function attachmentOpener(
   store: Pick<SheetStore, 'pathOf'>,
   maxBytes: number,
 ): AttachmentOpener {
+  const realRoot = realRootOf();
   return async (sheetId, path) => {
     const sheetPath = await store.pathOf(sheetId);
     if (sheetPath === undefined) {
@@ -28,6 +29,7 @@ export function attachmentOpener(
         `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
       );
     }
-    return openInside(dirname(sheetPath), path, { maxBytes });
+    const root = dirname(sheetPath);
+    return openInside(root, path, { maxBytes, realRoot: await realRoot(root) });
   };
 }

@@ -5,11 +5,16 @@
  * and the environment only.
  */
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 
 import { z } from 'zod';
 
 import { defaultProductsFile } from '../package-root.js';
+import {
+  type ConfiguredConnection,
+  ConnectionsConfigError,
+  parseConnections,
+} from './connections.js';
 import { issueText } from './issue-text.js';
 import {
   IMPORTER_KEYS,
@@ -27,7 +32,13 @@ export class ConfigError extends Error {
 }
 
 const nonEmpty = z.string().trim().min(1);
-const scheduleSchema = z.object({ name: nonEmpty, cron: nonEmpty, dir: nonEmpty });
+/** `connection`: which of the config file's connections its sheets go to (see connections.ts). */
+const scheduleSchema = z.object({
+  name: nonEmpty,
+  cron: nonEmpty,
+  dir: nonEmpty,
+  connection: nonEmpty.optional(),
+});
 
 /** Values from command-line flags, by setting key; undefined means "not given". */
 export type SettingFlags = Partial<Record<SettingKey, string | boolean | string[] | undefined>>;
@@ -49,6 +60,8 @@ export type Settings = Omit<
   failedDir: string;
   /** Scheduled imports, from the config file only. */
   schedules: Array<z.output<typeof scheduleSchema>>;
+  /** The offices of one installation, from the config file only; empty: one from API_BASE_URL. */
+  connections: ConfiguredConnection[];
   /** The config file read, if any. */
   configFile?: string;
 };
@@ -83,6 +96,8 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   if (!schedules.success) {
     throw new ConfigError(`"schedules" in ${where}: ${describe(schedules.error)}.`);
   }
+  const connections = connectionsOf(fromFile.connections, file, values);
+  refuseScheduleConnections(schedules.data, connections, where);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
   const dataDir = at(values.dataDir);
   return {
@@ -96,8 +111,59 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     productsFile: at(values.productsFile ?? defaultProductsFile()),
     ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile) }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
+    connections,
     ...(file !== undefined && { configFile: file }),
   };
+}
+
+/**
+ * The config file's connections, checked. Beside them, an API_BASE_URL or a token of the
+ * environment would be a second, unnamed connection nobody asked for: refused.
+ */
+function connectionsOf(
+  value: unknown,
+  file: string | undefined,
+  values: Values<ImporterSettingKey>,
+): ConfiguredConnection[] {
+  if (file === undefined || value === undefined) return [];
+  let connections: ConfiguredConnection[];
+  try {
+    connections = parseConnections(value, dirname(file));
+  } catch (error) {
+    if (!(error instanceof ConnectionsConfigError)) throw error;
+    throw new ConfigError(`"connections" in ${file}: ${error.message}.`, { cause: error });
+  }
+  const single = [
+    ['API_BASE_URL', values.apiBaseUrl],
+    ['API_TOKEN', values.apiToken],
+    ['API_TOKEN_FILE', values.apiTokenFile],
+  ].find(([, v]) => v !== undefined)?.[0];
+  if (single !== undefined)
+    throw new ConfigError(
+      `${single} is set, and ${file} has "connections": each connection has its own API and token file there; unset ${single} (and its kin), or leave "connections" out.`,
+    );
+  return connections;
+}
+
+/** With several connections a schedule must say whose sheets it finds; it may name only those. */
+function refuseScheduleConnections(
+  schedules: ReadonlyArray<z.output<typeof scheduleSchema>>,
+  connections: readonly ConfiguredConnection[],
+  where: string,
+): void {
+  const names = connections.map((c) => c.name);
+  for (const s of schedules) {
+    if (s.connection === undefined) {
+      if (connections.length > 1)
+        throw new ConfigError(
+          `"schedules" in ${where}: "${s.name}" must name its "connection" (one of ${names.join(', ')}).`,
+        );
+    } else if (!names.includes(s.connection)) {
+      throw new ConfigError(
+        `"schedules" in ${where}: "${s.name}" names the connection "${s.connection}", ${names.length === 0 ? 'but there are no "connections"' : `which is not one of ${names.join(', ')}`}.`,
+      );
+    }
+  }
 }
 
 /**
@@ -196,7 +262,7 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
   }
-  const known = new Set<string>([...IMPORTER_KEYS, 'schedules']);
+  const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'connections']);
   const unknown = Object.keys(json).filter((key) => !known.has(key));
   if (unknown.length > 0) {
     throw new ConfigError(

@@ -20,8 +20,8 @@ export interface SheetProgress {
   sandbox?: boolean;
   /** The connection it was queued for (a hash, never the token). */
   connectionId?: string;
-  /** That connection's name, when it is known here. */
-  connectionName?: string;
+  /** That connection's name (`gent`), for people. */
+  connection?: string;
   /** The sheet that imported the same content before (its rows are all `duplicate`). */
   duplicateOf?: string;
 }
@@ -40,13 +40,8 @@ export function apiHost(apiBaseUrl: string): string | undefined {
 export async function sheetProgress(
   store: SheetStore,
   sheetId: string,
-  /**
-   * The connections' names (SheetStore.connectionNames), read once for many sheets; without them
-   * the progress has no connectionName, and costs no more than before (progress bars ask often).
-   */
-  names: ReadonlyMap<string, string> = new Map(),
 ): Promise<SheetProgress | undefined> {
-  const detail = await sheetDetail(store, sheetId, names);
+  const detail = await sheetDetail(store, sheetId);
   return detail && withoutWarnings(detail);
 }
 
@@ -59,14 +54,9 @@ function withoutWarnings(detail: SheetDetail): SheetProgress {
 export async function sheetDetail(
   store: SheetStore,
   sheetId: string,
-  names?: ReadonlyMap<string, string>,
 ): Promise<SheetDetail | undefined> {
   const sheet = await store.get(sheetId);
   if (!sheet) return undefined;
-  const connectionName =
-    sheet.connectionId === undefined
-      ? undefined
-      : (names ?? (await store.connectionNames())).get(sheet.connectionId);
   const total = sheet.total ?? sheet.expected;
   const host = apiHost(sheet.apiBaseUrl);
   return {
@@ -83,7 +73,7 @@ export async function sheetDetail(
     ...(host !== undefined && { apiHost: host }),
     sandbox: sheet.sandbox,
     ...(sheet.connectionId !== undefined && { connectionId: sheet.connectionId }),
-    ...(connectionName !== undefined && { connectionName }),
+    ...(sheet.connectionName !== undefined && { connection: sheet.connectionName }),
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     warnings: sheet.warnings,
   };
@@ -91,7 +81,7 @@ export async function sheetDetail(
 
 /** The latest sheets, newest first, as the dashboard shows them. */
 export async function recentProgress(store: SheetStore, limit = 200): Promise<SheetProgress[]> {
-  const [ids, names] = await Promise.all([store.recentSheets(limit), store.connectionNames()]);
-  const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id, names)));
+  const ids = await store.recentSheets(limit);
+  const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id)));
   return sheets.flatMap((s) => (s === undefined ? [] : [withoutWarnings(s)]));
 }

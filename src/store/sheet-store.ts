@@ -33,6 +33,8 @@ const sheetSchema = z.object({
   startedAt: z.string(),
   /** The connection the sheet was queued for: only its workers read it or send its rows. */
   connectionId: z.string().optional(),
+  /** That connection's name when it was queued (`gent`; `default`, `sandbox`): for people. */
+  connectionName: z.string().optional(),
   apiBaseUrl: z.string(),
   sandbox: z.enum(['0', '1']).transform((v) => v === '1'),
   allowDuplicates: z.enum(['0', '1']).transform((v) => v === '1'),
@@ -67,8 +69,6 @@ const sheetSchema = z.object({
   reportWrites: z.coerce.number().int().default(0),
 });
 export type SheetRecord = z.output<typeof sheetSchema>;
-
-const connectionNameSchema = z.object({ name: z.string() });
 
 /** JSON read back from Redis; undefined when it is not JSON (the caller's schema refuses it). */
 function parseJsonText(text: string): unknown {
@@ -107,6 +107,7 @@ export interface NewSheet {
   name: string;
   sha256: string;
   connectionId: string;
+  connectionName?: string;
   origin?: string;
   apiBaseUrl: string;
   sandbox: boolean;
@@ -193,6 +194,7 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     state: 'queued',
     startedAt: sheet.startedAt,
     connectionId: sheet.connectionId,
+    ...(sheet.connectionName !== undefined && { connectionName: sheet.connectionName }),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox ? '1' : '0',
     allowDuplicates: sheet.allowDuplicates ? '1' : '0',
@@ -375,16 +377,6 @@ export class SheetStore {
       if (Number.isInteger(row) && parsed.success) outcomes.push([row, parsed.data]);
     }
     return { cursor: next, outcomes };
-  }
-
-  /** Each connection known here by its id, with its name (never a token). */
-  async connectionNames(): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    for (const [id, text] of Object.entries(await this.#redis.hgetall(this.keys.connections))) {
-      const parsed = connectionNameSchema.safeParse(parseJsonText(text));
-      if (parsed.success) names.set(id, parsed.data.name);
-    }
-    return names;
   }
 
   /** Marks the report written; the rows' results then live in the report, not in Redis. */

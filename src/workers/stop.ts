@@ -12,6 +12,11 @@ export interface CloseOptions {
   graceMs?: number;
   /** Abort requests in flight at once; their rows resume from their recorded step. */
   force?: boolean;
+  /**
+   * Called once the workers have stopped, while Redis is still connected (and answering): what
+   * is left then is what the next start has to do.
+   */
+  afterWorkers?: () => Promise<void>;
 }
 
 /** How long a forced close may take before its connections are simply dropped. */
@@ -45,6 +50,8 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
     const forced = Promise.all(workers.map((w) => w.close(true)));
     if ((await within(forced, CUT_OFF_MS)) === 'late') await cutOff(ctx, workers);
   }
+  if (options.afterWorkers && ctx.outages.redis.since === undefined)
+    await within(lastLook(ctx, options.afterWorkers), CUT_OFF_MS);
   const queues = Promise.all(Object.values(ctx.queues).map((q) => q.close()));
   queues.catch((error: unknown) => {
     ctx.logger.debug({ err: error }, 'a queue did not close cleanly');
@@ -53,6 +60,15 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
     await cutOff(ctx, workers);
   ctx.stop.detach();
   ctx.redis.disconnect();
+}
+
+/** The caller's last look before the connections close; its failure only stops the look. */
+async function lastLook(ctx: Context, look: () => Promise<void>): Promise<void> {
+  try {
+    await look();
+  } catch (error) {
+    ctx.logger.warn({ err: error }, 'the last look before closing failed');
+  }
 }
 
 /** Drops every connection of the workers and queues at once (their jobs resume later). */

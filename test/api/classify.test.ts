@@ -87,6 +87,25 @@ describe('readErrorBody', () => {
     });
   });
 
+  it('explains a file PHP refused ("failed to upload") as a file larger than the server accepts', () => {
+    const body =
+      '{"message":"The files.0 failed to upload.","errors":{"files.0":["The files.0 failed to upload."]}}';
+    const read = readErrorBody(422, 'application/json', body);
+    expect(read.message).toMatch(
+      /^the server refused the file — probably larger than it accepts \(its answer: "The files\.0 failed to upload\."\); .*MAX_ATTACHMENT_MB/,
+    );
+    expect(read.fieldErrors).toEqual({ 'files.0': ['The files.0 failed to upload.'] });
+    // Another field's 422, or the same words under another status, keep the server's message.
+    const other =
+      '{"message":"The model id field is required.","errors":{"model_id":["The model id field is required."]}}';
+    expect(readErrorBody(422, 'application/json', other).message).toBe(
+      'The model id field is required.',
+    );
+    expect(readErrorBody(400, 'application/json', body).message).toBe(
+      'The files.0 failed to upload.',
+    );
+  });
+
   it('says the status when the JSON message is empty (Laravel 10 413)', () => {
     expect(readErrorBody(413, 'application/json', '{"message":""}')).toEqual({
       message: 'HTTP 413 Payload Too Large',

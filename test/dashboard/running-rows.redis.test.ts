@@ -23,13 +23,13 @@ afterAll(async () => {
 
 describe("a running sheet's rows", () => {
   it('are read from Redis: a page by row number, pending or ended, and by status', async () => {
-    await client.hset(new Keys(`{${redis.prefix}}`).connections, 'c1', '{"name":"gent"}');
     await store.create({
       sheetId: 'run',
       path: '/tmp/run.csv',
       name: 'run.csv',
       sha256: 'sha-run',
       connectionId: 'c1',
+      connectionName: 'gent',
       apiBaseUrl: 'http://api.example.be',
       sandbox: false,
       allowDuplicates: false,
@@ -55,7 +55,7 @@ describe("a running sheet's rows", () => {
     }
     await store.finalize('run', outcomes);
     const sheet = await sheetDetail(store, 'run');
-    expect(sheet).toMatchObject({ connectionName: 'gent', duplicateOf: 'earlier', total: 250 });
+    expect(sheet).toMatchObject({ connection: 'gent', duplicateOf: 'earlier', total: 250 });
     if (sheet === undefined) return;
 
     const second = await runningRows(sheet, store, { status: undefined, page: 2 });

@@ -72,13 +72,21 @@ export function orderImporter(args: readonly string[], env: NodeJS.ProcessEnv = 
  * given by `stop`.
  */
 export class InProcessCli {
-  readonly #stdout = terminal(false);
-  readonly #stderr = terminal(false);
+  readonly #stdout: ReturnType<typeof terminal>;
+  readonly #stderr: ReturnType<typeof terminal>;
   readonly #stops: Array<(signal: string) => void> = [];
   readonly finished: Promise<CliExit>;
   #ended = false;
 
-  constructor(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT) {
+  /** `tty`: its stdout and stderr say they are a terminal (as a person's are). */
+  constructor(
+    args: readonly string[],
+    env: NodeJS.ProcessEnv = {},
+    cwd = ROOT,
+    options: { tty?: boolean } = {},
+  ) {
+    this.#stdout = terminal(options.tty ?? false);
+    this.#stderr = terminal(options.tty ?? false);
     const io = {
       stdout: this.#stdout.stream,
       stderr: this.#stderr.stream,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, symlink } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { join } from 'node:path';
 
@@ -11,6 +11,7 @@ import {
   moveInside,
   openInside,
   plainRelative,
+  realRootOf,
 } from '../../src/orders/open-attachment.js';
 import { put, tempDir } from '../helpers/files.js';
 
@@ -93,6 +94,41 @@ describe('openInside', () => {
 
   it('says ENOENT of a file that is not there', async () => {
     await expect(openInside(sheetDir, 'docs/none.pdf')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('openInside with the real folder resolved once (realRootOf)', () => {
+  it('reads through the remembered real path, and refuses what lies outside it', async () => {
+    const dir = await tempDir('real-root-');
+    await put(join(dir, 'sheet'), 'docs/plan.pdf', '%PDF plan');
+    await put(join(dir, 'elsewhere'), 'docs/plan.pdf', 'someone else');
+    const realRoot = realRootOf();
+    const folder = join(dir, 'sheet');
+    const remembered = await realRoot(folder);
+    const opened = await openInside(folder, 'docs/plan.pdf', { realRoot: remembered });
+    expect((await opened.bytes()).toString()).toBe('%PDF plan');
+    await opened.close();
+    // The sheet's folder swapped for a link to another: opened through the remembered real path,
+    // the link is seen on the way and nothing of the other folder is read.
+    await rename(folder, join(dir, 'moved'));
+    await symlink(join(dir, 'elsewhere'), folder);
+    expect(await realRoot(folder)).toBe(remembered);
+    await expect(
+      openInside(folder, 'docs/plan.pdf', { realRoot: remembered }),
+    ).rejects.toMatchObject({ kind: 'link' });
+  });
+
+  it('forgets a folder that was not there, and forgets all past its limit', async () => {
+    const dir = await tempDir('real-root-');
+    const realRoot = realRootOf(2);
+    await expect(realRoot(join(dir, 'later'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await mkdir(join(dir, 'later'));
+    expect(await realRoot(join(dir, 'later'))).toBe(join(await realRoot(dir), 'later'));
+    await mkdir(join(dir, 'a'));
+    await realRoot(join(dir, 'a'));
+    // Past two folders the first is resolved again: a folder replaced meanwhile is seen.
+    await rename(join(dir, 'later'), join(dir, 'gone'));
+    await expect(realRoot(join(dir, 'later'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

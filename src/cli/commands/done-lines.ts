@@ -1,6 +1,7 @@
 /**
- * What `watch` tells a person about the sheets it took: a plain line when each one is done,
- * with its counts and where its report is (the logs, JSON for machines, have it too).
+ * What `watch` tells a person about the sheets it took: their progress while in work, and a plain
+ * line when each one is done, with its counts, where its report is and its page on the dashboard
+ * (the logs, JSON for machines, have it too).
  */
 import type { Logger } from 'pino';
 
@@ -15,6 +16,10 @@ export interface DoneAnnouncerOptions {
   show: (path: string) => string;
   logger: Logger;
   everyMs?: number;
+  /** Where the progress of a sheet still in work goes, and which is in work no more. */
+  lines?: { show(sheet: SheetProgress): void; drop(sheetId: string): void };
+  /** The sheet's page on the dashboard this process serves, if it serves one. */
+  page?: (sheetId: string) => string | undefined;
 }
 
 /** Follows sheets taken and prints a line for each once it is done. */
@@ -50,22 +55,36 @@ export class DoneAnnouncer {
   async #check(): Promise<void> {
     for (const sheetId of [...this.#pending]) {
       const sheet = await this.options.progress(sheetId);
-      if (sheet?.state !== 'done') continue;
+      if (sheet === undefined) continue;
+      if (sheet.state !== 'done') {
+        this.options.lines?.show(sheet);
+        continue;
+      }
       this.#pending.delete(sheetId);
-      this.options.print(doneLine(sheet, this.options.show));
+      this.options.lines?.drop(sheetId);
+      this.options.print(doneLine(sheet, this.options.show, this.options.page?.(sheetId)));
     }
   }
 }
 
-/** `Done: orders.csv (sheet …): 4 created, 1 invalid. Report: data/reports/orders-…/` */
-export function doneLine(sheet: SheetProgress, show: (path: string) => string): string {
+/**
+ * `Done: orders.csv (sheet …): 4 created, 1 invalid. Report: data/reports/orders-…/ — see
+ * http://127.0.0.1:3000/sheets/…` (the page last: nothing after a link for a terminal to take in).
+ */
+export function doneLine(
+  sheet: SheetProgress,
+  show: (path: string) => string,
+  page?: string,
+): string {
   const head = `Done: ${terminalText(sheet.name)} (sheet ${sheet.sheetId})`;
-  if (sheet.error !== undefined) return `${head}: it cannot be read: ${terminalText(sheet.error)}`;
+  const see = page === undefined ? '' : ` — see ${page}`;
+  if (sheet.error !== undefined)
+    return `${head}: it cannot be read: ${terminalText(sheet.error)}${see}`;
   const counts = ROW_STATUSES.filter((status) => sheet.counts[status] > 0).map(
     (status) => `${sheet.counts[status]} ${status}`,
   );
   const what = counts.length > 0 ? counts.join(', ') : 'no rows';
   const where =
     sheet.reportDir === undefined ? '' : ` Report: ${terminalText(show(sheet.reportDir))}/`;
-  return `${head}: ${what}.${where}`;
+  return `${head}: ${what}.${where}${see}`;
 }

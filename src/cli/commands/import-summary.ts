@@ -4,12 +4,25 @@ import { join } from 'node:path';
 
 import type { Summary } from '../../report/report.js';
 import type { SheetProgress } from '../../store/progress.js';
+import type { CommandIo } from '../io.js';
+import { paint } from '../paint.js';
 import { shortPath } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
+import { printReasons } from './import-reasons.js';
 
 export async function readSummary(sheet: SheetProgress): Promise<Summary> {
   const text = await readFile(join(sheet.reportDir ?? '', 'summary.json'), 'utf8');
   return JSON.parse(text) as Summary;
+}
+
+/** The table of the sheets, then the rows not created and why. */
+export async function printImported(
+  summaries: readonly Summary[],
+  out: NodeJS.WritableStream,
+  io: Pick<CommandIo, 'cwd' | 'env'>,
+): Promise<void> {
+  printSummaries(summaries, out, io.cwd);
+  await printReasons(summaries, out, { cwd: io.cwd, paint: paint(out, io.env) });
 }
 
 export function printSummaries(

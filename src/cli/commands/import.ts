@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 
 import type { SettingFlags } from '../../settings/load.js';
 import { CliError } from '../errors.js';
-import { openImporter } from '../importer.js';
+import { chosenConnection, openChosen } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, readMapping } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import { printSummaries, readSummary } from './import-summary.js';
+import { printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
 import { queueSheets, watchedSheets } from './import-sheets.js';
 import { waitForSheets } from './wait-for-sheets.js';
@@ -19,6 +19,8 @@ export interface ImportCommandOptions {
   workers?: boolean;
   allowDuplicates?: boolean;
   mapping?: string;
+  /** Which of the config file's connections (needed when it has several). */
+  connection?: string;
   json?: boolean;
 }
 
@@ -33,7 +35,8 @@ export async function importCommand(
   io: CommandIo,
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
-  const mapping = await readMapping(opts.mapping, io.cwd);
+  const configured = chosenConnection(settings, opts.connection);
+  const mapping = await readMapping(opts.mapping, io.cwd, configured?.mapping);
   const paths = sheets.map((s) => resolve(io.cwd, s));
   for (const path of paths) await mustBeFile(path);
 
@@ -45,15 +48,18 @@ export async function importCommand(
   };
   const logger = commandLogger(io, settings);
   const workers = opts.workers !== false;
-  const importer = await openImporter({ settings, logger, announce: announce, workers });
+  const importer = await openChosen({ settings, logger, announce, workers }, configured);
   const stop = { interrupted: false };
   try {
     const queueing = { ...opts, mapping, redisWaitS: settings.redisWaitS };
     const ids = await queueSheets(importer, paths, queueing, announce, io.cwd);
     if (!workers) {
       const { id, apiBaseUrl } = importer.connection;
+      const same = configured
+        ? `the connection "${configured.name}" in their config file`
+        : 'the same API_BASE_URL and token';
       announce(
-        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with the same API_BASE_URL and token (connection ${id}, ${apiBaseUrl}); workers of other connections leave these rows alone.`,
+        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with ${same} (connection ${id}, ${apiBaseUrl}); workers of other connections leave these rows alone.`,
       );
     }
     void io.stopSignal().then(() => {
@@ -70,7 +76,7 @@ export async function importCommand(
       return 1;
     }
     const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
-    printSummaries(summaries, opts.json ? io.stderr : io.stdout, io.cwd);
+    await printImported(summaries, opts.json ? io.stderr : io.stdout, io);
     if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     const clean = (s: (typeof summaries)[number]) =>
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;

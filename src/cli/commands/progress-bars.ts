@@ -54,7 +54,9 @@ export class ProgressBars {
   #draw(now: number): void {
     const up = this.#drawnLines > 0 ? `\u001b[${this.#drawnLines}F` : '';
     const lines = this.#sheets.map((s) => `\u001b[2K${this.line(s, now)}\n`).join('');
-    this.stream.write(`${up}${lines}`);
+    // Fewer sheets than drawn (watch: one is done): the lines left below are wiped.
+    const below = this.#sheets.length < this.#drawnLines ? '\u001b[0J' : '';
+    this.stream.write(`${up}${lines}${below}`);
     this.#drawnLines = this.#sheets.length;
   }
 

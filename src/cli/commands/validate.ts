@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { CatalogueError, loadCatalogue } from '../../orders/catalogue.js';
 import type { SettingFlags } from '../../settings/load.js';
 import { forUser } from '../errors.js';
+import { chosenConnection } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { paint } from '../paint.js';
 import { commandSettings, readMapping, shortPath } from '../setup.js';
@@ -16,6 +17,8 @@ export interface ValidateCommandOptions {
   config?: string;
   settings?: SettingFlags;
   mapping?: string;
+  /** Whose mapping to read with: one of the config file's connections. */
+  connection?: string;
   json?: boolean;
 }
 
@@ -27,7 +30,13 @@ export async function validateCommand(
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   const catalogue = await forUser(loadCatalogue(settings.productsFile), CatalogueError);
-  const mapping = await readMapping(opts.mapping, io.cwd);
+  // A connection's mapping is what its sheets are imported with: validated with it too. With
+  // --mapping, none is needed (one named is still checked).
+  const configured =
+    opts.mapping === undefined || opts.connection !== undefined
+      ? chosenConnection(settings, opts.connection)
+      : undefined;
+  const mapping = await readMapping(opts.mapping, io.cwd, configured?.mapping);
   const status = new StatusLine(io.stderr);
   const stream = opts.json ? io.stderr : io.stdout;
   let full = false;

@@ -1,80 +1,167 @@
 /**
- * What `watch` takes sheets with: the intake, with the intakes an earlier stop interrupted
- * finished, and a line said for each sheet taken and each one done.
+ * What `watch` takes sheets with: each connection's intake (routed by the inbox subfolder a sheet
+ * lies in), with the intakes an earlier stop interrupted finished, and a line said for each sheet
+ * taken and each one done.
  */
+import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+
 import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../../intake/intake.js';
+import { type InboxRoute, RoutedIntake } from '../../intake/routes.js';
+import { loadMapping, MappingError } from '../../orders/columns.js';
 import type { Settings } from '../../settings/load.js';
 import { recentProgress, sheetProgress } from '../../store/progress.js';
+import { CliError, forUser } from '../errors.js';
 import type { Importer } from '../importer.js';
-import { DoneAnnouncer } from './done-lines.js';
+import { DoneAnnouncer, type DoneAnnouncerOptions } from './done-lines.js';
 
 const RECOVERY_EVERY_MS = 60_000;
 
 /** What every part of `watch` is given. */
 export interface WatchParts {
   settings: Settings;
+  /** The first of `importers`: what the parts of one connection use. */
   importer: Importer;
+  /** One per connection this watch serves (one without `connections` in the config file). */
+  importers: Importer[];
   logger: Logger;
   announce: (line: string) => void;
   /** How a path is shown (relative to where the user is). */
   show: (path: string) => string;
   /** Keeps what stops a part, for the end. */
   onStop: (stop: () => Promise<unknown>) => void;
+  /** The progress lines of the sheets in work (all of this watch's, by sheet id). */
+  lines: NonNullable<DoneAnnouncerOptions['lines']>;
+  /** A sheet's page on the dashboard this watch serves (none without one, or before it listens). */
+  sheetPage: (sheetId: string) => string | undefined;
 }
 
 export interface RunningIntake {
-  intake: Intake;
+  /** Each connection's intake, in the order of `importers`. */
+  intakes: Intake[];
+  /** What the watcher takes with: the one intake, or each sheet to its connection's (routes.ts). */
+  watched: Pick<Intake, 'take' | 'refuse'>;
+  /** The inbox, its links resolved (it may itself be a link to a share). */
+  inboxDir: string;
+  /** The connections' subfolders of the inbox, kept when emptied. */
+  keep: string[];
   /** Says what became of a sheet taken (and when it is done). */
   tell: (path: string, result: IntakeResult) => void;
 }
 
 /**
- * The intake, and the intakes an earlier stop interrupted finished; sheets an earlier run left
- * under way are followed until done.
+ * Each connection's intake, and the intakes an earlier stop interrupted finished; sheets an
+ * earlier run left under way are followed until done.
  */
 export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
-  const { settings, importer, logger, announce, show } = parts;
-  const intake = new Intake({
-    ctx: importer.ctx,
-    workDir: settings.workDir,
-    failedDir: settings.failedDir,
-    stableMs: settings.inboxStableMs,
-    logger,
-  });
+  const { settings, importers, logger, announce, show } = parts;
+  const intakes: Intake[] = [];
+  for (const importer of importers) {
+    const file = importer.configured?.mapping;
+    const mapping = file === undefined ? undefined : await forUser(loadMapping(file), MappingError);
+    intakes.push(
+      new Intake({
+        ctx: importer.ctx,
+        workDir: settings.workDir,
+        failedDir: settings.failedDir,
+        stableMs: settings.inboxStableMs,
+        logger,
+        ...(mapping && { mapping }),
+      }),
+    );
+  }
+  const routed = await inboxRoutes(settings, importers, intakes);
+  // Which office a sheet of the inbox was taken for, when there are several.
+  const office = (path: string) => {
+    const name =
+      routed.watched instanceof RoutedIntake ? routed.watched.routeOf(path)?.name : undefined;
+    return name === undefined ? '' : ` for connection "${name}"`;
+  };
   const done = new DoneAnnouncer({
-    progress: (sheetId) => sheetProgress(importer.ctx.store, sheetId),
+    progress: (sheetId) => sheetProgress(parts.importer.ctx.store, sheetId),
     print: announce,
     show,
     logger,
+    lines: parts.lines,
+    page: parts.sheetPage,
   });
   parts.onStop(() => done.close());
   const tell = (path: string, result: IntakeResult) => {
     if (result.kind === 'queued') {
-      announce(`Took ${show(path)} as sheet ${result.sheetId}.`);
+      announce(`Took ${show(path)} as sheet ${result.sheetId}${office(path)}.`);
       done.follow(result.sheetId);
     }
     if (result.kind === 'refused') announce(result.why);
     if (result.kind === 'unreadable')
       announce(`${show(path)} cannot be read: moved to ${show(result.folder)}.`);
   };
-  const recovered = await intake.recover();
-  if (recovered.finished.length > 0)
-    announce(`Finished ${recovered.finished.length} intake(s) an earlier stop interrupted.`);
-  for (const sheetId of recovered.finished) done.follow(sheetId);
-  // Sheets an earlier run left under way are finished here too: say when (those of another
-  // connection sharing the Redis are not this watch's to finish).
-  for (const sheet of await recentProgress(importer.ctx.store))
-    if (sheet.state !== 'done' && sheet.connectionId === importer.connection.id)
+  await recoverAtStart(intakes, done, parts);
+  for (const intake of intakes) recoverEveryMinute(intake, done, parts);
+  return { intakes, tell, ...routed };
+}
+
+/**
+ * The intakes an earlier stop interrupted, finished; sheets an earlier run left under way,
+ * followed. Those of another connection sharing the Redis are not this watch's to finish.
+ */
+async function recoverAtStart(
+  intakes: readonly Intake[],
+  done: DoneAnnouncer,
+  parts: WatchParts,
+): Promise<void> {
+  const { announce, show } = parts;
+  const finished: string[] = [];
+  const stranded = new Set<string>();
+  for (const intake of intakes) {
+    const recovered = await intake.recover();
+    finished.push(...recovered.finished);
+    for (const work of recovered.stranded) stranded.add(work);
+  }
+  if (finished.length > 0)
+    announce(`Finished ${finished.length} intake(s) an earlier stop interrupted.`);
+  for (const sheetId of finished) done.follow(sheetId);
+  const mine = new Set(parts.importers.map((importer) => importer.connection.id));
+  for (const sheet of await recentProgress(parts.importer.ctx.store))
+    if (sheet.state !== 'done' && sheet.connectionId !== undefined && mine.has(sheet.connectionId))
       done.follow(sheet.sheetId);
-  recoverEveryMinute(intake, done, parts);
-  for (const work of recovered.stranded) {
+  for (const work of stranded) {
     announce(
       `${show(work)} was queued, but Redis has no record of it (did Redis lose its data?): it is left alone. Check which of its rows have orders, then drop its sheet into the inbox again.`,
     );
   }
-  return { intake, tell };
+}
+
+/**
+ * What the watcher takes sheets with. With `connections`, each sheet goes to the intake of the
+ * subfolder it lies in; its subfolders are made, and must be folders: the watcher follows no link.
+ */
+async function inboxRoutes(
+  settings: Settings,
+  importers: readonly Importer[],
+  intakes: readonly Intake[],
+): Promise<Pick<RunningIntake, 'watched' | 'inboxDir' | 'keep'>> {
+  const inboxDir = await realpath(settings.inboxDir);
+  const routes: InboxRoute[] = [];
+  for (const [i, importer] of importers.entries()) {
+    const intake = intakes[i];
+    if (importer.configured === undefined || intake === undefined) continue;
+    const dir = join(inboxDir, importer.configured.inbox);
+    await mkdir(dir, { recursive: true });
+    if ((await lstat(dir)).isSymbolicLink())
+      throw new CliError(
+        `The inbox of connection "${importer.configured.name}" (${dir}) is a symbolic link: the hot folder follows no link. Make it a folder, or point INBOX_DIR at the share.`,
+      );
+    routes.push({ name: importer.configured.name, dir, intake });
+  }
+  const [only] = intakes;
+  if (routes.length === 0 && only !== undefined) return { watched: only, inboxDir, keep: [] };
+  return {
+    watched: new RoutedIntake(routes, inboxDir),
+    inboxDir,
+    keep: routes.map((route) => route.dir),
+  };
 }
 
 /**

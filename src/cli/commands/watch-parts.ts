@@ -2,8 +2,6 @@
  * The parts `watch` runs beside its workers and intake: the schedules, the dashboard and the
  * inbox watcher. Each one started leaves what stops it with `onStop`.
  */
-import { realpath } from 'node:fs/promises';
-
 import type { RunningDashboard } from '../../dashboard/server.js';
 import { statIfThere } from '../../intake/files.js';
 import { ScheduleError } from '../../intake/schedules.js';
@@ -15,22 +13,35 @@ import { forUser } from '../errors.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
-/** The scheduled scans of the config file, each said with its folder. */
+/**
+ * The scheduled scans of the config file, each said with its folder; each connection's on its own
+ * queue, its sheets taken by its own intake.
+ */
 export async function startScheduledScans(
   parts: WatchParts,
   running: RunningIntake,
 ): Promise<void> {
-  const { settings, importer } = parts;
-  const schedules = await forUser(
-    startSchedules(importer.ctx, settings.schedules, running.intake, running.tell),
-    ScheduleError,
-  );
-  parts.onStop(() => schedules.close());
-  for (const s of settings.schedules) {
-    const missing = (await statIfThere(s.dir))?.isDirectory()
-      ? ''
-      : ', which is not there (yet): scans fail until it is';
-    parts.announce(`Schedule "${s.name}" (${s.cron}) scans ${parts.show(s.dir)}${missing}.`);
+  const { settings } = parts;
+  for (const [i, importer] of parts.importers.entries()) {
+    const intake = running.intakes[i];
+    if (intake === undefined) continue;
+    const name = importer.configured?.name;
+    // Without `connection`, a schedule is the only connection's (settings refuse it otherwise).
+    const mine = settings.schedules.filter((s) => (s.connection ?? name) === name);
+    const schedules = await forUser(
+      startSchedules(importer.ctx, mine, intake, running.tell),
+      ScheduleError,
+    );
+    parts.onStop(() => schedules.close());
+    for (const s of mine) {
+      const missing = (await statIfThere(s.dir))?.isDirectory()
+        ? ''
+        : ', which is not there (yet): scans fail until it is';
+      const whose = name === undefined ? '' : ` for connection "${name}"`;
+      parts.announce(
+        `Schedule "${s.name}" (${s.cron}) scans ${parts.show(s.dir)}${whose}${missing}.`,
+      );
+    }
   }
 }
 
@@ -46,9 +57,10 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
       results: ctx.store,
       health: async () => ({
         redis: await pingRedis(ctx.redis, parts.logger),
-        api: await parts.importer.apiAnswers(),
+        // Every office's API: one that does not answer is work this watch cannot do.
+        api: (await Promise.all(parts.importers.map((i) => i.apiAnswers()))).every(Boolean),
       }),
-      queues: Object.values(ctx.queues),
+      queues: parts.importers.flatMap((importer) => Object.values(importer.ctx.queues)),
       logger: parts.logger,
     },
     'set DASHBOARD_PORT, or --no-dashboard',
@@ -63,8 +75,9 @@ export async function watchInbox(parts: WatchParts, running: RunningIntake): Pro
   const watcher = startWatcher({
     // The inbox may itself be a link to where the user keeps it (a share): links are refused
     // inside it, not above it.
-    inboxDir: await realpath(settings.inboxDir),
-    intake: running.intake,
+    inboxDir: running.inboxDir,
+    intake: running.watched,
+    keep: running.keep,
     stableMs: settings.inboxStableMs,
     polling: settings.inboxPolling,
     logger: parts.logger,

@@ -1,14 +1,22 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import type { RunningDashboard } from '../../dashboard/server.js';
-import type { SettingFlags, Settings } from '../../settings/load.js';
-import { type Importer, serviceStart } from '../importer.js';
+import type { SettingFlags } from '../../settings/load.js';
+import { serviceStart } from '../importer.js';
+import { type Importers, openEach } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, shortPath } from '../setup.js';
-import { terminalText } from '../terminal-text.js';
 import { announceHosts, refuseExposure } from './dashboard-serving.js';
 import { startIntake, type WatchParts } from './watch-intake.js';
 import { serveWatchDashboard, startScheduledScans, watchInbox } from './watch-parts.js';
+import {
+  type LeftOver,
+  leftOver,
+  leftOverLine,
+  sumLeftOver,
+  WatchProgress,
+} from './watch-progress.js';
 
 export interface WatchCommandOptions {
   config?: string;
@@ -24,8 +32,11 @@ export interface WatchCommandOptions {
  */
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
-  // Its lines quote file names and messages that may hold a sheet's control characters.
-  const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  // On a terminal its lines go above the sheets' progress lines.
+  const progress = new WatchProgress(io.stderr);
+  const announce = (line: string) => {
+    progress.say(line);
+  };
   // Refused before anything starts: no worker may take a sheet for a watch that will not run.
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);
@@ -39,46 +50,85 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   ]) {
     await mkdir(dir, { recursive: true });
   }
-  const importer = await start.opened({ settings, logger, announce: announce });
+  const importers = await openEach(settings, settings.connections, announce, (one) =>
+    start.opened({ settings, logger, announce, ...one }),
+  );
+  const [importer = never()] = importers.all;
   const stops: Array<() => Promise<unknown>> = [];
   const stopParts = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
+  let dashboard: RunningDashboard | undefined;
   const parts: WatchParts = {
     settings,
     importer,
+    importers: importers.all,
     logger,
     announce,
     show: (path) => shortPath(path, io.cwd),
     onStop: (stop) => stops.push(stop),
+    lines: progress,
+    // The address the dashboard listens on, once it does.
+    sheetPage: (sheetId) =>
+      dashboard === undefined
+        ? undefined
+        : `${dashboard.url}/sheets/${encodeURIComponent(sheetId)}`,
   };
   try {
     const intake = await startIntake(parts);
     await startScheduledScans(parts, intake);
-    const dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
+    dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
     await watchInbox(parts, intake);
-    announceWatching(settings, dashboard, announce);
+    announceWatching(parts, dashboard);
     const signal = await start.firstSignal;
     announce(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
-    stopAtOnceOnSecondSignal(io, importer, announce);
+    stopAtOnceOnSecondSignal(io, importers, announce);
     await stopParts();
-    await importer.close({ graceMs: 60_000 });
+    progress.close();
+    const left: LeftOver[] = [];
+    await importers.close({
+      graceMs: 60_000,
+      afterWorkers: async (one) => {
+        left.push(await leftOver(one.ctx.store, one.connection.id));
+      },
+    });
+    // A connection whose Redis did not answer counted nothing: then the sum is not known.
+    announce(leftOverLine(left.length === importers.all.length ? sumLeftOver(left) : undefined));
     announce('Stopped.');
     return 0;
   } catch (error) {
     await stopParts();
-    await importer.close({ graceMs: 5_000 });
+    progress.close();
+    await importers.close({ graceMs: 5_000 });
     throw error;
   }
 }
 
-function announceWatching(
-  settings: Settings,
-  dashboard: RunningDashboard | undefined,
-  announce: (line: string) => void,
-): void {
+/** openEach opens one importer at least. */
+function never(): never {
+  throw new Error('no importer was opened');
+}
+
+function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undefined): void {
+  const { settings, announce } = parts;
+  // Several offices: each connection was named as it opened.
+  if (settings.connections.length === 0) {
+    const { apiBaseUrl, name, sandbox } = parts.importer.connection;
+    announce(
+      sandbox
+        ? `Orders go to the embedded sandbox at ${apiBaseUrl}, not to the inspection company.`
+        : `Orders go to the API at ${apiBaseUrl} (connection "${name}").`,
+    );
+  }
   const polling = settings.inboxPolling ? ' (polling it every second)' : '';
-  announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) there.`);
+  const offices = settings.connections.map(
+    (c) => `${parts.show(join(settings.inboxDir, c.inbox))}/ for "${c.name}"`,
+  );
+  const where =
+    offices.length === 0
+      ? 'there'
+      : `into its office's subfolder (${offices.join(', ')}); a sheet anywhere else is not taken`;
+  announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) ${where}.`);
   announce(`Reports go to ${settings.reportsDir}.`);
   if (dashboard) {
     announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
@@ -89,7 +139,7 @@ function announceWatching(
 
 function stopAtOnceOnSecondSignal(
   io: CommandIo,
-  importer: Importer,
+  importer: Pick<Importers, 'close'>,
   announce: (line: string) => void,
 ): void {
   void io.stopSignal().then(async () => {

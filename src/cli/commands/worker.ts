@@ -1,6 +1,7 @@
 import { createLogger } from '../../logger.js';
 import type { SettingFlags } from '../../settings/load.js';
 import { serviceStart } from '../importer.js';
+import { openEach } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { commandSettings } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
@@ -21,17 +22,23 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const start = serviceStart(io);
-  const importer = await start.opened({ settings, logger, announce: announce });
+  // Every configured connection: this worker holds each one's token, and works its sheets.
+  const importers = await openEach(settings, settings.connections, announce, (one) =>
+    start.opened({ settings, logger, announce, ...one }),
+  );
+  const served = importers.all
+    .map((i) => `${i.apiBaseUrl} (connection ${i.connection.name} ${i.connection.id})`)
+    .join(', ');
   announce(
-    `Worker ready: ${settings.concurrency} rows at a time, orders to ${importer.apiBaseUrl} (connection ${importer.connection.id}: only its sheets are worked here). Stop with Ctrl+C.`,
+    `Worker ready: ${settings.concurrency} rows at a time per connection, orders to ${served}: only their sheets are worked here. Stop with Ctrl+C.`,
   );
   const signal = await start.firstSignal;
   announce(`${signal}: finishing the rows in flight (again to stop at once)…`);
   void io.stopSignal().then(() => {
     announce('Stopping now; rows in flight resume from their last recorded step.');
-    void importer.close({ force: true });
+    void importers.close({ force: true });
   });
-  await importer.close({ graceMs: 60_000 });
+  await importers.close({ graceMs: 60_000 });
   announce('Stopped.');
   return 0;
 }

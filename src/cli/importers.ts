@@ -1,0 +1,124 @@
+/**
+ * Every connection a process serves (`watch`, `worker`, and `import --connection`): one importer
+ * per connection — its own API client, token, context and workers — over one Redis and one
+ * catalogue. Without `connections` in the config file, the one importer of API_BASE_URL (or of
+ * the embedded sandbox).
+ */
+import type { ConfiguredConnection } from '../settings/connections.js';
+import type { Settings } from '../settings/load.js';
+import { apiHost } from '../store/progress.js';
+import type { CloseOptions } from '../workers/stop.js';
+import { CliError } from './errors.js';
+import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
+import { catalogueOf, redisOf } from './process-parts.js';
+
+export interface Importers {
+  /** In the config file's order; one when it has no connections. */
+  all: Importer[];
+  /** Closes every one (a second call with `force` stops them at once), then Redis's server. */
+  close(how?: ClosingAll): Promise<void>;
+}
+
+/** How to close them all; `afterWorkers` is called for each, once its workers have stopped. */
+export interface ClosingAll extends Omit<CloseOptions, 'afterWorkers'> {
+  afterWorkers?: (importer: Importer) => Promise<void>;
+}
+
+function closingOne(importer: Importer, how: ClosingAll): CloseOptions {
+  const { afterWorkers, ...rest } = how;
+  return afterWorkers === undefined
+    ? rest
+    : { ...rest, afterWorkers: () => afterWorkers(importer) };
+}
+
+/** Opens one importer for these parts. */
+type Opener = (parts: Pick<OpenImporterOptions, 'connection' | 'shared'>) => Promise<Importer>;
+
+/**
+ * The importers of `connections` (each announced), opened side by side: an API away at start
+ * delays its own office, not the others' start-up checks. Any that fails closes those opened.
+ */
+export async function openEach(
+  settings: Settings,
+  connections: readonly ConfiguredConnection[],
+  announce: (line: string) => void,
+  open: Opener,
+): Promise<Importers> {
+  if (connections.length === 0) {
+    const one = await open({});
+    return { all: [one], close: (how = {}) => one.close(closingOne(one, how)) };
+  }
+  const catalogue = await catalogueOf(settings);
+  const redis = await redisOf(settings, announce);
+  const opening = await Promise.allSettled(
+    connections.map((connection) => open({ connection, shared: { redis, catalogue } })),
+  );
+  const all = opening.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+  let released: Promise<void> | undefined;
+  const close = async (how: ClosingAll = {}) => {
+    await Promise.all(all.map((importer) => importer.close(closingOne(importer, how))));
+    released ??= redis.release();
+    await released;
+  };
+  const failed = opening.find((o) => o.status === 'rejected');
+  if (failed !== undefined) {
+    await close({ graceMs: 5_000 });
+    throw failed.reason;
+  }
+  for (const importer of all) announce(connectionLine(importer));
+  return { all, close };
+}
+
+/** What a person is told of a connection at start: its name, its API, never its token. */
+export function connectionLine(importer: Importer): string {
+  const { name, sandbox } = importer.connection;
+  const host = apiHost(importer.apiBaseUrl) ?? importer.apiBaseUrl;
+  const where = sandbox ? `the EMBEDDED SANDBOX (${host})` : `${host} (${importer.apiBaseUrl})`;
+  const mapping = importer.configured?.mapping
+    ? `; its sheets mapped by ${importer.configured.mapping}`
+    : '';
+  return `Connection "${name}": orders to ${where}${sandbox ? '' : ', not the embedded sandbox'}${mapping}.`;
+}
+
+/**
+ * Which of the config file's connections `import` or `validate` uses: the one `--connection`
+ * names, or the only one there is; undefined without `connections` (API_BASE_URL's).
+ */
+export function chosenConnection(
+  settings: Settings,
+  name: string | undefined,
+): ConfiguredConnection | undefined {
+  const { connections } = settings;
+  const names = connections.map((c) => c.name).join(', ');
+  if (name === undefined) {
+    if (connections.length > 1)
+      throw new CliError(
+        `--connection NAME is needed: the config file has several connections (${names}).`,
+      );
+    return connections[0];
+  }
+  if (connections.length === 0)
+    throw new CliError(
+      `--connection ${name}: there are no "connections" in ${settings.configFile ?? 'a config file (give one with --config FILE)'}.`,
+    );
+  const chosen = connections.find((c) => c.name === name);
+  if (chosen === undefined)
+    throw new CliError(
+      `--connection ${name} is not one of the config file's connections: ${names}.`,
+    );
+  return chosen;
+}
+
+/**
+ * `import`'s importer: of the connection `chosenConnection` gave (announced, since the config
+ * file has several and a person should see which one), or of API_BASE_URL (or the sandbox).
+ */
+export async function openChosen(
+  options: OpenImporterOptions,
+  configured: ConfiguredConnection | undefined,
+): Promise<Importer> {
+  if (configured === undefined) return openImporter(options);
+  const importer = await openImporter({ ...options, connection: configured });
+  options.announce(connectionLine(importer));
+  return importer;
+}
