@@ -8,7 +8,8 @@
  *   **copy** taken when it is queued (store/sheet-copy.ts), so the sheet imported is the one hashed.
  * - **row**: one record of a sheet, numbered from 1 (`row`); **line** is where it starts in the
  *   file (null in a JSON array); its **reference** is the user's own id for it, if any.
- * - **mapping**: the user's column names → the API's field names (orders/columns.ts).
+ * - **mapping**: the user's column names → the API's field names, and their words → the API's
+ *   values (orders/mapping.ts; where a sheet's is found: orders/mapping-files.ts).
  * - **order**: what the API creates from a valid row; it yields one **inspection** per product.
  * - **attachment**: a document a row lists in `files`, uploaded to its order as a `clientFiles`
  *   file; always read from inside the sheet's folder, never through a link.

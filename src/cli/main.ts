@@ -38,7 +38,7 @@ const WHERE_TO = [
 const mapping = () =>
   new Option(
     '--mapping <file>',
-    'JSON mapping of your own column names to API names, e.g. { "Straat": "address1" }',
+    'JSON mapping of your own column names (and words for values) to the API\'s, e.g. { "columns": { "Straat": "address1" } }; without it, a mapping.json beside the sheet, then the config file\'s "mapping"',
   );
 const connection = () =>
   new Option(
@@ -91,7 +91,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
         'The hot folder: take every sheet dropped into INBOX_DIR (and each scheduled folder), import it, serve the dashboard; until SIGINT/SIGTERM.',
       settings: [...IMPORTING, 'inboxPolling'],
       afterHelp: WHERE_TO,
-      options: [new Option('--no-dashboard', 'do not serve the dashboard')],
+      options: [new Option('--no-dashboard', 'do not serve the dashboard'), mapping()],
     },
     (_, options) => watchCommand(options, io),
   );

@@ -1,10 +1,16 @@
 /** What every command that runs the importer does first: its settings, its logger. */
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 
 import type { Logger } from 'pino';
 
 import { createLogger } from '../logger.js';
-import { type ColumnMapping, loadMapping, MappingError } from '../orders/columns.js';
+import { MappingError } from '../orders/columns.js';
+import {
+  checkMappingSources,
+  type MappingSources,
+  resolveMapping,
+} from '../orders/mapping-files.js';
+import type { Mapping } from '../orders/mapping.js';
 import { ConfigError, loadSettings, type SettingFlags, type Settings } from '../settings/load.js';
 import { forUser } from './errors.js';
 import type { CommandIo } from './io.js';
@@ -45,15 +51,51 @@ export function shortPath(path: string, cwd: string): string {
 }
 
 /**
- * `--mapping FILE`, read; without the flag, the connection's mapping (`connectionMapping`, an
- * absolute path) when it has one; else undefined.
+ * The mapping files every sheet of a command may use: `--mapping FILE` (relative to where the
+ * user is), the connection's `mapping` (`connectionMapping`, absolute) and the config file's
+ * `mapping`; each checked now, so that a mistake stops the command before anything starts (exit 1).
  */
-export function readMapping(
-  file: string | undefined,
+export async function mappingSources(
+  flag: string | undefined,
+  settings: Settings,
   cwd: string,
   connectionMapping?: string,
-): Promise<ColumnMapping | undefined> {
-  const chosen = file === undefined ? connectionMapping : resolve(cwd, file);
-  if (chosen === undefined) return Promise.resolve(undefined);
-  return forUser(loadMapping(chosen), MappingError);
+): Promise<MappingSources> {
+  const sources: MappingSources = {
+    ...(flag !== undefined && { flag: resolve(cwd, flag) }),
+    ...(connectionMapping !== undefined && { connection: connectionMapping }),
+    ...(settings.mappingFile !== undefined && { config: settings.mappingFile }),
+  };
+  await forUser(checkMappingSources(sources), MappingError);
+  return sources;
+}
+
+/**
+ * `sources` with a connection's own `mapping` (absolute; from the config file), checked now: a
+ * mistake in it stops the start (exit 1).
+ */
+export async function withConnectionMapping(
+  sources: MappingSources,
+  file: string | undefined,
+): Promise<MappingSources> {
+  if (file === undefined) return sources;
+  const withIt = { ...sources, connection: file };
+  await forUser(checkMappingSources({ connection: file }), MappingError);
+  return withIt;
+}
+
+/** The mapping of the sheet at `path` (a `mapping.json` beside it, or `sources`); undefined: none. */
+export function mappingOfSheet(
+  sources: MappingSources,
+  path: string,
+): Promise<Mapping | undefined> {
+  return resolveMapping(sources, dirname(path));
+}
+
+/** The same for a sheet to import: a mapping that cannot be used stops the command (exit 1). */
+export function mappingToImport(
+  sources: MappingSources,
+  path: string,
+): Promise<Mapping | undefined> {
+  return forUser(mappingOfSheet(sources, path), MappingError);
 }

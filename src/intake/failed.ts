@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
+import { describeMapping, type Mapping } from '../orders/mapping.js';
 import type { SheetError } from '../sheets/errors.js';
 import { lstatIfThere, moveFile } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
@@ -15,6 +16,8 @@ export async function moveUnreadableSheet(
   path: string,
   sheetId: string,
   error: SheetError,
+  /** The mapping it was read with, named in the error file. */
+  mapping?: Mapping,
 ): Promise<IntakeResult> {
   const folder = join(intake.failedDir, `${sheetId}-${basename(path)}`);
   const moved = join(folder, basename(path));
@@ -22,9 +25,13 @@ export async function moveUnreadableSheet(
   // Swapped for a link while it was read: what was read is not the user's to show.
   if ((await lstatIfThere(moved))?.isSymbolicLink())
     return putBackLinkedSheet(intake, moved, path, folder);
+  const mapped =
+    mapping === undefined
+      ? ''
+      : `It was read with the mapping ${describeMapping(mapping.source)}.\n\n`;
   await writeFile(
     join(folder, 'error.txt'),
-    `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\nFix the sheet and drop it into the inbox again.\n`,
+    `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\n${mapped}Fix the sheet and drop it into the inbox again.\n`,
   );
   intake.logger.warn(
     { sheet: path, folder, reason: error.message },

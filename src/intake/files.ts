@@ -3,16 +3,20 @@ import { lstat, mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/prom
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { isMappingFile } from '../orders/mapping-files.js';
 import { copyInside } from '../orders/open-attachment.js';
 import { sheetFormat } from '../sheets/read-sheet.js';
 
 /** Files that editors, browsers and copy tools leave while they work: never sheets. */
 const PASSING = [/^~\$/, /^\.~lock/, /\.tmp$/i, /\.part$/i, /\.crdownload$/i, /^\./];
 
-/** A file the hot folder takes: a sheet by its extension, and not a temporary or hidden file. */
+/**
+ * A file the hot folder takes: a sheet by its extension, and not a temporary or hidden file, nor
+ * a `mapping.json` (the mapping of the sheets beside it, though it ends in `.json`).
+ */
 export function isSheetCandidate(path: string): boolean {
   const name = basename(path);
-  return sheetFormat(name) !== undefined && !isIgnoredPath(name);
+  return sheetFormat(name) !== undefined && !isIgnoredPath(name) && !isMappingFile(name);
 }
 
 const WORKBOOKS = /\.(xlsx|xlsm|xls|ods|numbers)$/i;

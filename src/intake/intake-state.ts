@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 
 import type { Context } from '../context.js';
-import type { ColumnMapping } from '../orders/columns.js';
+import type { MappingSources } from '../orders/mapping-files.js';
 
 export interface IntakeOptions {
   /** Sheets taken are queued for this context's connection. */
@@ -15,14 +15,17 @@ export interface IntakeOptions {
   /** How long a sheet (and each attachment) must stay unchanged before it is taken. */
   stableMs: number;
   logger: Logger;
+  /**
+   * The mapping files a sheet may use besides a `mapping.json` beside it (sheet-mapping.ts):
+   * `--mapping`, the config file's, and the connection's — the one place a connection's own
+   * mapping plugs in (`mappings.connection`). None by default.
+   */
+  mappings?: MappingSources;
   now?: () => number;
-  /** The column mapping its sheets are read with (the connection's `mapping`), if any. */
-  mapping?: ColumnMapping;
 }
 
 /** The options, and what this process is doing now and has told already. */
-export interface IntakeState
-  extends Required<Omit<IntakeOptions, 'mapping'>>, Pick<IntakeOptions, 'mapping'> {
+export interface IntakeState extends Required<IntakeOptions> {
   /** Sheets being taken now: watch events repeat. */
   inFlight: Set<string>;
   /** Work folders this process is finishing now: a recovery pass leaves them be. */
@@ -55,6 +58,7 @@ export interface Recovery {
 export function intakeState(options: IntakeOptions): IntakeState {
   return {
     ...options,
+    mappings: options.mappings ?? {},
     now: options.now ?? Date.now,
     inFlight: new Set(),
     finishing: new Set(),

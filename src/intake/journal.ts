@@ -1,6 +1,6 @@
 /**
  * The intake's journal: written first into each work folder, it says where the sheet came from,
- * which attachments it names and whether it was queued, so that an intake a crash interrupted is
+ * which attachments it names, the mapping it is read with and whether it was queued, so that an intake a crash interrupted is
  * finished later (recover.ts), and sheets beside it know what it still needs (siblings.ts).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -19,6 +19,8 @@ const journalSchema = z.object({
    * journal of an older version has none, and any intake may).
    */
   connection: z.string().optional(),
+  /** The sheet's mapping when it was taken (sheet-mapping.ts), checked again where it is used. */
+  mapping: z.unknown().optional(),
 });
 export type Journal = z.infer<typeof journalSchema>;
 

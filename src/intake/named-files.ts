@@ -5,11 +5,15 @@
  * (sheets/records.ts), so a sheet that cannot be read fails here too (`SheetError`), and the
  * intake moves it to `failed/`.
  */
+import type { Mapping } from '../orders/mapping.js';
 import { readRecords } from '../sheets/records.js';
 
-/** Every attachment path the sheet's rows give (valid rows or not), each once. */
-export async function filesNamedIn(path: string): Promise<string[]> {
-  const sheet = await readRecords(path);
+/**
+ * Every attachment path the sheet's rows give (valid rows or not), each once; `mapping`: the
+ * sheet's (its header may name the files column in the user's words).
+ */
+export async function filesNamedIn(path: string, mapping?: Mapping): Promise<string[]> {
+  const sheet = await readRecords(path, mapping);
   const files = new Set<string>();
   for await (const batch of sheet.batches) {
     for (const record of batch) {

@@ -6,6 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+import { type Mapping, mappingRecord } from '../orders/mapping.js';
 import {
   AttachmentRefused,
   copyInside,
@@ -72,15 +73,17 @@ export async function waitForAttachments(
 /**
  * Brings the journal's attachments that are still beside the source into the work folder: a
  * link stays (and is told); one a sibling still needs is copied. Returns the folders files were
- * moved out of, which may now be empty.
+ * moved out of, which may now be empty. `mapping`: the sheet's, which its siblings (in the same
+ * folder) are read with too.
  */
 export async function bringAttachments(
   intake: IntakeState,
   work: string,
   journal: Journal,
+  mapping?: Mapping,
 ): Promise<string[]> {
   const sourceDir = dirname(journal.source);
-  const stillNeeded = await neededBySiblings(intake, journal.source, work);
+  const stillNeeded = await neededBySiblings(intake, journal.source, work, mapping);
   const keep = (file: string) => stillNeeded === 'all' || stillNeeded.has(file);
   const emptied = new Set([sourceDir]);
   for (const file of journal.files) {
@@ -116,9 +119,12 @@ async function neededBySiblings(
   intake: IntakeState,
   sheet: string,
   work: string,
+  mapping?: Mapping,
 ): Promise<Set<string> | 'all'> {
   const dir = dirname(sheet);
   const needed = new Set<string>();
+  // A sibling read before with another mapping (mapping.json edited since) is read again.
+  const mapped = mapping === undefined ? '' : JSON.stringify(mappingRecord(mapping));
   const siblings = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of siblings) {
     const path = join(dir, entry.name);
@@ -127,8 +133,9 @@ async function neededBySiblings(
     if (stats === undefined) continue; // taken meanwhile: its journal, read below, tells
     if (intake.now() - stats.mtimeMs < intake.stableMs) return 'all';
     try {
-      const version = `${stats.size}:${stats.mtimeMs}`;
-      for (const file of await siblingFiles(intake, path, version)) needed.add(join(dir, file));
+      const version = `${stats.size}:${stats.mtimeMs}:${mapped}`;
+      for (const file of await siblingFiles(intake, path, version, mapping))
+        needed.add(join(dir, file));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // taken meanwhile
       if (!(error instanceof SheetError)) throw error; // an unreadable sibling needs nothing
@@ -147,10 +154,11 @@ async function siblingFiles(
   intake: IntakeState,
   path: string,
   version: string,
+  mapping?: Mapping,
 ): Promise<readonly string[]> {
   const known = intake.siblingFiles.get(path);
   if (known?.version === version) return known.files;
-  const files = await filesNamedIn(path);
+  const files = await filesNamedIn(path, mapping);
   intake.siblingFiles.set(path, { version, files });
   return files;
 }

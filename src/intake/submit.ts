@@ -9,7 +9,7 @@ import { basename, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Context } from '../context.js';
-import type { ColumnMapping } from '../orders/columns.js';
+import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
 import { discardSheetCopy, takeSheetCopy } from '../store/sheet-copy.js';
 import type { NewSheet } from '../store/sheet-store.js';
@@ -17,7 +17,8 @@ import type { NewSheet } from '../store/sheet-store.js';
 export interface SubmitOptions {
   /** Import these bytes again, whatever was imported before. */
   allowDuplicates?: boolean;
-  mapping?: ColumnMapping;
+  /** The sheet's mapping (orders/mapping-files.ts), stored with it for every worker. */
+  mapping?: Mapping;
   /** The id to give the sheet (the hot folder names its work folder after it). */
   sheetId?: string;
 }

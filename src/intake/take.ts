@@ -14,6 +14,7 @@ import type { IntakeResult, IntakeState } from './intake-state.js';
 import { type Journal, writeJournal } from './journal.js';
 import { filesNamedIn } from './named-files.js';
 import { linkedSheetProblem, putBackLinkedSheet, refusedSheet } from './refuse.js';
+import { journalled, journalMapping, mappingAtTake } from './sheet-mapping.js';
 import { bringAttachments, takeableAttachments, waitForAttachments } from './siblings.js';
 import { newSheetId, submitSheet } from './submit.js';
 
@@ -54,12 +55,14 @@ async function takeAsItIs(
     return { kind: 'skipped', why: 'gone' };
   const read = await fileSignature(path);
   const sheetId = newSheetId(intake.now());
+  const mapped = await mappingAtTake(intake, path, signal);
+  if (!mapped.ok) return mapped.result;
   let files: string[];
   try {
-    files = await takeableAttachments(intake, path, await filesNamedIn(path));
+    files = await takeableAttachments(intake, path, await filesNamedIn(path, mapped.mapping));
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
-    return moveUnreadableSheet(intake, path, sheetId, error);
+    return moveUnreadableSheet(intake, path, sheetId, error, mapped.mapping);
   }
   // Gone is not changed: another watcher took it, and the claim says so.
   const changed = async () => {
@@ -72,7 +75,13 @@ async function takeAsItIs(
     // Waited for its turn while the process began to stop: it stays in the inbox.
     if (signal?.aborted) return { kind: 'skipped', why: 'stopping' };
     if (await changed()) return 'changed';
-    const journal = { source: path, files, queued: false, connection: intake.ctx.connection.id };
+    const journal = {
+      source: path,
+      files,
+      queued: false,
+      connection: intake.ctx.connection.id,
+      ...journalled(mapped.mapping),
+    };
     return claimSheet(intake, journal, sheetId);
   });
 }
@@ -144,11 +153,12 @@ export async function finishIntake(
     // Swapped for a link between the look and the claim (the rename moved the link itself).
     if ((await lstatIfThere(claimed))?.isSymbolicLink())
       return await putBackLinkedSheet(intake, claimed, journal.source, work);
-    const from = await bringAttachments(intake, work, journal);
+    const mapping = journalMapping(journal, work);
+    const from = await bringAttachments(intake, work, journal, mapping);
     const sheetId = basename(work);
     const { resumed } = await submitSheet(intake.ctx, claimed, {
       sheetId,
-      ...(intake.mapping && { mapping: intake.mapping }),
+      ...(mapping && { mapping }),
     });
     await writeJournal(work, { ...journal, queued: true });
     return { kind: 'queued', sheetId, resumed, from };

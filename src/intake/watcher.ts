@@ -4,11 +4,13 @@
  * awaitWriteFinish does not cover those), goes through the intake's own stability check.
  */
 import { setMaxListeners } from 'node:events';
-import { relative } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 
 import { type FSWatcher, watch } from 'chokidar';
 import type { Logger } from 'pino';
 
+import { isMappingFile } from '../orders/mapping-files.js';
 import { EmptyFolders } from './empty-folders.js';
 import {
   isIgnoredPath,
@@ -146,6 +148,10 @@ function startRescans(run: WatcherRun, handle: (path: string) => void): NodeJS.T
 /** A path seen in the inbox: a sheet is taken in the background; anything else may be told. */
 function handleInboxPath(run: WatcherRun, path: string): void {
   if (run.signal.aborted) return;
+  if (isMappingFile(path)) {
+    offerSheetsBeside(run, path);
+    return;
+  }
   if (!isSheetCandidate(path)) {
     tellIfNotTaken(run.options, path);
     return;
@@ -166,6 +172,24 @@ function handleInboxPath(run: WatcherRun, path: string): void {
     })
     .finally(() => run.underway.delete(work));
   run.underway.add(work);
+}
+
+/**
+ * A mapping.json written or fixed: the sheets beside it that wait for a usable mapping are
+ * offered again now, rather than at the next rescan (one being taken already is skipped).
+ */
+function offerSheetsBeside(run: WatcherRun, mapping: string): void {
+  const folder = dirname(mapping);
+  readdir(folder, { withFileTypes: true })
+    .then((entries) => {
+      for (const entry of entries) {
+        const path = join(folder, entry.name);
+        if (entry.isFile() && isSheetCandidate(path)) handleInboxPath(run, path);
+      }
+    })
+    .catch((error: unknown) => {
+      run.options.logger.warn({ folder, err: error }, 'could not look beside a mapping.json');
+    });
 }
 
 /** Tells of a file that is no sheet when it looks meant as one (a workbook) or is a linked folder. */

@@ -1,9 +1,8 @@
 /**
  * From a sheet's own column names to the order fields they hold: API names matched trimmed and
- * case-insensitively, plus a user's mapping file (`{ "Straat": "address1" }`).
+ * case-insensitively, plus the `columns` of a user's mapping (`{ "Straat": "address1" }`, read
+ * by mapping.ts).
  */
-import { readFile } from 'node:fs/promises';
-
 import { ORDER_FIELDS } from './fields.js';
 
 /** Columns a sheet may have besides the order fields. */
@@ -55,41 +54,44 @@ export function fieldOf(
   return mapping.get(key) ?? KNOWN.get(key);
 }
 
-/** Checks a parsed mapping file: string keys, each naming a known field. */
-export function parseMapping(json: unknown, source: string): ColumnMapping {
+/**
+ * Checks a mapping's columns (`source` names them in errors): each naming a known field.
+ * `suggest` names the field a target that is none looks like.
+ */
+export function parseMapping(
+  json: unknown,
+  source: string,
+  suggest: (target: string) => string | undefined = () => undefined,
+): ColumnMapping {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new MappingError(
-      `Column mapping ${source} must be a JSON object like { "Straat": "address1" }.`,
+      `Mapping ${source} must be a JSON object like { "Straat": "address1" }.`,
     );
   }
   const mapping = new Map<string, SheetField>();
   for (const [column, target] of Object.entries(json)) {
     const field = typeof target === 'string' ? KNOWN.get(normaliseHeader(target)) : undefined;
     if (field === undefined) {
+      const like = typeof target === 'string' ? suggest(target) : undefined;
+      const hint = like === undefined ? 'use one of' : `did you mean ${like}? The fields are`;
       throw new MappingError(
-        `Column mapping ${source}: "${column}" maps to ${JSON.stringify(target)}, which is not an order field; use one of ${[...KNOWN.values()].filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`,
+        `Mapping ${source}: ${quoted(column)} maps to ${quoted(target)}, which is not an order field; ${hint} ${[...new Set(KNOWN.values())].join(', ')}.`,
       );
     }
     const key = normaliseHeader(column);
     if (mapping.has(key)) {
-      throw new MappingError(`Column mapping ${source}: the column "${column}" is mapped twice.`);
+      throw new MappingError(`Mapping ${source}: the column ${quoted(column)} is mapped twice.`);
     }
     mapping.set(key, field);
   }
   return mapping;
 }
 
-export async function loadMapping(file: string): Promise<ColumnMapping> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new MappingError(
-      `Column mapping ${file} cannot be read as JSON: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  return parseMapping(json, file);
+/** A value of a mapping as its errors quote it: JSON, and short (a mapping may be anything). */
+export function quoted(value: unknown): string {
+  // JSON.stringify gives undefined for what JSON cannot hold (a mapping read back holds none).
+  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
 /** How the columns of a CSV header map to fields. */
@@ -183,17 +185,25 @@ export class ObjectCells implements Cells {
   /** Keys that give a field another key already gave. */
   readonly clashes: string[] = [];
 
-  /** `unknown` collects the keys no field claims, for the sheet's warning. */
+  /**
+   * `unknown` collects the keys no field claims, and `seen` the fields given and the keys the
+   * mapping claimed, for the sheet's warnings.
+   */
   constructor(
     object: Record<string, unknown>,
     mapping: ColumnMapping | undefined,
     unknown: Set<string>,
+    seen?: { fields: Set<SheetField>; mapped: Set<string> },
   ) {
     for (const [key, value] of Object.entries(object)) {
       const field = fieldOf(key, mapping);
       if (field === undefined) {
         if (!REPORT_COLUMNS.has(normaliseHeader(key))) unknown.add(key);
         continue;
+      }
+      if (seen !== undefined) {
+        seen.fields.add(field);
+        if (mapping?.has(normaliseHeader(key))) seen.mapped.add(key);
       }
       const earlier = this.#cells.get(field);
       if (earlier !== undefined) {

@@ -75,8 +75,11 @@ export function normaliseFlag(value: unknown): 0 | 1 | Invalid {
   return FLAG_WORDS.get(String(value).trim().toLowerCase()) ?? NOT_FLAG;
 }
 
-/** `Studio/appartement`, `studio / APPARTEMENT` → `Studio / Appartement`. */
-function squash(text: string): string {
+/**
+ * How enumerations (and a mapping's value synonyms) are matched: case and white space ignored,
+ * so `Studio/appartement` and `studio / APPARTEMENT` are both `Studio / Appartement`.
+ */
+export function squash(text: string): string {
   return text.replace(/\s+/g, '').toLowerCase();
 }
 

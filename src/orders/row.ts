@@ -5,6 +5,7 @@
 import type { Cells, SheetField } from './columns.js';
 import type { Catalogue, ConditionalField } from './catalogue.js';
 import { ORDER_FIELDS, type OrderFieldName, type OrderProduct } from './fields.js';
+import type { Mapping, SynonymField } from './mapping.js';
 import {
   Invalid,
   isAbsent,
@@ -16,6 +17,7 @@ import {
   normaliseProducts,
   normaliseText,
   shown,
+  squash,
 } from './normalise.js';
 
 /** What the API receives: only the fields the row gives, in canonical form. */
@@ -82,23 +84,75 @@ const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]{2,}$/u;
 
 type Normaliser = (value: unknown) => string | number | OrderProduct[] | Invalid | Invalid[];
 
+/** How a sheet's rows are read besides the catalogue. */
+export interface RowReading {
+  /** The user's mapping: its value synonyms are applied before a value is checked. */
+  mapping?: Mapping | undefined;
+  /**
+   * Per field, what to add to the message that asks for it when a row lacks it: an unknown
+   * column of the sheet looks like it, and the mapping to write (header-hints.ts).
+   */
+  missingHints?: ReadonlyMap<SheetField, string>;
+}
+
 /** The normaliser of each order field, chosen once rather than per row. */
-function normalisers(catalogue: Catalogue): Array<[OrderFieldName, Normaliser]> {
+function normalisers(catalogue: Catalogue, mapping?: Mapping): Array<[OrderFieldName, Normaliser]> {
   return ORDER_FIELDS.map(([field, kind]): [OrderFieldName, Normaliser] => {
     if (kind === 'integer') {
       const min = INTEGER_MINIMUM[field] ?? 0;
       return [field, (v) => normaliseInteger(v, min)];
     }
-    if (kind === 'flag') return [field, normaliseFlag];
     if (kind === 'products') return [field, (v) => normaliseProducts(v, catalogue)];
-    if (field in normaliseEnum) return [field, normaliseEnum[field as keyof typeof normaliseEnum]];
-    return [field, field === 'remark' ? normaliseLongText : normaliseText];
+    const own =
+      kind === 'flag'
+        ? normaliseFlag
+        : field in normaliseEnum
+          ? normaliseEnum[field as keyof typeof normaliseEnum]
+          : undefined;
+    if (own === undefined) return [field, field === 'remark' ? normaliseLongText : normaliseText];
+    // A flat mapping has no words for values: its values are checked as written.
+    const words = mapping !== undefined && mapping.form === 'full';
+    return [field, words ? withSynonyms(field, own, mapping) : own];
   });
 }
 
+/**
+ * A field's normaliser with the mapping's words for its values applied first (matched as
+ * enumerations are, case and spaces ignored); a value that is neither says where words go.
+ */
+function withSynonyms(
+  field: OrderFieldName,
+  normalise: (value: unknown) => string | number | Invalid,
+  mapping: Mapping,
+): Normaliser {
+  const words: ReadonlyMap<string, string | number> =
+    mapping.values.get(field as SynonymField) ?? new Map();
+  const refused = new Map<string, Invalid>();
+  return (value) => {
+    const word =
+      words.size > 0 && (typeof value === 'string' || typeof value === 'number')
+        ? words.get(squash(String(value)))
+        : undefined;
+    const result = normalise(word ?? value);
+    if (!(result instanceof Invalid)) return result;
+    let told = refused.get(result.message);
+    if (told === undefined) {
+      told = new Invalid(
+        `${result.message}, or one of its words under "values" in ${mapping.source.file}`,
+      );
+      refused.set(result.message, told);
+    }
+    return told;
+  };
+}
+
 /** Builds the row validator for a catalogue; call it once per sheet, then once per row. */
-export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidation {
-  const plan = normalisers(catalogue);
+export function rowValidator(
+  catalogue: Catalogue,
+  reading: RowReading = {},
+): (cells: Cells) => RowValidation {
+  const plan = normalisers(catalogue, reading.mapping);
+  const hints = reading.missingHints ?? new Map<SheetField, string>();
   return (cells) => {
     const problems: RowProblem[] = [];
     const order: OrderPayload = {};
@@ -123,7 +177,7 @@ export function rowValidator(catalogue: Catalogue): (cells: Cells) => RowValidat
     }
 
     for (const [field, what] of REQUIRED) {
-      if (!given(field)) fail(field, `${field} is required: ${what}.`);
+      if (!given(field)) fail(field, `${field} is required: ${what}${hints.get(field) ?? ''}.`);
     }
     const products = order.order_products as OrderProduct[] | undefined;
     if (products?.length === 0) {

@@ -4,6 +4,7 @@
  * and failed/ with the attachments those rows name, copied only through the safe opener. Read from
  * the records as written and their files cell: nothing is validated again.
  */
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
 import type { Context } from '../context.js';
@@ -13,7 +14,7 @@ import { SheetError } from '../sheets/errors.js';
 import type { SheetInfo, SourceRecord } from '../sheets/types.js';
 import { readImportedRecords } from '../store/imported-sheet.js';
 import type { RowOutcome } from '../glossary.js';
-import type { SheetRecord } from '../store/sheet-store.js';
+import { type SheetRecord, sheetMapping } from '../store/sheet-store.js';
 import { errorText, missingOutcome } from './outcome-text.js';
 import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
 
@@ -53,12 +54,33 @@ export async function writeBundles(
       }
     }
     await writer.close();
+    if (writer.failedRows > 0) await writeMapping(sheet, join(dir, 'failed'), writer.problems);
     return writer.problems;
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return [
       `the sheet could no longer be read: failed/ and needs-review.csv were not written (${error.message}).`,
     ];
+  }
+}
+
+/**
+ * The mapping the sheet was read with, beside the failed rows: the folder dropped back into the
+ * inbox is read as the sheet was (its rows keep the user's own column names).
+ */
+async function writeMapping(sheet: SheetRecord, failedDir: string, problems: string[]) {
+  const mapping = sheetMapping(sheet);
+  if (mapping === undefined) return;
+  try {
+    // `wx`: an attachment of that name copied there stays as it is.
+    await writeFile(join(failedDir, 'mapping.json'), `${JSON.stringify(mapping.json, null, 2)}\n`, {
+      flag: 'wx',
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    problems.push(
+      'failed/mapping.json was not written (an attachment there has that name): give failed/ the mapping before you drop it back.',
+    );
   }
 }
 
@@ -71,6 +93,8 @@ class BundleWriter {
   readonly #info: SheetInfo;
   /** What went wrong while writing, for the summary's warnings. */
   readonly problems: string[] = [];
+  /** Rows written into failed/. */
+  failedRows = 0;
 
   /** `original`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
   constructor(dir: string, info: SheetInfo, original: string, maxAttachmentBytes: number) {
@@ -97,6 +121,7 @@ class BundleWriter {
   /** A row to bundle; `files`: the attachments it names (or, for an order that exists, those missing). */
   async add(record: SourceRecord, files: readonly string[], outcome: RowOutcome): Promise<void> {
     if (outcome.status === 'invalid' || outcome.status === 'failed') {
+      this.failedRows += 1;
       await this.#copyFiles(record.row, files);
       await this.#addFailed(record, outcome, errorText(outcome, this.#info.columns ?? {}));
     }

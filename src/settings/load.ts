@@ -62,6 +62,11 @@ export type Settings = Omit<
   schedules: Array<z.output<typeof scheduleSchema>>;
   /** The offices of one installation, from the config file only; empty: one from API_BASE_URL. */
   connections: ConfiguredConnection[];
+  /**
+   * `mapping` in the config file (absolute; written relative to the config file): the mapping of
+   * sheets that find none closer (orders/mapping-files.ts).
+   */
+  mappingFile?: string;
   /** The config file read, if any. */
   configFile?: string;
 };
@@ -98,6 +103,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   }
   const connections = connectionsOf(fromFile.connections, file, values);
   refuseScheduleConnections(schedules.data, connections, where);
+  const mappingFile = configMapping(fromFile.mapping, file, where);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
   const dataDir = at(values.dataDir);
   return {
@@ -113,7 +119,20 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
     connections,
     ...(file !== undefined && { configFile: file }),
+    ...(mappingFile !== undefined && { mappingFile }),
   };
+}
+
+/** The config file's `mapping`: a path, relative to the config file's own folder. */
+function configMapping(value: unknown, file: string | undefined, where: string) {
+  if (value === undefined || file === undefined) return undefined;
+  const parsed = nonEmpty.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `"mapping" in ${where}: must be the path of a mapping file, relative to the config file (got ${JSON.stringify(value)}).`,
+    );
+  }
+  return resolve(dirname(file), parsed.data);
 }
 
 /**
@@ -262,7 +281,7 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
   }
-  const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'connections']);
+  const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'connections', 'mapping']);
   const unknown = Object.keys(json).filter((key) => !known.has(key));
   if (unknown.length > 0) {
     throw new ConfigError(

@@ -8,20 +8,22 @@ import { type Attachment, AttachmentChecker } from '../orders/attachments.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import {
   type Cells,
-  type ColumnMapping,
   columnLetter,
   CsvCells,
   type HeaderMap,
   ObjectCells,
+  type SheetField,
 } from '../orders/columns.js';
 import {
   type OrderPayload,
   type RowProblem,
+  type RowReading,
   type RowValidation,
   rowValidator,
 } from '../orders/row.js';
 import type { CsvSheet } from './csv.js';
 import { delimiterName } from './delimiter.js';
+import { headerNotes, mappingUsed, unknownColumns } from './mapping-notes.js';
 import { openSource, type SheetSource } from './records.js';
 import { ReferenceSet } from './reference-set.js';
 import type { SheetInfo, SourceRecord } from './types.js';
@@ -30,7 +32,8 @@ export { sheetFormat } from './records.js';
 
 export interface ReadSheetOptions {
   catalogue: Catalogue;
-  mapping?: ColumnMapping;
+  /** The user's mapping (orders/mapping-files.ts): their column names and words for values. */
+  mapping?: RowReading['mapping'];
   /** Largest attachment accepted, in bytes. */
   maxAttachmentBytes: number;
   /**
@@ -92,10 +95,14 @@ export function validateSource(
   const { info } = source;
   const references = new ReferenceSet();
   const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
-  const validate = rowValidator(options.catalogue);
+  const notes = 'csv' in source ? headerNotes(source.map, options.mapping) : undefined;
+  const validate = rowValidator(options.catalogue, {
+    mapping: options.mapping,
+    ...(notes && { missingHints: notes.missing }),
+  });
   const finish: Finish = (record, cells, early) =>
     rowResult(record, cells, early, validate(cells), attachments, references);
-  const warnings: string[] = [];
+  const warnings: string[] = notes?.warnings ?? [];
   if ('objects' in source) {
     return {
       info,
@@ -120,7 +127,6 @@ function csvRows(
   finish: Finish,
   firstBatch?: number,
 ): AsyncGenerator<RowResult[]> {
-  if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown));
   let namelessRows = 0;
   const toResult = (record: SourceRecord): RowResult => {
     const cells = new CsvCells(map, record.data as string[]);
@@ -149,16 +155,18 @@ function csvRows(
 
 async function* objectRows(
   records: AsyncIterable<SourceRecord[]>,
-  mapping: ColumnMapping | undefined,
+  mapping: ReadSheetOptions['mapping'],
   warnings: string[],
   finish: Finish,
   firstBatch?: number,
 ): AsyncGenerator<RowResult[]> {
   const unknown = new Set<string>();
+  const seen = { fields: new Set<SheetField>(), mapped: new Set<string>() };
   yield* mapBatches(
     records,
     (record) => {
-      const cells = new ObjectCells(record.data as Record<string, unknown>, mapping, unknown);
+      const data = record.data as Record<string, unknown>;
+      const cells = new ObjectCells(data, mapping?.columns, unknown, seen);
       return finish(
         record,
         cells,
@@ -167,7 +175,8 @@ async function* objectRows(
     },
     firstBatch,
   );
-  if (unknown.size > 0) warnings.push(unknownColumns([...unknown]));
+  if (mapping) warnings.push(mappingUsed(mapping, [...seen.mapped]));
+  if (unknown.size > 0) warnings.push(unknownColumns([...unknown], seen.fields, mapping));
 }
 
 /** Each record mapped, a batch at a time; the first batch cut at `firstBatch` records. */
@@ -242,11 +251,6 @@ function referenceOf(cells: Cells): string | undefined {
   const value = cells.value('reference');
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function unknownColumns(columns: readonly string[]): string {
-  const list = columns.map((c) => `"${c}"`).join(', ');
-  return `Unknown column${columns.length === 1 ? '' : 's'} ignored: ${list}. They are not order fields; if one holds an order field under another name, map it with --mapping.`;
 }
 
 export function describeSheet(info: SheetInfo): string {

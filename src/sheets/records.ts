@@ -8,17 +8,18 @@ import { extname } from 'node:path';
 
 import {
   type Cells,
-  type ColumnMapping,
   CsvCells,
   type HeaderMap,
   mapHeader,
   MappingError,
   ObjectCells,
 } from '../orders/columns.js';
+import type { Mapping } from '../orders/mapping.js';
 import { Invalid, isAbsent, normaliseFiles } from '../orders/normalise.js';
 import { type CsvSheet, openCsv } from './csv.js';
 import { SheetError } from './errors.js';
 import { readJsonArray, readNdjson } from './json.js';
+import { noFieldHeader, refuseMappingFile } from './mapping-notes.js';
 import { scanSheet } from './scan.js';
 import type { SheetFormat, SheetInfo, SourceRecord } from './types.js';
 
@@ -49,8 +50,12 @@ export function sheetFormat(path: string): SheetFormat | undefined {
   return FORMATS[extname(path).toLowerCase()];
 }
 
-/** Opens a sheet: refused at once when its format, bytes or header cannot be read. */
-export async function openSource(path: string, mapping?: ColumnMapping): Promise<SheetSource> {
+/**
+ * Opens a sheet: refused at once when its format, bytes or header cannot be read. `mapping`: the
+ * user's (mapping-files.ts), its columns applied here, its values by the rows' validation.
+ */
+export async function openSource(path: string, mapping?: Mapping): Promise<SheetSource> {
+  refuseMappingFile(path);
   const format = sheetFormat(path);
   if (format === undefined) {
     const hint = /\.xlsx?$/i.test(path)
@@ -83,7 +88,7 @@ export async function openSource(path: string, mapping?: ColumnMapping): Promise
 }
 
 /** A sheet's records, not validated: for proving it readable, and for bundling rows as written. */
-export async function readRecords(path: string, mapping?: ColumnMapping): Promise<SheetRecords> {
+export async function readRecords(path: string, mapping?: Mapping): Promise<SheetRecords> {
   const source = await openSource(path, mapping);
   if ('csv' in source) {
     const { map } = source;
@@ -97,7 +102,7 @@ export async function readRecords(path: string, mapping?: ColumnMapping): Promis
   }
   const ignored = new Set<string>();
   const cellsOf = (record: SourceRecord) =>
-    new ObjectCells(record.data as Record<string, unknown>, mapping, ignored);
+    new ObjectCells(record.data as Record<string, unknown>, mapping?.columns, ignored);
   return {
     info: source.info,
     batches: source.objects,
@@ -172,20 +177,15 @@ function filesCell(record: SourceRecord, cells: Cells): string[] {
 }
 
 /** The header's map to fields; a header that names no field, or one twice, is refused. */
-function headerMap(csv: CsvSheet, mapping: ColumnMapping | undefined): HeaderMap {
+function headerMap(csv: CsvSheet, mapping: Mapping | undefined): HeaderMap {
   let map: HeaderMap;
   try {
-    map = mapHeader(csv.header, mapping);
+    map = mapHeader(csv.header, mapping?.columns);
   } catch (error) {
     if (!(error instanceof MappingError)) throw error;
     throw new SheetError(error.message, csv.headerLine, { cause: error });
   }
-  if (map.index.size === 0) {
-    const named = csv.header.filter((name) => name !== '').slice(0, 5);
-    throw new SheetError(
-      `the header row names no order field (${named.map((n) => `"${n}"`).join(', ')}): the row above the orders must name the columns, e.g. address1, city, order_products (or map your names with --mapping).`,
-      csv.headerLine,
-    );
-  }
+  if (map.index.size === 0)
+    throw new SheetError(noFieldHeader(csv.header, mapping), csv.headerLine);
   return map;
 }

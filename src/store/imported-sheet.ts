@@ -1,6 +1,6 @@
 /**
  * A sheet read as it was imported: its private copy (sheet-copy.ts), its attachments beside the
- * user's original, its column mapping — and only when those are the bytes that were queued.
+ * user's original, its mapping — and only when those are the bytes that were queued.
  * Validated for the sheet job that sends its rows; as written for whatever only needs its records.
  */
 import type { Catalogue } from '../orders/catalogue.js';

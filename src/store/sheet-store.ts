@@ -6,7 +6,12 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
-import { type ColumnMapping, parseMapping } from '../orders/columns.js';
+import {
+  type Mapping,
+  mappingFromRecord,
+  mappingRecord,
+  parseMappingFile,
+} from '../orders/mapping.js';
 import type { Keys } from './keys.js';
 import {
   parseOutcome,
@@ -59,11 +64,14 @@ const sheetSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined ? {} : (JSON.parse(v) as Record<string, string>))),
-  /** The import's column mapping (`--mapping`), as [column, field] pairs, for any worker. */
+  /**
+   * The sheet's mapping, found when it was queued (orders/mapping-files.ts), for any worker:
+   * a MappingRecord; [column, field] pairs in a record of an older version.
+   */
   mapping: z
     .string()
     .optional()
-    .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as Array<[string, string]>))),
+    .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as unknown))),
   finishedAt: z.string().optional(),
   reportDir: z.string().optional(),
   reportWrites: z.coerce.number().int().default(0),
@@ -80,11 +88,15 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-/** The column mapping an import was given, checked again as any outside input is. */
-export function sheetMapping(sheet: SheetRecord): ColumnMapping | undefined {
-  return sheet.mapping === undefined
-    ? undefined
-    : parseMapping(Object.fromEntries(sheet.mapping), `the mapping of sheet ${sheet.sheetId}`);
+/** The mapping a sheet was queued with, checked again as any outside input is. */
+export function sheetMapping(sheet: SheetRecord): Mapping | undefined {
+  const { mapping } = sheet;
+  if (mapping === undefined) return undefined;
+  if (!Array.isArray(mapping)) return mappingFromRecord(mapping, `sheet ${sheet.sheetId}`);
+  // Written by an older version: `import --mapping`'s columns as pairs, the file not recorded.
+  const source = { kind: 'flag' as const, file: 'the file given to import' };
+  const pairs = mapping.filter((pair): pair is [string, string] => Array.isArray(pair));
+  return parseMappingFile(Object.fromEntries(pairs), source);
 }
 
 /** Fields of a sheet's record that change while it is imported. */
@@ -101,7 +113,7 @@ export type SheetUpdate = Partial<
 };
 
 export interface NewSheet {
-  mapping?: ReadonlyMap<string, string>;
+  mapping?: Mapping;
   sheetId: string;
   path: string;
   name: string;
@@ -200,7 +212,7 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     allowDuplicates: sheet.allowDuplicates ? '1' : '0',
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.origin !== undefined && { origin: sheet.origin }),
-    ...(sheet.mapping !== undefined && { mapping: JSON.stringify([...sheet.mapping]) }),
+    ...(sheet.mapping !== undefined && { mapping: JSON.stringify(mappingRecord(sheet.mapping)) }),
   };
 }
 

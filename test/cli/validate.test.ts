@@ -111,11 +111,7 @@ describe('order-importer validate', () => {
       {},
       /^order-importer: Product catalogue .*nowhere\.json cannot be read/,
     ],
-    [
-      ['--mapping', 'nowhere.json'],
-      {},
-      /^order-importer: Column mapping .*nowhere\.json cannot be read/,
-    ],
+    [['--mapping', 'nowhere.json'], {}, /^order-importer: Mapping .*nowhere\.json cannot be read/],
   ])('exits 1 with one line for bad settings %j %j', async (args, env, message) => {
     const finished = await runInProcess(['validate', samples[0] ?? '', ...args], env);
     expect(finished.code).toBe(1);

@@ -18,6 +18,10 @@ describe('isSheetCandidate', () => {
     ['orders.csv', true],
     ['inbox/agency/ORDERS.CSV', true],
     ['export.json', true],
+    // The mapping of the sheets beside it, though it ends in .json.
+    ['mapping.json', false],
+    ['inbox/gent/Mapping.JSON', false],
+    ['mapping.json.csv', true],
     ['lines.ndjson', true],
     ['lines.jsonl', true],
     ['~$orders.csv', false],

@@ -8,6 +8,7 @@ import {
   parseMapping,
   CsvCells,
 } from '../../src/orders/columns.js';
+import { parseMappingFile } from '../../src/orders/mapping.js';
 import { testCatalogue } from '../helpers/catalogue.js';
 
 const catalogue = testCatalogue;
@@ -169,6 +170,83 @@ describe('rowValidator', () => {
       {
         column: 'files',
         message: 'files must be file paths separated by | (or a JSON list of paths) (got "7").',
+      },
+    ]);
+  });
+});
+
+describe('rowValidator with a mapping', () => {
+  const mapping = parseMappingFile(
+    {
+      columns: { Taal: 'contact_language', 'Factuur aan': 'invoice_to', Geen: 'no_inv_mail' },
+      values: {
+        contact_language: { Nederlands: 'nl', Frans: 'fr' },
+        invoice_to: { verkoper: 'salesman', 'de huurder': 'tenant' },
+        no_inv_mail: { 'geen mail': 'yes' },
+        property_type: { rijhuis: 'Rijwoning / Duplex' },
+      },
+    },
+    { kind: 'beside', file: '/inbox/gent/mapping.json' },
+  );
+  const mapped = rowValidator(catalogue, { mapping });
+  const { contact_language: _l, invoice_to: _i, inv_mail: _m, ...rest } = complete;
+  const dutch = (cells: Record<string, unknown>) =>
+    mapped(new ObjectCells({ ...rest, ...cells }, mapping.columns, new Set()));
+
+  it('applies the words for values before the values are checked, ignoring case and spaces', () => {
+    const result = dutch({
+      Taal: ' NEDERLANDS ',
+      'Factuur aan': 'Verkoper',
+      Geen: 'Geen  Mail',
+      property_type: 'rij huis',
+    });
+    expect(result.ok && result.value.order).toMatchObject({
+      contact_language: 'nl',
+      invoice_to: 'salesman',
+      no_inv_mail: 1,
+      property_type: 'Rijwoning / Duplex',
+    });
+    // The values themselves, and the usual yes/no words, still work.
+    const plain = dutch({ Taal: 'fr', 'Factuur aan': 'other', Geen: 'ja' });
+    expect(plain.ok && plain.value.order).toMatchObject({
+      contact_language: 'fr',
+      invoice_to: 'other',
+      no_inv_mail: 1,
+    });
+  });
+
+  it('names the user’s column and the mapping when a value is none of its words', () => {
+    const result = dutch({ Taal: 'Duits', 'Factuur aan': 'verkoper', Geen: 'misschien' });
+    expect(result.ok ? [] : result.problems).toEqual([
+      {
+        column: 'Geen',
+        message:
+          'no_inv_mail must be yes or no (1/0, true/false, ja/nee, oui/non), or one of its words under "values" in /inbox/gent/mapping.json (got "misschien").',
+      },
+      {
+        column: 'Taal',
+        message:
+          'contact_language must be one of "nl", "en", "fr", or one of its words under "values" in /inbox/gent/mapping.json (got "Duits").',
+      },
+      {
+        column: 'inv_mail',
+        message:
+          'inv_mail is required: the e-mail address for the invoice; if there is none, set no_inv_mail to yes.',
+      },
+    ]);
+  });
+
+  it('says, for a field a row lacks, which column may hold it and the mapping to write', () => {
+    const hinted = rowValidator(catalogue, {
+      missingHints: new Map([['city', '; if the column "Gemeente" holds it, add …']]),
+    });
+    const { city: _city, ...withoutCity } = complete;
+    const result = hinted(new ObjectCells(withoutCity, undefined, new Set()));
+    expect(result.ok ? [] : result.problems).toEqual([
+      {
+        column: 'city',
+        message:
+          'city is required: the city of the property; if the column "Gemeente" holds it, add ….',
       },
     ]);
   });

@@ -147,6 +147,17 @@ describe('loadSettings', () => {
     ]);
   });
 
+  it('reads the mapping of the config file, relative to the config file', async () => {
+    const configFile = await put(
+      cwd,
+      'etc/importer.json',
+      JSON.stringify({ mapping: 'gent.json' }),
+    );
+    const settings = await loadSettings({ cwd, configFile });
+    expect(settings.mappingFile).toBe(join(cwd, 'etc', 'gent.json'));
+    expect((await loadSettings({ cwd })).mappingFile).toBeUndefined();
+  });
+
   it.each([
     ['missing.json', null, /cannot be read/],
     ['broken.json', '{"concurrency": ', /is not valid JSON/],
@@ -155,6 +166,16 @@ describe('loadSettings', () => {
     ['bad.json', '{"concurrency": "x"}', /^"concurrency" in .*bad\.json: must be a number/],
     ['sched.json', '{"schedules": [{"name": "n"}]}', /^"schedules" in .*: 0\.cron: is required\.$/],
     ['sched-object.json', '{"schedules": {}}', /^"schedules" in .*: must be a list\.$/],
+    [
+      'mapping.json',
+      '{"mapping": {"Straat": "address1"}}',
+      /^"mapping" in .*: must be the path of a mapping file, relative to the config file/,
+    ],
+    [
+      'mapping-empty.json',
+      '{"mapping": " "}',
+      /^"mapping" in .*: must be the path of a mapping file/,
+    ],
   ])('refuses the config file %s', async (name, content, message) => {
     const configFile = content === null ? join(cwd, name) : await put(cwd, name, content);
     await expect(loadSettings({ cwd, configFile })).rejects.toThrow(message);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile, packageRoot } from '../../src/package-root.js';
-import { parseMapping } from '../../src/orders/columns.js';
+import { parseMappingFile } from '../../src/orders/mapping.js';
 import { SheetError } from '../../src/sheets/errors.js';
 import { type ReadSheetOptions, type RowResult, readSheet } from '../../src/sheets/read-sheet.js';
 import { put, tempDir } from '../helpers/files.js';
@@ -84,7 +84,7 @@ describe('readSheet', () => {
     );
     expect(sheet.rows.every((r) => r.ok)).toBe(true);
     expect(sheet.warnings).toEqual([
-      'Unknown columns ignored: "Notes", "Agent". They are not order fields; if one holds an order field under another name, map it with --mapping.',
+      'Unknown columns ignored: "Notes", "Agent": they are not order fields. Did you mean "Notes" → remark? Add { "columns": { "Notes": "remark" } } to a mapping.json beside the sheet.',
       '2 rows have values in a column without a name (column P); they are ignored: give the column a name in the header.',
     ]);
   });
@@ -107,7 +107,10 @@ describe('readSheet', () => {
   });
 
   it('uses a mapping and names problems by the sheet’s own columns', async () => {
-    const mapping = parseMapping({ Gemeente: 'city', Straat: 'address1' }, 'm.json');
+    const mapping = parseMappingFile(
+      { Gemeente: 'city', Straat: 'address1' },
+      { kind: 'flag', file: '/m.json' },
+    );
     const header = HEADER.replace('address1', 'Straat').replace('city', 'Gemeente');
     const sheet = await readAll('mapped.csv', `${header}\n${row('R1').replace(',Gent,', ',,')}\n`, {
       mapping,
@@ -193,5 +196,133 @@ describe('the samples', () => {
   it('include an Excel-style CSV: semicolons, Windows-1252, CRLF', async () => {
     const sheet = await readSheet(join(samples, 'orders.csv'), options);
     expect(sheet.info).toMatchObject({ delimiter: ';', encoding: 'windows-1252' });
+  });
+});
+
+describe('readSheet with a mapping', () => {
+  const DUTCH_HEADER =
+    'Referentie;Type;Straat;Nr;Gemeente;Postcode;Naam;Taal;E-mail;Facturatie e-mail;Factuur aan;Eigenaar;Producten;Bijlagen';
+  const dutchRow = (ref: string, taal: string, factuur: string) =>
+    `${ref};Andere;Kerkstraat;1;Gent;9000;Jozef Peeters;${taal};jozef@example.be;f@example.be;${factuur};contact;EPC;docs/plan.pdf`;
+  const mapping = parseMappingFile(
+    {
+      columns: {
+        Referentie: 'reference',
+        Type: 'property_type',
+        Straat: 'address1',
+        Nr: 'address2',
+        Gemeente: 'city',
+        Naam: 'contact_name',
+        Taal: 'contact_language',
+        'E-mail': 'contact_email',
+        'Facturatie e-mail': 'inv_mail',
+        'Factuur aan': 'invoice_to',
+        Eigenaar: 'is_contact_owner',
+        Producten: 'order_products',
+        Bijlagen: 'files',
+      },
+      values: { contact_language: { Nederlands: 'nl' }, invoice_to: { verkoper: 'salesman' } },
+    },
+    { kind: 'beside', file: join(dir, 'mapping.json') },
+  );
+
+  it('reads a Windows-1252 sheet through it, says once which mapping, and hints the rest', async () => {
+    const text = [
+      DUTCH_HEADER,
+      dutchRow('D1', 'Nederlands', 'Verkoper'),
+      dutchRow('D2', 'Duits', 'verkoper'),
+    ]
+      .join('\r\n')
+      .replace('Jozef Peeters', 'Jozef Peeters-Maës');
+    // As Excel on Belgian Windows saves it.
+    const path = await put(dir, 'dutch.csv', Buffer.from(`${text}\r\n`, 'latin1'));
+    const opened = await readSheet(path, { ...options, mapping });
+    const sheet = { ...opened, rows: [] as RowResult[] };
+    for await (const batch of opened.batches) sheet.rows.push(...batch);
+    expect(sheet.rows[0]?.source.data).toContain('Jozef Peeters-Maës');
+    expect(sheet.info).toMatchObject({ encoding: 'windows-1252', delimiter: ';' });
+    // Postcode is not in the mapping: the row lacks postal_code, and is told what to write.
+    const advice = 'add "Postcode": "postal_code" to "columns" in ' + join(dir, 'mapping.json');
+    expect(problemsOf(sheet.rows[0])).toEqual([
+      expect.objectContaining({
+        column: 'postal_code',
+        message: `postal_code is required: the postal code of the property; if the column "Postcode" holds it, ${advice}.`,
+      }),
+    ]);
+    expect(problemsOf(sheet.rows[1]).map((p) => [p.column, p.message.slice(0, 40)])).toEqual([
+      ['Taal', 'contact_language must be one of "nl", "e'],
+      ['postal_code', 'postal_code is required: the postal code'],
+    ]);
+    expect(sheet.warnings).toEqual([
+      `Read with the mapping ${join(dir, 'mapping.json')} (beside the sheet): columns "Referentie" → reference, "Type" → property_type, "Straat" → address1, "Nr" → address2, "Gemeente" → city, "Naam" → contact_name, "Taal" → contact_language, "E-mail" → contact_email, "Facturatie e-mail" → inv_mail, "Factuur aan" → invoice_to, "Eigenaar" → is_contact_owner, "Producten" → order_products, 1 more; words for the values of contact_language, invoice_to.`,
+      `Unknown column ignored: "Postcode": it is not an order field. Did you mean postal_code? Add "Postcode": "postal_code" to "columns" in ${join(dir, 'mapping.json')}.`,
+    ]);
+  });
+
+  it('gives the order in the API’s values', async () => {
+    const text = [`${DUTCH_HEADER};Pc`, `${dutchRow('D1', 'nederlands ', 'VERKOPER')};9000`];
+    const withPc = parseMappingFile(
+      {
+        ...(mapping.json as object),
+        columns: { ...(mapping.json.columns as object), Pc: 'postal_code' },
+      },
+      mapping.source,
+    );
+    const sheet = await readAll('dutch-ok.csv', `${text.join('\n')}\n`, { mapping: withPc });
+    expect(sheet.rows[0]).toMatchObject({
+      ok: true,
+      reference: 'D1',
+      order: { contact_language: 'nl', invoice_to: 'salesman', postal_code: '9000', city: 'Gent' },
+    });
+  });
+
+  it('says so when the mapping maps none of the sheet’s columns', async () => {
+    const sheet = await readAll('unmapped.csv', `${HEADER}\n${row('R1')}\n`, { mapping });
+    expect(sheet.warnings).toEqual([
+      `Read with the mapping ${join(dir, 'mapping.json')} (beside the sheet): none of its column names is in this sheet; words for the values of contact_language, invoice_to.`,
+    ]);
+  });
+
+  it('names the JSON keys it mapped', async () => {
+    const path = await put(
+      dir,
+      'dutch.ndjson',
+      `${JSON.stringify({ Referentie: 'J1', Taal: 'Nederlands', Postcode: '9000' })}\n`,
+    );
+    const sheet = await readSheet(path, { ...options, mapping });
+    for await (const batch of sheet.batches) expect(batch).toHaveLength(1);
+    expect(sheet.warnings[0]).toMatch(
+      /columns "Referentie" → reference, "Taal" → contact_language;/,
+    );
+    expect(sheet.warnings[1]).toMatch(
+      /^Unknown column ignored: "Postcode".*Did you mean postal_code\?/,
+    );
+  });
+
+  it('refuses a sheet holding two of the user’s names for one field, naming both', async () => {
+    const both = parseMappingFile(
+      { Straat: 'address1', Adres: 'address1' },
+      { kind: 'flag', file: '/m.json' },
+    );
+    await expect(
+      readAll('both.csv', 'Straat;Adres;city\nKerkstraat;Veldstraat;Gent\n', { mapping: both }),
+    ).rejects.toThrow(
+      'line 1: the columns "Straat" and "Adres" both give address1; keep one of them.',
+    );
+  });
+
+  it('is never given a mapping.json to read as a sheet', async () => {
+    await expect(readAll('mapping.json', '{ "Straat": "address1" }')).rejects.toThrow(
+      /mapping\.json is a mapping \(column names and words for the sheets beside it\), not a sheet of orders/,
+    );
+  });
+
+  it('hints the mapping to write when the header names no field', async () => {
+    const error = await readAll('nofield.csv', 'Straat;Gemeente;Agent\nKerkstraat;Gent;x\n').catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toBe(
+      'line 1: the header row names no order field ("Straat", "Gemeente", "Agent"): the row above the orders must name the columns, e.g. address1, city, order_products. To map your own names, add { "columns": { "Straat": "address1", "Gemeente": "city" } } to a mapping.json beside the sheet.',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { loadCatalogue } from '../../src/orders/catalogue.js';
-import { parseMapping } from '../../src/orders/columns.js';
+import { type Mapping, parseMappingFile } from '../../src/orders/mapping.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { readSheet, type RowResult, validateSource } from '../../src/sheets/read-sheet.js';
 import {
@@ -23,7 +23,7 @@ const HEADER =
 const row = (reference: string, files: string, city = 'Gent') =>
   `${reference},Andere,Kerkstraat,1,${city},9000,An,nl,an@example.be,f@example.be,tenant,contact,EPC,${files}`;
 
-async function allRecords(path: string, mapping?: ReturnType<typeof parseMapping>) {
+async function allRecords(path: string, mapping?: Mapping) {
   const sheet = await readRecords(path, mapping);
   const records: SourceRecord[] = [];
   for await (const batch of sheet.batches) records.push(...batch);
@@ -57,7 +57,10 @@ describe('a sheet’s records, not validated', () => {
       'files.ndjson',
       '{"ref":"A","bijlagen":["x.pdf","y.pdf"]}\nnot json\n{"ref":"B","bijlagen":7}\n',
     );
-    const mapping = parseMapping({ bijlagen: 'files', ref: 'reference' }, 'test');
+    const mapping = parseMappingFile(
+      { bijlagen: 'files', ref: 'reference' },
+      { kind: 'flag', file: 'test' },
+    );
     const { sheet, records } = await allRecords(path, mapping);
     expect(records.map((r) => sheet.filesOf(r))).toEqual([['x.pdf', 'y.pdf'], [], []]);
   });

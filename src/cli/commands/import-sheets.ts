@@ -1,7 +1,7 @@
 /** How `import` hands its sheets over: submitted to the queues, then followed through the store. */
 import type { Context } from '../../context.js';
 import { submitSheet } from '../../intake/submit.js';
-import type { ColumnMapping } from '../../orders/columns.js';
+import type { Mapping } from '../../orders/mapping.js';
 import { importStopped } from '../../rows/stop-import.js';
 import { sheetProgress } from '../../store/progress.js';
 import { SheetUnsettledError } from '../../store/sheet-copy.js';
@@ -10,19 +10,19 @@ import type { Importer } from '../importer.js';
 import { shortPath } from '../setup.js';
 import { unlessRedisGone, type Watched } from './wait-for-sheets.js';
 
-/** Queues each sheet (or finds it queued before); their sheet ids, in order. */
+/** Queues each sheet (or finds it queued before) with its mapping; their sheet ids, in order. */
 export async function queueSheets(
   importer: Importer,
-  paths: readonly string[],
-  opts: { allowDuplicates?: boolean; mapping: ColumnMapping | undefined; redisWaitS: number },
+  sheets: ReadonlyArray<{ path: string; mapping: Mapping | undefined }>,
+  opts: { allowDuplicates?: boolean; redisWaitS: number },
   announce: (line: string) => void,
   cwd: string,
 ): Promise<string[]> {
   const ids: string[] = [];
-  for (const path of paths) {
+  for (const { path, mapping } of sheets) {
     const queued = submitSheet(importer.ctx, path, {
       allowDuplicates: opts.allowDuplicates ?? false,
-      ...(opts.mapping && { mapping: opts.mapping }),
+      ...(mapping && { mapping }),
     });
     // Still being written: the user's to wait for, said in one line.
     const { sheetId, resumed } = await unlessRedisGone(

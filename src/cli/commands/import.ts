@@ -5,7 +5,7 @@ import type { SettingFlags } from '../../settings/load.js';
 import { CliError } from '../errors.js';
 import { chosenConnection, openChosen } from '../importers.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, readMapping } from '../setup.js';
+import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
@@ -36,9 +36,12 @@ export async function importCommand(
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   const configured = chosenConnection(settings, opts.connection);
-  const mapping = await readMapping(opts.mapping, io.cwd, configured?.mapping);
+  const mappings = await mappingSources(opts.mapping, settings, io.cwd, configured?.mapping);
   const paths = sheets.map((s) => resolve(io.cwd, s));
   for (const path of paths) await mustBeFile(path);
+  // Each sheet's mapping found before anything starts: one that cannot be used stops the import.
+  const mapped = [];
+  for (const path of paths) mapped.push({ path, mapping: await mappingToImport(mappings, path) });
 
   // Lines told while the progress is drawn (an outage) go above it, not through it; they quote
   // file names and messages that may hold a sheet's control characters.
@@ -51,8 +54,8 @@ export async function importCommand(
   const importer = await openChosen({ settings, logger, announce, workers }, configured);
   const stop = { interrupted: false };
   try {
-    const queueing = { ...opts, mapping, redisWaitS: settings.redisWaitS };
-    const ids = await queueSheets(importer, paths, queueing, announce, io.cwd);
+    const queueing = { ...opts, redisWaitS: settings.redisWaitS };
+    const ids = await queueSheets(importer, mapped, queueing, announce, io.cwd);
     if (!workers) {
       const { id, apiBaseUrl } = importer.connection;
       const same = configured

@@ -1,6 +1,8 @@
 /** `validate` on one sheet: its lines for a person, and its summary for `--json`. */
 import { stat } from 'node:fs/promises';
 
+import { MappingError } from '../../orders/columns.js';
+import type { Mapping } from '../../orders/mapping.js';
 import { SheetError } from '../../sheets/errors.js';
 import {
   describeSheet,
@@ -34,6 +36,8 @@ export interface ValidateSummary {
 /** How sheets are read and where their lines go. */
 export interface SheetCheck {
   reading: ReadSheetOptions;
+  /** The mapping of the sheet at a path (mapping-files.ts): a mistake in it is the sheet's error. */
+  mappingOf: (path: string) => Promise<Mapping | undefined>;
   /** Human lines. */
   write: (text: string) => void;
   /**
@@ -69,7 +73,8 @@ export async function validateSheet(
     return { summary, missing: true };
   }
   try {
-    const opened = await readSheet(path, check.reading);
+    const mapping = await check.mappingOf(path);
+    const opened = await readSheet(path, { ...check.reading, ...(mapping && { mapping }) });
     const { info } = opened;
     summary.sha256 = info.sha256;
     summary.format = info.format;
@@ -89,7 +94,7 @@ export async function validateSheet(
     const counts = `${summary.total} row${summary.total === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid`;
     write(`  ${summary.invalid === 0 ? out.green(counts) : out.red(counts)}\n`);
   } catch (error) {
-    if (!(error instanceof SheetError)) throw error;
+    if (!(error instanceof SheetError) && !(error instanceof MappingError)) throw error;
     summary.error = error.message;
     write(`${out.bold(name)}\n  ${out.red(`cannot be read: ${shown(error.message)}`)}\n`);
   }

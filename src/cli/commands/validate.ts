@@ -6,7 +6,7 @@ import { forUser } from '../errors.js';
 import { chosenConnection } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { paint } from '../paint.js';
-import { commandSettings, readMapping, shortPath } from '../setup.js';
+import { commandSettings, mappingOfSheet, mappingSources, shortPath } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { StatusLine } from './status-line.js';
 import { type SheetCheck, validateSheet, type ValidateSummary } from './validate-sheet.js';
@@ -36,16 +36,16 @@ export async function validateCommand(
     opts.mapping === undefined || opts.connection !== undefined
       ? chosenConnection(settings, opts.connection)
       : undefined;
-  const mapping = await readMapping(opts.mapping, io.cwd, configured?.mapping);
+  const mappings = await mappingSources(opts.mapping, settings, io.cwd, configured?.mapping);
   const status = new StatusLine(io.stderr);
   const stream = opts.json ? io.stderr : io.stdout;
   let full = false;
   const check: SheetCheck = {
     reading: {
       catalogue,
-      ...(mapping && { mapping }),
       maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
     },
+    mappingOf: (path) => mappingOfSheet(mappings, path),
     write: (text: string) => {
       status.clear();
       full = !stream.write(text) || full;

@@ -10,11 +10,12 @@ import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../../intake/intake.js';
 import { type InboxRoute, RoutedIntake } from '../../intake/routes.js';
-import { loadMapping, MappingError } from '../../orders/columns.js';
+import type { MappingSources } from '../../orders/mapping-files.js';
 import type { Settings } from '../../settings/load.js';
 import { recentProgress, sheetProgress } from '../../store/progress.js';
-import { CliError, forUser } from '../errors.js';
+import { CliError } from '../errors.js';
 import type { Importer } from '../importer.js';
+import { withConnectionMapping } from '../setup.js';
 import { DoneAnnouncer, type DoneAnnouncerOptions } from './done-lines.js';
 
 const RECOVERY_EVERY_MS = 60_000;
@@ -24,6 +25,8 @@ export interface WatchParts {
   settings: Settings;
   /** The first of `importers`: what the parts of one connection use. */
   importer: Importer;
+  /** The mapping files of its sheets besides a `mapping.json` beside one (`--mapping`, config). */
+  mappings: MappingSources;
   /** One per connection this watch serves (one without `connections` in the config file). */
   importers: Importer[];
   logger: Logger;
@@ -59,8 +62,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
   const { settings, importers, logger, announce, show } = parts;
   const intakes: Intake[] = [];
   for (const importer of importers) {
-    const file = importer.configured?.mapping;
-    const mapping = file === undefined ? undefined : await forUser(loadMapping(file), MappingError);
+    const mappings = await withConnectionMapping(parts.mappings, importer.configured?.mapping);
     intakes.push(
       new Intake({
         ctx: importer.ctx,
@@ -68,7 +70,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
         failedDir: settings.failedDir,
         stableMs: settings.inboxStableMs,
         logger,
-        ...(mapping && { mapping }),
+        mappings,
       }),
     );
   }

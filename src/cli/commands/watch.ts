@@ -6,7 +6,7 @@ import type { SettingFlags } from '../../settings/load.js';
 import { serviceStart } from '../importer.js';
 import { type Importers, openEach } from '../importers.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, shortPath } from '../setup.js';
+import { commandLogger, commandSettings, mappingSources, shortPath } from '../setup.js';
 import { announceHosts, refuseExposure } from './dashboard-serving.js';
 import { startIntake, type WatchParts } from './watch-intake.js';
 import { serveWatchDashboard, startScheduledScans, watchInbox } from './watch-parts.js';
@@ -23,6 +23,8 @@ export interface WatchCommandOptions {
   settings?: SettingFlags;
   /** false: no dashboard. */
   dashboard?: boolean;
+  /** `--mapping FILE`: the mapping of every sheet, over any `mapping.json` beside one. */
+  mapping?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export interface WatchCommandOptions {
  */
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const mappings = await mappingSources(opts.mapping, settings, io.cwd);
   // On a terminal its lines go above the sheets' progress lines.
   const progress = new WatchProgress(io.stderr);
   const announce = (line: string) => {
@@ -61,6 +64,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   let dashboard: RunningDashboard | undefined;
   const parts: WatchParts = {
     settings,
+    mappings,
     importer,
     importers: importers.all,
     logger,
@@ -129,6 +133,13 @@ function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undef
       ? 'there'
       : `into its office's subfolder (${offices.join(', ')}); a sheet anywhere else is not taken`;
   announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) ${where}.`);
+  const { mappings, show } = parts;
+  if (mappings.flag !== undefined)
+    announce(`Every sheet is read with the mapping ${show(mappings.flag)}.`);
+  else if (mappings.config !== undefined)
+    announce(
+      `Sheets without a mapping.json beside them${settings.connections.some((c) => c.mapping !== undefined) ? " or their connection's" : ''} are read with the mapping ${show(mappings.config)}.`,
+    );
   announce(`Reports go to ${settings.reportsDir}.`);
   if (dashboard) {
     announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);

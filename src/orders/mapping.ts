@@ -1,0 +1,212 @@
+/**
+ * A user's mapping (docs/design.md §2 "Mapping"): their own column names for order fields
+ * (`columns`), their own words for the values of enumerations and yes/no fields (`values`), and
+ * the worksheet of a workbook (`worksheet`, kept for workbooks). The flat form
+ * `{ "Straat": "address1" }` is `columns` alone. Where a mapping is found: mapping-files.ts.
+ */
+import { type ColumnMapping, fieldOf, MappingError, parseMapping, quoted } from './columns.js';
+import { lookalikeField } from './header-hints.js';
+import { Invalid, normaliseEnum, normaliseFlag, squash } from './normalise.js';
+
+/** Where a mapping was found, first found wins: `--mapping`, beside the sheet, connection, config. */
+export type MappingKind = 'flag' | 'beside' | 'connection' | 'config';
+
+export interface MappingSource {
+  kind: MappingKind;
+  /** The file, absolute. */
+  file: string;
+}
+
+/** The fields whose values a mapping may give synonyms for. */
+export const SYNONYM_FIELDS = [
+  'property_type',
+  'contact_language',
+  'invoice_to',
+  'is_contact_owner',
+  'no_inv_mail',
+  'no_contact_mail',
+] as const;
+export type SynonymField = (typeof SYNONYM_FIELDS)[number];
+
+/** Per field, the user's words (squashed: case and spaces ignored) → the value each stands for. */
+export type ValueSynonyms = ReadonlyMap<SynonymField, ReadonlyMap<string, string | number>>;
+
+export interface Mapping {
+  columns: ColumnMapping;
+  values: ValueSynonyms;
+  worksheet?: string;
+  /** Which of the two forms the file is written in: advice to add a column follows it. */
+  form: 'flat' | 'full';
+  source: MappingSource;
+  /** The file's JSON as written (and checked): what travels with a sheet, and what failed/ gets. */
+  json: Record<string, unknown>;
+}
+
+/** A mapping as it travels with its sheet (journal, Redis): checked again wherever it is read. */
+export interface MappingRecord {
+  source: MappingSource;
+  json: unknown;
+}
+
+const PARTS = ['columns', 'values', 'worksheet'];
+const MAX_WORKSHEET = 255;
+
+/** How messages name a mapping: its file, and why that one was used. */
+export function describeMapping(source: MappingSource): string {
+  switch (source.kind) {
+    case 'flag':
+      return `--mapping ${source.file}`;
+    case 'beside':
+      return `${source.file} (beside the sheet)`;
+    case 'connection':
+      return `${source.file} (the connection's mapping)`;
+    case 'config':
+      return `${source.file} (the config file's "mapping")`;
+  }
+}
+
+/** Checks a parsed mapping file, either form; every mistake is a MappingError naming the file. */
+export function parseMappingFile(json: unknown, source: MappingSource): Mapping {
+  const where = `Mapping ${source.file}`;
+  if (!isObject(json)) {
+    throw new MappingError(
+      `${where} must be a JSON object, like { "columns": { "Straat": "address1" } } (or the flat { "Straat": "address1" }).`,
+    );
+  }
+  if (!isFullForm(json)) {
+    const columns = parseMapping(json, source.file, lookalikeField);
+    return { columns, values: new Map(), form: 'flat', source, json };
+  }
+  const stray = Object.keys(json).find((key) => !PARTS.includes(key));
+  if (stray !== undefined) {
+    throw new MappingError(
+      `${where}: ${quoted(stray)} is not a part of a mapping (those are "columns", "values" and "worksheet"); a column name goes under "columns", like { "columns": { ${quoted(stray)}: "address1" } }.`,
+    );
+  }
+  const { columns, values, worksheet } = json;
+  if (columns !== undefined && !isObject(columns)) {
+    throw new MappingError(
+      `${where}: "columns" must be an object of your column names and the fields they hold, like { "Straat": "address1" }.`,
+    );
+  }
+  const mapping: Mapping = {
+    columns:
+      columns === undefined
+        ? new Map()
+        : parseMapping(columns, `${source.file} ("columns")`, lookalikeField),
+    values: parseValues(values, where),
+    form: 'full',
+    source,
+    json,
+  };
+  if (worksheet !== undefined) mapping.worksheet = parseWorksheet(worksheet, where);
+  return mapping;
+}
+
+/**
+ * The full form has a part that the flat form could not hold: a flat `{ "columns": "address1" }`
+ * maps a column named "columns".
+ */
+function isFullForm(json: Record<string, unknown>): boolean {
+  return PARTS.some((part) => {
+    if (!Object.hasOwn(json, part)) return false;
+    const value = json[part];
+    return typeof value !== 'string' || fieldOf(value) === undefined;
+  });
+}
+
+function parseWorksheet(worksheet: unknown, where: string): string {
+  if (typeof worksheet !== 'string' || worksheet.trim() === '' || worksheet.length > MAX_WORKSHEET)
+    throw new MappingError(`${where}: "worksheet" must be the name of a worksheet, as text.`);
+  return worksheet.trim();
+}
+
+function parseValues(values: unknown, where: string): ValueSynonyms {
+  const parsed = new Map<SynonymField, ReadonlyMap<string, string | number>>();
+  if (values === undefined) return parsed;
+  if (!isObject(values)) {
+    throw new MappingError(
+      `${where}: "values" must be an object of fields and your words for their values, like { "contact_language": { "Nederlands": "nl" } }.`,
+    );
+  }
+  for (const [name, words] of Object.entries(values)) {
+    const field = synonymField(name, where);
+    if (parsed.has(field)) {
+      throw new MappingError(`${where}: "values" gives ${field} twice; keep one of them.`);
+    }
+    parsed.set(field, parseWords(field, name, words, where));
+  }
+  return parsed;
+}
+
+function synonymField(name: string, where: string): SynonymField {
+  const field = fieldOf(name);
+  const known = SYNONYM_FIELDS.find((f) => f === field);
+  if (known !== undefined) return known;
+  const what = field === undefined ? 'is not an order field' : 'takes no value synonyms';
+  throw new MappingError(
+    `${where}: "values" names ${quoted(name)}, which ${what}; synonyms are for ${SYNONYM_FIELDS.join(', ')}.`,
+  );
+}
+
+const NOT_A_VALUE = new Invalid('must be text');
+
+function parseWords(
+  field: SynonymField,
+  name: string,
+  words: unknown,
+  where: string,
+): ReadonlyMap<string, string | number> {
+  const at = `${where}: "values".${quoted(name)}`;
+  if (!isObject(words)) {
+    throw new MappingError(
+      `${at} must be an object of your words and the values they stand for, like { "Nederlands": "nl" }.`,
+    );
+  }
+  const normalise =
+    field === 'no_inv_mail' || field === 'no_contact_mail' ? normaliseFlag : normaliseEnum[field];
+  const synonyms = new Map<string, string | number>();
+  for (const [word, target] of Object.entries(words)) {
+    const key = squash(word);
+    if (key === '')
+      throw new MappingError(`${at} has an empty word; give the word as the sheet writes it.`);
+    const scalar =
+      typeof target === 'string' || typeof target === 'number' || typeof target === 'boolean';
+    const value = scalar ? normalise(target) : NOT_A_VALUE;
+    if (value instanceof Invalid) {
+      throw new MappingError(
+        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.message}.`,
+      );
+    }
+    const earlier = synonyms.get(key);
+    if (earlier !== undefined && earlier !== value) {
+      throw new MappingError(
+        `${at} gives ${quoted(word)} twice (case and spaces are ignored), for two values; keep one of them.`,
+      );
+    }
+    synonyms.set(key, value);
+  }
+  return synonyms;
+}
+
+/** The mapping as it is stored with its sheet (see MappingRecord). */
+export function mappingRecord(mapping: Mapping): MappingRecord {
+  return { source: mapping.source, json: mapping.json };
+}
+
+/** A stored mapping read back (`where`: whose, for the error), checked again as any outside input is. */
+export function mappingFromRecord(record: unknown, where: string): Mapping {
+  if (!isObject(record) || !isObject(record.source)) {
+    throw new MappingError(`the mapping stored for ${where} cannot be read.`);
+  }
+  const { kind, file } = record.source;
+  const kinds: readonly unknown[] = ['flag', 'beside', 'connection', 'config'];
+  if (!kinds.includes(kind) || typeof file !== 'string') {
+    throw new MappingError(`the mapping stored for ${where} does not say where it came from.`);
+  }
+  return parseMappingFile(record.json, { kind: kind as MappingKind, file });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

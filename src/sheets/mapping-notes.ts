@@ -1,0 +1,125 @@
+/**
+ * What a sheet is told of its mapping: which one it was read with (once per sheet), its unknown
+ * columns with the mapping to write for those that look like a field, and the same advice when
+ * its header names no field at all. A `mapping.json` is never read as a sheet.
+ */
+import { basename } from 'node:path';
+
+import { type HeaderMap, normaliseHeader, type SheetField } from '../orders/columns.js';
+import {
+  type Lookalike,
+  lookalikes,
+  mappingAdvice,
+  mappingTarget,
+} from '../orders/header-hints.js';
+import { isMappingFile } from '../orders/mapping-files.js';
+import { describeMapping, type Mapping } from '../orders/mapping.js';
+import { SheetError } from './errors.js';
+
+/** Refuses a mapping file given as a sheet (`import folder/*`, a `.json` in the inbox). */
+export function refuseMappingFile(path: string): void {
+  if (!isMappingFile(path)) return;
+  throw new SheetError(
+    `${basename(path)} is a mapping (column names and words for the sheets beside it), not a sheet of orders: it is read for those sheets, never imported itself.`,
+  );
+}
+
+/** Columns a note lists at most. */
+const LISTED = 12;
+
+/** Which mapping the sheet was read with, and what it mapped (`mapped`: the sheet's own names). */
+export function mappingUsed(mapping: Mapping, mapped: readonly string[]): string {
+  const parts: string[] = [];
+  if (mapped.length > 0) {
+    const shown = mapped
+      .slice(0, LISTED)
+      .map((column) => `"${column}" → ${mapping.columns.get(normaliseHeader(column)) ?? '?'}`);
+    if (mapped.length > LISTED) shown.push(`${mapped.length - LISTED} more`);
+    parts.push(`columns ${shown.join(', ')}`);
+  } else if (mapping.columns.size > 0) {
+    parts.push('none of its column names is in this sheet');
+  }
+  const words = [...mapping.values.keys()];
+  if (words.length > 0) parts.push(`words for the values of ${words.join(', ')}`);
+  const what = parts.length > 0 ? `: ${parts.join('; ')}` : '';
+  return `Read with the mapping ${describeMapping(mapping.source)}${what}.`;
+}
+
+/** The warning for unknown columns: ignored, and the mapping to write for those that look like a field. */
+export function unknownColumns(
+  unknown: readonly string[],
+  taken: ReadonlySet<SheetField> | ReadonlyMap<SheetField, unknown>,
+  mapping: Mapping | undefined,
+): string {
+  const one = unknown.length === 1;
+  const list = unknown.map((c) => `"${c}"`).join(', ');
+  const head = `Unknown column${one ? '' : 's'} ignored: ${list}: ${one ? 'it is not an order field' : 'they are not order fields'}.`;
+  const hinted = lookalikes(unknown, taken);
+  if (hinted.length === 0) {
+    return `${head} If one holds an order field under another name, map it in ${mappingTarget(mapping)}, like { "columns": { "Straat": "address1" } }.`;
+  }
+  const guesses =
+    one && hinted.length === 1
+      ? hinted.map((l) => l.field).join('')
+      : hinted.map((l) => `"${l.column}" → ${l.field}`).join(', ');
+  return `${head} Did you mean ${guesses}? ${capitalised(mappingAdvice(hinted, mapping))}.`;
+}
+
+/**
+ * What a CSV sheet's header tells before its rows are read: the mapping it is read with and its
+ * unknown columns (warnings), and per field an unknown column looks like, what a row lacking
+ * that field is told besides.
+ */
+export function headerNotes(
+  map: HeaderMap,
+  mapping: Mapping | undefined,
+): { warnings: string[]; missing: Map<SheetField, string> } {
+  const warnings: string[] = [];
+  if (mapping !== undefined) {
+    const mapped = map.header.filter(
+      (column) => column.trim() !== '' && mapping.columns.has(normaliseHeader(column)),
+    );
+    warnings.push(mappingUsed(mapping, mapped));
+  }
+  if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown, map.index, mapping));
+  return { warnings, missing: missingHints(lookalikes(map.unknown, map.index), mapping) };
+}
+
+/**
+ * Per field that an unknown column looks like, what the message asking for that field adds:
+ * `; if the column "Gemeente" holds it, add { "columns": { "Gemeente": "city" } } to …`.
+ */
+function missingHints(
+  hinted: readonly Lookalike[],
+  mapping: Mapping | undefined,
+): Map<SheetField, string> {
+  return new Map(
+    hinted.map((l) => [
+      l.field,
+      `; if the column "${l.column}" holds it, ${mappingAdvice([l], mapping)}`,
+    ]),
+  );
+}
+
+/** Why a header that names no order field is refused, with the mapping to write. */
+export function noFieldHeader(header: readonly string[], mapping: Mapping | undefined): string {
+  const named = header.filter((name) => name.trim() !== '');
+  const shown = named
+    .slice(0, 5)
+    .map((n) => `"${n}"`)
+    .join(', ');
+  const mapped =
+    mapping === undefined
+      ? ''
+      : ` (the mapping ${describeMapping(mapping.source)} maps none of them)`;
+  const head = `the header row names no order field (${shown})${mapped}: the row above the orders must name the columns, e.g. address1, city, order_products`;
+  const hinted = lookalikes(named, new Set());
+  if (hinted.length === 0) {
+    return `${head}; or map your own names in ${mappingTarget(mapping)}, like { "columns": { "Straat": "address1" } }.`;
+  }
+  return `${head}. To map your own names, ${mappingAdvice(hinted, mapping)}.`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
