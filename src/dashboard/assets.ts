@@ -1,5 +1,6 @@
 /**
- * The page's own files (assets/: page.html, page.css, overview.js), read once when the dashboard
+ * The pages' own files (assets/: page.html the overview, frame.html the other pages, page.css,
+ * page.js), read once when the dashboard
  * starts. They are not TypeScript, so the build leaves them out of dist/: they are found from the
  * package root, the same folder in a checkout, an installed package ("files" in package.json)
  * and the image (which copies src/).
@@ -10,6 +11,12 @@ import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { PLACES } from './page.js';
 
+/** The places frame.html marks for the server, each written once in it. */
+export const FRAME_PLACES = {
+  title: '<!-- title -->',
+  main: '<!-- main -->',
+} as const;
+
 /** A file the dashboard serves under /assets/, with its media type. */
 export interface Asset {
   type: string;
@@ -19,6 +26,8 @@ export interface Asset {
 export interface PageAssets {
   /** page.html, its places not yet filled (page.ts). */
   template: string;
+  /** frame.html, the frame of every other page (a sheet's, the search's, "not found"). */
+  frame: string;
   /** What /assets/<name> serves, by name; nothing else is served from there. */
   files: ReadonlyMap<string, Asset>;
 }
@@ -30,20 +39,31 @@ export function assetsDir(): string {
 
 const SERVED: Record<string, string> = {
   'page.css': 'text/css; charset=utf-8',
-  'overview.js': 'text/javascript; charset=utf-8',
+  'page.js': 'text/javascript; charset=utf-8',
 };
 
 /** Reads the page's files; fails at start, naming the file, when one is missing or wrong. */
 export async function loadPageAssets(dir: string = assetsDir()): Promise<PageAssets> {
   const template = await readFile(join(dir, 'page.html'), 'utf8');
-  for (const place of Object.values(PLACES)) {
-    if (template.split(place).length !== 2) {
-      throw new Error(`${join(dir, 'page.html')} must hold ${place} once`);
+  const frame = await readFile(join(dir, 'frame.html'), 'utf8');
+  const holds = (text: string, name: string, places: Record<string, string>) => {
+    for (const place of Object.values(places)) {
+      if (text.split(place).length !== 2) {
+        throw new Error(`${join(dir, name)} must hold ${place} once`);
+      }
     }
-  }
+  };
+  holds(template, 'page.html', PLACES);
+  holds(frame, 'frame.html', FRAME_PLACES);
   const files = new Map<string, Asset>();
   for (const [name, type] of Object.entries(SERVED)) {
     files.set(name, { type, body: await readFile(join(dir, name), 'utf8') });
   }
-  return { template, files };
+  return { template, frame, files };
+}
+
+/** frame.html with its title and main part, both HTML the caller has escaped. */
+export function fillFrame(frame: string, title: string, main: string): string {
+  // Functions, not strings: `$&` or `$'` in a user's text must stay text.
+  return frame.replace(FRAME_PLACES.title, () => title).replace(FRAME_PLACES.main, () => main);
 }

@@ -1,43 +1,46 @@
 /**
- * The imports overview: `/` rendered on the server (page.ts into assets/page.html), its style and
- * script under `/assets/`, and the same sheets as JSON at `/api/imports`.
+ * The imports overview: `/` rendered on the server (page.ts into assets/page.html), the pages'
+ * style and script under `/assets/`, and the same sheets as JSON at `/api/imports`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
-import type { SheetProgress } from '../store/progress.js';
+import type { SheetDetail, SheetProgress } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
+import { sendHtml } from './pages.js';
+import type { PaceMeter } from './rate.js';
+import type { RecordedResults } from './sheet-rows.js';
 
-/** Where the overview's sheets come from. */
+/** Where the dashboard's sheets come from. */
 export interface OverviewSources {
   /** The sheets, newest first. */
   overview(): Promise<SheetProgress[]>;
   /** Sheets the hot folder left where they were, and why; shown on `/` when there are any. */
   notTaken?: () => Promise<NotTakenSheet[]>;
+  /** One sheet by its id, with its warnings; without it, a sheet is found among the overview's. */
+  sheet?: (sheetId: string) => Promise<SheetDetail | undefined>;
+  /** The results of the rows of sheets not reported yet; without it, their rows are not shown. */
+  results?: RecordedResults;
   logger: Logger;
 }
-
-/**
- * The page's only sources are the dashboard itself, and it runs no inline script or style: a
- * sheet name that slipped past escaping still could not run.
- */
-const PAGE_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function overviewRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
+  meter: PaceMeter,
 ): void {
   app.get('/', async (_request, reply) => {
     const [sheets, notTaken] = await Promise.all([sheetsNow(sources), notTakenNow(sources)]);
-    const page = overviewPage(assets.template, { sheets, notTaken, now: new Date() });
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', PAGE_POLICY)
-      .header('cache-control', 'no-store')
-      .send(page);
+    const paces = sheets instanceof Error ? undefined : meter.observe(sheets);
+    const page = overviewPage(assets.template, {
+      sheets,
+      notTaken,
+      now: new Date(),
+      ...(paces !== undefined && { paces }),
+    });
+    return sendHtml(reply, 200, page);
   });
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = assets.files.get(request.params.name);

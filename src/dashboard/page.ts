@@ -1,9 +1,13 @@
 /**
  * The imports overview as HTML, rendered on the server into page.html's marked places: one line
  * per sheet, then the sheets the hot folder did not take. Every text is escaped (sheet names and
- * paths are the users' own); the page's script only asks for it again (assets/overview.js).
+ * paths are the users' own); the page's script only asks for it again (assets/page.js).
  */
 import type { SheetProgress } from '../store/progress.js';
+import { duration, escapeHtml, sheetHref, shown, timeElement } from './html.js';
+import type { Pace } from './rate.js';
+
+export { escapeHtml } from './html.js';
 
 /** A sheet the hot folder left where it was. */
 export interface NotTakenSheet {
@@ -18,6 +22,8 @@ export interface OverviewView {
   sheets: SheetProgress[] | Error;
   notTaken: NotTakenSheet[] | Error | undefined;
   now: Date;
+  /** How fast each running sheet goes, by sheetId (rate.ts). */
+  paces?: ReadonlyMap<string, Pace>;
 }
 
 /** The places page.html marks for the server, each written once in it. */
@@ -27,24 +33,11 @@ export const PLACES = {
   notTaken: '<!-- sheets not taken -->',
 } as const;
 
-/** `&`, `<`, `>`, `"` and `'` as entities: safe in text and in quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
 /** page.html with its places filled. */
 export function overviewPage(template: string, view: OverviewView): string {
   const filled: Record<keyof typeof PLACES, string> = {
     updated: updatedLine(view.sheets, view.now),
-    imports: view.sheets instanceof Error ? '' : importRows(view.sheets, view.now),
+    imports: view.sheets instanceof Error ? '' : importRows(view.sheets, view.now, view.paces),
     notTaken: notTakenSection(view.notTaken),
   };
   let page = template;
@@ -63,51 +56,86 @@ function updatedLine(sheets: SheetProgress[] | Error, now: Date): string {
 }
 
 /** One table row per sheet, cells as the table's head names them. */
-export function importRows(sheets: SheetProgress[], now: Date): string {
-  return sheets.map((sheet) => importRow(sheet, now)).join('\n');
+export function importRows(
+  sheets: SheetProgress[],
+  now: Date,
+  paces?: ReadonlyMap<string, Pace>,
+): string {
+  const names = new Map(sheets.map((s) => [s.sheetId, s.name]));
+  return sheets.map((sheet) => importRow(sheet, now, paces?.get(sheet.sheetId), names)).join('\n');
 }
 
-function importRow(sheet: SheetProgress, now: Date): string {
+function importRow(
+  sheet: SheetProgress,
+  now: Date,
+  pace: Pace | undefined,
+  names: ReadonlyMap<string, string>,
+): string {
   const c = sheet.counts;
   const count = (n: number, flagged = false) =>
     `<td class="${flagged && n > 0 ? 'n bad' : 'n'}">${n}</td>`;
-  const state = sheet.error ? 'unreadable' : sheet.state;
   const end = sheet.finishedAt ? Date.parse(sheet.finishedAt) : now.getTime();
-  const sandbox = sheet.sandbox ? '<span class="sandbox">sandbox</span>' : '';
-  // Only a connection of the config file has a name worth showing (settings/connections.ts
-  // keeps "default" for API_BASE_URL's); the embedded sandbox's is named by its badge.
-  const connection =
-    sheet.connection === undefined || sheet.connection === 'default' || sheet.sandbox === true
-      ? ''
-      : `<span class="connection">${escapeHtml(sheet.connection)}</span> `;
   return [
     `<tr data-sheet-id="${escapeHtml(sheet.sheetId)}">`,
-    `<td>${escapeHtml(sheet.name)}</td>`,
-    `<td>${timeElement(sheet.startedAt, 'date-time')}</td>`,
-    `<td><span class="${escapeHtml(`state ${sheet.state}`)}">${escapeHtml(state)}</span></td>`,
-    `<td>${progress(sheet)}</td>`,
+    `<td class="sheet">${sheetCell(sheet, names)}</td>`,
+    `<td class="when">${timeElement(sheet.startedAt, 'date-time')}</td>`,
+    `<td>${stateBadge(sheet)}</td>`,
+    `<td class="progress">${progress(sheet)}${paceLine(pace)}</td>`,
     count(c.created),
     count(c.invalid, true),
     count(c.failed, true),
     count(c['needs-review'], true),
     count(c.duplicate),
     `<td>${duration(end - Date.parse(sheet.startedAt))}</td>`,
-    `<td>${reportLinks(sheet)}</td>`,
-    `<td class="api">${connection}${escapeHtml(sheet.apiHost ?? '')}${sandbox}</td>`,
+    `<td class="links">${reportLinks(sheet)}</td>`,
+    `<td class="api">${connectionCell(sheet)}</td>`,
     '</tr>',
   ].join('');
 }
 
-/**
- * A moment in UTC, which the page's script shows in the browser's own zone (`time` only the
- * clock, `date-time` both); a text that is not a moment as it is.
- */
-function timeElement(iso: string, show: 'time' | 'date-time'): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return escapeHtml(iso);
-  const [date = '', clock = ''] = at.toISOString().slice(0, 19).split('T');
-  const text = show === 'time' ? `${clock} UTC` : `${date} ${clock} UTC`;
-  return `<time datetime="${escapeHtml(iso)}" data-show="${show}">${text}</time>`;
+/** The sheet's name, linking to its page, and what sets it apart: a duplicate, unreadable. */
+function sheetCell(sheet: SheetProgress, names: ReadonlyMap<string, string>): string {
+  const name = `<a href="${escapeHtml(sheetHref(sheet.sheetId))}">${shown(sheet.name)}</a>`;
+  const notes: string[] = [];
+  const earlier = sheet.duplicateOf;
+  if (earlier !== undefined) notes.push(duplicateNote(earlier, names.get(earlier)));
+  if (sheet.error !== undefined) notes.push(`<span class="bad">${shown(sheet.error)}</span>`);
+  return notes.length === 0 ? name : `${name}<div class="note">${notes.join(' ')}</div>`;
+}
+
+/** Which import a duplicate sheet repeats, linked, by its name when known and its id. */
+export function duplicateNote(earlier: string, name?: string): string {
+  const said = name === undefined ? earlier : `${name} (${earlier})`;
+  return `duplicate of <a href="${escapeHtml(sheetHref(earlier))}">${shown(said)}</a>`;
+}
+
+/** The sheet's state; `unreadable` for a sheet that could not be read at all. */
+export function stateBadge(sheet: Pick<SheetProgress, 'state' | 'error'>): string {
+  const state = sheet.error ? 'unreadable' : sheet.state;
+  return `<span class="${escapeHtml(`state ${state}`)}">${escapeHtml(state)}</span>`;
+}
+
+/** Which connection the sheet went through: its name, its API host, a badge for the sandbox. */
+export function connectionCell(
+  sheet: Pick<SheetProgress, 'connection' | 'apiHost' | 'sandbox'>,
+): string {
+  // Only a connection of the config file has a name worth showing (settings/connections.ts
+  // keeps "default" for API_BASE_URL's); the embedded sandbox's is named by its badge.
+  const name =
+    sheet.connection === undefined || sheet.connection === 'default' || sheet.sandbox === true
+      ? ''
+      : `<span class="connection">${shown(sheet.connection)}</span> `;
+  const sandbox = sheet.sandbox ? '<span class="sandbox">sandbox</span>' : '';
+  return `${name}${shown(sheet.apiHost ?? '')}${sandbox}`;
+}
+
+/** How fast a running sheet goes, and when it should be done at that pace. */
+export function paceLine(pace: Pace | undefined): string {
+  if (pace === undefined) return '';
+  const rate =
+    pace.perSecond >= 10 ? Math.round(pace.perSecond) : Math.round(pace.perSecond * 10) / 10;
+  const left = pace.secondsLeft === undefined ? '' : ` · ${duration(pace.secondsLeft * 1000)} left`;
+  return `<div class="pace">${rate} rows/s${left}</div>`;
 }
 
 function progress(sheet: SheetProgress): string {
@@ -116,14 +144,8 @@ function progress(sheet: SheetProgress): string {
   return `${bar}${sheet.final}/${sheet.total ?? '?'}`;
 }
 
-function duration(ms: number): string {
-  if (!(ms >= 0)) return '';
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
 /** The report's files once there is a report, each only when it has something in it. */
-function reportLinks(sheet: SheetProgress): string {
+export function reportLinks(sheet: SheetProgress): string {
   if (!sheet.reportDir) return '';
   const c = sheet.counts;
   const files: [file: string, text: string][] = [['report.csv', 'report.csv']];
@@ -148,7 +170,7 @@ export function notTakenSection(notTaken: NotTakenSheet[] | Error | undefined): 
   const rows = notTaken
     .map(
       (s) =>
-        `    <tr><td>${escapeHtml(s.at)}</td><td class="path">${escapeHtml(s.path)}</td><td>${escapeHtml(s.reason)}</td></tr>`,
+        `    <tr><td class="when">${timeElement(s.at, 'date-time')}</td><td class="path">${shown(s.path)}</td><td>${shown(s.reason)}</td></tr>`,
     )
     .join('\n');
   return `<h2>Sheets not taken</h2>

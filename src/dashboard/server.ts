@@ -1,7 +1,8 @@
 /**
  * The dashboard (`watch`'s, or `dashboard` alone): `/` the imports overview (one line per sheet,
- * refreshing itself), `/queues` bull-board, `/healthz` for supervisors, and each report's files
- * and failed/ bundle (zip). It only reads: every request other than GET or HEAD is refused, and
+ * refreshing itself), `/sheets/<sheetId>` each sheet's rows, `/search` across the latest
+ * reports, `/queues` bull-board, `/healthz` for supervisors, and each report's files and failed/
+ * bundle (zip). It only reads: every request other than GET or HEAD is refused, and
  * bull-board is read-only. It answers only its own host names (see hosts.ts). On a non-loopback
  * address it refuses to start without basic-auth credentials (except for /healthz).
  */
@@ -12,8 +13,9 @@ import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, LOOPBACK_HOSTS } from './hosts.js';
-import { type OverviewSources, overviewRoutes } from './overview.js';
+import type { OverviewSources } from './overview.js';
 import { reportRoutes } from './reports.js';
+import { pageRoutes } from './routes.js';
 
 export interface DashboardOptions extends OverviewSources {
   host: string;
@@ -59,13 +61,16 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const hosts = allowedHosts(options.host, options.hosts ?? []);
   guard(app, options, hosts);
   await mountBoard(app, options.queues);
-  overviewRoutes(app, options, assets);
+  pageRoutes(app, options, assets);
   app.get('/healthz', async (_request, reply) => {
     const health = await options.health();
     return reply.code(health.redis && health.api !== false ? 200 : 503).send(health);
   });
   reportRoutes(app, async (sheetId) => {
-    const sheet = (await options.overview()).find((s) => s.sheetId === sheetId);
+    const sheet =
+      options.sheet === undefined
+        ? (await options.overview()).find((s) => s.sheetId === sheetId)
+        : await options.sheet(sheetId);
     return sheet?.reportDir;
   });
 

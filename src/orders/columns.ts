@@ -22,10 +22,17 @@ const KNOWN = new Map<string, SheetField>(
 KNOWN.set('key_pickup_location', 'keyPickup_location');
 
 /**
- * Columns the importer's own reports add (`failed.csv` has `error`): a sheet dropped back from
- * failed/ carries them, and they are ignored without a warning.
+ * The column failed/ gives each row: its number in the sheet first imported, which the report of
+ * a sheet dropped back from failed/ echoes (and its own failed/ keeps), so that a row is found
+ * again under the number the user first saw.
  */
-const REPORT_COLUMNS = new Set(['error']);
+export const SOURCE_ROW = 'source_row';
+
+/**
+ * Columns the importer's own reports add (`failed.csv` has `error` and `source_row`): a sheet
+ * dropped back from failed/ carries them, and they are ignored without a warning.
+ */
+const REPORT_COLUMNS = new Set(['error', SOURCE_ROW]);
 
 /** A user's own column names for fields, normalised (trimmed, lower case). */
 export type ColumnMapping = ReadonlyMap<string, SheetField>;

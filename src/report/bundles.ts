@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
 import type { Context } from '../context.js';
+import { normaliseHeader, SOURCE_ROW } from '../orders/columns.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetInfo, SourceRecord } from '../sheets/types.js';
@@ -18,6 +19,12 @@ import { errorText, missingOutcome } from './outcome-text.js';
 import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
 
 const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
+
+/**
+ * What failed/ adds to a CSV row, each as a column of its own unless the sheet has it already (a
+ * sheet dropped back from failed/ before): then that cell is set, and `source_row` kept.
+ */
+const ADDED_COLUMNS = ['order_id', SOURCE_ROW, 'error'] as const;
 
 /** failed/ and needs-review.csv for `rows`, from the sheet's records; returns warnings. */
 export async function writeBundles(
@@ -99,9 +106,9 @@ class BundleWriter {
     const reviewPath = join(dir, 'needs-review.csv');
     if (info.format === 'csv') {
       const header = info.header ?? [];
-      const extra = orderIdAt(header) >= 0 ? ['error'] : ['order_id', 'error'];
+      const added = ADDED_COLUMNS.filter((name) => columnAt(header, name) < 0);
       const failedPath = join(failedDir, `${sheetName}.csv`);
-      this.#failedCsv = new CsvOut(failedPath, [...header, ...extra], delimiter);
+      this.#failedCsv = new CsvOut(failedPath, [...header, ...added], delimiter);
       this.#review = new CsvOut(reviewPath, [...header, ...REVIEW_COLUMNS], delimiter);
     } else {
       const style = info.format === 'json' ? 'array' : 'lines';
@@ -139,7 +146,10 @@ class BundleWriter {
     }
   }
 
-  /** The row as the user wrote it, with why; an order that exists keeps its id and only its missing files. */
+  /**
+   * The row as the user wrote it, with why and its first row number; an order that exists keeps
+   * its id and only its missing files.
+   */
   async #addFailed(record: SourceRecord, outcome: RowOutcome, error: string): Promise<void> {
     if (this.#failedCsv) {
       const header = this.#info.header ?? [];
@@ -147,17 +157,24 @@ class BundleWriter {
       const filesAt =
         this.#info.columns?.files === undefined ? -1 : header.indexOf(this.#info.columns.files);
       if (outcome.missingFiles && filesAt >= 0) cells[filesAt] = outcome.missingFiles.join('|');
-      const idAt = orderIdAt(header);
-      if (idAt >= 0 && outcome.orderId !== undefined) cells[idAt] = String(outcome.orderId);
-      const extra = idAt >= 0 ? [error] : [outcome.orderId ?? '', error];
-      await this.#failedCsv.write([...cells, ...extra]);
+      const values: Record<(typeof ADDED_COLUMNS)[number], string | undefined> = {
+        order_id: outcome.orderId === undefined ? undefined : String(outcome.orderId),
+        // Dropped back before, the row keeps the number it had in the sheet first imported.
+        source_row: String(record.row),
+        error,
+      };
+      const added: string[] = [];
+      for (const name of ADDED_COLUMNS) {
+        const at = columnAt(header, name);
+        const value = values[name];
+        if (at < 0) added.push(value ?? '');
+        else if (value !== undefined && (name !== SOURCE_ROW || (cells[at] ?? '').trim() === ''))
+          cells[at] = value;
+      }
+      await this.#failedCsv.write([...cells, ...added]);
       return;
     }
-    const object = { ...(record.data as Record<string, unknown>) };
-    if (outcome.missingFiles) object.files = outcome.missingFiles;
-    if (outcome.orderId !== undefined) object.order_id = outcome.orderId;
-    object.error = error;
-    await this.#failedJson?.write(object);
+    await this.#failedJson?.write(failedObject(record, outcome, error));
   }
 
   async #addReview(record: SourceRecord, outcome: RowOutcome): Promise<void> {
@@ -185,6 +202,23 @@ class BundleWriter {
   }
 }
 
-function orderIdAt(header: readonly string[]): number {
-  return header.findIndex((h) => h.toLowerCase() === 'order_id');
+function columnAt(header: readonly string[], name: string): number {
+  return header.findIndex((h) => normaliseHeader(h) === name);
+}
+
+/** A JSON row for failed/: as written, with why, its order and its first row number. */
+function failedObject(
+  record: SourceRecord,
+  outcome: RowOutcome,
+  error: string,
+): Record<string, unknown> {
+  const object = { ...(record.data as Record<string, unknown>) };
+  if (outcome.missingFiles) object.files = outcome.missingFiles;
+  if (outcome.orderId !== undefined) object.order_id = outcome.orderId;
+  const sourceKey = Object.keys(object).find((key) => normaliseHeader(key) === SOURCE_ROW);
+  const first = sourceKey === undefined ? undefined : object[sourceKey];
+  if (first === undefined || first === null || first === '')
+    object[sourceKey ?? SOURCE_ROW] = record.row;
+  object.error = error;
+  return object;
 }

@@ -16,6 +16,7 @@ import type { SheetRecord } from '../store/sheet-store.js';
 import { writeBundles } from './bundles.js';
 import { errorText, missingOutcome } from './outcome-text.js';
 import { CsvOut } from './report-files.js';
+import { openRowEchoes, type RowEcho } from './row-echo.js';
 
 /** summary.json (docs/design.md §2 "Reports"); never holds the token. */
 export interface Summary {
@@ -52,6 +53,10 @@ export const REPORT_COLUMNS = [
   'file_ids',
   'attempts',
   'error',
+  // For people (§2 "Reports"): read without joining the report to the sheet (row-echo.ts).
+  'address',
+  'contact_name',
+  'source_row',
 ];
 
 /** Where a sheet's report goes. */
@@ -77,8 +82,8 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   // report.csv comes from the recorded results alone; failed/ and needs-review.csv need the rows
   // as written, and come from the sheet's private copy: the bytes imported, whatever the user's
   // file holds now.
-  const { counts, toBundle } = await writeReportCsv(sheet, join(tmp, 'report.csv'), ctx);
-  const warnings = [...sheet.warnings, ...(await changedWarning(sheet))];
+  const { counts, toBundle, problems } = await writeReportCsv(sheet, join(tmp, 'report.csv'), ctx);
+  const warnings = [...sheet.warnings, ...(await changedWarning(sheet)), ...problems];
   if (toBundle.size > 0 && sheet.error === undefined) {
     warnings.push(...(await writeBundles(sheet, toBundle, tmp, ctx)));
   }
@@ -106,7 +111,7 @@ async function writeReportCsv(
   sheet: SheetRecord,
   path: string,
   ctx: Context,
-): Promise<{ counts: Record<RowStatus, number>; toBundle: Set<number> }> {
+): Promise<{ counts: Record<RowStatus, number>; toBundle: Set<number>; problems: string[] }> {
   const counts: Record<RowStatus, number> = {
     created: 0,
     invalid: 0,
@@ -115,20 +120,27 @@ async function writeReportCsv(
     duplicate: 0,
   };
   const report = new CsvOut(path, REPORT_COLUMNS, sheet.delimiter ?? ',');
+  const echoes = await openRowEchoes(sheet, ctx.settings);
   const toBundle = new Set<number>();
   const total = sheet.total ?? 0;
-  for (let first = 1; first <= total; first += 1000) {
-    const rows = Array.from({ length: Math.min(1000, total - first + 1) }, (_, i) => first + i);
-    const outcomes = await ctx.store.outcomes(sheet.sheetId, rows);
-    for (const [i, row] of rows.entries()) {
-      const outcome = outcomes[i] ?? missingOutcome();
-      counts[outcome.status] += 1;
-      await report.write(reportLine(row, outcome, sheet.columns));
-      if (outcome.status !== 'created' && outcome.status !== 'duplicate') toBundle.add(row);
+  try {
+    for (let first = 1; first <= total; first += 1000) {
+      const rows = Array.from({ length: Math.min(1000, total - first + 1) }, (_, i) => first + i);
+      const outcomes = await ctx.store.outcomes(sheet.sheetId, rows);
+      for (const [i, row] of rows.entries()) {
+        const outcome = outcomes[i] ?? missingOutcome();
+        counts[outcome.status] += 1;
+        const echo = await echoes.of(row);
+        await report.write(reportLine(row, outcome, sheet.columns, echo));
+        if (outcome.status !== 'created' && outcome.status !== 'duplicate') toBundle.add(row);
+      }
     }
+  } finally {
+    await echoes.close();
   }
   await report.close();
-  return { counts, toBundle };
+  const problems = echoes.problem === undefined ? [] : [echoes.problem];
+  return { counts, toBundle, problems };
 }
 
 /** The user's file saved over since: the report is of the version imported, and says so. */
@@ -208,7 +220,12 @@ async function archiveWorkFolder(
   }
 }
 
-function reportLine(row: number, outcome: RowOutcome, columns: Record<string, string>) {
+function reportLine(
+  row: number,
+  outcome: RowOutcome,
+  columns: Record<string, string>,
+  echo: RowEcho,
+) {
   return [
     row,
     outcome.line ?? '',
@@ -219,5 +236,8 @@ function reportLine(row: number, outcome: RowOutcome, columns: Record<string, st
     (outcome.fileIds ?? []).map((id) => id ?? '').join('|'),
     outcome.attempts,
     errorText(outcome, columns),
+    echo.address,
+    echo.contactName,
+    echo.sourceRow,
   ];
 }

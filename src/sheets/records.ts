@@ -35,6 +35,8 @@ export interface SheetRecords {
   batches: AsyncIterable<SourceRecord[]>;
   /** The attachment paths a record's files cell gives, usable or not (as validation reads them). */
   filesOf(record: SourceRecord): string[];
+  /** A record's cells by field, as validation reads them (for what a report echoes of a row). */
+  cellsOf(record: SourceRecord): Cells;
 }
 
 const FORMATS: Record<string, SheetFormat> = {
@@ -90,21 +92,22 @@ export async function readRecords(path: string, mapping?: Mapping): Promise<Shee
   const source = await openSource(path, mapping);
   if ('csv' in source) {
     const { map } = source;
+    const cellsOf = (record: SourceRecord) => new CsvCells(map, record.data as string[]);
     return {
       info: source.info,
       batches: source.csv.batches,
-      filesOf: (record) => filesCell(record, new CsvCells(map, record.data as string[])),
+      filesOf: (record) => filesCell(record, cellsOf(record)),
+      cellsOf,
     };
   }
   const ignored = new Set<string>();
+  const cellsOf = (record: SourceRecord) =>
+    new ObjectCells(record.data as Record<string, unknown>, mapping?.columns, ignored);
   return {
     info: source.info,
     batches: source.objects,
-    filesOf: (record) =>
-      filesCell(
-        record,
-        new ObjectCells(record.data as Record<string, unknown>, mapping?.columns, ignored),
-      ),
+    filesOf: (record) => filesCell(record, cellsOf(record)),
+    cellsOf,
   };
 }
 

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { connectRedis, pingRedis } from '../redis/connect.js';
 import { Keys, queueNames } from './keys.js';
 import { NotTaken, type NotTakenEntry } from './not-taken.js';
-import { recentProgress, type SheetProgress } from './progress.js';
+import { recentProgress, type SheetDetail, sheetDetail, type SheetProgress } from './progress.js';
 import { SheetStore } from './sheet-store.js';
 
 export interface MonitorConfig {
@@ -58,6 +58,16 @@ export class ImportsMonitor {
   /** The latest sheets, newest first. */
   overview(limit = 200): Promise<SheetProgress[]> {
     return recentProgress(this.#store, limit);
+  }
+
+  /** One sheet with its warnings; undefined for a sheet not known here. */
+  sheet(sheetId: string): Promise<SheetDetail | undefined> {
+    return sheetDetail(this.#store, sheetId);
+  }
+
+  /** The results of the rows of sheets not reported yet. */
+  get results(): Pick<SheetStore, 'outcomes' | 'scanOutcomes'> {
+    return this.#store;
   }
 
   /** What the hot folders did not take, and why, newest first. */

@@ -22,6 +22,13 @@ export interface SheetProgress {
   connectionId?: string;
   /** That connection's name (`gent`), for people. */
   connection?: string;
+  /** The sheet that imported the same content before (its rows are all `duplicate`). */
+  duplicateOf?: string;
+}
+
+/** A sheet as its own page shows it: its progress and what its import said of it. */
+export interface SheetDetail extends SheetProgress {
+  warnings: string[];
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -34,6 +41,20 @@ export async function sheetProgress(
   store: SheetStore,
   sheetId: string,
 ): Promise<SheetProgress | undefined> {
+  const detail = await sheetDetail(store, sheetId);
+  return detail && withoutWarnings(detail);
+}
+
+function withoutWarnings(detail: SheetDetail): SheetProgress {
+  const { warnings: _warnings, ...progress } = detail;
+  return progress;
+}
+
+/** A sheet's progress with its warnings; undefined for a sheet not known here. */
+export async function sheetDetail(
+  store: SheetStore,
+  sheetId: string,
+): Promise<SheetDetail | undefined> {
   const sheet = await store.get(sheetId);
   if (!sheet) return undefined;
   const total = sheet.total ?? sheet.expected;
@@ -53,13 +74,14 @@ export async function sheetProgress(
     sandbox: sheet.sandbox,
     ...(sheet.connectionId !== undefined && { connectionId: sheet.connectionId }),
     ...(sheet.connectionName !== undefined && { connection: sheet.connectionName }),
+    ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+    warnings: sheet.warnings,
   };
 }
 
-/** The latest sheets, newest first. */
 /** The latest sheets, newest first, as the dashboard shows them. */
 export async function recentProgress(store: SheetStore, limit = 200): Promise<SheetProgress[]> {
   const ids = await store.recentSheets(limit);
-  const sheets = await Promise.all(ids.map((id) => sheetProgress(store, id)));
-  return sheets.filter((s): s is SheetProgress => s !== undefined);
+  const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id)));
+  return sheets.flatMap((s) => (s === undefined ? [] : [withoutWarnings(s)]));
 }

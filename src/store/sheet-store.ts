@@ -13,7 +13,13 @@ import {
   parseMappingFile,
 } from '../orders/mapping.js';
 import type { Keys } from './keys.js';
-import { parseOutcome, ROW_STATUSES, type RowOutcome, type RowStatus } from '../glossary.js';
+import {
+  parseOutcome,
+  ROW_STATUSES,
+  type RowOutcome,
+  rowResultSchema,
+  type RowStatus,
+} from '../glossary.js';
 
 export const SHEET_STATES = ['queued', 'reading', 'processing', 'reporting', 'done'] as const;
 export type SheetState = (typeof SHEET_STATES)[number];
@@ -71,6 +77,16 @@ const sheetSchema = z.object({
   reportWrites: z.coerce.number().int().default(0),
 });
 export type SheetRecord = z.output<typeof sheetSchema>;
+
+/** JSON read back from Redis; undefined when it is not JSON (the caller's schema refuses it). */
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
 
 /** The mapping a sheet was queued with, checked again as any outside input is. */
 export function sheetMapping(sheet: SheetRecord): Mapping | undefined {
@@ -349,6 +365,30 @@ export class SheetStore {
     if (rows.length === 0) return [];
     const texts = await this.#redis.hmget(this.keys.results(sheetId), ...rows.map(String));
     return texts.map((text) => (text === null ? undefined : parseOutcome(text)));
+  }
+
+  /**
+   * Some of the results recorded so far, from `cursor` on (HSCAN: `count` is a hint), with the
+   * cursor to go on from ('0' when all were seen); an entry that is not a result is left out.
+   */
+  async scanOutcomes(
+    sheetId: string,
+    cursor: string,
+    count: number,
+  ): Promise<{ cursor: string; outcomes: Array<[row: number, outcome: RowOutcome]> }> {
+    const [next, flat] = await this.#redis.hscan(
+      this.keys.results(sheetId),
+      cursor,
+      'COUNT',
+      count,
+    );
+    const outcomes: Array<[number, RowOutcome]> = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const row = Number(flat[i]);
+      const parsed = rowResultSchema.safeParse(parseJsonText(flat[i + 1] ?? ''));
+      if (Number.isInteger(row) && parsed.success) outcomes.push([row, parsed.data]);
+    }
+    return { cursor: next, outcomes };
   }
 
   /** Marks the report written; the rows' results then live in the report, not in Redis. */

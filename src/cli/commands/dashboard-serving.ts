@@ -42,7 +42,10 @@ export function announceHosts(
 /** The dashboard on the settings' host and port, with a clear error when it cannot listen. */
 export async function serveDashboard(
   settings: Settings,
-  parts: Pick<DashboardOptions, 'overview' | 'notTaken' | 'health' | 'queues' | 'logger'>,
+  parts: Pick<
+    DashboardOptions,
+    'overview' | 'notTaken' | 'sheet' | 'results' | 'health' | 'queues' | 'logger'
+  >,
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,
 ): Promise<RunningDashboard> {

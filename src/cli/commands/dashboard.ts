@@ -43,6 +43,8 @@ export async function dashboardCommand(
       {
         overview: () => watched.overview(),
         notTaken: () => watched.notTaken(),
+        sheet: (sheetId) => watched.sheet(sheetId),
+        results: watched.results,
         health: async () => ({ redis: await watched.redisAnswers(), api: await api.answers() }),
         queues: watched.queues,
         logger,

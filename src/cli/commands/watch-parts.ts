@@ -7,7 +7,7 @@ import { statIfThere } from '../../intake/files.js';
 import { ScheduleError } from '../../intake/schedules.js';
 import { startWatcher } from '../../intake/watcher.js';
 import { pingRedis } from '../../redis/connect.js';
-import { recentProgress } from '../../store/progress.js';
+import { recentProgress, sheetDetail } from '../../store/progress.js';
 import { startSchedules } from '../../workers/schedules.js';
 import { forUser } from '../errors.js';
 import { serveDashboard } from './dashboard-serving.js';
@@ -53,6 +53,8 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
     {
       overview: () => recentProgress(ctx.store),
       notTaken: () => ctx.notTaken.recent(),
+      sheet: (sheetId) => sheetDetail(ctx.store, sheetId),
+      results: ctx.store,
       health: async () => ({
         redis: await pingRedis(ctx.redis, parts.logger),
         // Every office's API: one that does not answer is work this watch cannot do.

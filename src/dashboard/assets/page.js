@@ -1,0 +1,52 @@
+// Every page of the dashboard is whole as the server sends it, every text escaped; this script
+// only makes it better. It shows times in the browser's own zone and locale, with a 24-hour
+// clock, which the server cannot know. And while a page shows something still moving (an
+// element marked data-live), it asks for the same page again every two seconds and swaps in
+// the parts marked data-part, so that sheet names (the users' own) never pass through a script
+// as HTML.
+
+const SHOW = {
+  time: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  'date-time': {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  },
+};
+
+function showLocalTimes(root) {
+  const formats = {};
+  for (const time of root.querySelectorAll('time[datetime]')) {
+    const at = new Date(time.dateTime);
+    if (Number.isNaN(at.getTime())) continue;
+    const show = time.dataset.show === 'time' ? 'time' : 'date-time';
+    formats[show] ??= new Intl.DateTimeFormat(undefined, SHOW[show]);
+    time.textContent = formats[show].format(at);
+    time.title = at.toISOString();
+  }
+}
+
+async function refresh() {
+  const said = document.getElementById('updated');
+  try {
+    const answer = await fetch(location.pathname + location.search, { cache: 'no-store' });
+    if (!answer.ok) throw new Error(`the dashboard answered ${answer.status}`);
+    // A parsed document runs no script: its parts are adopted as inert nodes.
+    const next = new DOMParser().parseFromString(await answer.text(), 'text/html');
+    for (const part of next.querySelectorAll('[data-part][id]')) {
+      document.getElementById(part.id)?.replaceWith(document.adoptNode(part));
+    }
+    showLocalTimes(document);
+    if (document.querySelector('[data-live]') === null) clearInterval(timer);
+  } catch (error) {
+    if (said !== null) said.textContent = `Cannot reach the importer: ${error}`;
+  }
+}
+
+showLocalTimes(document);
+const timer =
+  document.querySelector('[data-live]') === null ? undefined : setInterval(refresh, 2000);

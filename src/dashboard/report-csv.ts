@@ -1,0 +1,110 @@
+/**
+ * A report.csv read back as rows, streamed: a report can have a hundred thousand lines, and the
+ * dashboard never holds more of it than the page it shows. Opened as attachments are (never
+ * through a link), in a report folder that is not a link itself.
+ */
+import { Readable } from 'node:stream';
+
+import { parse } from 'csv-parse';
+
+import { ROW_STATUSES, type RowStatus } from '../glossary.js';
+import { lstatIfThere } from '../intake/files.js';
+import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
+import { chain } from '../sheets/decode.js';
+import { restoreCell } from '../sheets/excel-text.js';
+
+/** A row as the dashboard shows it. */
+export interface ShownRow {
+  row: number;
+  line: string;
+  reference: string;
+  /** `pending` for a row of a running sheet not final yet. */
+  status: RowStatus | 'pending';
+  orderId: string;
+  fileIds: string;
+  error: string;
+  address: string;
+  contactName: string;
+  sourceRow: string;
+}
+
+/** The report's rows in order, or undefined when there is no such plain file (yet). */
+export async function openReportRows(
+  reportDir: string,
+): Promise<{ rows: AsyncIterable<ShownRow>; close(): Promise<void> } | undefined> {
+  const file = await openReportFile(reportDir);
+  if (file === undefined) return undefined;
+  const stream = file.stream();
+  const rows = readRows(stream);
+  return {
+    rows,
+    close: async () => {
+      stream.destroy();
+      await file.close();
+    },
+  };
+}
+
+async function openReportFile(dir: string): Promise<OpenedFile | undefined> {
+  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
+  try {
+    return await openInside(dir, 'report.csv');
+  } catch (error) {
+    if (error instanceof AttachmentRefused) return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The rows of a report.csv stream. Its delimiter is the one after `row` in its header (the
+ * input's own, `,` or `;` or a tab); its columns are found by name, so a report written before
+ * the columns for people were added reads too, without them.
+ */
+async function* readRows(stream: Readable): AsyncGenerator<ShownRow> {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await chunks.next();
+  if (first.done === true) return;
+  const opening: Buffer = first.value;
+  const head = opening.toString('utf8').replace(/^\uFEFF/, '');
+  const delimiter = /^row([,;\t])/.exec(head)?.[1] ?? ',';
+  async function* again(): AsyncGenerator<Buffer> {
+    yield opening;
+    for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) {
+      yield next.value;
+    }
+  }
+  const parser = chain(
+    Readable.from(again()),
+    parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true }),
+  );
+  let at: Map<string, number> | undefined;
+  for await (const record of parser as AsyncIterable<string[]>) {
+    if (at === undefined) {
+      at = new Map(record.map((name, i) => [name, i]));
+      continue;
+    }
+    const shown = shownRow(record, at);
+    if (shown !== undefined) yield shown;
+  }
+}
+
+function shownRow(record: string[], at: ReadonlyMap<string, number>): ShownRow | undefined {
+  const cell = (name: string) => restoreCell(record[at.get(name) ?? -1] ?? '');
+  const row = Number(cell('row'));
+  const status = ROW_STATUSES.find((s) => s === cell('status'));
+  if (!Number.isInteger(row) || status === undefined) return undefined;
+  return {
+    row,
+    line: cell('line'),
+    reference: cell('reference'),
+    status,
+    orderId: cell('order_id'),
+    fileIds: cell('file_ids'),
+    error: cell('error'),
+    address: cell('address'),
+    contactName: cell('contact_name'),
+    sourceRow: cell('source_row'),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The search's page (`/search?q=…`): the rows found in the latest reports, each with its sheet
+ * linked, and how far the search got, so that "nothing found" never hides "not all searched".
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+
+import type { PageAssets } from './assets.js';
+import { count, escapeHtml, sheetHref, shown } from './html.js';
+import type { OverviewSources } from './overview.js';
+import { type FramedPage, sendFramed } from './pages.js';
+import { searchReports, type SearchResult } from './search.js';
+import { PAGE_SIZE } from './sheet-rows.js';
+
+const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
+
+export function searchRoutes(
+  app: FastifyInstance,
+  sources: OverviewSources,
+  assets: PageAssets,
+): void {
+  app.get<{ Querystring: unknown }>('/search', async (request, reply) => {
+    const parsed = searchQuerySchema.safeParse(request.query);
+    if (!parsed.success) {
+      const refused = new Error('a search is one text of at most 100 characters.');
+      return sendFramed(reply, assets, 400, searchPage('', refused));
+    }
+    // Controls cannot be typed into the box, and would find nothing in a report.
+    // eslint-disable-next-line no-control-regex -- dropping controls is the point
+    const q = (parsed.data.q ?? '').replace(/[\u0000-\u001F\u007F-\u009F]/g, '').trim();
+    if (q === '') return sendFramed(reply, assets, 200, searchPage('', undefined));
+    let result: SearchResult | Error;
+    try {
+      result = await searchReports(await sources.overview(), q);
+    } catch (error) {
+      sources.logger.warn({ err: error }, 'the reports cannot be searched');
+      result = error instanceof Error ? error : new Error(String(error));
+    }
+    return sendFramed(reply, assets, 200, searchPage(q, result));
+  });
+}
+
+export function searchPage(query: string, result: SearchResult | Error | undefined): FramedPage {
+  const form = `<form class="search" action="/search" method="get" role="search"><input type="search" name="q" maxlength="100" required aria-label="Reference, address or contact" value="${escapeHtml(query)}" /><button type="submit">Search</button></form>`;
+  const head = `<header class="title"><h1>Search</h1>${form}</header>`;
+  let body: string;
+  if (result === undefined) {
+    body =
+      '<p class="sub">Look for a reference, an address or a contact in the latest reports.</p>';
+  } else if (result instanceof Error) {
+    body = `<p class="bad">The reports cannot be searched now: ${shown(result.message)}</p>`;
+  } else {
+    body = `${searched(query, result)}\n${hitsTable(result)}`;
+  }
+  return { title: `Search · order-importer`, main: `${head}\n${body}` };
+}
+
+/** What was searched, and why not more. */
+function searched(query: string, result: SearchResult): string {
+  const found = result.hits.length === 0 ? 'Nothing found' : `${count(result.hits.length)} found`;
+  const stopped = result.stopped === undefined ? '' : `; ${shown(result.stopped)}`;
+  const running =
+    result.running === 0
+      ? ''
+      : ` Sheets still being imported (${count(result.running)}) are searched once reported.`;
+  return `<p class="sub" id="searched">${found} for “${shown(query)}” in ${count(result.sheets)} reported sheet(s), ${count(result.rows)} rows${stopped}.${running}</p>`;
+}
+
+/** Where a row is on its sheet's page: the page that holds it, scrolled to it. */
+function rowHref(sheetId: string, row: number): string {
+  return `${sheetHref(sheetId)}?page=${Math.ceil(row / PAGE_SIZE)}#row-${row}`;
+}
+
+function hitsTable(result: SearchResult): string {
+  if (result.hits.length === 0) return '';
+  const lines = result.hits.map(({ sheetId, sheetName, row }) =>
+    [
+      `<tr data-sheet-id="${escapeHtml(sheetId)}" data-row="${row.row}">`,
+      `<td class="text"><a href="${escapeHtml(rowHref(sheetId, row.row))}">${shown(sheetName)}</a></td>`,
+      `<td class="n">${row.row}</td>`,
+      `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
+      `<td class="text">${shown(row.reference)}</td>`,
+      `<td class="text">${shown(row.address)}</td>`,
+      `<td class="text">${shown(row.contactName)}</td>`,
+      `<td class="text error">${shown(row.error)}</td>`,
+      `<td>${shown(row.orderId)}</td>`,
+      '</tr>',
+    ].join(''),
+  );
+  const head =
+    '<thead><tr><th>Sheet</th><th class="n">Row</th><th>Status</th><th>Reference</th><th>Address</th><th>Contact</th><th class="error">Error</th><th>Order</th></tr></thead>';
+  return `<table class="rows" id="hits">${head}<tbody>\n${lines.join('\n')}\n</tbody></table>`;
+}

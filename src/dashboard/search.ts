@@ -1,0 +1,112 @@
+/**
+ * A search over the references, addresses and contacts of the latest reported sheets, read from
+ * their report.csv files: nothing is indexed or kept. It is bounded (so many sheets, so many rows,
+ * so much time, so many hits) and says how far it got, so that a huge reports folder makes it say
+ * "not all was searched" rather than hang.
+ */
+import type { SheetProgress } from '../store/progress.js';
+import { openReportRows, type ShownRow } from './report-csv.js';
+
+export interface SearchLimits {
+  /** Reported sheets read, newest first. */
+  sheets: number;
+  /** Rows read over all of them. */
+  rows: number;
+  /** Time spent reading. */
+  ms: number;
+  /** Hits kept: the search stops at this many. */
+  hits: number;
+}
+
+export const SEARCH_LIMITS: SearchLimits = { sheets: 50, rows: 1_000_000, ms: 3000, hits: 100 };
+
+export interface SearchHit {
+  sheetId: string;
+  sheetName: string;
+  row: ShownRow;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Reported sheets read to their end or until a limit. */
+  sheets: number;
+  rows: number;
+  /** Why the search stopped before the last sheet it could read, in plain words. */
+  stopped?: string;
+  /** Sheets not reported yet: not searched. */
+  running: number;
+}
+
+/** What is compared: case and width folded, so `KERKSTRAAT` finds `Kerkstraat`. */
+export function folded(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+export async function searchReports(
+  sheets: readonly SheetProgress[],
+  query: string,
+  limits: SearchLimits = SEARCH_LIMITS,
+  now: () => number = Date.now,
+): Promise<SearchResult> {
+  const needle = folded(query);
+  const reported = sheets.filter((s) => s.state === 'done' && s.reportDir !== undefined);
+  const result: SearchResult = {
+    hits: [],
+    sheets: 0,
+    rows: 0,
+    running: sheets.filter((s) => s.state !== 'done').length,
+  };
+  const deadline = now() + limits.ms;
+  for (const sheet of reported) {
+    if (result.sheets >= limits.sheets) {
+      result.stopped = `only the latest ${limits.sheets} reported sheets are searched`;
+      break;
+    }
+    if (now() > deadline) {
+      result.stopped = outOfTime(limits);
+      break;
+    }
+    result.stopped = await searchOne(sheet, needle, result, { ...limits, deadline }, now);
+    result.sheets += 1;
+    if (result.stopped !== undefined) break;
+  }
+  return result;
+}
+
+/** Reads one report into `result`; returns why the search must stop, if it must. */
+async function searchOne(
+  sheet: SheetProgress,
+  needle: string,
+  result: SearchResult,
+  limits: SearchLimits & { deadline: number },
+  now: () => number,
+): Promise<string | undefined> {
+  const report = await openReportRows(sheet.reportDir ?? '');
+  if (report === undefined) return undefined;
+  try {
+    for await (const row of report.rows) {
+      result.rows += 1;
+      if (matches(row, needle)) {
+        result.hits.push({ sheetId: sheet.sheetId, sheetName: sheet.name, row });
+        if (result.hits.length >= limits.hits) return `it stopped at ${limits.hits} rows found`;
+      }
+      if (result.rows >= limits.rows) return `it stopped after ${limits.rows} rows`;
+      if (result.rows % 1000 === 0 && now() > limits.deadline) return outOfTime(limits);
+    }
+  } finally {
+    await report.close();
+  }
+  return undefined;
+}
+
+function outOfTime(limits: SearchLimits): string {
+  return `it stopped after ${limits.ms / 1000} s`;
+}
+
+function matches(row: ShownRow, needle: string): boolean {
+  return (
+    folded(row.reference).includes(needle) ||
+    folded(row.address).includes(needle) ||
+    folded(row.contactName).includes(needle)
+  );
+}

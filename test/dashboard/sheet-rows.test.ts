@@ -1,0 +1,196 @@
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { shown } from '../../src/dashboard/html.js';
+import { PaceMeter } from '../../src/dashboard/rate.js';
+import { openReportRows } from '../../src/dashboard/report-csv.js';
+import { searchReports } from '../../src/dashboard/search.js';
+import { PAGE_SIZE, reportedRows } from '../../src/dashboard/sheet-rows.js';
+import type { SheetProgress } from '../../src/store/progress.js';
+import { put, tempDir } from '../helpers/files.js';
+
+const HEADER =
+  'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row';
+
+/** A report folder with `n` rows, every third invalid, as report.ts writes them. */
+async function reportOf(n: number, delimiter = ';'): Promise<string> {
+  const dir = await tempDir('dashboard-rows-');
+  const lines = [HEADER.replaceAll(';', delimiter)];
+  for (let row = 1; row <= n; row++) {
+    const invalid = row % 3 === 0;
+    const cells = [
+      row,
+      row + 1,
+      `REF-${row}`,
+      invalid ? 'invalid' : 'created',
+      invalid ? '' : 1000 + row,
+      '',
+      invalid ? '' : `${row}|`,
+      invalid ? 0 : 1,
+      invalid ? '"city: city is required; fix it, then drop it back"' : '',
+      `"Kerkstraat ${row}, 9000 Gent"`,
+      `Contact ${row}`,
+      '',
+    ];
+    lines.push(cells.join(delimiter));
+  }
+  await put(dir, 'report.csv', `\uFEFF${lines.join('\r\n')}\r\n`);
+  return dir;
+}
+
+function sheetOf(reportDir: string, n: number, sheetId = 's1'): SheetProgress {
+  const invalid = Math.floor(n / 3);
+  return {
+    sheetId,
+    name: `${sheetId}.csv`,
+    startedAt: '2025-03-04T10:00:00.000Z',
+    state: 'done',
+    total: n,
+    final: n,
+    counts: { created: n - invalid, invalid, failed: 0, 'needs-review': 0, duplicate: 0 },
+    reportDir,
+  };
+}
+
+describe("a reported sheet's rows", () => {
+  it('are read a page at a time from report.csv, by status, whatever its delimiter', async () => {
+    for (const delimiter of [';', ',']) {
+      const dir = await reportOf(250, delimiter);
+      const all = await reportedRows(sheetOf(dir, 250), { status: undefined, page: 3 });
+      expect(all?.matching).toBe(250);
+      expect(all?.rows.map((r) => r.row)).toEqual(Array.from({ length: 50 }, (_, i) => 201 + i));
+      const invalid = await reportedRows(sheetOf(dir, 250), { status: 'invalid', page: 1 });
+      expect(invalid?.matching).toBe(83);
+      expect(invalid?.rows).toHaveLength(83);
+      expect(invalid?.rows[0]).toEqual({
+        row: 3,
+        line: '4',
+        reference: 'REF-3',
+        status: 'invalid',
+        orderId: '',
+        fileIds: '',
+        error: 'city: city is required; fix it, then drop it back',
+        address: 'Kerkstraat 3, 9000 Gent',
+        contactName: 'Contact 3',
+        sourceRow: '',
+      });
+    }
+  });
+
+  it('read a report written before the columns for people, without them', async () => {
+    const dir = tempDir('dashboard-old-');
+    const path = await dir;
+    await put(
+      path,
+      'report.csv',
+      '\uFEFFrow,line,reference,status,order_id,inspection_ids,file_ids,attempts,error\r\n1,2,R-1,created,7,8,,1,\r\n',
+    );
+    const page = await reportedRows(sheetOf(path, 1), { status: undefined, page: 1 });
+    expect(page?.rows.map((r) => [r.reference, r.orderId, r.address])).toEqual([['R-1', '7', '']]);
+  });
+
+  it('are not read through a link, nor from a folder without report.csv', async () => {
+    const real = await reportOf(3);
+    const dir = await tempDir('dashboard-link-');
+    await symlink(join(real, 'report.csv'), join(dir, 'report.csv'));
+    expect(await openReportRows(dir)).toBeUndefined();
+    expect(await openReportRows(join(dir, 'nope'))).toBeUndefined();
+    const linkedDir = join(await tempDir('dashboard-linked-dir-'), 'report');
+    await symlink(real, linkedDir);
+    expect(await openReportRows(linkedDir)).toBeUndefined();
+  });
+});
+
+describe('the search', () => {
+  it('finds references, addresses and contacts in any case, newest sheet first', async () => {
+    const a = await reportOf(10);
+    const b = await reportOf(10);
+    const sheets = [sheetOf(b, 10, 'newer'), sheetOf(a, 10, 'older')];
+    const byRef = await searchReports(sheets, 'ref-7');
+    expect(byRef.hits.map((h) => [h.sheetId, h.row.row])).toEqual([
+      ['newer', 7],
+      ['older', 7],
+    ]);
+    expect([byRef.sheets, byRef.rows, byRef.stopped]).toEqual([2, 20, undefined]);
+    expect((await searchReports(sheets, 'KERKSTRAAT 10,')).hits).toHaveLength(2);
+    expect((await searchReports(sheets, 'contact 1')).hits).toHaveLength(4);
+  });
+
+  it('stops at its limits, and says which', async () => {
+    const dirs = await Promise.all([1, 2, 3].map(() => reportOf(50)));
+    const sheets = dirs.map((dir, i) => sheetOf(dir, 50, `s${i}`));
+    const limits = { sheets: 2, rows: 1_000_000, ms: 60_000, hits: 1000 };
+    const few = await searchReports(sheets, 'ref-', limits);
+    expect([few.sheets, few.rows, few.stopped]).toEqual([
+      2,
+      100,
+      'only the latest 2 reported sheets are searched',
+    ]);
+    const short = await searchReports(sheets, 'ref-', { ...limits, sheets: 50, rows: 70 });
+    expect([short.rows, short.stopped]).toEqual([70, 'it stopped after 70 rows']);
+    const hits = await searchReports(sheets, 'ref-', { ...limits, sheets: 50, hits: 5 });
+    expect([hits.hits.length, hits.stopped]).toEqual([5, 'it stopped at 5 rows found']);
+    let clock = 0;
+    const slow = await searchReports(
+      sheets,
+      'nothing',
+      { ...limits, sheets: 50, ms: 10 },
+      () => (clock += 100),
+    );
+    expect([slow.sheets, slow.stopped]).toEqual([0, 'it stopped after 0.01 s']);
+  });
+
+  it('reads a report of 100,000 rows within its time limit', async () => {
+    const dir = await reportOf(100_000);
+    const started = performance.now();
+    const result = await searchReports([sheetOf(dir, 100_000)], 'contact 99999');
+    const ms = performance.now() - started;
+    expect(result.hits).toHaveLength(1);
+    expect(result.rows).toBe(100_000);
+    console.log(`searched 100,000 report rows in ${Math.round(ms)} ms`);
+    // The page answers within its limit (3 s) however many sheets there are.
+    expect(ms).toBeLessThan(3000);
+    const last = await reportedRows(sheetOf(dir, 100_000), {
+      status: undefined,
+      page: 100_000 / PAGE_SIZE,
+    });
+    expect(last?.rows.at(-1)?.row).toBe(100_000);
+  }, 30_000);
+});
+
+describe('text shown on the pages', () => {
+  it('is escaped, with invisible and reversing characters as their code points', () => {
+    expect(shown('<img src=x onerror=alert(1)> & "\'')).toBe(
+      '&lt;img src=x onerror=alert(1)&gt; &amp; &quot;&#39;',
+    );
+    expect(shown('Ann \u202Efdp.exe\u0007\u0000\u2066x\u200B')).toBe(
+      'Ann &lt;U+202E&gt;fdp.exe&lt;U+0007&gt;&lt;U+0000&gt;&lt;U+2066&gt;x&lt;U+200B&gt;',
+    );
+    // Letters of right-to-left scripts are text like any other.
+    expect(shown('شارع الملك')).toBe('شارع الملك');
+  });
+});
+
+describe('the pace of a running sheet', () => {
+  it('is measured over what the dashboard saw, and says the time left', () => {
+    let now = Date.parse('2025-03-04T10:00:10.000Z');
+    const meter = new PaceMeter(() => now);
+    const running = (final: number): SheetProgress => ({
+      sheetId: 'r',
+      name: 'r.csv',
+      startedAt: '2025-03-04T10:00:00.000Z',
+      state: 'processing',
+      total: 1000,
+      final,
+      counts: { created: final, invalid: 0, failed: 0, 'needs-review': 0, duplicate: 0 },
+    });
+    // First sight: 100 rows in the 10 s since it was queued.
+    expect(meter.observe([running(100)]).get('r')).toEqual({ perSecond: 10, secondsLeft: 90 });
+    now += 5000;
+    // Then what it did while watched: 100 rows in 5 s.
+    expect(meter.observe([running(200)]).get('r')).toEqual({ perSecond: 20, secondsLeft: 40 });
+    expect(meter.observe([{ ...running(1000), state: 'done' }]).get('r')).toBeUndefined();
+  });
+});
