@@ -161,6 +161,7 @@ export async function finishIntake(
       ...(mapping && { mapping }),
     });
     await writeJournal(work, { ...journal, queued: true });
+    await intake.ctx.notTaken.taken(journal.source);
     return { kind: 'queued', sheetId, resumed, from };
   } finally {
     intake.finishing.delete(work);

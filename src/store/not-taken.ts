@@ -11,6 +11,26 @@ import type { Keys } from './keys.js';
 const entrySchema = z.object({ path: z.string(), reason: z.string(), at: z.string() });
 export type NotTakenEntry = z.infer<typeof entrySchema>;
 
+/**
+ * Removes the entries of a path (ARGV[1]), then pushes a new one (ARGV[2], unless empty) and
+ * keeps the newest ARGV[3]: a path is listed once, with what was last said of it. The list is
+ * short (a few hundred entries), so it is read whole.
+ */
+const REPLACE = `
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+for _, item in ipairs(items) do
+  local ok, entry = pcall(cjson.decode, item)
+  if ok and type(entry) == 'table' and entry.path == ARGV[1] then
+    redis.call('LREM', KEYS[1], 0, item)
+  end
+end
+if ARGV[2] ~= '' then
+  redis.call('LPUSH', KEYS[1], ARGV[2])
+  redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[3]) - 1)
+end
+return 1
+`;
+
 export class NotTaken {
   readonly #keep: number;
   readonly #now: () => number;
@@ -24,13 +44,15 @@ export class NotTaken {
     this.#now = options.now ?? Date.now;
   }
 
+  /** Says why `path` is not taken, in place of what was said of it before. */
   async add(path: string, reason: string): Promise<void> {
     const entry: NotTakenEntry = { path, reason, at: new Date(this.#now()).toISOString() };
-    await this.redis
-      .multi()
-      .lpush(this.keys.notTaken, JSON.stringify(entry))
-      .ltrim(this.keys.notTaken, 0, this.#keep - 1)
-      .exec();
+    await this.redis.eval(REPLACE, 1, this.keys.notTaken, path, JSON.stringify(entry), this.#keep);
+  }
+
+  /** A sheet at `path` was taken after all (fixed, or moved where it belongs): no longer listed. */
+  async taken(path: string): Promise<void> {
+    await this.redis.eval(REPLACE, 1, this.keys.notTaken, path, '', this.#keep);
   }
 
   /** The latest entries, newest first; one that cannot be read is left out. */

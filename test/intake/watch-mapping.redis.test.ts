@@ -240,6 +240,10 @@ describe('watch with a mapping.json beside the sheet', () => {
     expect(byName(await sandbox.api.listOrders(), 'Broken Then Fixed')).toMatchObject({
       contact_language: 'nl',
     });
+    // Taken now: the dashboard no longer lists it as left in the inbox.
+    expect(await watch.ctx.notTaken.recent()).not.toContainEqual(
+      expect.objectContaining({ path: join(dropped, 'later.csv') }),
+    );
   });
 });
 

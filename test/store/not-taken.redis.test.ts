@@ -42,4 +42,20 @@ describe('the list of sheets not taken', () => {
     await client.lpush(keys.notTaken, 'not json', JSON.stringify({ path: 1 }));
     expect((await list.recent(10)).map((e) => e.path)).toEqual(['/inbox/ok.csv']);
   });
+
+  it('lists a path once, with what was last said of it, and no longer once it is taken', async () => {
+    let now = Date.parse('2026-11-26T10:00:00Z');
+    const list = new NotTaken(client, new Keys(`{${redis.prefix}}-once`), { now: () => now });
+    await list.add('/inbox/a.csv', 'its mapping.json is not JSON');
+    await list.add('/inbox/b.csv', 'a symbolic link');
+    now += 1000;
+    await list.add('/inbox/a.csv', 'a workbook');
+    expect(await list.recent(10)).toEqual([
+      { path: '/inbox/a.csv', reason: 'a workbook', at: '2026-11-26T10:00:01.000Z' },
+      { path: '/inbox/b.csv', reason: 'a symbolic link', at: '2026-11-26T10:00:00.000Z' },
+    ]);
+    await list.taken('/inbox/a.csv');
+    await list.taken('/inbox/never-listed.csv');
+    expect((await list.recent(10)).map((e) => e.path)).toEqual(['/inbox/b.csv']);
+  });
 });
