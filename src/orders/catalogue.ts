@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
 import { z } from 'zod';
+import { jsonMistake } from './json-mistake.js';
 
 /**
  * Order fields that some product categories make required (provider documentation §2.1): an
@@ -116,7 +117,7 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
     json = JSON.parse(text);
   } catch (error) {
     throw new CatalogueError(
-      `Product catalogue ${file} is not valid JSON: ${(error as Error).message}`,
+      `Product catalogue ${file} is not valid JSON: ${jsonMistake(text, error)}`,
       {
         cause: error,
       },

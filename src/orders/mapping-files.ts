@@ -13,6 +13,7 @@ import iconv from 'iconv-lite';
 import { MappingError } from './columns.js';
 import { type Mapping, type MappingKind, parseMappingFile } from './mapping.js';
 import { AttachmentRefused, openInside } from './open-attachment.js';
+import { jsonMistake } from './json-mistake.js';
 
 /** The name a mapping beside a sheet has (case ignored): never itself a sheet. */
 export const MAPPING_FILE = 'mapping.json';
@@ -159,7 +160,7 @@ export function parseMappingBytes(
     json = JSON.parse(text);
   } catch (error) {
     throw new MappingError(
-      `Mapping ${source.file} is not valid JSON: ${(error as Error).message}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
+      `Mapping ${source.file} is not valid JSON: ${jsonMistake(text, error)}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
       { cause: error },
     );
   }

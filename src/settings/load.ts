@@ -25,6 +25,7 @@ import {
   type SettingKey,
   type SettingValue,
 } from './table.js';
+import { jsonMistake } from '../orders/json-mistake.js';
 
 /** A setting that cannot be used: the message is one line and names the setting. */
 export class ConfigError extends Error {
@@ -274,7 +275,7 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`--config ${file} is not valid JSON: ${(error as Error).message}.`, {
+    throw new ConfigError(`--config ${file} is not valid JSON: ${jsonMistake(text, error)}.`, {
       cause: error,
     });
   }
