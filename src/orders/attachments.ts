@@ -73,7 +73,11 @@ export class AttachmentChecker {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
-        return fail(`"${path}" does not exist (looked for ${absolute}).`);
+        // Said from the sheet, not the disk: a hot-folder sheet is read from a work folder the
+        // user never saw.
+        return fail(
+          `"${path}" does not exist beside the sheet: a document is named relative to the sheet's folder, and dropped together with it.`,
+        );
       }
       return fail(`"${path}" cannot be read (${code ?? (error as Error).message}).`);
     }
