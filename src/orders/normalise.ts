@@ -83,10 +83,27 @@ export function squash(text: string): string {
   return text.replace(/\s+/g, '').toLowerCase();
 }
 
-function enumeration(allowed: readonly string[]): (value: unknown) => string | Invalid {
+/**
+ * What the API documents each value to mean, where its word alone misleads (`yes` for "the
+ * owner is the API user", not "the contact is the owner"): said with the allowed values.
+ */
+const MEANINGS: Readonly<Record<string, string>> = {
+  tenant: 'the contact person',
+  salesman: 'you, the API user',
+  contact: 'the contact person',
+  yes: 'you, the API user',
+  other: 'someone else',
+};
+
+function enumeration(
+  allowed: readonly string[],
+  withMeanings = false,
+): (value: unknown) => string | Invalid {
   const exact = new Set(allowed);
   const canonical = new Map(allowed.map((v) => [squash(v), v]));
-  const invalid = new Invalid(`must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`);
+  const shown = (v: string) =>
+    withMeanings && MEANINGS[v] !== undefined ? `"${v}" (${MEANINGS[v]})` : `"${v}"`;
+  const invalid = new Invalid(`must be one of ${allowed.map(shown).join(', ')}`);
   return (value) => {
     if (typeof value !== 'string' && typeof value !== 'number') return invalid;
     const text = String(value).trim();
@@ -98,8 +115,8 @@ function enumeration(allowed: readonly string[]): (value: unknown) => string | I
 export const normaliseEnum = {
   property_type: enumeration(PROPERTY_TYPES),
   contact_language: enumeration(CONTACT_LANGUAGES),
-  invoice_to: enumeration(INVOICE_TO),
-  is_contact_owner: enumeration(IS_CONTACT_OWNER),
+  invoice_to: enumeration(INVOICE_TO, true),
+  is_contact_owner: enumeration(IS_CONTACT_OWNER, true),
 };
 
 /** A product list item as a JSON sheet may write it: `"EPC:2"` or `{ "id": "EPC", "quantity": 2 }`. */

@@ -55,7 +55,8 @@ describe('order-importer validate with a mapping', () => {
         row: 1,
         column: 'Factuur aan',
         // A flat mapping has no words for values: nothing points at them.
-        message: 'invoice_to must be one of "tenant", "salesman", "other" (got "verkoper").',
+        message:
+          'invoice_to must be one of "tenant" (the contact person), "salesman" (you, the API user), "other" (someone else) (got "verkoper").',
       }),
     );
     expect(summary?.invalid).toBe(3);
@@ -71,7 +72,7 @@ describe('order-importer validate with a mapping', () => {
     const finished = await runInProcess(['validate', sheet, other.sheet]);
     expect(finished.code).toBe(2);
     expect(finished.stdout).toContain(
-      `cannot be read: Mapping ${join(broken, 'mapping.json')}: "values"."invoice_to" maps "verkoper" to "seller", which invoice_to does not allow: it must be one of "tenant", "salesman", "other".`,
+      `cannot be read: Mapping ${join(broken, 'mapping.json')}: "values"."invoice_to" maps "verkoper" to "seller", which invoice_to does not allow: it must be one of "tenant" (the contact person), "salesman" (you, the API user), "other" (someone else).`,
     );
     expect(finished.stdout).toContain('3 rows: 2 valid, 1 invalid');
   });

@@ -114,6 +114,16 @@ describe('normaliseEnum', () => {
   ] as const)('%s refuses %j and lists the choices', (field, value) => {
     expect(message(normaliseEnum[field](value))).toMatch(/^must be one of "/);
   });
+
+  it('says what the values of invoice_to and is_contact_owner mean: "yes" is not "the contact is the owner"', () => {
+    expect(message(normaliseEnum.is_contact_owner('ja'))).toBe(
+      'must be one of "contact" (the contact person), "yes" (you, the API user), "other" (someone else)',
+    );
+    expect(message(normaliseEnum.invoice_to('verkoper'))).toMatch(
+      /"salesman" \(you, the API user\)/,
+    );
+    expect(message(normaliseEnum.contact_language('de'))).toBe('must be one of "nl", "en", "fr"');
+  });
 });
 
 describe('normaliseProducts', () => {
