@@ -85,7 +85,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
     await watchInbox(parts, intake);
     announceWatching(parts, dashboard);
     const signal = await start.firstSignal;
-    announce(`${signal}: no more sheets are taken; rows in flight finish (again to stop at once)…`);
+    announce(
+      `${signal}: no more sheets are taken; rows in flight finish (Ctrl+C again to stop at once)…`,
+    );
     stopAtOnceOnSecondSignal(io, importers, announce);
     await stopParts();
     progress.close();

@@ -33,7 +33,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
     `Worker ready: ${settings.concurrency} rows at a time per connection, orders to ${served}: only their sheets are worked here. Stop with Ctrl+C.`,
   );
   const signal = await start.firstSignal;
-  announce(`${signal}: finishing the rows in flight (again to stop at once)…`);
+  announce(`${signal}: finishing the rows in flight (Ctrl+C again to stop at once)…`);
   void io.stopSignal().then(() => {
     announce('Stopping now; rows in flight resume from their last recorded step.');
     void importers.close({ force: true });
