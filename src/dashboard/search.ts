@@ -37,9 +37,12 @@ export interface SearchResult {
   running: number;
 }
 
-/** What is compared: case and width folded, so `KERKSTRAAT` finds `Kerkstraat`. */
+/**
+ * What is compared: case, width and accents folded, so `KERKSTRAAT` finds `Kerkstraat` and
+ * `helene` finds `Hélène` (names here are full of accents, and typed without them).
+ */
 export function folded(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 export async function searchReports(

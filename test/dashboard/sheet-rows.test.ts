@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { shown } from '../../src/dashboard/html.js';
 import { PaceMeter } from '../../src/dashboard/rate.js';
 import { openReportRows } from '../../src/dashboard/report-csv.js';
-import { searchReports } from '../../src/dashboard/search.js';
+import { folded, searchReports } from '../../src/dashboard/search.js';
 import { PAGE_SIZE, reportedRows } from '../../src/dashboard/sheet-rows.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { put, tempDir } from '../helpers/files.js';
@@ -116,6 +116,13 @@ describe('the search', () => {
     expect([byRef.sheets, byRef.rows, byRef.stopped]).toEqual([2, 20, undefined]);
     expect((await searchReports(sheets, 'KERKSTRAAT 10,')).hits).toHaveLength(2);
     expect((await searchReports(sheets, 'contact 1')).hits).toHaveLength(4);
+  });
+
+  it('finds a name typed without its accents, and with them', () => {
+    expect(folded('Hélène Vercruyssen')).toContain(folded('helene'));
+    expect(folded('Zoë Maes')).toContain(folded('ZOE'));
+    expect(folded('François')).toBe(folded('FRANCOIS'));
+    expect(folded('Ｋｅｒｋｓｔｒａａｔ')).toBe('kerkstraat');
   });
 
   it('stops at its limits, and says which', async () => {
