@@ -241,6 +241,15 @@ describe('connections in the config file', () => {
       sheet,
     ]);
     expect(ownMapping.code, ownMapping.stderr).toBe(0);
+    // No connection with a mapping of its own: which one does not matter to validate.
+    const plain = JSON.parse(await readFile(office.config, 'utf8')) as {
+      connections: Array<{ mapping?: string }>;
+    };
+    for (const connection of plain.connections) delete connection.mapping;
+    const noMappings = await put(office.dir, 'plain.json', JSON.stringify(plain));
+    const anyOffice = await runInProcess(['validate', '--config', noMappings, sheet]);
+    expect(anyOffice.code, anyOffice.stderr).toBe(2);
+    expect(anyOffice.stdout).toMatch(/address1/);
   });
 
   it('refuses to start when a token file cannot be read, naming the connection', async () => {

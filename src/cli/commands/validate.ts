@@ -31,9 +31,11 @@ export async function validateCommand(
   const settings = await commandSettings(io, opts.config, opts.settings);
   const catalogue = await forUser(loadCatalogue(settings.productsFile), CatalogueError);
   // A connection's mapping is what its sheets are imported with: validated with it too. With
-  // --mapping, none is needed (one named is still checked).
+  // --mapping, or when no connection has a mapping, none is needed (one named is still checked).
+  const needed =
+    opts.mapping === undefined && settings.connections.some((c) => c.mapping !== undefined);
   const configured =
-    opts.mapping === undefined || opts.connection !== undefined
+    needed || opts.connection !== undefined
       ? chosenConnection(settings, opts.connection)
       : undefined;
   const mappings = await mappingSources(opts.mapping, settings, io.cwd, configured?.mapping);
