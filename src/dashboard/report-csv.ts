@@ -5,13 +5,22 @@
  */
 import { Readable } from 'node:stream';
 
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import { lstatIfThere } from '../intake/files.js';
 import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
 import { chain } from '../sheets/decode.js';
 import { restoreCell } from '../sheets/excel-text.js';
+
+/** No line the importer writes comes near this: a longer one is a report changed on disk. */
+export const MAX_REPORT_LINE = 1024 * 1024;
+
+/** A report.csv that is not as the importer wrote it (changed on disk since). */
+export class ReportUnreadable extends Error {
+  override name = 'ReportUnreadable';
+  readonly retryable = false;
+}
 
 /** A row as the dashboard shows it. */
 export interface ShownRow {
@@ -77,17 +86,42 @@ async function* readRows(stream: Readable): AsyncGenerator<ShownRow> {
   }
   const parser = chain(
     Readable.from(again()),
-    parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true }),
+    parse({
+      delimiter,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // A quote never closed would otherwise be read to the end of the file as one cell.
+      max_record_size: MAX_REPORT_LINE,
+    }),
   );
   let at: Map<string, number> | undefined;
-  for await (const record of parser as AsyncIterable<string[]>) {
-    if (at === undefined) {
-      at = new Map(record.map((name, i) => [name, i]));
-      continue;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (at === undefined) {
+        at = new Map(record.map((name, i) => [name, i]));
+        continue;
+      }
+      const shown = shownRow(record, at);
+      if (shown !== undefined) yield shown;
     }
-    const shown = shownRow(record, at);
-    if (shown !== undefined) yield shown;
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    throw unreadable(error);
   }
+}
+
+function unreadable(error: CsvError): ReportUnreadable {
+  const line = (error as CsvError & { lines?: number }).lines;
+  const at = line === undefined ? '' : ` at line ${line}`;
+  const why =
+    error.code === 'CSV_MAX_RECORD_SIZE'
+      ? `has a line${at} longer than ${MAX_REPORT_LINE / 1024 / 1024} MB, which no report has`
+      : `cannot be read${at} (${error.message})`;
+  return new ReportUnreadable(
+    `its report.csv ${why}: it was changed since the importer wrote it.`,
+    { cause: error },
+  );
 }
 
 function shownRow(record: string[], at: ReadonlyMap<string, number>): ShownRow | undefined {

@@ -5,7 +5,7 @@
  * "not all was searched" rather than hang.
  */
 import type { SheetProgress } from '../store/progress.js';
-import { openReportRows, type ShownRow } from './report-csv.js';
+import { openReportRows, ReportUnreadable, type ShownRow } from './report-csv.js';
 
 export interface SearchLimits {
   /** Reported sheets read, newest first. */
@@ -35,6 +35,8 @@ export interface SearchResult {
   stopped?: string;
   /** Sheets not reported yet: not searched. */
   running: number;
+  /** Reported sheets whose report.csv could not be read to its end (changed on disk): named. */
+  unreadable: string[];
 }
 
 /** What is compared: case and width folded, so `KERKSTRAAT` finds `Kerkstraat`. */
@@ -55,6 +57,7 @@ export async function searchReports(
     sheets: 0,
     rows: 0,
     running: sheets.filter((s) => s.state !== 'done').length,
+    unreadable: [],
   };
   const deadline = now() + limits.ms;
   for (const sheet of reported) {
@@ -93,6 +96,10 @@ async function searchOne(
       if (result.rows >= limits.rows) return `it stopped after ${limits.rows} rows`;
       if (result.rows % 1000 === 0 && now() > limits.deadline) return outOfTime(limits);
     }
+  } catch (error) {
+    // One broken report does not stop the search of the others; it is named instead.
+    if (!(error instanceof ReportUnreadable)) throw error;
+    result.unreadable.push(sheet.name);
   } finally {
     await report.close();
   }
