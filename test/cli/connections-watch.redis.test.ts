@@ -176,6 +176,23 @@ describe('connections in the config file', () => {
     expect(cli.stderr).toMatch(/Stopped\.\n$/);
   });
 
+  it('refuses two entries of one API and one token at start: one connection under two names', async () => {
+    const office = await installation();
+    // Brugge's token file holds gent's token (spelt otherwise): one organisation, one connection.
+    await put(office.dir, 'secrets/brugge.token', 'Bearer token-gent\n');
+    for (const command of ['watch', 'worker']) {
+      const finished = await runInProcess([command, '--config', office.config], {
+        ...office.env,
+        DASHBOARD_PORT: String(await freePort()),
+      });
+      expect(finished.code, `${command}: ${finished.stderr}`).toBe(1);
+      expect(finished.stderr).toContain(
+        `Connections "gent" and "brugge" have the same API (${sandbox.url}) and the same token`,
+      );
+      expect(finished.stderr).not.toContain('token-gent');
+    }
+  });
+
   it('import --connection sends with the connection it names, and its mapping', async () => {
     const office = await installation();
     const sheets = await tempDir('office-sheets-');
