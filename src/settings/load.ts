@@ -5,7 +5,7 @@
  * and the environment only.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 import { z } from 'zod';
 
@@ -106,10 +106,12 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   const mappingFile = configMapping(fromFile.mapping, file, where);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
   const dataDir = at(values.dataDir);
+  const inboxDir = at(values.inboxDir ?? resolve(dataDir, 'inbox'));
+  refuseScansOfOtherInboxes(schedules.data, connections, { inboxDir, at, where });
   return {
     ...values,
     dataDir,
-    inboxDir: at(values.inboxDir ?? resolve(dataDir, 'inbox')),
+    inboxDir,
     reportsDir: at(values.reportsDir ?? resolve(dataDir, 'reports')),
     workDir: resolve(dataDir, 'work'),
     archiveDir: resolve(dataDir, 'archive'),
@@ -182,6 +184,35 @@ function refuseScheduleConnections(
         `"schedules" in ${where}: "${s.name}" names the connection "${s.connection}", ${names.length === 0 ? 'but there are no "connections"' : `which is not one of ${names.join(', ')}`}.`,
       );
     }
+  }
+}
+
+/**
+ * A schedule scans with its own connection: a folder that is (or holds, or lies in) another
+ * office's inbox would have that office's sheets taken, whenever the scan came before the
+ * watcher, and sent with this connection's token, to its organisation.
+ */
+function refuseScansOfOtherInboxes(
+  schedules: ReadonlyArray<z.output<typeof scheduleSchema>>,
+  connections: readonly ConfiguredConnection[],
+  paths: { inboxDir: string; at: (path: string) => string; where: string },
+): void {
+  const overlap = (a: string, b: string) => {
+    const rel = relative(a, b);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  };
+  for (const s of schedules) {
+    // Without `connection`, there is one connection at most: no other office's inbox.
+    if (s.connection === undefined) continue;
+    const dir = paths.at(s.dir);
+    const other = connections.find((c) => {
+      const inbox = resolve(paths.inboxDir, c.inbox);
+      return c.name !== s.connection && (overlap(dir, inbox) || overlap(inbox, dir));
+    });
+    if (other === undefined) continue;
+    throw new ConfigError(
+      `"schedules" in ${paths.where}: "${s.name}" scans ${dir} for connection "${s.connection}", and the inbox of "${other.name}" (${resolve(paths.inboxDir, other.inbox)}) is there too: its sheets would be sent with the token of "${s.connection}". Give the schedule a folder of its own, or its own connection's inbox.`,
+    );
   }
 }
 
