@@ -84,7 +84,8 @@ async function searchOne(
   limits: SearchLimits & { deadline: number },
   now: () => number,
 ): Promise<string | undefined> {
-  const report = await openReportRows(sheet.reportDir ?? '');
+  const late = () => now() > limits.deadline;
+  const report = await openReportRows(sheet.reportDir ?? '', late);
   if (report === undefined) return undefined;
   try {
     for await (const row of report.rows) {
@@ -96,6 +97,8 @@ async function searchOne(
       if (result.rows >= limits.rows) return `it stopped after ${limits.rows} rows`;
       if (result.rows % 1000 === 0 && now() > limits.deadline) return outOfTime(limits);
     }
+    // Ended early by `late`, among lines that are no rows.
+    if (late()) return outOfTime(limits);
   } catch (error) {
     // One broken report does not stop the search of the others; it is named instead.
     if (!(error instanceof ReportUnreadable)) throw error;

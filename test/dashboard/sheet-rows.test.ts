@@ -121,6 +121,17 @@ describe('a report.csv changed on disk', () => {
     expect(performance.now() - started).toBeLessThan(800);
   }, 30_000);
 
+  it('with millions of lines that are no rows keeps the search within its time', async () => {
+    const dir = await tempDir('dashboard-no-rows-');
+    const junk = '1;2;R;no-such-status\r\n'.repeat(2_000_000);
+    await put(dir, 'report.csv', `\uFEFF${HEADER}\r\n${junk}`);
+    const limits = { sheets: 50, rows: 1_000_000, ms: 200, hits: 100 };
+    const started = performance.now();
+    const result = await searchReports([sheetOf(dir, 1)], 'anything', limits);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(result.stopped).toBe('it stopped after 0.2 s');
+  }, 30_000);
+
   it('leaves the search of the other reports going, and is named', async () => {
     const good = await reportOf(10);
     const sheets = [sheetOf(await endlessReport(), 2, 'broken'), sheetOf(good, 10, 'fine')];
