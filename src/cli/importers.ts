@@ -65,8 +65,29 @@ export async function openEach(
     await close({ graceMs: 5_000 });
     throw failed.reason;
   }
+  const same = sameConnection(all);
+  if (same !== undefined) {
+    await close({ graceMs: 5_000 });
+    throw same;
+  }
   for (const importer of all) announce(connectionLine(importer));
   return { all, close };
+}
+
+/**
+ * Two entries of one API and one token are one connection under two names: one queue, one
+ * ledger, one count of what is left. A sheet of one office would be worked, recovered and named
+ * by the other's importer, so that is refused at start.
+ */
+function sameConnection(all: readonly Importer[]): CliError | undefined {
+  for (const [i, a] of all.entries()) {
+    const b = all.slice(i + 1).find((other) => other.connection.id === a.connection.id);
+    if (b === undefined) continue;
+    return new CliError(
+      `Connections "${a.connection.name}" and "${b.connection.name}" have the same API (${a.apiBaseUrl}) and the same token: they are one connection, one organisation. Give them one entry (its inbox's subfolders may each carry their own mapping.json), or each office its own token.`,
+    );
+  }
+  return undefined;
 }
 
 /** What a person is told of a connection at start: its name, its API, never its token. */

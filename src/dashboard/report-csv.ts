@@ -5,13 +5,22 @@
  */
 import { Readable } from 'node:stream';
 
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import { lstatIfThere } from '../intake/files.js';
 import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
 import { chain } from '../sheets/decode.js';
 import { restoreCell } from '../sheets/excel-text.js';
+
+/** No line the importer writes comes near this: a longer one is a report changed on disk. */
+export const MAX_REPORT_LINE = 1024 * 1024;
+
+/** A report.csv that is not as the importer wrote it (changed on disk since). */
+export class ReportUnreadable extends Error {
+  override name = 'ReportUnreadable';
+  readonly retryable = false;
+}
 
 /** A row as the dashboard shows it. */
 export interface ShownRow {
@@ -31,11 +40,16 @@ export interface ShownRow {
 /** The report's rows in order, or undefined when there is no such plain file (yet). */
 export async function openReportRows(
   reportDir: string,
+  /**
+   * Asked every thousand lines, rows or not: true ends the rows there. A report changed on disk
+   * may hold millions of lines that are no rows, which a reader counting rows never sees.
+   */
+  enough: () => boolean = () => false,
 ): Promise<{ rows: AsyncIterable<ShownRow>; close(): Promise<void> } | undefined> {
   const file = await openReportFile(reportDir);
   if (file === undefined) return undefined;
   const stream = file.stream();
-  const rows = readRows(stream);
+  const rows = readRows(stream, enough);
   return {
     rows,
     close: async () => {
@@ -62,7 +76,7 @@ async function openReportFile(dir: string): Promise<OpenedFile | undefined> {
  * input's own, `,` or `;` or a tab); its columns are found by name, so a report written before
  * the columns for people were added reads too, without them.
  */
-async function* readRows(stream: Readable): AsyncGenerator<ShownRow> {
+async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerator<ShownRow> {
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await chunks.next();
   if (first.done === true) return;
@@ -77,17 +91,45 @@ async function* readRows(stream: Readable): AsyncGenerator<ShownRow> {
   }
   const parser = chain(
     Readable.from(again()),
-    parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true }),
+    parse({
+      delimiter,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // A quote never closed would otherwise be read to the end of the file as one cell.
+      max_record_size: MAX_REPORT_LINE,
+    }),
   );
   let at: Map<string, number> | undefined;
-  for await (const record of parser as AsyncIterable<string[]>) {
-    if (at === undefined) {
-      at = new Map(record.map((name, i) => [name, i]));
-      continue;
+  let lines = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      lines += 1;
+      if (lines % 1000 === 0 && enough()) return;
+      if (at === undefined) {
+        at = new Map(record.map((name, i) => [name, i]));
+        continue;
+      }
+      const shown = shownRow(record, at);
+      if (shown !== undefined) yield shown;
     }
-    const shown = shownRow(record, at);
-    if (shown !== undefined) yield shown;
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    throw unreadable(error);
   }
+}
+
+function unreadable(error: CsvError): ReportUnreadable {
+  const line = (error as CsvError & { lines?: number }).lines;
+  const at = line === undefined ? '' : ` at line ${line}`;
+  const why =
+    error.code === 'CSV_MAX_RECORD_SIZE'
+      ? `has a line${at} longer than ${MAX_REPORT_LINE / 1024 / 1024} MB, which no report has`
+      : `cannot be read${at} (${error.message})`;
+  return new ReportUnreadable(
+    `its report.csv ${why}: it was changed since the importer wrote it.`,
+    { cause: error },
+  );
 }
 
 function shownRow(record: string[], at: ReadonlyMap<string, number>): ShownRow | undefined {

@@ -63,7 +63,11 @@ function searched(query: string, result: SearchResult): string {
     result.running === 0
       ? ''
       : ` Sheets still being imported (${count(result.running)}) are searched once reported.`;
-  return `<p class="sub" id="searched">${found} for “${shown(query)}” in ${count(result.sheets)} reported sheet(s), ${count(result.rows)} rows${stopped}.${running}</p>`;
+  const unreadable =
+    result.unreadable.length === 0
+      ? ''
+      : ` The report of ${result.unreadable.map((name) => `“${shown(name)}”`).join(', ')} could not be read to its end (changed on disk since it was written?).`;
+  return `<p class="sub" id="searched">${found} for “${shown(query)}” in ${count(result.sheets)} reported sheet(s), ${count(result.rows)} rows${stopped}.${running}${unreadable}</p>`;
 }
 
 /** Where a row is on its sheet's page: the page that holds it, scrolled to it. */

@@ -5,7 +5,7 @@
  * "not all was searched" rather than hang.
  */
 import type { SheetProgress } from '../store/progress.js';
-import { openReportRows, type ShownRow } from './report-csv.js';
+import { openReportRows, ReportUnreadable, type ShownRow } from './report-csv.js';
 
 export interface SearchLimits {
   /** Reported sheets read, newest first. */
@@ -35,6 +35,8 @@ export interface SearchResult {
   stopped?: string;
   /** Sheets not reported yet: not searched. */
   running: number;
+  /** Reported sheets whose report.csv could not be read to its end (changed on disk): named. */
+  unreadable: string[];
 }
 
 /**
@@ -58,6 +60,7 @@ export async function searchReports(
     sheets: 0,
     rows: 0,
     running: sheets.filter((s) => s.state !== 'done').length,
+    unreadable: [],
   };
   const deadline = now() + limits.ms;
   for (const sheet of reported) {
@@ -84,7 +87,8 @@ async function searchOne(
   limits: SearchLimits & { deadline: number },
   now: () => number,
 ): Promise<string | undefined> {
-  const report = await openReportRows(sheet.reportDir ?? '');
+  const late = () => now() > limits.deadline;
+  const report = await openReportRows(sheet.reportDir ?? '', late);
   if (report === undefined) return undefined;
   try {
     for await (const row of report.rows) {
@@ -96,6 +100,12 @@ async function searchOne(
       if (result.rows >= limits.rows) return `it stopped after ${limits.rows} rows`;
       if (result.rows % 1000 === 0 && now() > limits.deadline) return outOfTime(limits);
     }
+    // Ended early by `late`, among lines that are no rows.
+    if (late()) return outOfTime(limits);
+  } catch (error) {
+    // One broken report does not stop the search of the others; it is named instead.
+    if (!(error instanceof ReportUnreadable)) throw error;
+    result.unreadable.push(sheet.name);
   } finally {
     await report.close();
   }

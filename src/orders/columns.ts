@@ -29,6 +29,19 @@ KNOWN.set('key_pickup_location', 'keyPickup_location');
 export const SOURCE_ROW = 'source_row';
 
 /**
+ * A row's `source_row` as the row number it must be (`7`, or 7 in JSON), else '': the column
+ * comes from the sheet, and a number never given there (`-5`, `=1+1`, twenty digits) is no
+ * number of the sheet first imported.
+ */
+export function sourceRowNumber(value: unknown): string {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  const trimmed = text.trim();
+  return /^[1-9][0-9]{0,9}$/.test(trimmed) && Number(trimmed) <= Number.MAX_SAFE_INTEGER
+    ? trimmed
+    : '';
+}
+
+/**
  * Columns the importer's own reports add (`failed.csv` has `error` and `source_row`): a sheet
  * dropped back from failed/ carries them, and they are ignored without a warning.
  */

@@ -18,8 +18,11 @@ import { jsonMistake } from './json-mistake.js';
 /** The name a mapping beside a sheet has (case ignored): never itself a sheet. */
 export const MAPPING_FILE = 'mapping.json';
 
-/** A mapping is a few hundred bytes; a bigger file than this is no mapping. */
-export const MAX_MAPPING_BYTES = 1024 * 1024;
+/**
+ * A mapping is a few hundred bytes; a bigger file than this is no mapping. Kept small because
+ * every sheet carries a copy of its mapping in its record, which each look at the imports reads.
+ */
+export const MAX_MAPPING_BYTES = 64 * 1024;
 
 /** The mapping files a sheet may use besides its own folder's, each an absolute path. */
 export interface MappingSources {
@@ -136,7 +139,7 @@ function besideUnread(file: string, error: unknown): MappingError {
 
 function tooBig(file: string): MappingError {
   return new MappingError(
-    `Mapping ${file} is over ${MAX_MAPPING_BYTES / 1024 / 1024} MB, which no mapping needs: is it the right file?`,
+    `Mapping ${file} is over ${MAX_MAPPING_BYTES / 1024} KB, which no mapping needs: is it the right file?`,
   );
 }
 

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
 import type { Context } from '../context.js';
-import { normaliseHeader, SOURCE_ROW } from '../orders/columns.js';
+import { normaliseHeader, SOURCE_ROW, sourceRowNumber } from '../orders/columns.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetInfo, SourceRecord } from '../sheets/types.js';
@@ -168,7 +168,7 @@ class BundleWriter {
         const at = columnAt(header, name);
         const value = values[name];
         if (at < 0) added.push(value ?? '');
-        else if (value !== undefined && (name !== SOURCE_ROW || (cells[at] ?? '').trim() === ''))
+        else if (value !== undefined && (name !== SOURCE_ROW || sourceRowNumber(cells[at]) === ''))
           cells[at] = value;
       }
       await this.#failedCsv.write([...cells, ...added]);
@@ -217,8 +217,7 @@ function failedObject(
   if (outcome.orderId !== undefined) object.order_id = outcome.orderId;
   const sourceKey = Object.keys(object).find((key) => normaliseHeader(key) === SOURCE_ROW);
   const first = sourceKey === undefined ? undefined : object[sourceKey];
-  if (first === undefined || first === null || first === '')
-    object[sourceKey ?? SOURCE_ROW] = record.row;
+  if (sourceRowNumber(first) === '') object[sourceKey ?? SOURCE_ROW] = record.row;
   object.error = error;
   return object;
 }

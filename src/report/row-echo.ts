@@ -5,7 +5,13 @@
  * (`source_row`). Read from the sheet's private copy, the bytes imported, in one pass beside the
  * report's rows: nothing of it is kept in Redis while the rows are imported.
  */
-import { type Cells, normaliseHeader, type SheetField, SOURCE_ROW } from '../orders/columns.js';
+import {
+  type Cells,
+  normaliseHeader,
+  type SheetField,
+  SOURCE_ROW,
+  sourceRowNumber,
+} from '../orders/columns.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetRecords } from '../sheets/records.js';
 import type { SourceRecord } from '../sheets/types.js';
@@ -121,9 +127,9 @@ class EchoReader implements RowEchoes {
 
   #sourceRowOf(record: SourceRecord): string {
     const { data } = record;
-    if (Array.isArray(data)) return (data[this.#sourceRowAt] ?? '').trim();
+    if (Array.isArray(data)) return sourceRowNumber(data[this.#sourceRowAt]);
     const key = Object.keys(data).find((name) => normaliseHeader(name) === SOURCE_ROW);
-    return key === undefined ? '' : shownValue(data[key]);
+    return key === undefined ? '' : sourceRowNumber(data[key]);
   }
 }
 

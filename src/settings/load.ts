@@ -5,7 +5,7 @@
  * and the environment only.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 import { z } from 'zod';
 
@@ -107,14 +107,24 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   const mappingFile = configMapping(fromFile.mapping, file, where);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
   const dataDir = at(values.dataDir);
+  const inboxDir = at(values.inboxDir ?? resolve(dataDir, 'inbox'));
+  refuseScansOfOtherInboxes(schedules.data, connections, { inboxDir, at, where });
+  const folders = {
+    work: resolve(dataDir, 'work'),
+    archive: resolve(dataDir, 'archive'),
+    failed: resolve(dataDir, 'failed'),
+    reports: at(values.reportsDir ?? resolve(dataDir, 'reports')),
+  };
+  // The sheets' private copies (process-parts.ts) too.
+  refuseInboxHoldingOwnFolders(inboxDir, { ...folders, sheets: resolve(dataDir, 'sheets') });
   return {
     ...values,
     dataDir,
-    inboxDir: at(values.inboxDir ?? resolve(dataDir, 'inbox')),
-    reportsDir: at(values.reportsDir ?? resolve(dataDir, 'reports')),
-    workDir: resolve(dataDir, 'work'),
-    archiveDir: resolve(dataDir, 'archive'),
-    failedDir: resolve(dataDir, 'failed'),
+    inboxDir,
+    reportsDir: folders.reports,
+    workDir: folders.work,
+    archiveDir: folders.archive,
+    failedDir: folders.failed,
     productsFile: at(values.productsFile ?? defaultProductsFile()),
     ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile) }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
@@ -183,6 +193,51 @@ function refuseScheduleConnections(
         `"schedules" in ${where}: "${s.name}" names the connection "${s.connection}", ${names.length === 0 ? 'but there are no "connections"' : `which is not one of ${names.join(', ')}`}.`,
       );
     }
+  }
+}
+
+/** Whether `b` is `a` or lies inside it (by name: links are not resolved here). */
+function overlap(a: string, b: string): boolean {
+  const rel = relative(a, b);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The watcher takes every sheet under INBOX_DIR: with the importer's own folders there (a data
+ * folder put on the share), it would take its reports, archives and failed/ bundles as sheets,
+ * and move them away, without end.
+ */
+function refuseInboxHoldingOwnFolders(inboxDir: string, folders: Record<string, string>): void {
+  for (const [what, dir] of Object.entries(folders)) {
+    if (!overlap(inboxDir, dir) && !overlap(dir, inboxDir)) continue;
+    throw new ConfigError(
+      `INBOX_DIR (${inboxDir}) and the importer's own ${what} folder (${dir}) lie one in the other: the hot folder would take the importer's own files as sheets. Give the inbox a folder of its own, beside DATA_DIR's work, archive, failed and reports folders.`,
+    );
+  }
+}
+
+/**
+ * A schedule scans with its own connection: a folder that is (or holds, or lies in) another
+ * office's inbox would have that office's sheets taken, whenever the scan came before the
+ * watcher, and sent with this connection's token, to its organisation.
+ */
+function refuseScansOfOtherInboxes(
+  schedules: ReadonlyArray<z.output<typeof scheduleSchema>>,
+  connections: readonly ConfiguredConnection[],
+  paths: { inboxDir: string; at: (path: string) => string; where: string },
+): void {
+  for (const s of schedules) {
+    // Without `connection`, there is one connection at most: no other office's inbox.
+    if (s.connection === undefined) continue;
+    const dir = paths.at(s.dir);
+    const other = connections.find((c) => {
+      const inbox = resolve(paths.inboxDir, c.inbox);
+      return c.name !== s.connection && (overlap(dir, inbox) || overlap(inbox, dir));
+    });
+    if (other === undefined) continue;
+    throw new ConfigError(
+      `"schedules" in ${paths.where}: "${s.name}" scans ${dir} for connection "${s.connection}", and the inbox of "${other.name}" (${resolve(paths.inboxDir, other.inbox)}) is there too: its sheets would be sent with the token of "${s.connection}". Give the schedule a folder of its own, or its own connection's inbox.`,
+    );
   }
 }
 

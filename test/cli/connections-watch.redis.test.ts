@@ -4,7 +4,7 @@
  * Redis and a sandbox over HTTP that knows two tokens of two organisations. Each office's sheets
  * land only in its own organisation; `import --connection` and `validate --connection` pick one.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -174,6 +174,42 @@ describe('connections in the config file', () => {
       await stop(cli);
     }
     expect(cli.stderr).toMatch(/Stopped\.\n$/);
+  });
+
+  it('refuses two entries of one API and one token at start: one connection under two names', async () => {
+    const office = await installation();
+    // Brugge's token file holds gent's token (spelt otherwise): one organisation, one connection.
+    await put(office.dir, 'secrets/brugge.token', 'Bearer token-gent\n');
+    for (const command of ['watch', 'worker']) {
+      const finished = await runInProcess([command, '--config', office.config], {
+        ...office.env,
+        DASHBOARD_PORT: String(await freePort()),
+      });
+      expect(finished.code, `${command}: ${finished.stderr}`).toBe(1);
+      expect(finished.stderr).toContain(
+        `Connections "gent" and "brugge" have the same API (${sandbox.url}) and the same token`,
+      );
+      expect(finished.stderr).not.toContain('token-gent');
+    }
+  });
+
+  it('refuses a schedule of one office whose folder is a link into another office’s inbox', async () => {
+    const brugge = join(await tempDir('offices-data-'), 'inbox', 'west', 'brugge');
+    await mkdir(brugge, { recursive: true });
+    const nightly = join(await tempDir('offices-share-'), 'nightly');
+    await symlink(brugge, nightly);
+    const office = await installation({
+      schedules: [{ name: 'nightly', cron: '0 2 * * *', dir: nightly, connection: 'gent' }],
+    });
+    const finished = await runInProcess(['watch', '--config', office.config], {
+      ...office.env,
+      DATA_DIR: join(brugge, '..', '..', '..'),
+      DASHBOARD_PORT: String(await freePort()),
+    });
+    expect(finished.code, finished.stderr).toBe(1);
+    expect(finished.stderr).toContain(
+      `Schedule "nightly" of connection "gent" scans ${nightly}, which leads into the inbox of "brugge"`,
+    );
   });
 
   it('import --connection sends with the connection it names, and its mapping', async () => {

@@ -73,6 +73,62 @@ describe('WatchProgress on a terminal', () => {
   });
 });
 
+/**
+ * What a terminal `columns` wide shows after `text`: its rows, with the sequences the progress
+ * lines use obeyed (erase line, up n lines, erase below) and a line longer than the terminal
+ * wrapped onto the next row, as a terminal does.
+ */
+function screenOf(text: string, columns: number): string[] {
+  const rows: string[] = [''];
+  let [r, c] = [0, 0];
+  const put = (ch: string) => {
+    if (c === columns) [r, c] = [r + 1, 0];
+    while (rows.length <= r) rows.push('');
+    const row = rows[r] ?? '';
+    rows[r] = row.padEnd(c).slice(0, c) + ch + row.slice(c + 1);
+    c += 1;
+  };
+  const ESC = '\u001b';
+  for (const part of text.split(new RegExp(`(${ESC}\\[\\d*[A-Za-z]|\n)`))) {
+    const escape = new RegExp(`^${ESC}\\[(\\d*)([A-Za-z])$`).exec(part);
+    if (part === '\n') [r, c] = [r + 1, 0];
+    else if (escape?.[2] === 'F') [r, c] = [Math.max(0, r - Number(escape[1] || 1)), 0];
+    else if (escape?.[2] === 'K') rows[r] = '';
+    else if (escape?.[2] === 'J') {
+      rows.splice(r + 1);
+      rows[r] = (rows[r] ?? '').slice(0, c);
+    } else for (const ch of part) put(ch);
+    while (rows.length <= r) rows.push('');
+  }
+  return rows.filter((row) => row.trim() !== '');
+}
+
+describe('WatchProgress on a narrow terminal', () => {
+  it('keeps a sheet with a long name on one line, so redrawing leaves nothing behind', () => {
+    let now = 0;
+    const tty = terminal(true);
+    Object.assign(tty.stream, { columns: 60 });
+    const progress = new WatchProgress(tty.stream, { now: () => now, everyMs: 0 });
+    const long = {
+      ...sheet('long', 10),
+      name: 'Bestellingen kantoor Gent - november 2026 (definitieve versie).csv',
+    };
+    for (const final of [10, 20, 30, 40]) {
+      now += 1000;
+      progress.show({ ...long, final });
+    }
+    progress.say('Took new.csv as sheet n for connection "gent".');
+    progress.show({ ...long, final: 50 });
+    const screen = screenOf(tty.written(), 60);
+    expect(screen).toHaveLength(2);
+    expect(screen[0]).toBe('Took new.csv as sheet n for connection "gent".');
+    expect(screen[1]).toMatch(/^Bestellingen kantoor Gent/);
+    expect(screen[1]?.length).toBeLessThan(60);
+    progress.close();
+    expect(screenOf(tty.written(), 60)).toEqual([screen[0]]);
+  });
+});
+
 describe('WatchProgress off a terminal', () => {
   it('writes no escape sequence: a plain line for a sheet in work a minute, then every minute', () => {
     let now = 0;

@@ -103,6 +103,45 @@ describe("a reported sheet's rows", () => {
   });
 });
 
+describe('a report.csv changed on disk', () => {
+  /** A report whose second row opens a quoted cell that never ends: megabytes of one "line". */
+  async function endlessReport(): Promise<string> {
+    const dir = await tempDir('dashboard-endless-');
+    const head = `\uFEFF${HEADER}\r\n1;2;R-1;created;7;;;1;;a;b;\r\n2;3;R-2;invalid;;;;0;"`;
+    await put(dir, 'report.csv', `${head}${'x'.repeat(40_000_000)}\r\n`);
+    return dir;
+  }
+
+  it('with a line longer than any report has is refused early, in plain words', async () => {
+    const dir = await endlessReport();
+    const started = performance.now();
+    const reading = reportedRows(sheetOf(dir, 2), { status: 'invalid', page: 1 });
+    await expect(reading).rejects.toThrow(/report\.csv .*line 3 .*longer than/);
+    // Refused once the limit is passed, not after holding all 40 MB as one cell.
+    expect(performance.now() - started).toBeLessThan(800);
+  }, 30_000);
+
+  it('with millions of lines that are no rows keeps the search within its time', async () => {
+    const dir = await tempDir('dashboard-no-rows-');
+    const junk = '1;2;R;no-such-status\r\n'.repeat(2_000_000);
+    await put(dir, 'report.csv', `\uFEFF${HEADER}\r\n${junk}`);
+    const limits = { sheets: 50, rows: 1_000_000, ms: 200, hits: 100 };
+    const started = performance.now();
+    const result = await searchReports([sheetOf(dir, 1)], 'anything', limits);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(result.stopped).toBe('it stopped after 0.2 s');
+  }, 30_000);
+
+  it('leaves the search of the other reports going, and is named', async () => {
+    const good = await reportOf(10);
+    const sheets = [sheetOf(await endlessReport(), 2, 'broken'), sheetOf(good, 10, 'fine')];
+    const result = await searchReports(sheets, 'ref-7');
+    expect(result.hits.map((h) => [h.sheetId, h.row.row])).toEqual([['fine', 7]]);
+    expect(result.sheets).toBe(2);
+    expect(result.unreadable).toEqual(['broken.csv']);
+  }, 30_000);
+});
+
 describe('the search', () => {
   it('finds references, addresses and contacts in any case, newest sheet first', async () => {
     const a = await reportOf(10);

@@ -111,15 +111,26 @@ describe('resolveMapping', () => {
   it('refuses a file too big to be a mapping', async () => {
     const big = await put(root, 'big.json', `{"a":"${'x'.repeat(MAX_MAPPING_BYTES)}"}`);
     expect(await refusal(resolveMapping({ flag: big }, undefined))).toMatch(
-      /is over 1 MB, which no mapping needs/,
+      /is over 64 KB, which no mapping needs/,
     );
     const dir = join(root, 'big');
     await put(dir, 'mapping.json', `{"a":"${'x'.repeat(MAX_MAPPING_BYTES)}"}`);
-    expect(await refusal(resolveMapping({}, dir))).toMatch(/is over 1 MB/);
+    expect(await refusal(resolveMapping({}, dir))).toMatch(/is over 64 KB/);
+  });
+
+  it('refuses a mapping.json of 500 KB: each sheet beside it would carry it in its record', async () => {
+    // 200 small sheets beside one such file held 100 MB in Redis, read whole by every look
+    // at the imports (the overview, the search, a sheet's progress).
+    const columns = Object.fromEntries(
+      Array.from({ length: 12_000 }, (_, i) => [`Kolom ${i} ${'x'.repeat(20)}`, 'remark']),
+    );
+    const dir = join(root, 'wide');
+    await put(dir, 'mapping.json', JSON.stringify({ columns }));
+    expect(await refusal(resolveMapping({}, dir))).toMatch(/is over 64 KB/);
   });
 
   it('refuses deep nesting with a plain error', async () => {
-    const deep = await put(root, 'deep.json', `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    const deep = await put(root, 'deep.json', `${'['.repeat(30_000)}${']'.repeat(30_000)}`);
     expect(await refusal(resolveMapping({ flag: deep }, undefined))).toMatch(
       /must be a JSON object/,
     );

@@ -97,6 +97,24 @@ describe('a failed/ sheet dropped back', () => {
     expect(summary.warnings).toEqual([]);
   });
 
+  it('takes a source_row only as a row number: one forged in the sheet is not echoed as one', async () => {
+    const dir = await tempDir('source-row-forged-');
+    const forged = ['-5', '99999999999999999999', '=1+1', 'row seven', '0', ' 7 '];
+    const rows = forged.map((_, i) => sheetRow(601 + i, { city: '' }));
+    const plain = await readFile(await writeCsvSheet(dir, 'orders.csv', rows), 'utf8');
+    const lines = plain.split('\r\n').filter(Boolean);
+    const text = lines.map((line, i) => `${line};${i === 0 ? 'source_row' : forged[i - 1]}`);
+    const sheet = await put(dir, 'orders.csv', `${text.join('\r\n')}\r\n`);
+    const imported = await t.importSheet(sheet);
+    expect(imported.counts).toMatchObject({ invalid: 6 });
+    const report = await readCsv(join(imported.reportDir ?? '', 'report.csv'));
+    expect(report.map((r) => r.source_row)).toEqual(['', '', '', '', '', '7']);
+    // Its failed/ gives each row a number again (its own) where the sheet gave none; a number
+    // is kept as the sheet wrote it.
+    const bundled = await readCsv(join(imported.reportDir ?? '', 'failed', 'orders.csv'));
+    expect(bundled.map((r) => r.source_row)).toEqual(['1', '2', '3', '4', '5', ' 7 ']);
+  });
+
   it('keeps them in JSON too', async () => {
     const dir = await tempDir('source-row-json-');
     const rows = [sheetRow(301), sheetRow(302), sheetRow(303, { city: '' })];

@@ -269,4 +269,40 @@ describe('connections in loadSettings', () => {
     const configFile = await put(cwd, 'c.json', JSON.stringify(config));
     await expect(loadSettings({ cwd, configFile })).rejects.toThrow(message);
   });
+
+  it.each([
+    ['the inbox itself', 'data/inbox'],
+    ["another office's inbox", 'data/inbox/brugge'],
+    ["a folder in another office's inbox", 'data/inbox/brugge/nightly/'],
+    ['the data folder', 'data'],
+  ])('refuses a schedule of one office that scans %s', async (_, dir) => {
+    const cwd = await tempDir('settings-connections-');
+    const configFile = await put(
+      cwd,
+      'c.json',
+      JSON.stringify({
+        connections: [gent, brugge],
+        schedules: [{ name: 'nightly', cron: '0 2 * * *', dir, connection: 'gent' }],
+      }),
+    );
+    await expect(loadSettings({ cwd, configFile, env: { DATA_DIR: 'data' } })).rejects.toThrow(
+      `"nightly" scans ${join(cwd, dir).replace(/\/$/, '')} for connection "gent", and the inbox of "brugge" (${join(cwd, 'data/inbox/brugge')}) is there too`,
+    );
+  });
+
+  it('takes a schedule of its own inbox, or of a folder outside the inbox', async () => {
+    const cwd = await tempDir('settings-connections-');
+    const schedules = [
+      { name: 'own', cron: '0 2 * * *', dir: 'data/inbox/gent/nightly', connection: 'gent' },
+      { name: 'share', cron: '0 2 * * *', dir: '/mnt/share/brugge', connection: 'brugge' },
+      { name: 'lookalike', cron: '0 2 * * *', dir: 'data/inbox/brugge2', connection: 'gent' },
+    ];
+    const configFile = await put(
+      cwd,
+      'c.json',
+      JSON.stringify({ connections: [gent, brugge], schedules }),
+    );
+    const settings = await loadSettings({ cwd, configFile, env: { DATA_DIR: 'data' } });
+    expect(settings.schedules.map((s) => s.name)).toEqual(['own', 'share', 'lookalike']);
+  });
 });

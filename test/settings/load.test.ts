@@ -10,6 +10,36 @@ import { put, tempDir } from '../helpers/files.js';
 const cwd = await tempDir('settings-');
 
 describe('loadSettings', () => {
+  it.each([
+    ['an inbox that is the data folder', { DATA_DIR: 'data', INBOX_DIR: 'data' }, 'work'],
+    [
+      'the data folder inside the inbox (a share)',
+      { DATA_DIR: 'share/importer', INBOX_DIR: 'share' },
+      'work',
+    ],
+    [
+      'the reports inside the inbox',
+      { INBOX_DIR: 'share', REPORTS_DIR: 'share/reports' },
+      'reports',
+    ],
+    ['an inbox inside the reports', { INBOX_DIR: 'data/reports/in' }, 'reports'],
+    ['an inbox that is the sheets’ copies', { INBOX_DIR: 'data/sheets' }, 'sheets'],
+  ])('refuses %s: the watcher would take the importer’s own files', async (_, env, what) => {
+    const cwd = await tempDir('settings-inbox-');
+    await expect(loadSettings({ cwd, env })).rejects.toThrow(
+      new RegExp(
+        `^INBOX_DIR \\(${join(cwd, env.INBOX_DIR)}\\) .*the importer's own ${what} folder`,
+      ),
+    );
+  });
+
+  it('takes an inbox beside the importer’s folders, inside the data folder or not', async () => {
+    const cwd = await tempDir('settings-inbox-');
+    expect((await loadSettings({ cwd })).inboxDir).toBe(join(cwd, 'data', 'inbox'));
+    const env = { DATA_DIR: '/srv/importer', INBOX_DIR: '/srv/share/inbox' };
+    expect((await loadSettings({ cwd, env })).inboxDir).toBe('/srv/share/inbox');
+  });
+
   it('has the documented defaults', async () => {
     const settings = await loadSettings({ cwd });
     expect(settings).toMatchObject({

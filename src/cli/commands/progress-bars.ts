@@ -53,11 +53,22 @@ export class ProgressBars {
 
   #draw(now: number): void {
     const up = this.#drawnLines > 0 ? `\u001b[${this.#drawnLines}F` : '';
-    const lines = this.#sheets.map((s) => `\u001b[2K${this.line(s, now)}\n`).join('');
+    const lines = this.#sheets.map((s) => `\u001b[2K${this.#fitted(this.line(s, now))}\n`).join('');
     // Fewer sheets than drawn (watch: one is done): the lines left below are wiped.
     const below = this.#sheets.length < this.#drawnLines ? '\u001b[0J' : '';
     this.stream.write(`${up}${lines}${below}`);
     this.#drawnLines = this.#sheets.length;
+  }
+
+  /**
+   * A line cut to the terminal's width: one that wrapped would take two rows where the redraw
+   * goes up one, and leave a copy of itself behind at every redraw.
+   */
+  #fitted(line: string): string {
+    const columns = (this.stream as { columns?: unknown }).columns;
+    if (typeof columns !== 'number' || columns < 2) return line;
+    const chars = Array.from(line);
+    return chars.length < columns ? line : `${chars.slice(0, columns - 2).join('')}…`;
   }
 
   /** One sheet's line: `orders.csv  [#####-----] 1,234/5,000 rows  42 rows/s  ETA 1m30s  failed 3`. */

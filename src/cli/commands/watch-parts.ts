@@ -2,6 +2,9 @@
  * The parts `watch` runs beside its workers and intake: the schedules, the dashboard and the
  * inbox watcher. Each one started leaves what stops it with `onStop`.
  */
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
 import type { RunningDashboard } from '../../dashboard/server.js';
 import { statIfThere } from '../../intake/files.js';
 import { ScheduleError } from '../../intake/schedules.js';
@@ -9,7 +12,7 @@ import { startWatcher } from '../../intake/watcher.js';
 import { pingRedis } from '../../redis/connect.js';
 import { recentProgress, sheetDetail } from '../../store/progress.js';
 import { startSchedules } from '../../workers/schedules.js';
-import { forUser } from '../errors.js';
+import { CliError, forUser } from '../errors.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
@@ -28,6 +31,7 @@ export async function startScheduledScans(
     const name = importer.configured?.name;
     // Without `connection`, a schedule is the only connection's (settings refuse it otherwise).
     const mine = settings.schedules.filter((s) => (s.connection ?? name) === name);
+    for (const s of mine) await refuseScanOfOtherInbox(parts, running, s, name);
     const schedules = await forUser(
       startSchedules(importer.ctx, mine, intake, running.tell),
       ScheduleError,
@@ -42,6 +46,34 @@ export async function startScheduledScans(
         `Schedule "${s.name}" (${s.cron}) scans ${parts.show(s.dir)}${whose}${missing}.`,
       );
     }
+  }
+}
+
+/**
+ * A schedule's folder, its links resolved, may not lead into another office's inbox: a scan
+ * coming before the watcher would take that office's sheet with this connection's token. The
+ * settings refuse such a folder by name; a link to one is found here.
+ */
+async function refuseScanOfOtherInbox(
+  parts: WatchParts,
+  running: RunningIntake,
+  schedule: { name: string; dir: string },
+  name: string | undefined,
+): Promise<void> {
+  const real = await realpath(schedule.dir).catch(() => undefined);
+  if (real === undefined || name === undefined) return;
+  const within = (a: string, b: string) => {
+    const rel = relative(a, b);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  };
+  for (const importer of parts.importers) {
+    const other = importer.configured;
+    if (other === undefined || other.name === name) continue;
+    const inbox = join(running.inboxDir, other.inbox);
+    if (!within(real, inbox) && !within(inbox, real)) continue;
+    throw new CliError(
+      `Schedule "${schedule.name}" of connection "${name}" scans ${schedule.dir}, which leads into the inbox of "${other.name}" (${inbox}): that office's sheets would be sent with the token of "${name}". Give the schedule a folder of its own.`,
+    );
   }
 }
 
