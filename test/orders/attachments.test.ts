@@ -59,7 +59,10 @@ describe('AttachmentChecker', () => {
     ['dangling.pdf', /"dangling\.pdf" is a symbolic link/],
     ['linked-plans/a.pdf', /"linked-plans\/a\.pdf" goes through linked-plans, a symbolic link/],
     ['linked-away/b.pdf', /goes through linked-away, a symbolic link/],
-    ['plans/missing.pdf', /"plans\/missing\.pdf" does not exist beside the sheet: .* dropped together/],
+    [
+      'plans/missing.pdf',
+      /"plans\/missing\.pdf" does not exist beside the sheet: .* dropped together/,
+    ],
     ['plans/a.pdf/inner.pdf', /does not exist/],
     ['folder', /is a folder, not a document/],
     [
