@@ -235,6 +235,11 @@ export class ApiPace {
 
   /** Whether the fleet is held now (a spent window, a 429), as Redis says. */
   async #held(): Promise<boolean> {
+    return (await this.#holdMs()) > 0;
+  }
+
+  /** How long the fleet is still held, as Redis says once what was heard here is recorded. */
+  async #holdMs(): Promise<number> {
     await this.untilLearned();
     const [, , holdMs] = await this.#redis.oiPeek(
       this.#keys.schedule,
@@ -242,7 +247,7 @@ export class ApiPace {
       String(this.#now()),
       this.#clock,
     );
-    return holdMs > 0;
+    return holdMs;
   }
 
   /**
@@ -286,13 +291,7 @@ export class ApiPace {
   }
 
   async #spentWindow(signal: AbortSignal | undefined): Promise<void> {
-    await this.untilLearned();
-    const [, , holdMs] = await this.#redis.oiPeek(
-      this.#keys.schedule,
-      this.#keys.learned,
-      String(this.#now()),
-      this.#clock,
-    );
+    const holdMs = await this.#holdMs();
     if (holdMs > 0) await sleep(holdMs, undefined, { signal });
   }
 
