@@ -4,6 +4,7 @@
  * invisible or that turn the text around (controls, bidi overrides) shown as their code point,
  * so that a cell cannot hide or disguise what is next to it.
  */
+import type { ShownRow } from './report-csv.js';
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -66,4 +67,16 @@ export function duration(ms: number): string {
 /** The link to a sheet's own page. */
 export function sheetHref(sheetId: string): string {
   return `/sheets/${encodeURIComponent(sheetId)}`;
+}
+
+/** A row's cells from its status to its order id, as the sheet page and the search show them. */
+export function rowCells(row: ShownRow): string[] {
+  return [
+    `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
+    `<td class="text">${shown(row.reference)}</td>`,
+    `<td class="text">${shown(row.address)}</td>`,
+    `<td class="text">${shown(row.contactName)}</td>`,
+    `<td class="text error">${shown(row.error)}</td>`,
+    `<td>${shown(row.orderId)}</td>`,
+  ];
 }

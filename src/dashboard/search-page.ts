@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 import type { PageAssets } from './assets.js';
-import { count, escapeHtml, sheetHref, shown } from './html.js';
+import { count, escapeHtml, rowCells, sheetHref, shown } from './html.js';
 import type { OverviewSources } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult } from './search.js';
@@ -82,12 +82,7 @@ function hitsTable(result: SearchResult): string {
       `<tr data-sheet-id="${escapeHtml(sheetId)}" data-row="${row.row}">`,
       `<td class="text"><a href="${escapeHtml(rowHref(sheetId, row.row))}">${shown(sheetName)}</a></td>`,
       `<td class="n">${row.row}</td>`,
-      `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
-      `<td class="text">${shown(row.reference)}</td>`,
-      `<td class="text">${shown(row.address)}</td>`,
-      `<td class="text">${shown(row.contactName)}</td>`,
-      `<td class="text error">${shown(row.error)}</td>`,
-      `<td>${shown(row.orderId)}</td>`,
+      ...rowCells(row),
       '</tr>',
     ].join(''),
   );

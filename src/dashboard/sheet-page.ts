@@ -7,7 +7,7 @@
  */
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
-import { count, duration, escapeHtml, shown, timeElement } from './html.js';
+import { count, duration, escapeHtml, rowCells, shown, timeElement } from './html.js';
 import { connectionCell, duplicateNote, paceLine, reportLinks, stateBadge } from './page.js';
 import type { Pace } from './rate.js';
 import type { ShownRow } from './report-csv.js';
@@ -130,12 +130,7 @@ function rowLine(row: ShownRow): string {
   return [
     `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}">`,
     `<td class="n">${row.row}${first}</td>`,
-    `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
-    `<td class="text">${shown(row.reference)}</td>`,
-    `<td class="text">${shown(row.address)}</td>`,
-    `<td class="text">${shown(row.contactName)}</td>`,
-    `<td class="text error">${shown(row.error)}</td>`,
-    `<td>${shown(row.orderId)}</td>`,
+    ...rowCells(row),
     `<td class="text">${shown(files)}</td>`,
     '</tr>',
   ].join('');
