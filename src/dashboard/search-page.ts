@@ -14,11 +14,17 @@ import { PAGE_SIZE } from './sheet-rows.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
 
+/** Searches run at once by one dashboard. */
+export const MAX_SEARCHES = 2;
+
 export function searchRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
 ): void {
+  // Each search is bounded (SEARCH_LIMITS), not their number: a few at once, and the rest are
+  // asked to come back, so that the overview and /healthz still answer while people search.
+  let searching = 0;
   app.get<{ Querystring: unknown }>('/search', async (request, reply) => {
     const parsed = searchQuerySchema.safeParse(request.query);
     if (!parsed.success) {
@@ -29,12 +35,22 @@ export function searchRoutes(
     // eslint-disable-next-line no-control-regex -- dropping controls is the point
     const q = (parsed.data.q ?? '').replace(/[\u0000-\u001F\u007F-\u009F]/g, '').trim();
     if (q === '') return sendFramed(reply, assets, 200, searchPage('', undefined));
+    if (searching >= MAX_SEARCHES) {
+      const busy = new Error(
+        `${MAX_SEARCHES} searches are running already; try again in a few seconds.`,
+      );
+      void reply.header('retry-after', '3');
+      return sendFramed(reply, assets, 503, searchPage(q, busy));
+    }
+    searching += 1;
     let result: SearchResult | Error;
     try {
       result = await searchReports(await sources.overview(), q);
     } catch (error) {
       sources.logger.warn({ err: error }, 'the reports cannot be searched');
       result = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      searching -= 1;
     }
     return sendFramed(reply, assets, 200, searchPage(q, result));
   });
