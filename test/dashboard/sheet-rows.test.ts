@@ -8,6 +8,7 @@ import { PaceMeter } from '../../src/dashboard/rate.js';
 import { openReportRows } from '../../src/dashboard/report-csv.js';
 import { folded, searchReports } from '../../src/dashboard/search.js';
 import { PAGE_SIZE, reportedRows } from '../../src/dashboard/sheet-rows.js';
+import type { SheetProgress } from '../../src/store/progress.js';
 import { put, tempDir } from '../helpers/files.js';
 import { HEADER, reportOf, sheetOf } from '../helpers/reports.js';
 
