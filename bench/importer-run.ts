@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 
@@ -19,6 +18,7 @@ import type { OrderPayload } from '../src/orders/row.js';
 import { sheetProgress } from '../src/store/progress.js';
 import { startWorkers } from '../src/workers/start.js';
 import { closeContext } from '../src/workers/stop.js';
+import { removeKeys } from './private-redis.js';
 
 export interface ImporterRun {
   /** From the call to submit until the sheet is read (copied, hashed, registered, queued). */
@@ -134,20 +134,5 @@ export async function runImporter(options: {
     await closeContext(ctx, { graceMs: 2000 });
     await dispatcher.close();
     await removeKeys(redisUrl, tag);
-  }
-}
-
-/** Removes every key of a bench's tag, a SCAN page at a time. */
-export async function removeKeys(redisUrl: string, tag: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `*${tag}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
   }
 }

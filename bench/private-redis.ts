@@ -35,7 +35,7 @@ export async function startPrivateRedis(dir: string): Promise<PrivateRedis> {
 }
 
 /** Removes every key whose name holds `tag`, a SCAN page at a time (never a FLUSH). */
-async function removeKeys(url: string, tag: string): Promise<void> {
+export async function removeKeys(url: string, tag: string): Promise<void> {
   const redis = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
