@@ -3,6 +3,7 @@
  * for the same seed, whatever the timing, so a failing rehearsal can be replayed exactly.
  */
 import type { SandboxOptions } from './options.js';
+import { mix, mulberry32 } from './random.js';
 
 /** The fault options of the sandbox's options (their schema and defaults live there). */
 export type FaultOptions = SandboxOptions['faults'];
@@ -43,24 +44,4 @@ export function decide(s: FaultOptions, sequence: number): FaultDecision {
   if (resetAfter < s.pResetAfter) after = 'reset';
   else if (error500 < s.p500After) after = '500';
   return { sequence, delayMs: s.latencyMs + Math.floor(jitter * (s.jitterMs + 1)), before, after };
-}
-
-/** Combines seed and sequence into one 32-bit state (a murmur3-style finaliser). */
-function mix(seed: number, sequence: number): number {
-  let h = (seed ^ Math.imul(sequence, 0x9e3779b1)) >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** A small, well-known 32-bit PRNG; plenty for fault draws. */
-function mulberry32(state: number): () => number {
-  let a = state;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -6,7 +6,7 @@ const probability = z.number().min(0).max(1);
 const bytes = z.number().int().positive();
 
 export const faultsSchema = z.object({
-  /** Seed of the fault sequence. @defaultValue 1 */
+  /** Seed of the fault sequence, and of the planning (`planning`). @defaultValue 1 */
   seed: z.number().int().default(1),
   /** Delay added to every API request, in ms. @defaultValue 0 */
   latencyMs: z.number().int().min(0).default(0),
@@ -54,6 +54,12 @@ export const sandboxOptionsSchema = z.object({
   maxFileUploads: z.number().int().positive().optional(),
   /** Apache's trailing-slash 301 of Laravel's stock .htaccess. @defaultValue false */
   redirectTrailingSlash: z.boolean().default(false),
+  /**
+   * Seconds after its creation at which an order is planned: a date and an inspector for each
+   * inspection, and a new status (./planning.ts); 0: never, it stays `to schedule`.
+   * @defaultValue 0
+   */
+  planning: z.number().min(0).default(0),
   /** Seeded fault injection; all off by default. */
   faults: faultsSchema.default(faultsSchema.parse({})),
 });

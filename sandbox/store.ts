@@ -134,6 +134,9 @@ export class SandboxStore {
       ),
       file: db.prepare<[number, string], FileRow>('SELECT * FROM files WHERE id = ? AND org = ?'),
       files: db.prepare<[number], FileRow>('SELECT * FROM files WHERE order_id = ? ORDER BY id'),
+      deleteFiles: db.prepare<[number]>('DELETE FROM files WHERE order_id = ?'),
+      deleteInspections: db.prepare<[number]>('DELETE FROM inspections WHERE order_id = ?'),
+      deleteOrder: db.prepare<[number, string]>('DELETE FROM orders WHERE id = ? AND org = ?'),
     };
   }
 
@@ -182,6 +185,21 @@ export class SandboxStore {
 
   listOrders(org: string): StoredOrder[] {
     return this.#sql.orders.all(org).map((row) => this.#toOrder(row));
+  }
+
+  /**
+   * Deletes the order of `org` with its inspections and file records, in one transaction; the
+   * keys of its files' blobs, for the caller to remove. undefined when `org` has no such order.
+   */
+  deleteOrder(org: string, id: number): { blobKeys: string[] } | undefined {
+    return this.#db.transaction(() => {
+      if (!this.#sql.order.get(id, org)) return undefined;
+      const blobKeys = this.#sql.files.all(id).map((f) => f.blob_key);
+      this.#sql.deleteFiles.run(id);
+      this.#sql.deleteInspections.run(id);
+      this.#sql.deleteOrder.run(id, org);
+      return { blobKeys };
+    })();
   }
 
   /** Records uploaded files in one transaction; their ids in the order given. */

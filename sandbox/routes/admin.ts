@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 
+import { modelNotFound, ORDER_MODEL } from '../laravel.js';
 import { orderEntries } from '../order-view.js';
-import type { SandboxContext } from './context.js';
+import { sendMessage } from '../reply.js';
+import { recordId, type SandboxContext } from './context.js';
 
 /**
  * Sandbox-only: the caller's organisation's orders with their files, so tests and rehearsals can
- * count what was really created (the real API has no listing).
+ * count what was really created (the real API has no listing), and a way to delete one, so they
+ * can meet an order that answers 404.
  */
 export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
   // What clients sent, when, and what they got: to check a client's manners from outside.
@@ -15,7 +18,7 @@ export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
 
   admin.get('/__sandbox/orders', async (request) => ({
     data: ctx.store.listOrders(request.org).map((order) => ({
-      ...Object.fromEntries(orderEntries(order, false)),
+      ...Object.fromEntries(orderEntries(ctx.planned(order), false)),
       created_at: order.createdAt,
       files: ctx.store.listFiles(order.id).map((f) => ({
         id: f.id,
@@ -28,4 +31,13 @@ export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
       })),
     })),
   }));
+
+  // The order goes with its inspections and files: all of them answer 404 afterwards.
+  admin.delete<{ Params: { id: string } }>('/__sandbox/orders/:id', async (request, reply) => {
+    const id = recordId(request.params.id);
+    const removed = id === null ? undefined : ctx.store.deleteOrder(request.org, id);
+    if (!removed) return sendMessage(reply, 404, modelNotFound(ORDER_MODEL, request.params.id));
+    await Promise.all(removed.blobKeys.map((key) => ctx.blobs.remove(key)));
+    return reply.code(204).send();
+  });
 }

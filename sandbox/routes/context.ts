@@ -2,9 +2,10 @@ import { openBlobStore, type BlobStore } from '../blobs.js';
 import type { FaultDecision } from '../faults.js';
 import type { SandboxOptions } from '../options.js';
 import { orderRules } from '../order-rules.js';
+import { plannedOrder } from '../planning.js';
 import { ProductList, type ProductSource } from '../products.js';
 import { type LoggedRequest, RequestLog } from '../request-log.js';
-import { SandboxStore } from '../store.js';
+import { SandboxStore, type StoredOrder } from '../store.js';
 import type { RuleSet } from '../validator.js';
 
 declare module 'fastify' {
@@ -26,6 +27,8 @@ export interface SandboxContext {
   products: ProductList;
   rules: RuleSet;
   requests: RequestLog;
+  /** The order as it reads now: planned once its time has come (`options.planning`). */
+  planned(order: StoredOrder): StoredOrder;
 }
 
 /** Opens the sandbox's records (in `options.dataDir`, else in memory); close `store` when done. */
@@ -46,6 +49,8 @@ export async function openSandboxContext(
     products,
     rules: orderRules(products),
     requests: new RequestLog(),
+    planned: (order) =>
+      plannedOrder(order, { seconds: options.planning, seed: options.faults.seed }, now()),
   };
 }
 

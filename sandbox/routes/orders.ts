@@ -34,6 +34,6 @@ export function orderRoutes(api: FastifyInstance, ctx: SandboxContext): void {
     const id = recordId(request.params.id);
     const order = id === null ? undefined : ctx.store.getOrder(request.org, id);
     if (!order) return sendMessage(reply, 404, modelNotFound(ORDER_MODEL, request.params.id));
-    return sendJsonText(reply, 200, orderResponseText(order, ctx.options.quirks));
+    return sendJsonText(reply, 200, orderResponseText(ctx.planned(order), ctx.options.quirks));
   });
 }

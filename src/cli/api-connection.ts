@@ -57,7 +57,12 @@ export async function connectApi(
     });
     return { baseUrl, token, connection, close: () => Promise.resolve() };
   }
-  const sandbox = await startSandbox({ port: 0, dataDir: join(settings.dataDir, 'sandbox') });
+  const sandbox = await startSandbox({
+    port: 0,
+    dataDir: join(settings.dataDir, 'sandbox'),
+    // On by default, so that status sync can be rehearsed on the embedded defaults.
+    planning: settings.embeddedSandboxPlanningS,
+  });
   const token = sandbox.tokens[0]?.token ?? '';
   let identity: string;
   try {

@@ -25,6 +25,7 @@ const IMPORTING: readonly SettingKey[] = [
   // Only `import` stops on a Redis away; `watch` and `worker` accept it (scripts pass the same
   // flags to every command) and wait for Redis however long it takes.
   'redisWaitS',
+  'embeddedSandboxPlanningS',
 ];
 
 /** Where an importing command sends orders: settings with no flag of their own. */

@@ -262,6 +262,13 @@ export const SETTINGS = {
     help: 'first retry delay of a row, in ms (doubling, with jitter)',
     schema: positiveInt.default(1000),
   },
+  /** Read where the embedded sandbox starts (cli/api-connection.ts); `sandbox` takes --planning. */
+  embeddedSandboxPlanningS: {
+    env: 'SANDBOX_PLANNING_S',
+    flag: '--sandbox-planning <seconds>',
+    help: 'without API_BASE_URL: the embedded sandbox plans each order (dates, inspectors, a new status) this long after it is created; 0: never',
+    schema: z.coerce.number().int().min(0).default(60),
+  },
   jobLockMs: {
     env: 'JOB_LOCK_MS',
     help: 'how long a worker holds a job before a stall is declared and another worker resumes it',
@@ -353,10 +360,16 @@ export const SETTINGS = {
     help: 'return retrieved orders without the documented quirks',
     schema: z.boolean().default(SANDBOX_DEFAULTS.quirks),
   },
+  sandboxPlanning: {
+    flag: '--planning <seconds>',
+    help: 'plan each order this long after it is created: a date and an inspector per inspection, and a new status (scheduled, a few cancelled, later done); 0: never',
+    shownDefault: 'never',
+    schema: wholeNumber(0).default(SANDBOX_DEFAULTS.planning),
+  },
   sandboxSeed: {
     env: 'SANDBOX_SEED',
     flag: '--seed <n>',
-    help: 'seed of the injected faults',
+    help: 'seed of the injected faults and of the planning',
     schema: wholeNumber(0).default(SANDBOX_DEFAULTS.faults.seed),
   },
   sandboxLatency: {

@@ -25,6 +25,16 @@ export async function printImported(
   await printReasons(summaries, out, { cwd: io.cwd, paint: paint(out, io.env) });
 }
 
+/**
+ * The last line of an import into the embedded sandbox, which plans its orders `seconds` after
+ * they are created: when reading them back shows more than `to schedule`. Empty when it does not
+ * plan them.
+ */
+export function planningHint(seconds: number): string {
+  if (seconds <= 0) return '';
+  return `The sandbox plans these orders ${seconds} s after they are created: run \`order-importer status\` after that to see the dates and inspectors.\n`;
+}
+
 export function printSummaries(
   summaries: readonly Summary[],
   out: NodeJS.WritableStream,

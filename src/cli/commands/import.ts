@@ -7,7 +7,7 @@ import { chosenConnection, openChosen } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import { printImported, readSummary } from './import-summary.js';
+import { planningHint, printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
 import { queueSheets, watchedSheets } from './import-sheets.js';
 import { waitForSheets } from './wait-for-sheets.js';
@@ -79,7 +79,9 @@ export async function importCommand(
       return 1;
     }
     const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
-    await printImported(summaries, opts.json ? io.stderr : io.stdout, io);
+    const human = opts.json ? io.stderr : io.stdout;
+    await printImported(summaries, human, io);
+    if (importer.connection.sandbox) human.write(planningHint(settings.embeddedSandboxPlanningS));
     if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     const clean = (s: (typeof summaries)[number]) =>
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;

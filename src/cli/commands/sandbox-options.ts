@@ -1,6 +1,6 @@
 /**
  * The `sandbox` command's settings (from the settings table) as the sandbox's own options, and
- * the lines that say which limits and faults it runs with.
+ * the lines that say which limits, planning and faults it runs with.
  */
 import { resolve } from 'node:path';
 
@@ -30,6 +30,7 @@ export function sandboxOptions(s: SandboxSettings, cwd: string): SandboxOptionsI
     maxFileUploads: s.sandboxMaxFileUploads ?? php?.maxFileUploads,
     redirectTrailingSlash: s.sandboxRedirectTrailingSlash,
     quirks: s.sandboxQuirks,
+    planning: s.sandboxPlanning,
     faults: {
       seed: s.sandboxSeed,
       latencyMs: s.sandboxLatency,
@@ -54,6 +55,12 @@ export function describeLimits(o: SandboxOptions): string {
     o.redirectTrailingSlash && '301 on a trailing slash',
   ].filter((p): p is string => typeof p === 'string');
   return parts.join(', ');
+}
+
+/** When a running sandbox plans its orders, or "never". */
+export function describePlanning(o: SandboxOptions): string {
+  if (o.planning <= 0) return 'never: orders stay "to schedule" (--planning SECONDS)';
+  return `${o.planning} s after an order is created (seed ${o.faults.seed}); done after ${2 * o.planning} s`;
 }
 
 /** The faults a running sandbox injects, or "none". */

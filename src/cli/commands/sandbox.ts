@@ -5,7 +5,12 @@ import { defaultProductsFile, ProductsFileError } from '../../../sandbox/product
 import { type RunningSandbox, startSandbox } from '../../../sandbox/server.js';
 import { CliError, forUser } from '../errors.js';
 import type { CommandIo } from '../io.js';
-import { describeFaults, describeLimits, sandboxOptions } from './sandbox-options.js';
+import {
+  describeFaults,
+  describeLimits,
+  describePlanning,
+  sandboxOptions,
+} from './sandbox-options.js';
 
 export interface SandboxCommandOptions {
   /** Its settings by key (`sandboxPort`…), as the flags gave them; the rest from the environment. */
@@ -29,6 +34,7 @@ export async function sandboxCommand(opts: SandboxCommandOptions, io: CommandIo)
     `  data:      ${o.dataDir ?? 'in memory (gone when the sandbox stops; --data DIR keeps it)'}`,
     `  products:  ${o.productsFile ?? defaultProductsFile()}`,
     `  limits:    ${describeLimits(o)}`,
+    `  planning:  ${describePlanning(o)}`,
     `  faults:    ${describeFaults(o)}`,
     `Try:  curl -H 'Authorization: Bearer ${sandbox.tokens[0]?.token ?? ''}' -H 'Accept: application/json' ${sandbox.url}/__sandbox/orders`,
     'Stop with Ctrl+C.',

@@ -1,0 +1,238 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { SandboxOptionsInput } from '../../sandbox/options.js';
+import type { ApiClient } from '../helpers/api.js';
+import { validOrder } from '../helpers/orders.js';
+import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
+
+/** A Thursday morning, on a whole second (the sandbox keeps creation times to the second). */
+const START = Date.UTC(2026, 10, 26, 9, 0, 0);
+const PLANNING_S = 60;
+const BATCH = 40;
+
+interface ReadInspection {
+  product_id: string;
+  product_name: string;
+  date: string | null;
+  inspector_name: string | null;
+}
+
+interface ReadOrder {
+  status: string;
+  cancel_reason: string | null;
+  habbitable_space: unknown;
+  inspections: ReadInspection[];
+}
+
+/** A sandbox whose clock the test moves. */
+async function clockedSandbox(input: SandboxOptionsInput) {
+  const clock = { now: START };
+  const sandbox = await testSandbox(input, { now: () => clock.now });
+  return { sandbox, clock };
+}
+
+/** `BATCH` orders, every third one with two products. */
+async function createBatch(api: ApiClient): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < BATCH; i++) {
+    const two = {
+      order_products: [
+        { id: 'EPC', quantity: 1 },
+        { id: 'ELEC-1.1', quantity: 1 },
+      ],
+      breaker_boxes: 2,
+    };
+    const answer = await api.createOrder(validOrder(i % 3 === 0 ? two : {}));
+    expect(answer.status, answer.text).toBe(201);
+    ids.push((answer.json as { id: number }).id);
+  }
+  return ids;
+}
+
+async function readAll(api: ApiClient, ids: readonly number[]): Promise<ReadOrder[]> {
+  const orders: ReadOrder[] = [];
+  for (const id of ids) {
+    const answer = await api.getOrder(id);
+    expect(answer.status, answer.text).toBe(200);
+    orders.push((answer.json as { data: ReadOrder }).data);
+  }
+  return orders;
+}
+
+/** What the planners decided of each order. */
+const planOf = (orders: readonly ReadOrder[]) =>
+  orders.map((o) => ({
+    status: o.status,
+    cancel_reason: o.cancel_reason,
+    visits: o.inspections.map((i) => [i.date, i.inspector_name]),
+  }));
+
+function expectUnplanned(orders: readonly ReadOrder[]): void {
+  for (const order of orders) {
+    expect(order.status).toBe('to schedule');
+    expect(order.cancel_reason).toBeNull();
+    for (const inspection of order.inspections) {
+      expect(inspection.date).toBeNull();
+      expect(inspection.inspector_name).toBeNull();
+    }
+  }
+}
+
+describe('a sandbox with --planning', () => {
+  let sandbox: TestSandbox;
+  let clock: { now: number };
+  let ids: number[];
+  let planned: ReadOrder[];
+  beforeAll(async () => {
+    ({ sandbox, clock } = await clockedSandbox({
+      planning: PLANNING_S,
+      faults: { seed: 7 },
+      tokens: [
+        { token: 'token-acme', org: 'acme' },
+        { token: 'token-beta', org: 'beta' },
+      ],
+    }));
+    ids = await createBatch(sandbox.api);
+  });
+  afterAll(() => sandbox.close());
+
+  it('leaves orders "to schedule", without dates or inspectors, until the delay has passed', async () => {
+    expectUnplanned(await readAll(sandbox.api, ids));
+    clock.now = START + PLANNING_S * 1000 - 1;
+    expectUnplanned(await readAll(sandbox.api, ids));
+  });
+
+  it('then gives each inspection a working-day date and an inspector, and most orders "scheduled"', async () => {
+    clock.now = START + PLANNING_S * 1000;
+    planned = await readAll(sandbox.api, ids);
+    const statuses = planned.map((o) => o.status);
+    expect(new Set(statuses)).toEqual(new Set(['scheduled', 'cancelled']));
+    expect(statuses.filter((s) => s === 'scheduled').length).toBeGreaterThanOrEqual(BATCH * 0.75);
+    const inspections = planned.flatMap((o) => o.inspections);
+    expect(inspections.length).toBeGreaterThan(BATCH);
+    for (const { date, inspector_name } of inspections) {
+      expect(date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      const when = new Date(`${(date ?? '').replace(' ', 'T')}Z`);
+      expect([1, 2, 3, 4, 5]).toContain(when.getUTCDay());
+      expect(when.getUTCHours()).toBeGreaterThanOrEqual(8);
+      expect(when.getUTCHours()).toBeLessThan(17);
+      expect(when.getTime()).toBeGreaterThan(clock.now);
+      expect(when.getTime()).toBeLessThan(START + 5 * 7 * 86_400_000);
+      expect(inspector_name).toMatch(/\S/);
+    }
+    const names = new Set(inspections.map((i) => i.inspector_name ?? ''));
+    expect(names.size).toBeGreaterThan(3);
+    // Names a client must keep as they are: some are not ASCII.
+    expect([...names].filter((n) => /[^\x20-\x7e]/.test(n)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('cancels a few, each with a reason, and gives the others no reason', () => {
+    const cancelled = planned.filter((o) => o.status === 'cancelled');
+    expect(cancelled.length).toBeGreaterThanOrEqual(1);
+    expect(cancelled.length).toBeLessThanOrEqual(BATCH / 4);
+    for (const order of cancelled) expect(order.cancel_reason).toMatch(/\w{3}/);
+    for (const order of planned.filter((o) => o.status !== 'cancelled'))
+      expect(order.cancel_reason).toBeNull();
+    // A cancelled order keeps the visits it had been given.
+    for (const order of cancelled)
+      for (const inspection of order.inspections) expect(inspection.date).not.toBeNull();
+  });
+
+  it('keeps the documented quirks in a planned order', async () => {
+    const answer = await sandbox.api.getOrder(ids[0] ?? 0);
+    expect((answer.json as { data: ReadOrder }).data.habbitable_space).toBe('140');
+    expect(answer.text).toMatch(/"key_pickup_location":null/);
+    expect(answer.text.endsWith('"contact_language":null}}')).toBe(true);
+    // Inspector names escaped as PHP writes them (`\u00eb`), which a JSON parser reads back whole.
+    const at = planned.findIndex((o) =>
+      o.inspections.some((i) => /[^\x20-\x7e]/.test(i.inspector_name ?? '')),
+    );
+    const accented = await sandbox.api.getOrder(ids[at] ?? 0);
+    expect(accented.text).toMatch(/"inspector_name":"[^"]*\\u[0-9a-f]{4}/);
+  });
+
+  it('marks the scheduled orders "done" after twice the delay, and changes nothing else', async () => {
+    clock.now = START + 2 * PLANNING_S * 1000;
+    const later = await readAll(sandbox.api, ids);
+    const expected = planOf(planned).map((p) =>
+      p.status === 'scheduled' ? { ...p, status: 'done' } : p,
+    );
+    expect(planOf(later)).toEqual(expected);
+    expect(later.some((o) => o.status === 'done')).toBe(true);
+  });
+
+  it('lists the same plan in /__sandbox/orders', async () => {
+    const listed = await sandbox.api.listOrders();
+    const read = await readAll(sandbox.api, ids);
+    expect(planOf(listed as unknown as ReadOrder[])).toEqual(planOf(read));
+  });
+
+  it("does not show another organisation's orders", async () => {
+    const other = sandbox.api.withToken('token-beta');
+    expect((await other.getOrder(ids[0] ?? 0)).status).toBe(404);
+  });
+});
+
+describe('the seed of the planning', () => {
+  const opened: TestSandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+  });
+
+  async function planWith(seed: number) {
+    const { sandbox, clock } = await clockedSandbox({ planning: PLANNING_S, faults: { seed } });
+    opened.push(sandbox);
+    const ids = await createBatch(sandbox.api);
+    clock.now = START + PLANNING_S * 1000;
+    return planOf(await readAll(sandbox.api, ids));
+  }
+
+  it('gives the same plan for the same seed, and another for another seed', async () => {
+    const first = await planWith(11);
+    expect(await planWith(11)).toEqual(first);
+    const other = await planWith(12);
+    expect(other).not.toEqual(first);
+    const dates = (plan: typeof first) => plan.flatMap((p) => p.visits.map(([date]) => date));
+    expect(dates(other)).not.toEqual(dates(first));
+  });
+});
+
+describe('planning', () => {
+  it('is off by default: orders stay "to schedule" however long after', async () => {
+    const { sandbox, clock } = await clockedSandbox({});
+    try {
+      const ids = await createBatch(sandbox.api);
+      clock.now = START + 365 * 86_400_000;
+      expectUnplanned(await readAll(sandbox.api, ids));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('goes by the stored creation time, so a restart plans the same', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-planning-'));
+    try {
+      const input = { dataDir, planning: PLANNING_S, faults: { seed: 3 } };
+      const first = await clockedSandbox(input);
+      const ids = await createBatch(first.sandbox.api);
+      first.clock.now = START + PLANNING_S * 1000;
+      const before = planOf(await readAll(first.sandbox.api, ids));
+      await first.sandbox.close();
+
+      const second = await clockedSandbox(input);
+      try {
+        second.clock.now = START + PLANNING_S * 1000;
+        expect(planOf(await readAll(second.sandbox.api, ids))).toEqual(before);
+        expect(before.every((p) => p.status !== 'to schedule')).toBe(true);
+      } finally {
+        await second.sandbox.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
