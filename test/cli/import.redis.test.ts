@@ -44,6 +44,8 @@ describe('order-importer import', () => {
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stdout).toMatch(/samples\/orders\.csv\s+5\s+5\s+0\s+0\s+0\s+0/);
     expect(finished.stdout).toMatch(/Report: .*reports\/orders-/);
+    // A sandbox of its own, not the embedded one: nothing to say about its planning.
+    expect(finished.stdout + finished.stderr).not.toContain('plans these orders');
     const listed = await sandbox.api.listOrders();
     expect(listed).toHaveLength(10);
     expect(listed.flatMap((o) => o.files)).toHaveLength(12);
@@ -127,5 +129,42 @@ describe('order-importer import', () => {
     expect(finished.stderr).toContain('orders go to the EMBEDDED SANDBOX');
     const [summary] = JSON.parse(finished.stdout) as Summary[];
     expect(summary).toMatchObject({ created: 1, sandbox: true });
+    // The human output (stderr with --json) ends by saying when the orders get their plan.
+    expect(finished.stderr).toContain(
+      'The sandbox plans these orders 60 s after they are created: run `order-importer status` after that to see the dates and inspectors.\n',
+    );
+  });
+
+  it('ends its summary with when the embedded sandbox plans the orders, unless it does not', async () => {
+    const dir = await tempDir('embedded-planning-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(970)]);
+    const { API_BASE_URL: _url, API_TOKEN: _token, ...rest } = env();
+    const ownData = { ...rest, DATA_DIR: join(dir, 'data') };
+    const planned = await runInProcess(['import', '--sandbox-planning', '30', path], ownData);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'The sandbox plans these orders 30 s after they are created: run `order-importer status` after that to see the dates and inspectors.',
+    );
+
+    const again = await tempDir('embedded-unplanned-');
+    const other = await writeCsvSheet(again, 'orders.csv', [sheetRow(971)]);
+    const off = await runInProcess(['import', other], {
+      ...rest,
+      DATA_DIR: join(again, 'data'),
+      SANDBOX_PLANNING_S: '0',
+    });
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout + off.stderr).not.toContain('plans these orders');
+  });
+
+  it('refuses a bad --sandbox-planning in one line', async () => {
+    const finished = await runInProcess(
+      ['import', '--sandbox-planning', 'soon', 'samples/orders.csv'],
+      env(),
+    );
+    expect(finished.code).toBe(1);
+    expect(finished.stderr.trim()).toMatch(
+      /^order-importer: --sandbox-planning: must be a number \(got "soon"\)\.$/,
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from 'vitest';
 
 import { freePort } from '../../src/redis/local-server.js';
@@ -56,6 +58,45 @@ describe('order-importer sandbox', () => {
     await stopCleanly(cli);
   });
 
+  it('plans orders with --planning: its start-up says when, and an order read later has its plan', async () => {
+    const port = await freePort();
+    const cli = new InProcessCli([
+      'sandbox',
+      '--port',
+      String(port),
+      '--planning',
+      '1',
+      '--seed',
+      '5',
+    ]);
+    const [, baseUrl = ''] = await cli.waitFor(BASE_URL);
+    expect(cli.stdout).toContain('planning:  1 s after an order is created (seed 5)');
+    const headers = { Authorization: 'Bearer sandbox-demo-token', Accept: 'application/json' };
+    const created = await fetch(`${baseUrl}/api/orders/`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(validOrder()),
+    });
+    const { id } = (await created.json()) as { id: number };
+    // Real time here: waited for, never timed.
+    let status = 'to schedule';
+    for (let i = 0; i < 200 && status === 'to schedule'; i++) {
+      const read = await fetch(`${baseUrl}/api/orders/${id}`, { headers });
+      status = ((await read.json()) as { data: { status: string } }).data.status;
+      if (status === 'to schedule') await sleep(100);
+    }
+    expect(['scheduled', 'cancelled', 'done']).toContain(status);
+    await stopCleanly(cli);
+  });
+
+  it('says it never plans without --planning', async () => {
+    const port = await freePort();
+    const cli = new InProcessCli(['sandbox', '--port', String(port)]);
+    await cli.waitFor(BASE_URL);
+    expect(cli.stdout).toMatch(/planning:\s+never/);
+    await stopCleanly(cli);
+  });
+
   it('takes its tokens and port from the environment', async () => {
     const port = await freePort();
     const cli = new InProcessCli(['sandbox'], {
@@ -81,6 +122,14 @@ describe('order-importer sandbox', () => {
     [
       ['sandbox', '--upload-max-filesize', 'big'],
       /^order-importer: --upload-max-filesize: "big" is not a size/,
+    ],
+    [
+      ['sandbox', '--planning', 'soon'],
+      /^order-importer: --planning must be a whole number from 0 to \d+ \(got "soon"\)\.\n$/,
+    ],
+    [
+      ['sandbox', '--planning', '-5'],
+      /^order-importer: --planning must be a whole number from 0 to \d+ \(got "-5"\)\.\n$/,
     ],
     [['sandbox', '--products', 'nowhere.json'], /Product catalogue .*nowhere\.json cannot be read/],
     [
@@ -119,6 +168,7 @@ describe('order-importer sandbox', () => {
       '--rate-limit',
       '--p503',
       '--p-reset-after',
+      '--planning',
     ]) {
       expect(command.stdout).toContain(flag);
     }

@@ -72,6 +72,8 @@ describe('router messages', () => {
     ['/api/files/9', 'PATCH', ['GET', 'HEAD']],
     ['/api/unknown', 'GET', []],
     ['/api/orders/5/extra', 'GET', []],
+    ['/__sandbox/orders', 'DELETE', ['GET', 'HEAD']],
+    ['/__sandbox/orders/5', 'GET', ['DELETE']],
   ])('%s with %s: other methods %j', (path, method, expected) => {
     expect(otherMethods(path, method)).toEqual(expected);
   });

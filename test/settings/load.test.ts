@@ -54,6 +54,7 @@ describe('loadSettings', () => {
       redisWaitS: 300,
       maxAttachmentMb: 20,
       ledgerDays: 400,
+      embeddedSandboxPlanningS: 60,
       dashboardHost: '127.0.0.1',
       dashboardPort: 3000,
       logLevel: 'info',
@@ -124,6 +125,8 @@ describe('loadSettings', () => {
     [{ API_WAIT_S: '-1' }, /^API_WAIT_S: must be at least 0 /],
     [{ REDIS_WAIT_S: 'soon' }, /^REDIS_WAIT_S: must be a number \(got "soon"\)\.$/],
     [{ LEDGER_DAYS: '0' }, /^LEDGER_DAYS: must be more than 0 /],
+    [{ SANDBOX_PLANNING_S: 'soon' }, /^SANDBOX_PLANNING_S: must be a number \(got "soon"\)\.$/],
+    [{ SANDBOX_PLANNING_S: '-1' }, /^SANDBOX_PLANNING_S: must be at least 0 /],
   ])('refuses %j in one line naming the setting', async (env, message) => {
     const error = await loadSettings({ cwd, env }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
@@ -157,6 +160,17 @@ describe('loadSettings', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/^API_BASE_URL: /);
     expect((error as Error).message).not.toContain('s3cret');
+  });
+
+  it('reads SANDBOX_PLANNING_S, 0 turning planning off', async () => {
+    const settings = await loadSettings({ cwd, env: { SANDBOX_PLANNING_S: '0' } });
+    expect(settings.embeddedSandboxPlanningS).toBe(0);
+    const flagged = await loadSettings({
+      cwd,
+      env: { SANDBOX_PLANNING_S: '0' },
+      flags: { embeddedSandboxPlanningS: '15' },
+    });
+    expect(flagged.embeddedSandboxPlanningS).toBe(15);
   });
 
   it('names the flag when the flag is wrong', async () => {

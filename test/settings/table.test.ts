@@ -27,6 +27,7 @@ describe('loadSandboxSettings', () => {
       sandboxPort: 4010,
       sandboxRateWindow: 60,
       sandboxSeed: 1,
+      sandboxPlanning: 0,
       sandboxRetryAfter: 1,
       sandboxQuirks: true,
       sandboxPhpDefaults: false,
