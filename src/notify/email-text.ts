@@ -69,7 +69,7 @@ export function sheetDoneText(body: BodyRead, attached: true | string): EmailTex
   ];
   const subject =
     toFix + s.needsReview > 0 || s.error !== undefined
-      ? `${name}: ${counts.join(', ')} — something to do`
+      ? `${name}: ${counts.join(', ')} (something to do)`
       : `${name}: ${counts.join(', ')}`;
   return { subject, text: `${lines.join('\n')}\n` };
 }
