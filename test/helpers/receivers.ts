@@ -20,7 +20,7 @@ export interface WebhookReceiver {
   answer: (
     request: Received,
     n: number,
-  ) => number | { status: number; headers?: Record<string, string> };
+  ) => number | { status: number; headers?: Record<string, string> } | 'hold';
   /** Resolves once `count` requests (satisfying `which`) have come. */
   waitFor(count: number, which?: (r: Received) => boolean, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -60,6 +60,8 @@ export async function webhookReceiver(): Promise<WebhookReceiver> {
       const n = received.filter((r) => r.headers['x-order-importer-event'] === id).length;
       received.push(request);
       const said = receiver.answer(request, n);
+      // Held open: as if the receiver were slow, while the test does something in between.
+      if (said === 'hold') return;
       const { status, headers = {} } = typeof said === 'number' ? { status: said } : said;
       res.writeHead(status, headers).end(status >= 300 ? `answer ${status}` : '');
     });
