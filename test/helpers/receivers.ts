@@ -95,8 +95,8 @@ export interface SmtpReceiver {
   user: string;
   password: string;
   mails: Mail[];
-  /** The SMTP code answered to the n-th message's data (0-based); 250 when not said. */
-  answer: (n: number) => number;
+  /** The SMTP code answered to a message (its MIME text); 250 when not said. */
+  answer: (raw: string) => number;
   waitFor(count: number, timeoutMs?: number): Promise<Mail[]>;
   close(): Promise<void>;
 }
@@ -105,13 +105,12 @@ export async function smtpReceiver(): Promise<SmtpReceiver> {
   const user = 'notifier';
   const password = 'p@ss w0rd:secret';
   const mails: Mail[] = [];
-  let tries = 0;
   const auths = new Map<string, { user: string; password: string }>();
   const receiver = {
     user,
     password,
     mails,
-    answer: (_n: number) => 250,
+    answer: (_raw: string) => 250,
     waitFor: (count: number, timeoutMs = 60_000) =>
       until(
         () => (mails.length >= count ? mails : undefined),
@@ -131,8 +130,8 @@ export async function smtpReceiver(): Promise<SmtpReceiver> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        const code = receiver.answer(tries);
-        tries += 1;
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const code = receiver.answer(raw);
         if (code !== 250) {
           callback(Object.assign(new Error(`answer ${code}`), { responseCode: code }));
           return;
@@ -141,7 +140,7 @@ export async function smtpReceiver(): Promise<SmtpReceiver> {
         mails.push({
           from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
           to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
+          raw,
           user: auth?.user,
           password: auth?.password,
         });

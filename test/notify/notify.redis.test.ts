@@ -220,6 +220,36 @@ describe('sheet.done by e-mail', () => {
   });
 });
 
+describe('an SMTP server that answers', () => {
+  it('451 (try later): the e-mail is sent again, and delivered', async () => {
+    let seen = 0;
+    smtp.answer = (raw) => (raw.includes('slowmail.csv') && seen++ === 0 ? 451 : 250);
+    const sheetId = await importCsv('slowmail.csv');
+    await until(() => mailAbout(sheetId).length > 0);
+    expect(seen).toBe(2);
+    const jobId = notifyJobId(idOf('sheet.done', t.ctx.connection.id, sheetId), 'email');
+    expect(await jobState(jobId)).toBe('completed');
+  });
+
+  it('550 (refused): the e-mail is not sent again, and the log says what to check', async () => {
+    let tries = 0;
+    smtp.answer = (raw) => {
+      if (!raw.includes('bounced.csv')) return 250;
+      tries += 1;
+      return 550;
+    };
+    const sheetId = await importCsv('bounced.csv');
+    const jobId = notifyJobId(idOf('sheet.done', t.ctx.connection.id, sheetId), 'email');
+    expect(await jobState(jobId)).toBe('failed');
+    expect(tries).toBe(1);
+    const line = t.logs.find(
+      (l) => l.includes('"level":50') && l.includes(jobId.split('.')[0] ?? ''),
+    );
+    expect(line).toMatch(/550.*check NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM/);
+    expect(line).not.toContain(smtp.password);
+  });
+});
+
 describe('sheet.unreadable', () => {
   it('is told when the hot folder moves a sheet it cannot read to failed/', async () => {
     const data = await tempDir('notify-intake-');
