@@ -273,6 +273,10 @@ describe('sheet.unreadable', () => {
     expect(body.summary).toMatchObject({ sheet: path, movedTo: folder });
     expect(String(body.summary.error)).not.toBe('');
     expect(request?.headers['x-order-importer-event']).toBe(body.id);
+    await until(() => smtp.mails.some((m) => /^Subject: broken\.csv cannot be read/m.test(m.raw)));
+    const mail = smtp.mails.find((m) => /^Subject: broken\.csv cannot be read/m.test(m.raw));
+    expect(textOf(mail?.raw ?? '')).toMatch(/fix the sheet and drop it into the inbox again/);
+    expect(textOf(mail?.raw ?? '')).toContain(folder);
   });
 
   it('queues nothing when no channel is set', async () => {
