@@ -35,6 +35,16 @@ export interface ContextSettings extends QueueSettings {
   ledgerDays?: number;
   /** The sheet job stops feeding rows while more than this many wait (10,000 by default). */
   rowsHighWater?: number;
+  /** Where events are told (src/notify/); none configured: nothing is queued. */
+  notify?: NotifySettings;
+}
+
+/** NOTIFY_* and SMTP_URL, checked (settings/table.ts): each channel whole, or absent. */
+export interface NotifySettings {
+  webhook?: { url: string; secret?: string };
+  email?: { to: string[]; from: string; smtpUrl: string };
+  /** How long a notification is retried before it is given up (NOTIFY_RETRY_HOURS; 24). */
+  retryHours: number;
 }
 
 export interface ContextParts {

@@ -110,5 +110,25 @@ export function contextSettings(settings: Settings, redisUrl: string): ContextSe
     ledgerDays: settings.ledgerDays,
     // Any process may write a hot-folder sheet's report, so any may archive its work folder.
     archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
+    ...notifyOf(settings),
+  };
+}
+
+/** The channels of notifications set (load.ts has checked each is whole); none: no `notify`. */
+function notifyOf(settings: Settings): Pick<ContextSettings, 'notify'> {
+  const { notifyWebhookUrl: url, notifyWebhookSecret: secret, smtpUrl } = settings;
+  const { notifyEmailTo: to, notifyEmailFrom: from } = settings;
+  const webhook = url === undefined ? undefined : { url, ...(secret !== undefined && { secret }) };
+  const email =
+    to === undefined || from === undefined || smtpUrl === undefined
+      ? undefined
+      : { to, from, smtpUrl };
+  if (webhook === undefined && email === undefined) return {};
+  return {
+    notify: {
+      ...(webhook && { webhook }),
+      ...(email && { email }),
+      retryHours: settings.notifyRetryHours,
+    },
   };
 }

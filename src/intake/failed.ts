@@ -1,10 +1,12 @@
 /**
  * A sheet that cannot be read goes to `failed/<sheetId>-<name>/` with an `error.txt` saying why,
- * and is told in the list of sheets not taken: no order is made from it, nothing is deleted.
+ * and is told in the list of sheets not taken and by a `sheet.unreadable` notification: no order
+ * is made from it, nothing is deleted.
  */
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
+import { queueNotification } from '../notify/queue-notification.js';
 import { describeMapping, type Mapping } from '../orders/mapping.js';
 import type { SheetError } from '../sheets/errors.js';
 import { lstatIfThere, moveFile } from './files.js';
@@ -21,6 +23,15 @@ export async function moveUnreadableSheet(
 ): Promise<IntakeResult> {
   const folder = join(intake.failedDir, `${sheetId}-${basename(path)}`);
   const moved = join(folder, basename(path));
+  // Told before it moves: a crash between the two still tells it (the sheet, still in the inbox,
+  // is taken again under a new id and told again), a crash after the move could not.
+  await queueNotification(intake.ctx, {
+    kind: 'sheet.unreadable',
+    sheet: path,
+    sheetId,
+    reason: error.message,
+    movedTo: folder,
+  });
   await moveFile(path, moved);
   // Swapped for a link while it was read: what was read is not the user's to show.
   if ((await lstatIfThere(moved))?.isSymbolicLink())

@@ -28,6 +28,11 @@ export type Queues = {
   reports: Queue;
   /** Scheduled scans of folders (`schedules` in the config file): only `watch` works them. */
   intake: Queue;
+  /**
+   * Notifications (src/notify/): a job per event and channel. It retries itself, with its own
+   * backoff and deadline (NOTIFY_RETRY_HOURS), so it has one attempt here.
+   */
+  notify: Queue;
 };
 
 /** Options, not a client: BullMQ then opens and closes its own connections. */
@@ -56,6 +61,7 @@ export function openQueues(settings: QueueSettings, connectionId: string): Queue
     rows: queue(names.rows, settings.rowAttempts),
     reports: queue(names.reports, FILE_JOB_ATTEMPTS),
     intake: queue(names.intake, 1),
+    notify: queue(names.notify, 1),
   };
 }
 

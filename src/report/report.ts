@@ -14,6 +14,7 @@ import type { RowOutcome, RowStatus } from '../glossary.js';
 import { discardSheetCopy, sheetChanged } from '../store/sheet-copy.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { writeBundles } from './bundles.js';
+import { tellDone, tellDoneAgain } from './done-event.js';
 import { errorText, missingOutcome } from './outcome-text.js';
 import { CsvOut } from './report-files.js';
 import { openRowEchoes, type RowEcho } from './row-echo.js';
@@ -73,7 +74,11 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   const sheet = await ctx.store.get(sheetId);
   if (!sheet) return undefined;
   const finalDir = reportDirOf(ctx.settings.reportsDir, sheet);
-  if (sheet.state === 'done') return undefined; // written before
+  if (sheet.state === 'done') {
+    // Written before, by a run that may have stopped before it told anyone.
+    await tellDoneAgain(ctx, sheet);
+    return undefined;
+  }
   await ctx.store.update(sheetId, { state: 'reporting' });
   const tmp = `${finalDir}.partial`;
   await rm(tmp, { recursive: true, force: true });
@@ -103,6 +108,7 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
     summary.sheet = archived;
     await writeFile(join(finalDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   }
+  await tellDone(ctx, summary);
   return summary;
 }
 

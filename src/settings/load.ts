@@ -102,6 +102,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   if (!schedules.success) {
     throw new ConfigError(`"schedules" in ${where}: ${describe(schedules.error)}.`);
   }
+  refuseHalfNotify(values);
   const connections = connectionsOf(fromFile.connections, file, values);
   refuseScheduleConnections(schedules.data, connections, where);
   const mappingFile = configMapping(fromFile.mapping, file, where);
@@ -173,6 +174,26 @@ function connectionsOf(
       `${single} is set, and ${file} has "connections": each connection has its own API and token file there; unset ${single} (and its kin), or leave "connections" out.`,
     );
   return connections;
+}
+
+/** A channel of notifications is set whole or not at all: half of one would never deliver. */
+function refuseHalfNotify(values: Values<ImporterSettingKey>): void {
+  const email = {
+    NOTIFY_EMAIL_TO: values.notifyEmailTo,
+    NOTIFY_EMAIL_FROM: values.notifyEmailFrom,
+    SMTP_URL: values.smtpUrl,
+  };
+  const set = Object.entries(email).filter(([, v]) => v !== undefined);
+  if (set.length > 0 && set.length < 3) {
+    const missing = Object.keys(email).filter((k) => !set.some(([name]) => name === k));
+    throw new ConfigError(
+      `${set.map(([name]) => name).join(' and ')} ${set.length === 1 ? 'is' : 'are'} set without ${missing.join(' and ')}: e-mail notifications need all three of NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL.`,
+    );
+  }
+  if (values.notifyWebhookSecret !== undefined && values.notifyWebhookUrl === undefined)
+    throw new ConfigError(
+      'NOTIFY_WEBHOOK_SECRET is set without NOTIFY_WEBHOOK_URL: set the URL the events are POSTed to, or unset the secret.',
+    );
 }
 
 /** With several connections a schedule must say whose sheets it finds; it may name only those. */

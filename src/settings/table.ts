@@ -90,6 +90,9 @@ const tokens = z.union([z.string(), z.array(z.string())]).transform((items, cont
   }
 });
 
+/** An address as people write it; the SMTP server has the last word. */
+const EMAIL = /^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,]+$/;
+
 const bytesShown = (bytes: number) => `${bytes / 1024 / 1024}M`;
 
 export const SETTINGS = {
@@ -273,6 +276,56 @@ export const SETTINGS = {
     env: 'JOB_LOCK_MS',
     help: 'how long a worker holds a job before a stall is declared and another worker resumes it',
     schema: positiveInt.min(500).default(30_000),
+  },
+
+  notifyWebhookUrl: {
+    env: 'NOTIFY_WEBHOOK_URL',
+    help: 'where events (sheet.done, sheet.unreadable, orders.changed) are POSTed as JSON',
+    shownDefault: 'none',
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  },
+  notifyWebhookSecret: {
+    env: 'NOTIFY_WEBHOOK_SECRET',
+    help: 'signs each webhook body: X-Order-Importer-Signature: sha256=<HMAC-SHA256 of the body>',
+    shownDefault: 'unsigned',
+    schema: nonEmpty.optional(),
+  },
+  notifyEmailTo: {
+    env: 'NOTIFY_EMAIL_TO',
+    help: 'comma-separated addresses that get an e-mail per event (with NOTIFY_EMAIL_FROM and SMTP_URL)',
+    shownDefault: 'none',
+    schema: z
+      .union([z.string(), z.array(z.string())])
+      .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((a) => a.trim()).filter(Boolean))
+      .refine((list) => list.length > 0 && list.every((a) => EMAIL.test(a)), {
+        error: 'must be e-mail addresses separated by commas, e.g. "ops@agency.be,jan@agency.be"',
+      })
+      .optional(),
+  },
+  notifyEmailFrom: {
+    env: 'NOTIFY_EMAIL_FROM',
+    help: 'the sender of those e-mails',
+    schema: z
+      .string()
+      .trim()
+      .refine((v) => EMAIL.test(v) || /^[^<>]*<[^<>\s]+@[^<>\s]+>$/.test(v), {
+        error: 'must be an e-mail address, or "Name <address>"',
+      })
+      .optional(),
+  },
+  smtpUrl: {
+    env: 'SMTP_URL',
+    help: 'the SMTP server of those e-mails: smtp://user:password@host:587 or smtps://… (its credentials are never shown)',
+    schema: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  },
+  notifyRetryHours: {
+    env: 'NOTIFY_RETRY_HOURS',
+    help: 'how long a notification that cannot be delivered is tried again',
+    schema: z.coerce
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(24),
   },
 
   // `order-importer sandbox`: read from flags and the environment only.

@@ -96,11 +96,14 @@ export function queueNames(connectionId: string): {
   reports: string;
   /** Scheduled scans: a sheet a scan takes is queued for the scanning process's connection. */
   intake: string;
+  /** Events told by webhook and e-mail (src/notify/): one job per event and channel. */
+  notify: string;
 } {
   return {
     sheets: `sheets-${connectionId}`,
     rows: `rows-${connectionId}`,
     reports: `reports-${connectionId}`,
     intake: `intake-${connectionId}`,
+    notify: `notify-${connectionId}`,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { Worker } from 'bullmq';
 
+import { notifyProcessor } from '../../jobs/notify.js';
 import { reconcileProcessor } from '../../jobs/reconcile.js';
 import { reportsProcessor } from '../../jobs/reports.js';
 import { rowsProcessor } from '../../jobs/rows.js';
@@ -40,9 +41,11 @@ export async function startWorkers(ctx: Context): Promise<void> {
     async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
     options(1),
   );
+  // Notifications wait on receivers, not on the API: a few at once, apart from the rows.
+  const notify = new Worker(queues.notify.name, notifyProcessor(ctx), options(4));
   settleWhenGivenUp(ctx, rows, sheets);
-  for (const worker of [sheets, rows, reports]) reportFailures(ctx, worker);
-  ctx.workers.push(sheets, rows, reports);
+  for (const worker of [sheets, rows, reports, notify]) reportFailures(ctx, worker);
+  ctx.workers.push(sheets, rows, reports, notify);
   await queues.reports.upsertJobScheduler(
     'reconcile',
     { every: RECONCILE_EVERY_MS },

@@ -10,7 +10,7 @@ import { terminalText } from '../terminal-text.js';
 import { planningHint, printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
 import { queueSheets, watchedSheets } from './import-sheets.js';
-import { waitForSheets } from './wait-for-sheets.js';
+import { waitForNotifications, waitForSheets } from './wait-for-sheets.js';
 
 export interface ImportCommandOptions {
   config?: string;
@@ -83,6 +83,11 @@ export async function importCommand(
     await printImported(summaries, human, io);
     if (importer.connection.sandbox) human.write(planningHint(settings.embeddedSandboxPlanningS));
     if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
+    // Delivered by this process's workers; without them, by the workers that did the import.
+    if (workers)
+      await waitForNotifications(importer.ctx, ids, announce, {
+        stopped: () => stop.interrupted,
+      });
     const clean = (s: (typeof summaries)[number]) =>
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;
     return summaries.every(clean) ? 0 : 2;

@@ -1,9 +1,13 @@
 /**
  * How `import` follows its sheets: until all are done, the import is stopped, or it cannot go on
- * (a fatal stop, Redis away past REDIS_WAIT_S, or Redis without the sheets it was given).
+ * (a fatal stop, Redis away past REDIS_WAIT_S, or Redis without the sheets it was given); then,
+ * with its own workers, their `sheet.done` notifications for a bounded time: what is still
+ * pending stays queued, and is delivered by the next `watch` or `worker` on the same Redis.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import type { Context } from '../../context.js';
+import { pendingNotifications, sheetDoneJobIds } from '../../notify/queue-notification.js';
 import { isRedisUnreachable } from '../../redis/connect.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SheetProgress } from '../../store/progress.js';
@@ -130,4 +134,42 @@ async function look(ids: readonly string[], pipeline: Watched): Promise<Polled> 
   } catch (error) {
     return isRedisUnreachable(error) ? { kind: 'away', error } : { kind: 'broken', error };
   }
+}
+
+export interface NotificationWait {
+  /** How long to wait at most. */
+  timeoutMs?: number;
+  pollMs?: number;
+  stopped?: () => boolean;
+}
+
+/** Waits for the notifications of these sheets; returns how many are still pending. */
+export async function waitForNotifications(
+  ctx: Pick<Context, 'queues' | 'settings' | 'connection'>,
+  sheetIds: readonly string[],
+  announce: (line: string) => void,
+  wait: NotificationWait = {},
+): Promise<number> {
+  const jobIds = sheetIds.flatMap((id) => sheetDoneJobIds(ctx, id));
+  if (jobIds.length === 0) return 0;
+  const deadline = Date.now() + (wait.timeoutMs ?? 30_000);
+  let pending: readonly string[] = jobIds;
+  let told = false;
+  while (Date.now() < deadline && !(wait.stopped?.() ?? false)) {
+    // A Redis away holds a look up: the deadline is kept all the same.
+    const looked = await Promise.race([
+      pendingNotifications(ctx, pending),
+      sleep(Math.max(0, deadline - Date.now())).then(() => undefined),
+    ]);
+    if (looked === undefined) break;
+    pending = looked;
+    if (pending.length === 0) return 0;
+    if (!told) announce(`Waiting for ${pending.length} notification(s) to be delivered…`);
+    told = true;
+    await sleep(wait.pollMs ?? 200);
+  }
+  announce(
+    `${pending.length} notification(s) not delivered yet (the receiver is away or busy): they stay queued, and the next \`order-importer watch\` or \`worker\` on this Redis delivers them.`,
+  );
+  return pending.length;
 }

@@ -1,0 +1,138 @@
+/**
+ * The e-mail channel: one message per event through SMTP (nodemailer), its text from
+ * email-text.ts, report.csv attached for `sheet.done` — read from the report folder when the
+ * message is sent, byte for byte. An SMTP 4xx or a network error is retried; a 5xx ends it. The
+ * SMTP URL's credentials are never in a log line or an error.
+ */
+import { lstat, readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+
+import { createTransport } from 'nodemailer';
+
+import { NotifyError, withoutSecrets } from './errors.js';
+import {
+  type BodyRead,
+  type EmailText,
+  ordersChangedText,
+  sheetDoneText,
+  sheetUnreadableText,
+} from './email-text.js';
+
+/** How long the SMTP server may take to greet and answer. */
+const TIMEOUT_MS = 30_000;
+
+export interface EmailTarget {
+  to: string[];
+  from: string;
+  smtpUrl: string;
+}
+
+interface Attachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+export async function sendEmail(
+  target: EmailTarget,
+  body: BodyRead,
+  reportsDir: string,
+): Promise<void> {
+  const { text, attachments } = await messageOf(body, reportsDir);
+  const transport = createTransport(target.smtpUrl, {
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+    socketTimeout: TIMEOUT_MS,
+  });
+  try {
+    await transport.sendMail({
+      from: target.from,
+      to: target.to,
+      subject: text.subject,
+      text: text.text,
+      attachments,
+      // The same event sent twice is one message to a mail client that looks.
+      messageId: `<${body.id}@order-importer>`,
+      headers: { 'X-Order-Importer-Event': body.id },
+    });
+  } catch (error) {
+    throw smtpFailure(error, target.smtpUrl);
+  } finally {
+    transport.close();
+  }
+}
+
+async function messageOf(
+  body: BodyRead,
+  reportsDir: string,
+): Promise<{ text: EmailText; attachments: Attachment[] }> {
+  if (body.event === 'sheet.unreadable')
+    return { text: sheetUnreadableText(body), attachments: [] };
+  if (body.event === 'orders.changed') return { text: ordersChangedText(body), attachments: [] };
+  const report = await reportCsv(body.summary?.reportDir, reportsDir);
+  if (typeof report === 'string') return { text: sheetDoneText(body, report), attachments: [] };
+  return {
+    text: sheetDoneText(body, true),
+    attachments: [
+      { filename: 'report.csv', content: report, contentType: 'text/csv; charset=utf-8' },
+    ],
+  };
+}
+
+/**
+ * report.csv's bytes, or why it cannot be attached. Job data is not trusted for a file's
+ * location: the folder must lie in REPORTS_DIR, and the file be a plain file (no link).
+ */
+async function reportCsv(
+  reportDir: string | undefined,
+  reportsDir: string,
+): Promise<Buffer | string> {
+  if (reportDir === undefined) return 'the event names no report folder';
+  const rel = relative(resolve(reportsDir), resolve(reportDir));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    return `its folder ${reportDir} is not in REPORTS_DIR (${reportsDir})`;
+  const path = join(reportDir, 'report.csv');
+  try {
+    if (!(await lstat(path)).isFile()) return `${path} is not a plain file`;
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `it is no longer at ${path} (moved or removed since)`;
+    if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be read (${code})`;
+    throw error;
+  }
+}
+
+/** An SMTP failure as a NotifyError: a 5xx refuses the message for good, the rest may pass later. */
+function smtpFailure(error: unknown, smtpUrl: string): NotifyError {
+  const e = error as { message?: string; responseCode?: number; code?: string };
+  const secrets = [smtpUrl, ...credentialsOf(smtpUrl)];
+  const reason = withoutSecrets(e.message ?? String(error), secrets);
+  const host = URL.canParse(smtpUrl) ? new URL(smtpUrl).host : '(SMTP_URL)';
+  const what = `the SMTP server at ${host} did not take the e-mail: ${reason}`;
+  const code = e.responseCode;
+  if (code !== undefined && code >= 500)
+    return new NotifyError(
+      `${what}. It refuses it for good, so it is not sent again: check NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and the user and password in SMTP_URL.`,
+      'refused',
+    );
+  return new NotifyError(what, 'retry');
+}
+
+/** The user and password of an SMTP URL, as written and decoded: what must never be shown. */
+function credentialsOf(smtpUrl: string): string[] {
+  if (!URL.canParse(smtpUrl)) return [];
+  const { username, password } = new URL(smtpUrl);
+  return [password, safeDecode(password), username === '' ? '' : `${username}:`].filter(
+    (s) => s.length > 0,
+  );
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
+    return text;
+  }
+}
