@@ -36,6 +36,8 @@ interface Entry {
 
 export class StatusCache {
   private readonly entries = new Map<string, Entry>();
+  /** Files read since it was made (what the cache saves is what this does not count). */
+  reads = 0;
 
   constructor(
     private readonly limits: StatusLimits = STATUS_LIMITS,
@@ -102,6 +104,7 @@ export class StatusCache {
   }
 
   private async read(reportDir: string, now: string): Promise<StatusSummary | Error | undefined> {
+    this.reads += 1;
     try {
       return await summariseStatus(reportDir, now, this.limits);
     } catch (error) {
