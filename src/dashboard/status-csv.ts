@@ -163,8 +163,9 @@ function columnsOf(header: string[]): ReadonlyMap<string, number> {
   const at = new Map(header.map((name, i) => [name.trim(), i]));
   const missing = STATUS_COLUMNS.filter((name) => !at.has(name));
   if (missing.length > 0) {
+    const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
     throw new StatusUnreadable(
-      `its header lacks ${missing.join(', ')}: it is not as the importer writes it (${STATUS_COLUMNS.join(',')}).`,
+      `its header lacks ${missing.slice(0, 3).join(', ')}${more}: it is not as the importer writes it.`,
     );
   }
   return at;

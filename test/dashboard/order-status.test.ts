@@ -215,6 +215,17 @@ describe("a row's order", () => {
     expect(orders.get(6)?.inspections[0]?.inspector).toBe("'s-Hertogenbosch");
   });
 
+  it('stops reading past the last row asked for when the lines run in row order', async () => {
+    // Long enough that the broken end is far past what is read before row 2.
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      order(i + 1, i === 0 ? 'scheduled' : 'done'),
+    );
+    const dir = await statusDir(lines);
+    await writeFile(join(dir, 'status.csv'), '3,"never closed\r\n', { flag: 'a' });
+    expect((await ordersOfRows(dir, [1], true)).get(1)?.status).toBe('scheduled');
+    await expect(ordersOfRows(dir, [1], false)).rejects.toThrow(StatusUnreadable);
+  });
+
   it('shows at most 20 inspections of an order, and counts the rest', async () => {
     const lines = Array.from({ length: 25 }, (_, i) => order(1, 'scheduled', { product_id: i }));
     const orders = await ordersOfRows(await statusDir(lines), [1], true);

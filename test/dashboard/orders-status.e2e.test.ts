@@ -3,7 +3,7 @@
  * HTTP: the overview's counts and next inspection, a sheet page's order of each row, and what a
  * status.csv that cannot be read makes the pages say.
  */
-import { truncate } from 'node:fs/promises';
+import { mkdir, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from '../../src/dashboard/server.js';
 import { createLogger } from '../../src/logger.js';
 import { assertChromium, launchChromium } from '../helpers/browser.js';
+import { ROOT } from '../helpers/cli.js';
 import { put } from '../helpers/files.js';
 import { reportOf, sheetOf } from '../helpers/reports.js';
 
@@ -33,6 +34,9 @@ const STATUS = [
   `4;REF-4;1004;scheduled;;3;"${SCRIPT.replaceAll('"', '""')}";2026-11-20 09:00:00;Ann;${CHECKED}`,
   `5;REF-5;1005;not found;;;;;;${CHECKED}`,
 ];
+
+/** Where the screenshots go, for a person to look at (git-ignored). */
+const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 /** The moment the dashboard is told it is: the machine's wall clock, as the API's dates are. */
 const NOW = new Date(2026, 10, 26, 12, 0, 0);
@@ -68,12 +72,18 @@ beforeAll(async () => {
   });
   base = dashboard.url;
   browser = await launchChromium();
+  await mkdir(ARTIFACTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
   await browser.close();
   await dashboard.close();
 });
+
+/** Whether the page is wider than the window (a horizontal scrollbar). */
+function scrollWidth(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth');
+}
 
 async function open(path: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -86,26 +96,28 @@ async function open(path: string): Promise<Page> {
 describe('the overview', () => {
   it("shows each reported sheet's orders by status and its next inspection", async () => {
     const page = await open('/');
-    const cell = page.locator('tr[data-sheet-id="north"] td.orders');
+    const cell = page.locator('tr[data-sheet-id="north"] td.links .sheet-orders');
     expect(await cell.locator('.orders').textContent()).toBe(
       '2 scheduled · 1 cancelled · 1 not found',
     );
     // Not the cancelled order's earlier date, nor the past one.
     expect(await cell.locator('.next-inspection').textContent()).toBe('2026-12-01 14:30:00');
     expect(await cell.locator('time').getAttribute('datetime')).toBe(CHECKED);
-    expect(await page.locator('tr[data-sheet-id="plain"] td.orders').textContent()).toBe('');
+    expect(await page.locator('tr[data-sheet-id="plain"] td.links .sheet-orders').count()).toBe(0);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(1280);
+    await page.screenshot({ path: join(ARTIFACTS, 'overview-orders.png'), fullPage: true });
     await page.context().close();
   }, 60_000);
 
   it('says which status.csv could not be read and why, and shows the rest', async () => {
     const page = await open('/');
-    const broken = page.locator('tr[data-sheet-id="broken"] td.orders');
+    const broken = page.locator('tr[data-sheet-id="broken"] td.links .sheet-orders');
     expect(await broken.textContent()).toMatch(
       /^status\.csv could not be read: its header lacks reference, order_id, order_status/,
     );
-    expect(await page.locator('tr[data-sheet-id="huge"] td.orders').textContent()).toMatch(
-      /^status\.csv could not be read: it is 200 MB, more than the 64 MB/,
-    );
+    expect(
+      await page.locator('tr[data-sheet-id="huge"] td.links .sheet-orders').textContent(),
+    ).toMatch(/^status\.csv could not be read: it is 200 MB, more than the 64 MB/);
     expect(await page.locator('tr[data-sheet-id]').count()).toBe(4);
     await page.context().close();
   }, 60_000);
@@ -140,6 +152,8 @@ describe("a sheet's page", () => {
     // An invalid row has no order; a deleted order says so, with no inspection.
     expect(await page.locator('tr[data-row="3"] td.order-status').textContent()).toBe('');
     expect(await page.locator('tr[data-row="5"] td.order-status').textContent()).toBe('not found');
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(1280);
+    await page.screenshot({ path: join(ARTIFACTS, 'sheet-orders.png'), fullPage: true });
     await page.context().close();
   }, 60_000);
 

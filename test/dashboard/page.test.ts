@@ -51,8 +51,6 @@ describe('the overview page', () => {
       '30 s',
       '<a href="/reports/s1/report.csv">report.csv</a> <a href="/reports/s1/failed.zip">failed/ (zip)</a> <a href="/reports/s1/needs-review.csv">needs-review.csv</a> <a href="/reports/s1/summary.json">summary.json</a> ',
       'api.example.be',
-      // No status.csv read for it: nothing said of its orders.
-      '',
     ]);
     expect(row).toContain('<td class="n bad">2</td>');
     expect(page).toContain('<td class="api">api.example.be<span class="sandbox">sandbox</span>');
