@@ -5,6 +5,9 @@
  * modification or change time). What a file could not be read for is kept the same way, so that
  * a broken or huge file is not read again and again either. One cache per dashboard, passed to
  * its pages; it holds at most `size` folders, the least recently asked for dropped first.
+ *
+ * A big file costs a second or two of CPU to read: at most two are read at once, the others
+ * wait their turn, so that many pages opened together leave the overview and /healthz answering.
  */
 import { join } from 'node:path';
 
@@ -38,10 +41,13 @@ export class StatusCache {
   private readonly entries = new Map<string, Entry>();
   /** Files read since it was made (what the cache saves is what this does not count). */
   reads = 0;
+  private reading = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     private readonly limits: StatusLimits = STATUS_LIMITS,
     private readonly size = 500,
+    private readonly atOnce = 2,
   ) {}
 
   /** A report folder's orders at `now`. */
@@ -66,7 +72,9 @@ export class StatusCache {
     try {
       return {
         seen,
-        rows: await ordersOfRows(reportDir, rows, seen.summary.inRowOrder, this.limits),
+        rows: await this.inTurn(() =>
+          ordersOfRows(reportDir, rows, seen.summary.inRowOrder, this.limits),
+        ),
       };
     } catch (error) {
       // Changed between the summary and now: said in place of the rows' orders.
@@ -103,10 +111,27 @@ export class StatusCache {
     return entry.read;
   }
 
+  /** `work` once fewer than `atOnce` reads run, in the order asked. */
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.reading >= this.atOnce) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.reading += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      // The turn passes on to the next waiting, or is given back.
+      const next = this.waiting.shift();
+      if (next === undefined) this.reading -= 1;
+      else next();
+    }
+  }
+
   private async read(reportDir: string, now: string): Promise<StatusSummary | Error | undefined> {
     this.reads += 1;
     try {
-      return await summariseStatus(reportDir, now, this.limits);
+      return await this.inTurn(() => summariseStatus(reportDir, now, this.limits));
     } catch (error) {
       // Kept as the file's answer until the file changes: the page says it.
       return error instanceof Error ? error : new Error(String(error));

@@ -369,6 +369,21 @@ describe('the cache of summaries', () => {
     expect(cache.reads).toBe(2);
   });
 
+  it('reads one file at a time when told so, each in its turn, a broken one too', async () => {
+    const broken = await tempDir('dashboard-status-');
+    await writeFile(join(broken, 'status.csv'), 'row,status\r\n');
+    const dirs = [await statusDir(MIXED), broken, await statusDir(MIXED), await statusDir([])];
+    const cache = new StatusCache(STATUS_LIMITS, 500, 1);
+    const seen = await Promise.all(dirs.map((dir) => cache.seen(dir, now)));
+    expect(seen.map((s) => (s instanceof Error ? 'error' : s?.summary.orders))).toEqual([
+      5,
+      'error',
+      5,
+      0,
+    ]);
+    expect(cache.reads).toBe(4);
+  });
+
   it('gives a page the orders of its rows', async () => {
     const cache = new StatusCache();
     const page = await cache.page(await statusDir(MIXED), [4, 5], now);
