@@ -46,7 +46,9 @@ export class StatusCache {
 
   constructor(
     private readonly limits: StatusLimits = STATUS_LIMITS,
-    private readonly size = 500,
+    // Well over the sheets an overview lists (200 per store), so that one overview never drops
+    // what the next needs: each entry is a few kilobytes.
+    private readonly size = 2000,
     private readonly atOnce = 2,
   ) {}
 

@@ -384,6 +384,17 @@ describe('the cache of summaries', () => {
     expect(cache.reads).toBe(4);
   });
 
+  it('holds as many folders as it is told, dropping the least recently asked for', async () => {
+    const [a, b, c] = [await statusDir(MIXED), await statusDir(MIXED), await statusDir(MIXED)];
+    const cache = new StatusCache(STATUS_LIMITS, 2);
+    for (const dir of [a, b, a, c]) await cache.seen(dir, now);
+    expect(cache.reads).toBe(3);
+    await cache.seen(a, now);
+    expect(cache.reads).toBe(3);
+    await cache.seen(b, now);
+    expect(cache.reads).toBe(4);
+  });
+
   it('gives a page the orders of its rows', async () => {
     const cache = new StatusCache();
     const page = await cache.page(await statusDir(MIXED), [4, 5], now);
