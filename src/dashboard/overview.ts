@@ -11,6 +11,7 @@ import { type NotTakenSheet, overviewPage } from './page.js';
 import { sendHtml } from './pages.js';
 import type { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
+import type { OrdersSeen, StatusCache } from './status-cache.js';
 
 /** Where the dashboard's sheets come from. */
 export interface OverviewSources {
@@ -22,23 +23,39 @@ export interface OverviewSources {
   sheet?: (sheetId: string) => Promise<SheetDetail | undefined>;
   /** The results of the rows of sheets not reported yet; without it, their rows are not shown. */
   results?: RecordedResults;
+  /** The time now; the machine's clock without it. */
+  clock?: () => Date;
   logger: Logger;
+}
+
+/** What the dashboard's pages share while it runs. */
+export interface PageHelpers {
+  meter: PaceMeter;
+  statuses: StatusCache;
+}
+
+/** The time now, as the sources say it. */
+export function nowOf(sources: Pick<OverviewSources, 'clock'>): Date {
+  return sources.clock === undefined ? new Date() : sources.clock();
 }
 
 export function overviewRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
-  meter: PaceMeter,
+  helpers: PageHelpers,
 ): void {
   app.get('/', async (_request, reply) => {
     const [sheets, notTaken] = await Promise.all([sheetsNow(sources), notTakenNow(sources)]);
-    const paces = sheets instanceof Error ? undefined : meter.observe(sheets);
+    const now = nowOf(sources);
+    const paces = sheets instanceof Error ? undefined : helpers.meter.observe(sheets);
+    const orders = sheets instanceof Error ? undefined : await ordersOf(sheets, helpers, now);
     const page = overviewPage(assets.template, {
       sheets,
       notTaken,
-      now: new Date(),
+      now,
       ...(paces !== undefined && { paces }),
+      ...(orders !== undefined && { orders }),
     });
     return sendHtml(reply, 200, page);
   });
@@ -58,6 +75,23 @@ async function sheetsNow(sources: OverviewSources): Promise<SheetProgress[] | Er
     sources.logger.warn({ err: error }, 'the imports cannot be read');
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/**
+ * What each reported sheet's status.csv says, by sheetId; one after the other, since each is read
+ * again only once it changed (status-cache.ts).
+ */
+async function ordersOf(
+  sheets: readonly SheetProgress[],
+  helpers: PageHelpers,
+  now: Date,
+): Promise<Map<string, OrdersSeen>> {
+  const orders = new Map<string, OrdersSeen>();
+  for (const sheet of sheets) {
+    if (sheet.reportDir === undefined) continue;
+    orders.set(sheet.sheetId, await helpers.statuses.seen(sheet.reportDir, now));
+  }
+  return orders;
 }
 
 /** The sheets not taken, or why they cannot be shown: the page is shown either way. */

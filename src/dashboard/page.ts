@@ -6,6 +6,8 @@
 import type { SheetProgress } from '../store/progress.js';
 import { duration, escapeHtml, sheetHref, shown, timeElement } from './html.js';
 import type { Pace } from './rate.js';
+import type { OrdersSeen } from './status-cache.js';
+import { ordersSummary } from './status-html.js';
 
 export { escapeHtml } from './html.js';
 
@@ -24,6 +26,8 @@ export interface OverviewView {
   now: Date;
   /** How fast each running sheet goes, by sheetId (rate.ts). */
   paces?: ReadonlyMap<string, Pace>;
+  /** What each reported sheet's status.csv says of its orders, by sheetId. */
+  orders?: ReadonlyMap<string, OrdersSeen>;
 }
 
 /** The places page.html marks for the server, each written once in it. */
@@ -37,7 +41,10 @@ export const PLACES = {
 export function overviewPage(template: string, view: OverviewView): string {
   const filled: Record<keyof typeof PLACES, string> = {
     updated: updatedLine(view.sheets, view.now),
-    imports: view.sheets instanceof Error ? '' : importRows(view.sheets, view.now, view.paces),
+    imports:
+      view.sheets instanceof Error
+        ? ''
+        : importRows(view.sheets, view.now, view.paces, view.orders),
     notTaken: notTakenSection(view.notTaken),
   };
   let page = template;
@@ -60,15 +67,25 @@ export function importRows(
   sheets: SheetProgress[],
   now: Date,
   paces?: ReadonlyMap<string, Pace>,
+  orders?: ReadonlyMap<string, OrdersSeen>,
 ): string {
   const names = new Map(sheets.map((s) => [s.sheetId, s.name]));
-  return sheets.map((sheet) => importRow(sheet, now, paces?.get(sheet.sheetId), names)).join('\n');
+  return sheets
+    .map((sheet) =>
+      importRow(
+        sheet,
+        now,
+        { pace: paces?.get(sheet.sheetId), orders: orders?.get(sheet.sheetId) },
+        names,
+      ),
+    )
+    .join('\n');
 }
 
 function importRow(
   sheet: SheetProgress,
   now: Date,
-  pace: Pace | undefined,
+  { pace, orders }: { pace: Pace | undefined; orders: OrdersSeen },
   names: ReadonlyMap<string, string>,
 ): string {
   const c = sheet.counts;
@@ -87,10 +104,19 @@ function importRow(
     count(c['needs-review'], true),
     count(c.duplicate),
     `<td>${duration(end - Date.parse(sheet.startedAt))}</td>`,
-    `<td class="links">${reportLinks(sheet)}</td>`,
+    `<td class="links">${reportLinks(sheet)}${sheetOrders(orders)}</td>`,
     `<td class="api">${connectionCell(sheet)}</td>`,
     '</tr>',
   ].join('');
+}
+
+/**
+ * Under its report's files, what its status.csv says of its orders (a column of its own would
+ * widen the table past what a 1280 px window shows).
+ */
+function sheetOrders(orders: OrdersSeen): string {
+  const said = ordersSummary(orders);
+  return said === '' ? '' : `<div class="sheet-orders">${said}</div>`;
 }
 
 /** The sheet's name, linking to its page, and what sets it apart: a duplicate, unreadable. */

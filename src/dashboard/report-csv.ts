@@ -72,14 +72,16 @@ async function openReportFile(dir: string): Promise<OpenedFile | undefined> {
 }
 
 /**
- * The rows of a report.csv stream. Its delimiter is the one after `row` in its header (the
- * input's own, `,` or `;` or a tab); its columns are found by name, so a report written before
- * the columns for people were added reads too, without them.
+ * A CSV file the importer wrote, whose header begins with `row`: its delimiter is the one after
+ * `row` (the input's own, `,` or `;` or a tab), and its bytes whole again for a parser; undefined
+ * for an empty file. A header that does not begin so is read with `,`.
  */
-async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerator<ShownRow> {
+export async function withHeaderDelimiter(
+  stream: Readable,
+): Promise<{ delimiter: string; bytes: Readable } | undefined> {
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await chunks.next();
-  if (first.done === true) return;
+  if (first.done === true) return undefined;
   const opening: Buffer = first.value;
   const head = opening.toString('utf8').replace(/^\uFEFF/, '');
   const delimiter = /^row([,;\t])/.exec(head)?.[1] ?? ',';
@@ -89,10 +91,21 @@ async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerato
       yield next.value;
     }
   }
+  return { delimiter, bytes: Readable.from(again()) };
+}
+
+/**
+ * The rows of a report.csv stream. Its delimiter is the one after `row` in its header (the
+ * input's own, `,` or `;` or a tab); its columns are found by name, so a report written before
+ * the columns for people were added reads too, without them.
+ */
+async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerator<ShownRow> {
+  const headed = await withHeaderDelimiter(stream);
+  if (headed === undefined) return;
   const parser = chain(
-    Readable.from(again()),
+    headed.bytes,
     parse({
-      delimiter,
+      delimiter: headed.delimiter,
       bom: true,
       relax_column_count: true,
       skip_empty_lines: true,

@@ -10,8 +10,11 @@ import type { SheetDetail } from '../store/progress.js';
 import { count, duration, escapeHtml, rowCells, shown, timeElement } from './html.js';
 import { connectionCell, duplicateNote, paceLine, reportLinks, stateBadge } from './page.js';
 import type { Pace } from './rate.js';
+import type { OrderLine } from './order-status.js';
 import type { ShownRow } from './report-csv.js';
 import { PAGE_SIZE, type RowsPage, type RowsQuery } from './sheet-rows.js';
+import type { PageOrders } from './status-cache.js';
+import { orderCell, ordersSummary, statusProblem } from './status-html.js';
 
 export interface SheetView {
   sheet: SheetDetail;
@@ -21,6 +24,8 @@ export interface SheetView {
   query: RowsQuery;
   /** The page's rows; an Error when they cannot be read now, undefined when there are none to read. */
   rows: RowsPage | Error | undefined;
+  /** What its status.csv says of its orders, once it is reported. */
+  orders?: PageOrders;
   now: Date;
 }
 
@@ -55,6 +60,8 @@ function facts(view: SheetView): string {
     items.push(['Same content as', duplicateNote(sheet.duplicateOf, view.earlierName)]);
   }
   if (sheet.reportDir !== undefined) items.push(['Report', reportLinks(sheet)]);
+  const orders = ordersSummary(view.orders?.seen);
+  if (orders !== '') items.push(['Orders', orders]);
   const rows = items.map(([term, value]) => `<div><dt>${term}</dt><dd>${value}</dd></div>`);
   return `<dl class="facts">${rows.join('')}</dl>`;
 }
@@ -112,18 +119,27 @@ function rowsPart(view: SheetView): string {
   const note = rows.note === undefined ? '' : ` ${shown(rows.note)}`;
   return [
     `<p class="sub" id="rows-said">${said}${note}</p>`,
-    rows.rows.length === 0 ? '' : rowsTable(rows.rows),
+    rows.rows.length === 0 ? '' : rowsTable(rows.rows, view.orders?.rows),
     pageLinks(query, pages),
   ].join('\n');
 }
 
-function rowsTable(rows: readonly ShownRow[]): string {
-  const head =
-    '<thead><tr><th class="n">Row</th><th>Status</th><th>Reference</th><th>Address</th><th>Contact</th><th class="error">Error</th><th>Order</th><th>Files</th></tr></thead>';
-  return `<table class="rows" id="rows">${head}<tbody>\n${rows.map(rowLine).join('\n')}\n</tbody></table>`;
+/**
+ * The rows, and with a status.csv read, a last column of each row's order as it was checked;
+ * when those cannot be read, the page says so above the rows.
+ */
+function rowsTable(
+  rows: readonly ShownRow[],
+  orders: ReadonlyMap<number, OrderLine> | Error | undefined,
+): string {
+  const withOrders = orders !== undefined && !(orders instanceof Error);
+  const head = `<thead><tr><th class="n">Row</th><th>Status</th><th>Reference</th><th>Address</th><th>Contact</th><th class="error">Error</th><th>Order</th><th>Files</th>${withOrders ? '<th>Order status</th>' : ''}</tr></thead>`;
+  const lines = rows.map((row) => rowLine(row, withOrders ? orderCell(orders.get(row.row)) : ''));
+  const problem = orders instanceof Error ? `<p>${statusProblem(orders)}</p>\n` : '';
+  return `${problem}<table class="rows" id="rows">${head}<tbody>\n${lines.join('\n')}\n</tbody></table>`;
 }
 
-function rowLine(row: ShownRow): string {
+function rowLine(row: ShownRow, order: string): string {
   const first =
     row.sourceRow === '' ? '' : `<div class="note">first row ${shown(row.sourceRow)}</div>`;
   const files = row.fileIds.split('|').filter(Boolean).join(' ');
@@ -132,6 +148,7 @@ function rowLine(row: ShownRow): string {
     `<td class="n">${row.row}${first}</td>`,
     ...rowCells(row),
     `<td class="text">${shown(files)}</td>`,
+    order,
     '</tr>',
   ].join('');
 }

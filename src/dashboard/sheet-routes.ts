@@ -10,9 +10,8 @@ import { z } from 'zod';
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
-import type { OverviewSources } from './overview.js';
+import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
-import type { PaceMeter } from './rate.js';
 import { badQueryPage, sheetPage, unknownSheetPage } from './sheet-page.js';
 import {
   PAGE_SIZE,
@@ -34,7 +33,7 @@ export function sheetRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
-  meter: PaceMeter,
+  helpers: PageHelpers,
 ): void {
   app.get<{ Params: { sheetId: string }; Querystring: unknown }>(
     '/sheets/:sheetId',
@@ -52,7 +51,7 @@ export function sheetRoutes(
         return reply.redirect(pageHref(sheetId, status, known), 303);
       }
       const rows = await rowsOf(sheet, sources, query);
-      return sendFramed(reply, assets, 200, await pageOf(sheet, sources, meter, query, rows));
+      return sendFramed(reply, assets, 200, await pageOf(sheet, sources, helpers, query, rows));
     },
   );
 }
@@ -60,20 +59,31 @@ export function sheetRoutes(
 async function pageOf(
   sheet: SheetDetail,
   sources: OverviewSources,
-  meter: PaceMeter,
+  helpers: PageHelpers,
   query: RowsQuery,
   rows: RowsPage | Error | undefined,
 ): Promise<FramedPage> {
   const earlier =
     sheet.duplicateOf === undefined ? undefined : await sheetOf(sources, sheet.duplicateOf);
-  const pace = meter.observe([sheet]).get(sheet.sheetId);
+  const pace = helpers.meter.observe([sheet]).get(sheet.sheetId);
+  const now = nowOf(sources);
+  // A reported sheet's orders, from the status.csv beside its report, once there is one.
+  const orders =
+    sheet.reportDir === undefined
+      ? undefined
+      : await helpers.statuses.page(
+          sheet.reportDir,
+          rows === undefined || rows instanceof Error ? [] : rows.rows.map((r) => r.row),
+          now,
+        );
   return sheetPage({
     sheet,
     ...(earlier !== undefined && { earlierName: earlier.name }),
     ...(pace !== undefined && { pace }),
+    ...(orders !== undefined && { orders }),
     query,
     rows,
-    now: new Date(),
+    now,
   });
 }
 
