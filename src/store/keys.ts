@@ -96,11 +96,14 @@ export function queueNames(connectionId: string): {
   reports: string;
   /** Scheduled scans: a sheet a scan takes is queued for the scanning process's connection. */
   intake: string;
+  /** Reading back the orders of reported sheets (src/status/): the scheduled refresh and its jobs. */
+  status: string;
 } {
   return {
     sheets: `sheets-${connectionId}`,
     rows: `rows-${connectionId}`,
     reports: `reports-${connectionId}`,
     intake: `intake-${connectionId}`,
+    status: `status-${connectionId}`,
   };
 }

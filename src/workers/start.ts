@@ -9,6 +9,7 @@ import { reconcileProcessor } from '../../jobs/reconcile.js';
 import { reportsProcessor } from '../../jobs/reports.js';
 import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
+import { statusProcessor } from '../../jobs/status.js';
 import type { Context } from '../context.js';
 import { bullConnection } from '../queue/queues.js';
 import { reportFailures, settleWhenGivenUp } from './failures.js';
@@ -40,9 +41,11 @@ export async function startWorkers(ctx: Context): Promise<void> {
     async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
     options(1),
   );
+  // Reading orders back: one sheet at a time per process, its orders paced with the imports'.
+  const status = new Worker(queues.status.name, statusProcessor(ctx), options(1));
   settleWhenGivenUp(ctx, rows, sheets);
-  for (const worker of [sheets, rows, reports]) reportFailures(ctx, worker);
-  ctx.workers.push(sheets, rows, reports);
+  for (const worker of [sheets, rows, reports, status]) reportFailures(ctx, worker);
+  ctx.workers.push(sheets, rows, reports, status);
   await queues.reports.upsertJobScheduler(
     'reconcile',
     { every: RECONCILE_EVERY_MS },

@@ -19,6 +19,7 @@ const LAYERS: Record<string, number> = {
   'src/context': 2,
   'src/rows': 3,
   'src/report': 3,
+  'src/status': 3,
   'src/intake': 4,
   'src/split': 4,
   jobs: 5,
