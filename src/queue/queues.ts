@@ -1,6 +1,7 @@
 /**
  * A connection's queues and where their jobs are added (repeating schedules are set where they
- * are decided: the reconciler's in workers/start.ts, scans in intake/schedules.ts). Retry policy
+ * are decided: the reconciler's in workers/start.ts, scans in intake/schedules.ts, the status
+ * refresh in workers/schedules.ts). Retry policy
  * is data here: attempts and backoff travel on each job, so every worker of every host applies
  * the same.
  */
