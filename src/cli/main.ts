@@ -101,7 +101,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       name: 'worker',
       description:
         'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
-      settings: IMPORTING,
+      settings: [...IMPORTING, 'statusDays'],
       afterHelp: WHERE_TO,
     },
     (_, options) => workerCommand(options, io),
