@@ -89,6 +89,8 @@ export async function readOrder(ctx: Context, orderId: number): Promise<OrderRea
     await turn(ctx);
     try {
       const order = await ctx.api.getOrder(orderId, ctx.stop.now.signal);
+      if (order.id !== orderId)
+        return { kind: 'unreadable', reason: `its answer is of another order (${order.id})` };
       const state = orderStateOf(order);
       return typeof state === 'string'
         ? { kind: 'unreadable', reason: state }

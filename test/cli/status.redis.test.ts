@@ -205,34 +205,43 @@ describe('order-importer status', () => {
   });
 
   it('keeps the previous lines of an order it cannot read now, says so and exits 2', async () => {
-    const summary = await imported([sheetRow(21), sheetRow(22), sheetRow(23)]);
-    const [first, second, third] = await orderIds(summary);
+    const summary = await imported([sheetRow(21), sheetRow(22), sheetRow(23), sheetRow(24)]);
+    const [first, second, third, fourth] = await orderIds(summary);
     expect((await status([summary.sheetId])).code).toBe(0);
     const before = await statusCsv(summary);
-    db.prepare("UPDATE orders SET status = 'planned' WHERE id IN (?, ?, ?)").run(
+    db.prepare("UPDATE orders SET status = 'planned' WHERE id IN (?, ?, ?, ?)").run(
       first,
       second,
       third,
+      fourth,
     );
     proxy.faults.set(first ?? 0, { status: 503, body: '{"message":"Service Unavailable"}' });
     proxy.faults.set(second ?? 0, {
       status: 200,
       body: `{"data":{"id":${second},"status":{"x":1}}}`,
     });
+    proxy.faults.set(fourth ?? 0, {
+      status: 200,
+      body: `{"data":{"id":${third},"status":"done","inspections":[]}}`,
+    });
     try {
       const run = await status([summary.sheetId]);
       expect(run.code, run.stderr).toBe(2);
       expect(run.json[0]).toMatchObject({
-        orders: 3,
-        byStatus: { 'to schedule': 2, planned: 1 },
+        orders: 4,
+        byStatus: { 'to schedule': 3, planned: 1 },
         changed: 1,
       });
-      expect(run.stderr).toMatch(/2 not readable now \(their previous lines kept\)/);
+      expect(run.stderr).toMatch(/3 not readable now \(their previous lines kept\)/);
       expect(run.stderr).toMatch(new RegExp(`row 1, order ${first}: GET .* answered 503`));
       expect(run.stderr).toMatch(new RegExp(`row 2, order ${second}: its answer is not an order`));
+      expect(run.stderr).toMatch(
+        new RegExp(`row 4, order ${fourth}: its answer is of another order \\(${third}\\)`),
+      );
       const after = await statusCsv(summary);
       expect(after.lines.slice(0, 2)).toEqual(before.lines.slice(0, 2));
       expect(after.lines[2]).toMatchObject({ order_status: 'planned' });
+      expect(after.lines[3]).toEqual(before.lines[3]);
       // A 503 is asked again a few times; an answer that is no order is not.
       expect(proxy.gets.filter((id) => id === first).length).toBeGreaterThan(1);
     } finally {
@@ -240,7 +249,7 @@ describe('order-importer status', () => {
     }
     const again = await status([summary.sheetId]);
     expect(again.code).toBe(0);
-    expect(again.json[0]).toMatchObject({ byStatus: { planned: 3 }, changed: 2 });
+    expect(again.json[0]).toMatchObject({ byStatus: { planned: 4 }, changed: 3 });
   });
 
   it('reads every recent sheet by default, leaving those whose orders are all final (STATUS_FINAL)', async () => {
