@@ -309,6 +309,25 @@ describe('order-importer status', () => {
     expect(away.code).toBe(1);
   });
 
+  it('reads the embedded sandbox when no API is set: the orders imported into it earlier', async () => {
+    const dir = await tempDir('status-embedded-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(61), sheetRow(62)]);
+    const {
+      API_BASE_URL: _url,
+      API_TOKEN: _token,
+      ...embedded
+    } = env({ DATA_DIR: join(dir, 'data') });
+    const first = await runInProcess(['import', '--json', path], embedded);
+    expect(first.code, first.stderr).toBe(0);
+    const [summary] = JSON.parse(first.stdout) as Summary[];
+    const run = await runInProcess(['status', '--json'], embedded);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/EMBEDDED SANDBOX/);
+    expect(JSON.parse(run.stdout)).toEqual([
+      { sheetId: summary?.sheetId, orders: 2, byStatus: { 'to schedule': 2 }, changed: 0 },
+    ]);
+  });
+
   it("never reads a sheet with another connection's token: not configured, it is not read (exit 2)", async () => {
     const dir = await tempDir('status-offices-');
     await put(dir, 'gent.token', 'sandbox-demo-token\n');
