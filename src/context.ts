@@ -33,6 +33,10 @@ export interface ContextSettings extends QueueSettings {
   maxAttachmentBytes: number;
   /** How long the duplicates ledger remembers a row (LEDGER_DAYS; 400 when not said). */
   ledgerDays?: number;
+  /** `status`: which sheets are read back (by their report's finishedAt); 90 when not said. */
+  statusDays?: number;
+  /** `status`: order statuses that never change again (STATUS_FINAL; `cancelled`, `done`). */
+  statusFinal?: readonly string[];
   /** The sheet job stops feeding rows while more than this many wait (10,000 by default). */
   rowsHighWater?: number;
   /** Where events are told (src/notify/); none configured: nothing is queued. */

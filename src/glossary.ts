@@ -20,7 +20,7 @@
  *   stage (context.ts).
  * - **stages**: intake (a sheet taken in and submitted) → sheet job (split/: rows validated, row
  *   jobs queued) → row job (rows/: the order created, its files uploaded) → report (report/) →
- *   later, status. Each job kind has a thin BullMQ processor in jobs/.
+ *   status (status/: the orders read back). Each job kind has a thin BullMQ processor in jobs/.
  * - **claim**: the one attempt anywhere allowed to send a row's create; written before it is
  *   sent, with when, it is also the **intent** (store/row-progress.ts, the row's **progress**).
  * - **ledger**: which row key (reference, or a fingerprint of what would be sent) already became
@@ -28,6 +28,10 @@
  * - **outcome**: a row's final result — one of the **row statuses** below — recorded once
  *   (rows/outcome.ts); a sheet whose rows all have one gets its **report** (report.csv,
  *   summary.json, failed/ for what a user can fix and drop back, needs-review.csv).
+ * - **order status**: the API's own word for where an order stands (`to schedule`, …), read back
+ *   with its inspections' dates and inspectors into the report's status.csv; `not found` is
+ *   ours, for a 404. An order that cannot be read now is **unreadable**; a status listed in
+ *   STATUS_FINAL is **final** (the order is not read again).
  * - **hot folder**: `inbox/` watched for sheets, `work/<sheetId>/` while imported, `archive/`
  *   after, `failed/` for sheets that cannot be read; what is refused is **not taken**, and said.
  */

@@ -7,6 +7,7 @@ import { SANDBOX_KEYS, type SettingKey } from '../settings/table.js';
 import { dashboardCommand, type DashboardCommandOptions } from './commands/dashboard.js';
 import { importCommand, type ImportCommandOptions } from './commands/import.js';
 import { sandboxCommand, type SandboxCommandOptions } from './commands/sandbox.js';
+import { statusCommand, type StatusCommandOptions } from './commands/status.js';
 import { validateCommand, type ValidateCommandOptions } from './commands/validate.js';
 import { watchCommand, type WatchCommandOptions } from './commands/watch.js';
 import { workerCommand, type WorkerCommandOptions } from './commands/worker.js';
@@ -90,7 +91,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       name: 'watch',
       description:
         'The hot folder: take every sheet dropped into INBOX_DIR (and each scheduled folder), import it, serve the dashboard; until SIGINT/SIGTERM.',
-      settings: [...IMPORTING, 'inboxPolling'],
+      settings: [...IMPORTING, 'inboxPolling', 'statusDays'],
       afterHelp: WHERE_TO,
       options: [new Option('--no-dashboard', 'do not serve the dashboard'), mapping()],
     },
@@ -101,7 +102,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       name: 'worker',
       description:
         'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
-      settings: IMPORTING,
+      settings: [...IMPORTING, 'statusDays'],
       afterHelp: WHERE_TO,
     },
     (_, options) => workerCommand(options, io),
@@ -118,6 +119,26 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts'],
     },
     (_, options) => dashboardCommand(options, io),
+  );
+  cli.declare<StatusCommandOptions>(
+    {
+      name: 'status',
+      description:
+        "Read back the orders of imported sheets (each with its own connection's token) into each report's status.csv. Exit 0 all read, 2 some order or sheet could not be read, 1 fatal.",
+      argument: [
+        '[sheet...]',
+        'report folders or sheet ids; none: every sheet reported in the last STATUS_DAYS (those whose orders are all final, STATUS_FINAL, are not read again)',
+      ],
+      settings: ['dataDir', 'reportsDir', 'statusDays', 'apiWaitS', 'productsFile'],
+      afterHelp: WHERE_TO,
+      options: [
+        new Option(
+          '--json',
+          'print [{ sheetId, orders, byStatus, changed }] on stdout (human output goes to stderr)',
+        ),
+      ],
+    },
+    (sheets, options) => statusCommand(sheets, options, io),
   );
   cli.declare<ValidateCommandOptions>(
     {

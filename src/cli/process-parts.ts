@@ -108,6 +108,8 @@ export function contextSettings(settings: Settings, redisUrl: string): ContextSe
     sheetsDir: join(settings.dataDir, 'sheets'),
     maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
     ledgerDays: settings.ledgerDays,
+    statusDays: settings.statusDays,
+    statusFinal: settings.statusFinal,
     // Any process may write a hot-folder sheet's report, so any may archive its work folder.
     archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
     ...notifyOf(settings),

@@ -1,6 +1,7 @@
 /**
  * A connection's queues and where their jobs are added (repeating schedules are set where they
- * are decided: the reconciler's in workers/start.ts, scans in intake/schedules.ts). Retry policy
+ * are decided: the reconciler's in workers/start.ts, scans in intake/schedules.ts, the status
+ * refresh in workers/schedules.ts). Retry policy
  * is data here: attempts and backoff travel on each job, so every worker of every host applies
  * the same.
  */
@@ -21,6 +22,9 @@ export interface QueueSettings {
 /** Attempts of a sheet or report job (reading and writing files: few things are worth a retry). */
 const FILE_JOB_ATTEMPTS = 5;
 
+/** Attempts of a sheet's status job: its orders' own retries are inside it (src/status/). */
+const STATUS_JOB_ATTEMPTS = 3;
+
 // A type, not an interface: Object.values() then knows its values are queues.
 export type Queues = {
   sheets: Queue;
@@ -33,6 +37,11 @@ export type Queues = {
    * backoff and deadline (NOTIFY_RETRY_HOURS), so it has one attempt here.
    */
   notify: Queue;
+  /**
+   * Reading back the orders of reported sheets: the scheduled refresh (`status-sync`) and one
+   * `status` job per sheet it fans out (src/status/refresh.ts).
+   */
+  status: Queue;
 };
 
 /** Options, not a client: BullMQ then opens and closes its own connections. */
@@ -62,6 +71,7 @@ export function openQueues(settings: QueueSettings, connectionId: string): Queue
     reports: queue(names.reports, FILE_JOB_ATTEMPTS),
     intake: queue(names.intake, 1),
     notify: queue(names.notify, 1),
+    status: queue(names.status, STATUS_JOB_ATTEMPTS),
   };
 }
 
@@ -81,6 +91,19 @@ export async function queueReport(queues: Queues, sheetId: string): Promise<void
     'report',
     { sheetId },
     { jobId: `${sheetId}.report`, removeOnFail: true },
+  );
+}
+
+/**
+ * Queues the reading back of one sheet's orders for one run of the refresh: its id names the
+ * sheet and the run, so a fleet reads a sheet once a run however many processes fan out.
+ */
+export async function queueStatus(queues: Queues, sheetId: string, run: string): Promise<void> {
+  const safeRun = run.replace(/[^\w-]+/g, '-');
+  await queues.status.add(
+    'status',
+    { sheetId },
+    { jobId: `${sheetId}.status.${safeRun}`, removeOnFail: { count: 1000 } },
   );
 }
 

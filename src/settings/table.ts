@@ -194,6 +194,31 @@ export const SETTINGS = {
     help: 'how long the duplicates ledger remembers a row imported',
     schema: positiveInt.max(100_000).default(400),
   },
+  statusDays: {
+    env: 'STATUS_DAYS',
+    flag: '--status-days <days>',
+    help: '`status` (and the scheduled refresh) reads back the sheets reported within this many days',
+    schema: positiveInt.max(100_000).default(90),
+  },
+  statusSyncCron: {
+    env: 'STATUS_SYNC_CRON',
+    help: "when `watch` reads back the orders of the last STATUS_DAYS (cron, 5 fields or 6 with seconds; 'off' for never)",
+    schema: z
+      .string()
+      .trim()
+      .refine((v) => v === 'off' || /^\S+(\s+\S+){4,5}$/.test(v), {
+        error: "must be a cron pattern of 5 or 6 fields (e.g. '0 * * * *'), or 'off'",
+      })
+      .default('0 * * * *'),
+  },
+  statusFinal: {
+    env: 'STATUS_FINAL',
+    help: 'comma-separated order statuses that never change again: a sheet whose orders all have one is not read again by the scheduled refresh or by `status` without arguments',
+    schema: z
+      .union([z.string(), z.array(z.string())])
+      .default('cancelled,done')
+      .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean)),
+  },
   maxAttachmentMb: {
     env: 'MAX_ATTACHMENT_MB',
     flag: '--max-attachment-mb <mb>',

@@ -98,6 +98,8 @@ export function queueNames(connectionId: string): {
   intake: string;
   /** Events told by webhook and e-mail (src/notify/): one job per event and channel. */
   notify: string;
+  /** Reading back the orders of reported sheets (src/status/): the scheduled refresh and its jobs. */
+  status: string;
 } {
   return {
     sheets: `sheets-${connectionId}`,
@@ -105,5 +107,6 @@ export function queueNames(connectionId: string): {
     reports: `reports-${connectionId}`,
     intake: `intake-${connectionId}`,
     notify: `notify-${connectionId}`,
+    status: `status-${connectionId}`,
   };
 }

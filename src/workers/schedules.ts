@@ -3,6 +3,11 @@
  * upsert from several processes) on the connection's intake queue, whose job scans the entry's
  * folder and takes its sheets with the same intake as the watcher: for network shares where file
  * events do not arrive, and for nightly batches.
+ *
+ * And the refresh of the orders' statuses (STATUS_SYNC_CRON, `watch` only): one job scheduler on
+ * the connection's status queue (one firing however many processes hold it); `off` removes it.
+ * Its jobs, and the status jobs they fan out, are worked by every process's status worker
+ * (start.ts).
  */
 import { Worker } from 'bullmq';
 
@@ -39,4 +44,34 @@ export async function startSchedules(
     ctx.logger.error({ err: error }, 'intake worker error');
   });
   return { close: () => worker.close() };
+}
+
+/** The scheduler's id on each connection's status queue. */
+export const STATUS_SYNC = 'status-sync';
+
+export class StatusScheduleError extends Error {
+  override name = 'StatusScheduleError';
+}
+
+/** Makes Redis hold the refresh's schedule on `cron`, or none for `off`. */
+export async function syncStatusSchedule(ctx: Context, cron: string): Promise<void> {
+  if (cron === 'off') {
+    await ctx.queues.status.removeJobScheduler(STATUS_SYNC);
+    return;
+  }
+  try {
+    await ctx.queues.status.upsertJobScheduler(
+      STATUS_SYNC,
+      { pattern: cron },
+      {
+        name: STATUS_SYNC,
+        opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      },
+    );
+  } catch (error) {
+    throw new StatusScheduleError(
+      `STATUS_SYNC_CRON "${cron}" is not a cron pattern (${(error as Error).message}).`,
+      { cause: error },
+    );
+  }
 }

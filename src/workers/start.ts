@@ -10,6 +10,7 @@ import { reconcileProcessor } from '../../jobs/reconcile.js';
 import { reportsProcessor } from '../../jobs/reports.js';
 import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
+import { statusProcessor } from '../../jobs/status.js';
 import type { Context } from '../context.js';
 import { bullConnection } from '../queue/queues.js';
 import { reportFailures, settleWhenGivenUp } from './failures.js';
@@ -43,9 +44,11 @@ export async function startWorkers(ctx: Context): Promise<void> {
   );
   // Notifications wait on receivers, not on the API: a few at once, apart from the rows.
   const notify = new Worker(queues.notify.name, notifyProcessor(ctx), options(4));
+  // Reading orders back: one sheet at a time per process, its orders paced with the imports'.
+  const status = new Worker(queues.status.name, statusProcessor(ctx), options(1));
   settleWhenGivenUp(ctx, rows, sheets);
-  for (const worker of [sheets, rows, reports, notify]) reportFailures(ctx, worker);
-  ctx.workers.push(sheets, rows, reports, notify);
+  for (const worker of [sheets, rows, reports, notify, status]) reportFailures(ctx, worker);
+  ctx.workers.push(sheets, rows, reports, notify, status);
   await queues.reports.upsertJobScheduler(
     'reconcile',
     { every: RECONCILE_EVERY_MS },

@@ -11,7 +11,11 @@ import { ScheduleError } from '../../intake/schedules.js';
 import { startWatcher } from '../../intake/watcher.js';
 import { pingRedis } from '../../redis/connect.js';
 import { recentProgress, sheetDetail } from '../../store/progress.js';
-import { startSchedules } from '../../workers/schedules.js';
+import {
+  startSchedules,
+  StatusScheduleError,
+  syncStatusSchedule,
+} from '../../workers/schedules.js';
 import { CliError, forUser } from '../errors.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
@@ -47,6 +51,21 @@ export async function startScheduledScans(
       );
     }
   }
+}
+
+/**
+ * The refresh of the orders' statuses (STATUS_SYNC_CRON) on each connection's status queue, or
+ * none (`off`): each connection reads back only the sheets imported through it.
+ */
+export async function startStatusSync(parts: WatchParts): Promise<void> {
+  const { statusSyncCron: cron, statusDays } = parts.settings;
+  for (const importer of parts.importers)
+    await forUser(syncStatusSchedule(importer.ctx, cron), StatusScheduleError);
+  parts.announce(
+    cron === 'off'
+      ? 'Orders are not read back on a schedule (STATUS_SYNC_CRON off): `order-importer status` does it.'
+      : `The orders of the sheets reported in the last ${statusDays} days are read back on "${cron}" (STATUS_SYNC_CRON) into each report's status.csv.`,
+  );
 }
 
 /**

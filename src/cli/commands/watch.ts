@@ -9,7 +9,12 @@ import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, shortPath } from '../setup.js';
 import { announceHosts, refuseExposure } from './dashboard-serving.js';
 import { startIntake, type WatchParts } from './watch-intake.js';
-import { serveWatchDashboard, startScheduledScans, watchInbox } from './watch-parts.js';
+import {
+  serveWatchDashboard,
+  startScheduledScans,
+  startStatusSync,
+  watchInbox,
+} from './watch-parts.js';
 import {
   type LeftOver,
   leftOver,
@@ -81,6 +86,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   try {
     const intake = await startIntake(parts);
     await startScheduledScans(parts, intake);
+    await startStatusSync(parts);
     dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
     await watchInbox(parts, intake);
     announceWatching(parts, dashboard);

@@ -1,0 +1,76 @@
+/**
+ * Which sheets `status` reads back: the report folders or sheet ids it is given, or every sheet
+ * reported in the last STATUS_DAYS. A folder is read only if it is a report folder (summary.json
+ * and report.csv), wherever it is; a sheet id only if REPORTS_DIR has its report.
+ */
+import { lstat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+import type { Settings } from '../../settings/load.js';
+import {
+  readReportedSheet,
+  recentReports,
+  type ReportedSheet,
+  ReportFolderError,
+  reportOfSheet,
+} from '../../status/report-folder.js';
+import { CliError, forUser } from '../errors.js';
+
+export interface ChosenSheets {
+  sheets: ReportedSheet[];
+  /** No argument: every recent sheet, those whose orders are all final left unread. */
+  byDefault: boolean;
+}
+
+export async function chosenSheets(
+  targets: readonly string[],
+  settings: Settings,
+  cwd: string,
+  warn: (line: string) => void,
+): Promise<ChosenSheets> {
+  if (targets.length === 0) {
+    const sheets = await recentReports(
+      settings.reportsDir,
+      settings.statusDays,
+      Date.now(),
+      (p) => {
+        warn(p.message);
+      },
+    );
+    return { sheets, byDefault: true };
+  }
+  const sheets: ReportedSheet[] = [];
+  for (const target of targets) {
+    const sheet = await forUser(() => oneSheet(target, settings, cwd), ReportFolderError);
+    if (!sheets.some((s) => s.dir === sheet.dir)) sheets.push(sheet);
+  }
+  return { sheets, byDefault: false };
+}
+
+async function oneSheet(target: string, settings: Settings, cwd: string): Promise<ReportedSheet> {
+  const path = resolve(cwd, target);
+  const stats = await lstat(path).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (stats !== undefined) {
+    if (!stats.isDirectory())
+      throw new CliError(
+        `${target} is not a report folder (a folder with summary.json and report.csv), nor a sheet id.`,
+      );
+    const sheet = await readReportedSheet(path);
+    if (sheet === undefined)
+      throw new CliError(
+        `${target} is not a report folder: it has no summary.json and report.csv.`,
+      );
+    return sheet;
+  }
+  if (!/^[\w.-]+$/.test(target) || target.includes('/'))
+    throw new CliError(`${target} does not exist.`);
+  const sheet = await reportOfSheet(settings.reportsDir, target);
+  if (sheet === undefined)
+    throw new CliError(
+      `No report of sheet ${target} in ${settings.reportsDir} (REPORTS_DIR): give a sheet id as summary.json names it, or a report folder.`,
+    );
+  return sheet;
+}

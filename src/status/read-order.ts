@@ -1,0 +1,124 @@
+/**
+ * Reading one order back (GET /api/orders/{id}), paced like the imports: its turn at the shared
+ * schedule in Redis (store/pace.ts), a 429's Retry-After held by the whole fleet, what is safe to
+ * retry retried a few times. The answer is checked before a value of it is used: an order whose
+ * answer is not what the API documents is unreadable, never a crash.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { z } from 'zod';
+
+import type { RetrievedOrder } from '../api/client.js';
+import { AbortedError, ApiError, apiAway } from '../api/errors.js';
+import { type Context, stopSignals } from '../context.js';
+import { interruptibleWait } from '../stopping.js';
+
+/** The API cannot be read with this connection at all (a refused token, a wrong address). */
+export class StatusFatalError extends Error {
+  override name = 'StatusFatalError';
+  readonly retryable = false;
+}
+
+/** A value of the API's, shown verbatim: text or a number, absent or null as nothing. */
+const shown = z
+  .union([z.string().max(2000), z.number()])
+  .nullish()
+  .transform((v) => (v === null || v === undefined ? '' : String(v)));
+
+const inspectionSchema = z.looseObject({
+  product_id: shown,
+  product_name: shown,
+  date: shown,
+  inspector_name: shown,
+});
+
+/** What `status` reads of a retrieved order: its status, why it was cancelled, its inspections. */
+const orderStatusSchema = z.looseObject({
+  status: z.string().min(1).max(200),
+  cancel_reason: shown,
+  inspections: z.array(inspectionSchema).max(1000).nullish(),
+});
+
+export interface Inspection {
+  productId: string;
+  productName: string;
+  date: string;
+  inspector: string;
+}
+
+export interface OrderState {
+  status: string;
+  cancelReason: string;
+  inspections: Inspection[];
+}
+
+export type OrderReading =
+  | { kind: 'read'; state: OrderState }
+  /** 404 (or 410): the API has no such order (any more) for this token. */
+  | { kind: 'not-found' }
+  /** Not readable now (away, busy, a body that is not an order): said, and tried at the next run. */
+  | { kind: 'unreadable'; reason: string };
+
+/** Attempts at one order within a run, waits between them doubling from RETRY_DELAY_MS. */
+export const ORDER_ATTEMPTS = 4;
+
+/** The state of a retrieved order, or why it is not one. */
+export function orderStateOf(order: RetrievedOrder): OrderState | string {
+  const parsed = orderStatusSchema.safeParse(order);
+  if (!parsed.success) {
+    const where = parsed.error.issues[0]?.path.join('.') ?? '';
+    return `its answer is not an order as the API documents it${where === '' ? '' : ` (${where})`}`;
+  }
+  const { status, cancel_reason, inspections } = parsed.data;
+  return {
+    status,
+    cancelReason: cancel_reason,
+    inspections: (inspections ?? []).map((i) => ({
+      productId: i.product_id,
+      productName: i.product_name,
+      date: i.date,
+      inspector: i.inspector_name,
+    })),
+  };
+}
+
+/** Reads one order; a refused token or a wrong address is a StatusFatalError (every order's). */
+export async function readOrder(ctx: Context, orderId: number): Promise<OrderReading> {
+  let last = '';
+  for (let attempt = 1; attempt <= ORDER_ATTEMPTS; attempt++) {
+    await turn(ctx);
+    try {
+      const order = await ctx.api.getOrder(orderId, ctx.stop.now.signal);
+      if (order.id !== orderId)
+        return { kind: 'unreadable', reason: `its answer is of another order (${order.id})` };
+      const state = orderStateOf(order);
+      return typeof state === 'string'
+        ? { kind: 'unreadable', reason: state }
+        : { kind: 'read', state };
+    } catch (error) {
+      if (error instanceof AbortedError || !(error instanceof ApiError)) throw error;
+      const { status, retryAfterMs } = error.details;
+      if (status === 404 || status === 410) return { kind: 'not-found' };
+      if (error.kind === 'auth' || error.kind === 'config')
+        throw new StatusFatalError(error.message, { cause: error });
+      // A GET changes nothing: whatever may have been an answer lost is safe to ask again.
+      if (!apiAway(error) && error.kind !== 'ambiguous')
+        return { kind: 'unreadable', reason: error.message };
+      last = error.message;
+      if (retryAfterMs !== undefined) await ctx.pace.holdFor(Math.max(retryAfterMs, 1000));
+      else if (attempt < ORDER_ATTEMPTS)
+        await pause(ctx, ctx.settings.retryDelayMs * 2 ** (attempt - 1));
+    }
+  }
+  return { kind: 'unreadable', reason: last };
+}
+
+/** Its turn at the API, shared with every import of the connection. */
+async function turn(ctx: Context): Promise<void> {
+  if (ctx.pace.takeFreeTurn()) return;
+  await interruptibleWait((signal) => ctx.pace.turn(signal), stopSignals(ctx));
+}
+
+async function pause(ctx: Context, ms: number): Promise<void> {
+  await interruptibleWait((signal) => sleep(ms, undefined, { signal }), stopSignals(ctx));
+}

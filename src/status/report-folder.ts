@@ -1,0 +1,207 @@
+/**
+ * A sheet's report folder as `status` reads it: its summary.json (which sheet, when reported,
+ * through which connection) and the orders its report.csv names. Both are files a person may have
+ * edited: read as data to check, never trusted, and never through a link.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { join } from 'node:path';
+
+import { CsvError, parse } from 'csv-parse/sync';
+import { z } from 'zod';
+
+import { AttachmentRefused, openInside } from '../orders/open-attachment.js';
+import { restoreCell } from '../sheets/excel-text.js';
+
+/** A report folder `status` cannot use: said for that sheet, the others go on. */
+export class ReportFolderError extends Error {
+  override name = 'ReportFolderError';
+  readonly retryable = false;
+}
+
+/** What `status` needs of summary.json. */
+export interface ReportedSheet {
+  dir: string;
+  sheetId: string;
+  finishedAt: string;
+  /** The connection's id (a hash of its API and token); undefined in a summary that has none. */
+  connectionId?: string;
+  connectionName?: string;
+}
+
+/** An order the report says a row made. */
+export interface ReportedOrder {
+  row: number;
+  reference: string;
+  orderId: number;
+}
+
+const summarySchema = z.object({
+  sheetId: z.string().regex(/^[\w.-]{1,200}$/),
+  finishedAt: z.string().refine((v) => !Number.isNaN(Date.parse(v))),
+  connection: z
+    .union([
+      z.string(),
+      z.object({ name: z.string().optional(), id: z.string().optional() }).loose(),
+    ])
+    .optional(),
+});
+
+/** The entry itself (a link is a link), or undefined when there is none. */
+async function lstatIfThere(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/** A file of the folder, opened without following a link, read whole; undefined when absent. */
+export async function readInside(dir: string, name: string): Promise<Buffer | undefined> {
+  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
+  let file;
+  try {
+    file = await openInside(dir, name);
+  } catch (error) {
+    if (error instanceof AttachmentRefused) return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  try {
+    return await file.bytes();
+  } finally {
+    await file.close();
+  }
+}
+
+/** The folder's summary; undefined when it is no report folder (no summary.json, no report.csv). */
+export async function readReportedSheet(dir: string): Promise<ReportedSheet | undefined> {
+  const text = await readInside(dir, 'summary.json');
+  if (text === undefined || (await lstatIfThere(join(dir, 'report.csv')))?.isFile() !== true)
+    return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text.toString('utf8'));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new ReportFolderError(`${dir}: its summary.json is not JSON (${error.message}).`);
+  }
+  const parsed = summarySchema.safeParse(json);
+  if (!parsed.success)
+    throw new ReportFolderError(`${dir}: its summary.json is not one the importer wrote.`);
+  const { sheetId, finishedAt, connection } = parsed.data;
+  const named = typeof connection === 'string' ? { name: connection } : connection;
+  return {
+    dir,
+    sheetId,
+    finishedAt,
+    ...(named?.id !== undefined && { connectionId: named.id }),
+    ...(named?.name !== undefined && { connectionName: named.name }),
+  };
+}
+
+/** The delimiter of a CSV the importer wrote: the one after its first column's name. */
+export function delimiterOf(text: string, firstColumn: string): string {
+  const head = text.replace(/^\uFEFF/, '');
+  return new RegExp(`^${firstColumn}([,;\\t])`).exec(head)?.[1] ?? ',';
+}
+
+/** A CSV the importer wrote, as records by column name, each cell as it was before neutralising. */
+export function readCsvRecords(
+  text: string,
+  delimiter: string,
+  what: string,
+): Array<Record<string, string>> {
+  let records: string[][];
+  try {
+    const parsed: string[][] = parse(text, {
+      delimiter,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    });
+    records = parsed;
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    throw new ReportFolderError(`${what} cannot be read (${error.message}).`, { cause: error });
+  }
+  const [header = [], ...rows] = records;
+  const names = header.map(restoreCell);
+  return rows.map((cells) =>
+    Object.fromEntries(names.map((name, i) => [name, restoreCell(cells[i] ?? '')])),
+  );
+}
+
+/**
+ * The orders report.csv names: its `created` rows, and its `failed` rows that carry an order id
+ * (an order made whose files did not all go). A `duplicate` row's order is another sheet's.
+ */
+export async function readReportedOrders(
+  dir: string,
+): Promise<{ delimiter: string; orders: ReportedOrder[] }> {
+  const bytes = await readInside(dir, 'report.csv');
+  if (bytes === undefined) throw new ReportFolderError(`${dir} has no report.csv.`);
+  const text = bytes.toString('utf8');
+  const delimiter = delimiterOf(text, 'row');
+  const orders: ReportedOrder[] = [];
+  for (const record of readCsvRecords(text, delimiter, `${dir}/report.csv`)) {
+    const row = Number(record.row);
+    const orderId = Number(record.order_id);
+    const made = record.status === 'created' || record.status === 'failed';
+    if (!made || !Number.isSafeInteger(row) || record.order_id === '') continue;
+    if (!Number.isSafeInteger(orderId) || orderId <= 0) continue;
+    orders.push({ row, reference: record.reference ?? '', orderId });
+  }
+  return { delimiter, orders };
+}
+
+/** Every report folder under `reportsDir` whose sheet was reported within `days` of `now`. */
+export async function recentReports(
+  reportsDir: string,
+  days: number,
+  now: number,
+  onProblem: (error: ReportFolderError) => void,
+): Promise<ReportedSheet[]> {
+  const since = now - days * 24 * 60 * 60 * 1000;
+  const found: ReportedSheet[] = [];
+  for (const name of await reportFolderNames(reportsDir)) {
+    try {
+      const sheet = await readReportedSheet(join(reportsDir, name));
+      if (sheet !== undefined && Date.parse(sheet.finishedAt) >= since) found.push(sheet);
+    } catch (error) {
+      if (!(error instanceof ReportFolderError)) throw error;
+      onProblem(error);
+    }
+  }
+  return found.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
+}
+
+/** The report folder of a sheet: `$REPORTS_DIR/<sheet-name>-<sheetId>`; undefined when none. */
+export async function reportOfSheet(
+  reportsDir: string,
+  sheetId: string,
+): Promise<ReportedSheet | undefined> {
+  for (const name of await reportFolderNames(reportsDir)) {
+    if (!name.endsWith(`-${sheetId}`)) continue;
+    const sheet = await readReportedSheet(join(reportsDir, name));
+    if (sheet?.sheetId === sheetId) return sheet;
+  }
+  return undefined;
+}
+
+async function reportFolderNames(reportsDir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(reportsDir, { withFileTypes: true });
+    // A report being written is `<folder>.partial`: not a report yet.
+    return entries
+      .filter((e) => e.isDirectory() && !e.name.endsWith('.partial'))
+      .map((e) => e.name)
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
