@@ -2,7 +2,7 @@
  * An event in plain words, for the e-mail channel: a subject, the counts, and what to do next.
  * Made from the event's body (the same JSON the webhook sends), so both channels tell one story.
  */
-import type { ChangedOrder, OrderState, SheetSummary } from './events.js';
+import type { ChangedOrder, OrderSnapshot, SheetSummary } from './events.js';
 
 /** The parts of a body the e-mail reads (events.ts writes them). */
 export interface BodyRead {
@@ -111,19 +111,19 @@ export function ordersChangedText(body: BodyRead): EmailText {
 
 function orderLine(order: ChangedOrder): string {
   const ref = order.reference ? ` (${order.reference})` : '';
-  const was = order.before === undefined ? '' : `${stateText(order.before)} → `;
+  const was = order.before === null ? '' : `${stateText(order.before)} → `;
   return `- row ${order.row}${ref}, order ${order.order_id}: ${was}${stateText(order.after)}`;
 }
 
-function stateText(state: OrderState): string {
+function stateText(state: OrderSnapshot): string {
   const reason = state.cancel_reason ? ` (${state.cancel_reason})` : '';
   const visits = state.inspections
-    .filter((i) => i.date || i.inspector_name)
+    .filter((i) => i.inspection_date !== '' || i.inspector_name !== '')
     .map(
       (i) =>
-        `${i.product_id} ${i.date ?? 'no date'}${i.inspector_name ? ` by ${i.inspector_name}` : ''}`,
+        `${i.product_id} ${i.inspection_date || 'no date'}${i.inspector_name ? ` by ${i.inspector_name}` : ''}`,
     );
-  return `${state.status}${reason}${visits.length > 0 ? ` [${visits.join('; ')}]` : ''}`;
+  return `${state.order_status}${reason}${visits.length > 0 ? ` [${visits.join('; ')}]` : ''}`;
 }
 
 function baseName(path: string): string {

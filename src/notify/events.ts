@@ -26,21 +26,21 @@ export interface SheetSummary {
   error?: string;
 }
 
-/** What `status` reads of an order, before and after a change. */
-export interface OrderState {
-  status: string;
-  cancel_reason?: string | null;
-  inspections: Array<{ product_id: string; date?: string | null; inspector_name?: string | null }>;
+/** What an order was, or is, in status.csv's words: compared to tell whether it changed. */
+export interface OrderSnapshot {
+  order_status: string;
+  cancel_reason: string;
+  inspections: Array<{ product_id: string; inspection_date: string; inspector_name: string }>;
 }
 
 /** An order whose status, dates or inspectors changed since the previous status run. */
 export interface ChangedOrder {
   row: number;
-  reference?: string | null;
-  order_id: string;
-  /** Undefined the first time the order is read. */
-  before?: OrderState;
-  after: OrderState;
+  reference: string;
+  order_id: number;
+  /** null: no line of it in the previous status.csv (compared with a new order's state). */
+  before: OrderSnapshot | null;
+  after: OrderSnapshot;
 }
 
 export type NotifyEvent =

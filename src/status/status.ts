@@ -4,7 +4,11 @@
  * sheet was imported through: another connection's token never reads its orders. Returns what
  * changed since the previous status.csv, for whoever tells people (notifications).
  */
+import { basename } from 'node:path';
+
 import type { Context } from '../context.js';
+import type { ChangedOrder, OrderSnapshot } from '../notify/events.js';
+import { queueNotification } from '../notify/queue-notification.js';
 import { type OrderReading, readOrder } from './read-order.js';
 import {
   readReportedOrders,
@@ -13,22 +17,6 @@ import {
   ReportFolderError,
 } from './report-folder.js';
 import { readStatusLines, type StatusLine, writeStatusCsv } from './status-csv.js';
-
-/** What an order was, or is: compared to tell whether it changed. */
-export interface OrderSnapshot {
-  order_status: string;
-  cancel_reason: string;
-  inspections: Array<{ product_id: string; inspection_date: string; inspector_name: string }>;
-}
-
-export interface ChangedOrder {
-  row: number;
-  reference: string;
-  order_id: number;
-  /** null: no line of it in the previous status.csv (compared with a new order's state). */
-  before: OrderSnapshot | null;
-  after: OrderSnapshot;
-}
 
 export interface SheetStatus {
   sheetId: string;
@@ -50,6 +38,11 @@ export interface StatusOptions {
   skipFinal?: boolean;
   /** Told after each order read. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Which run this is: with it, the changes found are told (`orders.changed`), under an id made
+   * of it, so a retried run tells them once.
+   */
+  run?: string;
 }
 
 /** What a new order is before anything happens to it: the state a first run compares with. */
@@ -92,6 +85,20 @@ export async function refreshSheetStatus(
     written.push(lines);
     const change = changeOf(order, before, lines);
     if (change !== undefined) changed.push(change);
+  }
+  // Told before status.csv moves on: a crash in between finds the same changes again, and the
+  // run's id makes them the same event.
+  if (options.run !== undefined && changed.length > 0) {
+    const folder = basename(sheet.dir);
+    const suffix = `-${sheet.sheetId}`;
+    const sheetName = folder.endsWith(suffix) ? folder.slice(0, -suffix.length) : folder;
+    await queueNotification(ctx, {
+      kind: 'orders.changed',
+      sheetId: sheet.sheetId,
+      sheet: sheetName,
+      run: options.run,
+      orders: changed,
+    });
   }
   await writeStatusCsv(sheet.dir, written.flat(), delimiter);
   ctx.logger.info(

@@ -3,6 +3,7 @@
  * queue whose firings read every recent sheet back into its status.csv, again at each firing;
  * `off` removes it. In process through its IO, over a real Redis and the sandbox over HTTP.
  */
+import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
 import { InProcessCli, runInProcess } from '../helpers/cli.js';
+import { type WebhookReceiver, webhookReceiver } from '../helpers/receivers.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -22,7 +24,9 @@ let redis: TestRedis;
 let sandbox: TestSandbox;
 let db: Database.Database;
 let dataDir: string;
+let receiver: WebhookReceiver;
 beforeAll(async () => {
+  receiver = await webhookReceiver();
   redis = await useTestRedis();
   const sandboxDir = await tempDir('status-watch-sandbox-');
   sandbox = await testSandbox({ dataDir: sandboxDir });
@@ -30,6 +34,7 @@ beforeAll(async () => {
   dataDir = await tempDir('status-watch-data-');
 });
 afterAll(async () => {
+  await receiver.close();
   db.close();
   await sandbox.close();
   await redis.cleanup();
@@ -65,7 +70,7 @@ async function statusCsvWith(
 }
 
 describe('watch: the scheduled refresh of the orders', () => {
-  it('reads recent sheets back on STATUS_SYNC_CRON, at every firing, and `off` removes the schedule', async () => {
+  it('reads recent sheets back on STATUS_SYNC_CRON, at every firing, tells orders.changed, and `off` removes the schedule', async () => {
     const sheets = await tempDir('status-watch-sheets-');
     const path = await writeCsvSheet(sheets, 'orders.csv', [sheetRow(1), sheetRow(2)]);
     const imported = await runInProcess(['import', '--json', path], env());
@@ -75,7 +80,11 @@ describe('watch: the scheduled refresh of the orders', () => {
 
     const cli = new InProcessCli(
       ['watch', '--no-dashboard'],
-      env({ STATUS_SYNC_CRON: '* * * * * *' }),
+      env({
+        STATUS_SYNC_CRON: '* * * * * *',
+        NOTIFY_WEBHOOK_URL: receiver.url,
+        NOTIFY_WEBHOOK_SECRET: 'status-secret',
+      }),
     );
     try {
       await cli.waitForStderr(/are read back on "\* \* \* \* \* \*" \(STATUS_SYNC_CRON\)/, 30_000);
@@ -83,6 +92,19 @@ describe('watch: the scheduled refresh of the orders', () => {
       expect(first.startsWith('\uFEFFrow;reference;order_id;order_status;')).toBe(true);
       db.prepare("UPDATE orders SET status = 'planned'").run();
       await statusCsvWith(summary, /;planned;/, cli);
+      const [told] = await receiver.waitFor(1, (r) => r.body.includes('"orders.changed"'));
+      if (told === undefined) throw new Error('no orders.changed');
+      const signature = createHmac('sha256', 'status-secret').update(told.body).digest('hex');
+      expect(told.headers['x-order-importer-signature']).toBe(`sha256=${signature}`);
+      const body = JSON.parse(told.body) as { sheetId: string; orders: unknown[] };
+      expect(body.sheetId).toBe(summary.sheetId);
+      expect(body.orders).toHaveLength(2);
+      expect(body.orders[0]).toMatchObject({
+        row: 1,
+        before: { order_status: 'to schedule' },
+        after: { order_status: 'planned' },
+      });
+      expect(told.body).not.toContain('sandbox-demo-token');
     } finally {
       cli.stop();
     }

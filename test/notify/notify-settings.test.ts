@@ -120,8 +120,11 @@ describe('an event', () => {
 
   it('lists the changed orders of orders.changed', () => {
     const state = {
-      status: 'scheduled',
-      inspections: [{ product_id: 'EPC', date: '2026-12-01', inspector_name: 'Zoë' }],
+      order_status: 'scheduled',
+      cancel_reason: '',
+      inspections: [
+        { product_id: 'EPC', inspection_date: '2026-12-01 09:00:00', inspector_name: 'Zoë' },
+      ],
     };
     const event: NotifyEvent = {
       kind: 'orders.changed',
@@ -131,8 +134,8 @@ describe('an event', () => {
         {
           row: 1,
           reference: 'R1',
-          order_id: '77',
-          before: { status: 'to schedule', inspections: [] },
+          order_id: 77,
+          before: { order_status: 'to schedule', cancel_reason: '', inspections: [] },
           after: state,
         },
       ],
@@ -141,7 +144,7 @@ describe('an event', () => {
     expect(body).toMatchObject({
       event: 'orders.changed',
       sheetId: 'S1',
-      orders: [{ order_id: '77', after: state }],
+      orders: [{ order_id: 77, after: state }],
     });
   });
 });

@@ -54,13 +54,20 @@ export async function statusCommand(
   });
   try {
     const outcomes: SheetOutcome[] = [];
+    // This run's changes are told under its own id (orders.changed), delivered by the workers.
+    const run = `status-cli-${Date.now()}`;
     for (const sheet of chosen.sheets) {
-      const outcome = await readSheet(sheet, importers.all, chosen.byDefault, io.stderr);
+      const outcome = await readSheet(sheet, importers.all, chosen.byDefault, io.stderr, run);
       outcomes.push(outcome);
       say(sheetLine(outcome, io.cwd));
       for (const line of unreadableLines(outcome)) say(line);
     }
     if (opts.json === true) io.stdout.write(`${JSON.stringify(outcomes.map(jsonOf), null, 2)}\n`);
+    const told = outcomes.filter((o) => (o.status?.changed ?? 0) > 0).length;
+    if (told > 0 && importers.all.some((i) => i.ctx.settings.notify !== undefined))
+      announce(
+        `orders.changed queued for ${told} sheet(s): delivered by a running \`watch\` or \`worker\`.`,
+      );
     const clean = (o: SheetOutcome) => o.status !== undefined && o.status.unreadable === 0;
     return outcomes.every(clean) ? 0 : 2;
   } catch (error) {
