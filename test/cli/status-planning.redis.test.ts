@@ -71,7 +71,12 @@ async function status(sheetId: string): Promise<StatusJson> {
 
 async function lines(summary: Summary): Promise<Array<Record<string, string>>> {
   const text = await readFile(join(summary.reportDir, 'status.csv'), 'utf8');
-  return parse(text, { bom: true, columns: true, delimiter: ';' }) as Array<Record<string, string>>;
+  const parsed: Array<Record<string, string>> = parse(text, {
+    bom: true,
+    columns: true,
+    delimiter: ';',
+  });
+  return parsed;
 }
 
 describe('status: the sandbox planners seen through status.csv', () => {
