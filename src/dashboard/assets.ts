@@ -3,7 +3,7 @@
  * page.js), read once when the dashboard
  * starts. They are not TypeScript, so the build leaves them out of dist/: they are found from the
  * package root, the same folder in a checkout, an installed package ("files" in package.json)
- * and the image (which copies src/).
+ * and the image (which copies src/dashboard/assets).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
