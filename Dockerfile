@@ -20,7 +20,7 @@ COPY scripts ./scripts
 COPY samples ./samples
 # `npm ci` builds dist/ through `prepare`; the build is run again by name so that a failing
 # build stops here whatever npm does with lifecycle scripts.
-RUN npm ci && npm run build && npm prune --omit=dev && npm cache clean --force
+RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 # Node carries its own time-zone data (full ICU): TZ (e.g. Europe/Brussels) sets the local time
