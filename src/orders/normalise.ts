@@ -195,7 +195,7 @@ export function normaliseProducts(
     products.push({ id: product.id, quantity: count });
   };
   if (typeof value === 'string') {
-    for (const item of productItems(value)) if (trimmed(item) !== '') add(...splitItem(item));
+    for (const item of productItems(value)) if (trimmed(item) !== '') addItem(item, add);
   } else {
     for (const raw of Array.isArray(value) ? (value as unknown[]) : [value]) {
       const item = productItemSchema.safeParse(raw);
@@ -206,7 +206,7 @@ export function normaliseProducts(
           ),
         );
       } else if (typeof item.data === 'string') {
-        if (item.data.trim() !== '') add(...splitItem(item.data));
+        if (item.data.trim() !== '') addItem(item.data, add);
       } else {
         add(String(item.data.id).trim(), item.data.quantity);
       }
@@ -230,10 +230,11 @@ function productItems(value: string): string[] {
   return items;
 }
 
-function splitItem(item: string): [string, string | undefined] {
+/** `ID` or `ID:QUANTITY`, split at its last colon and added. */
+function addItem(item: string, add: (id: string, quantity: string | undefined) => void): void {
   const colon = item.lastIndexOf(':');
-  if (colon === -1) return [trimmed(item), undefined];
-  return [trimmed(item.slice(0, colon)), trimmed(item.slice(colon + 1))];
+  if (colon === -1) add(trimmed(item), undefined);
+  else add(trimmed(item.slice(0, colon)), trimmed(item.slice(colon + 1)));
 }
 
 function knownIds(catalogue: Catalogue): string {
