@@ -95,7 +95,10 @@ export interface RowReading {
   missingHints?: ReadonlyMap<SheetField, string>;
 }
 
-/** The normaliser of each order field, chosen once rather than per row. */
+/**
+ * The normaliser of each order field, chosen once rather than per row; in ORDER_FIELDS' order,
+ * which is the order of Cells.orderValues.
+ */
 function normalisers(catalogue: Catalogue, mapping?: Mapping): Array<[OrderFieldName, Normaliser]> {
   return ORDER_FIELDS.map(([field, kind]): [OrderFieldName, Normaliser] => {
     if (kind === 'integer') {
@@ -197,9 +200,11 @@ export function rowValidator(
   // Each row's values, by position in the plan: rewritten whole by every row (rows are validated
   // one at a time, and nothing of this array outlives its row).
   const given: Array<Given | undefined> = new Array<Given | undefined>(steps.fields.length);
+  const values: unknown[] = new Array<unknown>(steps.fields.length);
   return (cells) => {
     const problems: RowProblem[] = [];
-    readOrderFields(steps, cells, given, problems);
+    cells.orderValues(values);
+    readOrderFields(steps, cells, values, given, problems);
     checkRequired(steps, catalogue, cells, given, problems);
     const reference = extraValue(cells, 'reference', normaliseText, problems);
     const files = extraValue(cells, 'files', normaliseFiles, problems) ?? [];
@@ -220,16 +225,20 @@ function fail(problems: RowProblem[], cells: Cells, field: SheetField, message: 
   problems.push({ column: cells.column(field) ?? field, message });
 }
 
-/** Every order field the row gives ends up in `given`, normalised or REFUSED. */
+/**
+ * Every order field the row gives (`values`, as Cells.orderValues writes them) ends up in
+ * `given`, normalised or REFUSED.
+ */
 function readOrderFields(
   { fields, normalisers }: Plan,
   cells: Cells,
+  values: readonly unknown[],
   given: Array<Given | undefined>,
   problems: RowProblem[],
 ): void {
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i] as OrderFieldName;
-    const value = cells.value(field);
+    const value = values[i];
     if (isAbsent(value)) {
       given[i] = undefined;
       continue;
