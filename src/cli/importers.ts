@@ -12,6 +12,9 @@ import { CliError } from './errors.js';
 import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
 import { catalogueOf, redisOf } from './process-parts.js';
 
+// Where it was first; `validate` imports it from its own module, without the importer.
+export { chosenConnection } from './chosen-connection.js';
+
 export interface Importers {
   /** In the config file's order; one when it has no connections. */
   all: Importer[];
@@ -99,35 +102,6 @@ export function connectionLine(importer: Importer): string {
     ? `; its sheets mapped by ${importer.configured.mapping}`
     : '';
   return `Connection "${name}": orders to ${where}${sandbox ? '' : ', not the embedded sandbox'}${mapping}.`;
-}
-
-/**
- * Which of the config file's connections `import` or `validate` uses: the one `--connection`
- * names, or the only one there is; undefined without `connections` (API_BASE_URL's).
- */
-export function chosenConnection(
-  settings: Settings,
-  name: string | undefined,
-): ConfiguredConnection | undefined {
-  const { connections } = settings;
-  const names = connections.map((c) => c.name).join(', ');
-  if (name === undefined) {
-    if (connections.length > 1)
-      throw new CliError(
-        `--connection NAME is needed: the config file has several connections (${names}).`,
-      );
-    return connections[0];
-  }
-  if (connections.length === 0)
-    throw new CliError(
-      `--connection ${name}: there are no "connections" in ${settings.configFile ?? 'a config file (give one with --config FILE)'}.`,
-    );
-  const chosen = connections.find((c) => c.name === name);
-  if (chosen === undefined)
-    throw new CliError(
-      `--connection ${name} is not one of the config file's connections: ${names}.`,
-    );
-  return chosen;
 }
 
 /**

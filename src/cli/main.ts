@@ -4,13 +4,15 @@
  * settings table; only bin/ exits.
  */
 import { SANDBOX_KEYS, type SettingKey } from '../settings/table.js';
-import { dashboardCommand, type DashboardCommandOptions } from './commands/dashboard.js';
-import { importCommand, type ImportCommandOptions } from './commands/import.js';
-import { sandboxCommand, type SandboxCommandOptions } from './commands/sandbox.js';
-import { statusCommand, type StatusCommandOptions } from './commands/status.js';
-import { validateCommand, type ValidateCommandOptions } from './commands/validate.js';
-import { watchCommand, type WatchCommandOptions } from './commands/watch.js';
-import { workerCommand, type WorkerCommandOptions } from './commands/worker.js';
+// Each command's module is loaded when it runs (below): `validate` must not carry the importer,
+// the dashboard and the sandbox it never uses (most of a process's memory before its first row).
+import type { DashboardCommandOptions } from './commands/dashboard.js';
+import type { ImportCommandOptions } from './commands/import.js';
+import type { SandboxCommandOptions } from './commands/sandbox.js';
+import type { StatusCommandOptions } from './commands/status.js';
+import type { ValidateCommandOptions } from './commands/validate.js';
+import type { WatchCommandOptions } from './commands/watch.js';
+import type { WorkerCommandOptions } from './commands/worker.js';
 import { type CommandIo, processIo } from './io.js';
 import { commandLine, Option } from './program.js';
 
@@ -84,7 +86,8 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
         json(),
       ],
     },
-    (sheets, options) => importCommand(sheets, options, io),
+    async (sheets, options) =>
+      (await import('./commands/import.js')).importCommand(sheets, options, io),
   );
   cli.declare<WatchCommandOptions>(
     {
@@ -95,7 +98,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       afterHelp: WHERE_TO,
       options: [new Option('--no-dashboard', 'do not serve the dashboard'), mapping()],
     },
-    (_, options) => watchCommand(options, io),
+    async (_, options) => (await import('./commands/watch.js')).watchCommand(options, io),
   );
   cli.declare<WorkerCommandOptions>(
     {
@@ -105,7 +108,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       settings: [...IMPORTING, 'statusDays'],
       afterHelp: WHERE_TO,
     },
-    (_, options) => workerCommand(options, io),
+    async (_, options) => (await import('./commands/worker.js')).workerCommand(options, io),
   );
 }
 
@@ -118,7 +121,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
         'Serve the dashboard alone (imports overview, queues, /healthz) for the watch and worker processes sharing Redis; it imports nothing.',
       settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts'],
     },
-    (_, options) => dashboardCommand(options, io),
+    async (_, options) => (await import('./commands/dashboard.js')).dashboardCommand(options, io),
   );
   cli.declare<StatusCommandOptions>(
     {
@@ -138,7 +141,8 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
         ),
       ],
     },
-    (sheets, options) => statusCommand(sheets, options, io),
+    async (sheets, options) =>
+      (await import('./commands/status.js')).statusCommand(sheets, options, io),
   );
   cli.declare<ValidateCommandOptions>(
     {
@@ -149,7 +153,8 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       settings: ['productsFile', 'maxAttachmentMb'],
       options: [mapping(), connection(), json()],
     },
-    (sheets, options) => validateCommand(sheets, options, io),
+    async (sheets, options) =>
+      (await import('./commands/validate.js')).validateCommand(sheets, options, io),
   );
   cli.declare<SandboxCommandOptions>(
     {
@@ -159,6 +164,6 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       settings: SANDBOX_KEYS,
       config: false,
     },
-    (_, options) => sandboxCommand(options, io),
+    async (_, options) => (await import('./commands/sandbox.js')).sandboxCommand(options, io),
   );
 }

@@ -95,7 +95,10 @@ export interface RowReading {
   missingHints?: ReadonlyMap<SheetField, string>;
 }
 
-/** The normaliser of each order field, chosen once rather than per row. */
+/**
+ * The normaliser of each order field, chosen once rather than per row; in ORDER_FIELDS' order,
+ * which is the order of Cells.orderValues.
+ */
 function normalisers(catalogue: Catalogue, mapping?: Mapping): Array<[OrderFieldName, Normaliser]> {
   return ORDER_FIELDS.map(([field, kind]): [OrderFieldName, Normaliser] => {
     if (kind === 'integer') {
@@ -146,83 +149,184 @@ function withSynonyms(
   };
 }
 
+/** A value a row gives whose field it is, normalised; REFUSED when given but not usable. */
+type Given = string | number | OrderProduct[] | typeof REFUSED;
+const REFUSED = Symbol('refused');
+
+/**
+ * What a validator knows before its first row, so that a row costs no lookup by name: each
+ * order field's position in `fields`, and the messages that ask for a missing field (the sheet's
+ * hints included), written once.
+ */
+interface Plan {
+  fields: readonly OrderFieldName[];
+  normalisers: readonly Normaliser[];
+  required: ReadonlyArray<readonly [at: number, field: OrderFieldName, message: string]>;
+  mails: ReadonlyArray<{ at: number; flagAt: number; field: OrderFieldName; missing: string }>;
+  productsAt: number;
+  conditionalAt: Readonly<Record<ConditionalField, number>>;
+}
+
+function plan(catalogue: Catalogue, reading: RowReading): Plan {
+  const steps = normalisers(catalogue, reading.mapping);
+  const fields = steps.map(([field]) => field);
+  const at = (field: OrderFieldName) => fields.indexOf(field);
+  const hints = reading.missingHints ?? new Map<SheetField, string>();
+  return {
+    fields,
+    normalisers: steps.map(([, normalise]) => normalise),
+    required: REQUIRED.map(([field, what]) => [
+      at(field),
+      field,
+      `${field} is required: ${what}${hints.get(field) ?? ''}.`,
+    ]),
+    mails: MAIL_FLAGS.map(([field, flag, what]) => ({
+      at: at(field),
+      flagAt: at(flag),
+      field,
+      missing: `${field} is required: ${what}; if there is none, set ${flag} to yes.`,
+    })),
+    productsAt: at('order_products'),
+    conditionalAt: { breaker_boxes: at('breaker_boxes'), units: at('units'), floors: at('floors') },
+  };
+}
+
 /** Builds the row validator for a catalogue; call it once per sheet, then once per row. */
 export function rowValidator(
   catalogue: Catalogue,
   reading: RowReading = {},
 ): (cells: Cells) => RowValidation {
-  const plan = normalisers(catalogue, reading.mapping);
-  const hints = reading.missingHints ?? new Map<SheetField, string>();
+  const steps = plan(catalogue, reading);
+  // Each row's values, by position in the plan: rewritten whole by every row (rows are validated
+  // one at a time, and nothing of this array outlives its row).
+  const given: Array<Given | undefined> = new Array<Given | undefined>(steps.fields.length);
+  const values: unknown[] = new Array<unknown>(steps.fields.length);
   return (cells) => {
     const problems: RowProblem[] = [];
-    const order: OrderPayload = {};
-    const refused: OrderFieldName[] = []; // given, but not usable
-    const fail = (field: SheetField, message: string) => {
-      problems.push({ column: cells.column(field) ?? field, message });
-    };
-    // Every order field the row gives ends up in `order` or in `refused`.
-    const given = (field: OrderFieldName) => order[field] !== undefined || refused.includes(field);
-
-    for (const [field, normalise] of plan) {
-      const value = cells.value(field);
-      if (isAbsent(value)) continue;
-      const result = normalise(value);
-      if (result instanceof Invalid) {
-        refused.push(field);
-        fail(field, `${field} ${result.message} (got ${shown(value)}).`);
-      } else if (Array.isArray(result) && result[0] instanceof Invalid) {
-        refused.push(field);
-        for (const problem of result as Invalid[]) fail(field, problem.message);
-      } else order[field] = result as string | number | OrderProduct[];
+    cells.orderValues(values);
+    readOrderFields(steps, cells, values, given, problems);
+    checkRequired(steps, catalogue, cells, given, problems);
+    const reference = extraValue(cells, 'reference', normaliseText, problems);
+    const files = extraValue(cells, 'files', normaliseFiles, problems) ?? [];
+    const orderId = extraValue(cells, 'order_id', positiveInteger, problems);
+    if (problems.length > 0) {
+      const invalid: RowValidation = { ok: false, problems, files };
+      if (reference !== undefined) invalid.reference = reference;
+      return invalid;
     }
-
-    for (const [field, what] of REQUIRED) {
-      if (!given(field)) fail(field, `${field} is required: ${what}${hints.get(field) ?? ''}.`);
-    }
-    const products = order.order_products as OrderProduct[] | undefined;
-    if (products?.length === 0) {
-      fail('order_products', 'order_products lists no product: give at least one, e.g. EPC.');
-    }
-    for (const [field, flag, what] of MAIL_FLAGS) {
-      if (order[flag] === 1) continue;
-      const address = order[field];
-      if (!given(field)) {
-        fail(field, `${field} is required: ${what}; if there is none, set ${flag} to yes.`);
-      } else if (typeof address === 'string' && !EMAIL.test(address)) {
-        fail(field, `${field} is not a valid e-mail address (got ${shown(address)}).`);
-      }
-    }
-    if (products && products.length > 0) {
-      for (const [field, product] of catalogue.requiredFields(products.map((p) => p.id))) {
-        if (given(field)) continue;
-        const [kind, ask] = CONDITIONAL_REASONS[field];
-        fail(
-          field,
-          `${field} is required because ${product.id} is ${kind} (category ${product.category}): ${ask}.`,
-        );
-      }
-    }
-
-    /** A non-order column's value, when given and usable. */
-    const extra = <T>(
-      field: 'reference' | 'files' | 'order_id',
-      normalise: (v: unknown) => T | Invalid,
-    ) => {
-      const value = cells.value(field);
-      if (isAbsent(value)) return undefined;
-      const result = normalise(value);
-      if (!(result instanceof Invalid)) return result;
-      fail(field, `${field} ${result.message} (got ${shown(value)}).`);
-      return undefined;
-    };
-    const reference = extra('reference', normaliseText);
-    const files = extra('files', normaliseFiles) ?? [];
-    const orderId = extra('order_id', (v) => normaliseInteger(v, 1));
-
-    const extras = reference === undefined ? { files } : { files, reference };
-    if (problems.length > 0) return { ok: false, problems, ...extras };
-    const value: ValidRow = { order, ...extras };
+    const value: ValidRow = { order: orderOf(steps.fields, given), files };
+    if (reference !== undefined) value.reference = reference;
     if (orderId !== undefined) value.orderId = orderId;
     return { ok: true, value };
   };
+}
+
+function fail(problems: RowProblem[], cells: Cells, field: SheetField, message: string): void {
+  problems.push({ column: cells.column(field) ?? field, message });
+}
+
+/**
+ * Every order field the row gives (`values`, as Cells.orderValues writes them) ends up in
+ * `given`, normalised or REFUSED.
+ */
+function readOrderFields(
+  { fields, normalisers }: Plan,
+  cells: Cells,
+  values: readonly unknown[],
+  given: Array<Given | undefined>,
+  problems: RowProblem[],
+): void {
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as OrderFieldName;
+    const value = values[i];
+    if (isAbsent(value)) {
+      given[i] = undefined;
+      continue;
+    }
+    const result = (normalisers[i] as Normaliser)(value);
+    if (result instanceof Invalid) {
+      given[i] = REFUSED;
+      fail(problems, cells, field, `${field} ${result.message} (got ${shown(value)}).`);
+    } else if (Array.isArray(result) && result[0] instanceof Invalid) {
+      given[i] = REFUSED;
+      for (const problem of result as Invalid[]) fail(problems, cells, field, problem.message);
+    } else given[i] = result as string | number | OrderProduct[];
+  }
+}
+
+/** What the row lacks: required fields, products, e-mail addresses, its products' own fields. */
+function checkRequired(
+  plan: Plan,
+  catalogue: Catalogue,
+  cells: Cells,
+  given: ReadonlyArray<Given | undefined>,
+  problems: RowProblem[],
+): void {
+  for (const [at, field, message] of plan.required) {
+    if (given[at] === undefined) fail(problems, cells, field, message);
+  }
+  const listed = given[plan.productsAt];
+  const products = Array.isArray(listed) ? listed : undefined;
+  if (products?.length === 0) {
+    fail(
+      problems,
+      cells,
+      'order_products',
+      'order_products lists no product: give at least one, e.g. EPC.',
+    );
+  }
+  for (const { at, flagAt, field, missing } of plan.mails) {
+    if (given[flagAt] === 1) continue;
+    const address = given[at];
+    if (address === undefined) fail(problems, cells, field, missing);
+    else if (typeof address === 'string' && !EMAIL.test(address)) {
+      fail(
+        problems,
+        cells,
+        field,
+        `${field} is not a valid e-mail address (got ${shown(address)}).`,
+      );
+    }
+  }
+  if (products === undefined || products.length === 0) return;
+  for (const [field, product] of catalogue.requiredFields(products.map((p) => p.id))) {
+    if (given[plan.conditionalAt[field]] !== undefined) continue;
+    const [kind, ask] = CONDITIONAL_REASONS[field];
+    fail(
+      problems,
+      cells,
+      field,
+      `${field} is required because ${product.id} is ${kind} (category ${product.category}): ${ask}.`,
+    );
+  }
+}
+
+/** The order of a row without problems: the fields it gives, in the plan's order. */
+function orderOf(
+  fields: readonly OrderFieldName[],
+  given: ReadonlyArray<Given | undefined>,
+): OrderPayload {
+  const order: OrderPayload = {};
+  for (let i = 0; i < fields.length; i++) {
+    const value = given[i];
+    if (value !== undefined && value !== REFUSED) order[fields[i] as OrderFieldName] = value;
+  }
+  return order;
+}
+
+const positiveInteger = (value: unknown) => normaliseInteger(value, 1);
+
+/** A non-order column's value, when given and usable. */
+function extraValue<T>(
+  cells: Cells,
+  field: 'reference' | 'files' | 'order_id',
+  normalise: (v: unknown) => T | Invalid,
+  problems: RowProblem[],
+): T | undefined {
+  const value = cells.value(field);
+  if (isAbsent(value)) return undefined;
+  const result = normalise(value);
+  if (!(result instanceof Invalid)) return result;
+  fail(problems, cells, field, `${field} ${result.message} (got ${shown(value)}).`);
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { type CsvError, parse } from 'csv-parse';
 
 import { readBatches } from './batches.js';
-import { chain, decodedStream } from './decode.js';
+import { chain, csvInput } from './decode.js';
 import { type Delimiter, detectDelimiter, separatorHint } from './delimiter.js';
 import { SheetError } from './errors.js';
 import { restoreCell } from './excel-text.js';
@@ -28,7 +28,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
   const hint = separatorHint(scan.head);
   const delimiter = hint ?? detectDelimiter(scan.head);
   const parser = chain(
-    decodedStream(path, scan),
+    csvInput(path, scan),
     // No `info`: it costs a third of the parse, and lines are counted from the records instead.
     parse({
       delimiter,

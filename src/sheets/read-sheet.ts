@@ -117,6 +117,9 @@ export function validateSource(
   };
 }
 
+/** The record-level problems of nearly every record: one list, not one per row. */
+const NO_PROBLEMS: readonly string[] = [];
+
 /** A record's cells and record-level problems → its result. */
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
 
@@ -135,7 +138,7 @@ function csvRows(
     const s = extra === 1 ? '' : 's';
     const early =
       extra === 0
-        ? []
+        ? NO_PROBLEMS
         : [
             `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
           ];
@@ -207,10 +210,12 @@ function rowResult(
   // Built without object spreads: this runs once per row of sheets of a million rows.
   const { row, line } = record;
   const problems: Problem[] = [];
-  const add = (column: string, message: string) => problems.push({ column, message, row, line });
-  for (const message of early) add('', message);
+  for (const message of early) problems.push({ column: '', message, row, line });
   if (record.problem) return { row, line, source: record, ok: false, problems, files: [] };
-  if (!validation.ok) for (const p of validation.problems) add(p.column, p.message);
+  if (!validation.ok) {
+    for (const p of validation.problems)
+      problems.push({ column: p.column, message: p.message, row, line });
+  }
 
   const files = validation.ok ? validation.value.files : validation.files;
   const reference =
@@ -218,17 +223,25 @@ function rowResult(
   if (reference !== undefined) {
     const first = references.earlierRow(reference, row);
     if (first !== undefined) {
-      add(
-        cells.column('reference') ?? 'reference',
-        `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
-      );
+      problems.push({
+        column: cells.column('reference') ?? 'reference',
+        message: `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
+        row,
+        line,
+      });
     }
   }
   const checked: Attachment[] = [];
   for (const path of files) {
     const result = attachments.check(path);
     if (result.ok) checked.push(result.attachment);
-    else add(cells.column('files') ?? 'files', result.message);
+    else
+      problems.push({
+        column: cells.column('files') ?? 'files',
+        message: result.message,
+        row,
+        line,
+      });
   }
   if (problems.length > 0 || !validation.ok) {
     return { row, line, reference, source: record, ok: false, problems, files };

@@ -2,8 +2,8 @@
  * The references a sheet has used so far, and the row that used each first: how a second use is
  * refused. A sheet of a million rows holds a million of them, so they are kept as bytes in typed
  * arrays (outside the JavaScript heap, which the garbage collector then does not size itself
- * after) rather than as a million strings in a Map: about 8 bytes per reference plus its own
- * bytes, and 8 to 16 bytes of table, where a Map took about 100 and made the heap grow by twice
+ * after) rather than as a million strings in a Map: about 4 bytes per reference plus its own
+ * bytes, and 16 to 32 bytes of table, where a Map took about 100 and made the heap grow by twice
  * that. The bytes fill chunks of 4 MiB, never copied once full, so growing costs no second copy.
  *
  * Exact, not probabilistic: a false "duplicate" would drop a real order. Each reference's bytes
@@ -13,8 +13,11 @@
  * possible in JSON, written as itself rather than replaced as TextEncoder would), so that
  * different strings never have the same bytes.
  *
- * An entry, where its slot points: the hash (4 bytes, little-endian), the length of the
- * reference's bytes, the bytes, and its first row (both lengths and rows as base-128 varints).
+ * A slot holds an entry's position and its hash: a lookup reads an entry's bytes only when the
+ * hashes are equal, and the table doubles without reading any (the entries lie all over memory:
+ * reading one is a cache miss, which cost most of the time of a lookup). An entry, where its
+ * slot points: the length of the reference's bytes, the bytes, and its first row (the length and
+ * the row as base-128 varints).
  */
 
 /** A 32-bit hash of `bytes[0, length)`; only its spread matters, not its strength. */
@@ -24,10 +27,11 @@ const CHUNK_BITS = 22;
 const CHUNK = 1 << CHUNK_BITS;
 /** Positions are 32-bit: chunk index × CHUNK + offset. */
 const MAX_CHUNKS = 2 ** (32 - CHUNK_BITS);
-/** No entry starts there: the last byte of the last chunk cannot hold one (6 bytes at least). */
+/** No entry starts there: the last byte of the last chunk cannot hold one (2 bytes at least). */
 const NO_ENTRY = 0xffff_ffff;
-/** Entries per slot at most before the table of slots doubles: short probes, 8 bytes a reference. */
+/** Entries per slot at most before the table of slots doubles: short probes. */
 const MAX_LOAD = 0.5;
+const FIRST_SLOTS = 1 << 10;
 
 export class ReferenceSet {
   /** The entries, one after another; only the last chunk has room left (or grows, while small). */
@@ -35,8 +39,12 @@ export class ReferenceSet {
   /** Bytes used in the last chunk. */
   #used = 0;
   #count = 0;
-  /** Open addressing with linear probing: an entry's position, or NO_ENTRY. */
-  #slots = new Uint32Array(1 << 10).fill(NO_ENTRY);
+  /**
+   * Open addressing with linear probing, two numbers a slot: an entry's position (or NO_ENTRY)
+   * and its hash.
+   */
+  #slots = emptySlots(FIRST_SLOTS);
+  #slotCount = FIRST_SLOTS;
   /** The reference being looked up, as bytes. */
   #scratch = new Uint8Array(256);
   readonly #hash: HashBytes;
@@ -55,15 +63,18 @@ export class ReferenceSet {
   earlierRow(reference: string, row: number): number | undefined {
     const length = this.#encode(reference);
     const hash = this.#hash(this.#scratch, length) >>> 0;
-    const mask = this.#slots.length - 1;
+    const slots = this.#slots;
+    const mask = this.#slotCount - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const position = this.#slots[slot] ?? NO_ENTRY;
+      const position = slots[2 * slot] ?? NO_ENTRY;
       if (position === NO_ENTRY) {
-        this.#slots[slot] = this.#add(hash, length, row);
-        if (++this.#count > this.#slots.length * MAX_LOAD) this.#doubleSlots();
+        slots[2 * slot] = this.#add(length, row);
+        slots[2 * slot + 1] = hash;
+        if (++this.#count > this.#slotCount * MAX_LOAD) this.#doubleSlots();
         return undefined;
       }
-      const first = this.#rowIfSame(position, hash, length);
+      if (slots[2 * slot + 1] !== hash) continue;
+      const first = this.#rowIfSame(position, length);
       if (first !== undefined) return first;
     }
   }
@@ -89,11 +100,10 @@ export class ReferenceSet {
   }
 
   /** The entry's first row when it holds the scratch bytes. */
-  #rowIfSame(position: number, hash: number, length: number): number | undefined {
+  #rowIfSame(position: number, length: number): number | undefined {
     const chunk = this.#chunks[position >>> CHUNK_BITS] ?? new Uint8Array();
     let at = position & (CHUNK - 1);
-    if (readHash(chunk, at) !== hash) return undefined;
-    const stored = readVarint(chunk, at + 4);
+    const stored = readVarint(chunk, at);
     if (stored.value !== length) return undefined;
     at = stored.next;
     const scratch = this.#scratch;
@@ -102,14 +112,14 @@ export class ReferenceSet {
   }
 
   /** Appends an entry for the scratch bytes; returns its position. */
-  #add(hash: number, length: number, row: number): number {
-    const size = 4 + varintSize(length) + length + varintSize(row);
+  #add(length: number, row: number): number {
+    const size = varintSize(length) + length + varintSize(row);
     const chunk = this.#room(size);
     const position = (this.#chunks.length - 1) * CHUNK + this.#used;
-    let at = this.#used;
-    for (let i = 0; i < 4; i++) chunk[at++] = (hash >>> (8 * i)) & 0xff;
-    at = writeVarint(chunk, at, length);
-    chunk.set(this.#scratch.subarray(0, length), at);
+    const at = writeVarint(chunk, this.#used, length);
+    // Copied byte by byte: a reference is short, and a subarray per row costs more than its bytes.
+    const scratch = this.#scratch;
+    for (let i = 0; i < length; i++) chunk[at + i] = scratch[i] as number;
     this.#used = writeVarint(chunk, at + length, row);
     return position;
   }
@@ -138,22 +148,28 @@ export class ReferenceSet {
   }
 
   #doubleSlots(): void {
-    const slots = new Uint32Array(this.#slots.length * 2).fill(NO_ENTRY);
-    const mask = slots.length - 1;
-    for (const position of this.#slots) {
+    const old = this.#slots;
+    const count = this.#slotCount * 2;
+    const slots = emptySlots(count);
+    const mask = count - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      const position = old[i] ?? NO_ENTRY;
       if (position === NO_ENTRY) continue;
-      const chunk = this.#chunks[position >>> CHUNK_BITS] ?? new Uint8Array();
-      let slot = readHash(chunk, position & (CHUNK - 1)) & mask;
-      while (slots[slot] !== NO_ENTRY) slot = (slot + 1) & mask;
-      slots[slot] = position;
+      const hash = old[i + 1] ?? 0;
+      let slot = hash & mask;
+      while (slots[2 * slot] !== NO_ENTRY) slot = (slot + 1) & mask;
+      slots[2 * slot] = position;
+      slots[2 * slot + 1] = hash;
     }
     this.#slots = slots;
+    this.#slotCount = count;
   }
 }
 
-function readHash(chunk: Uint8Array, at: number): number {
-  const byte = (i: number) => chunk[at + i] ?? 0;
-  return (byte(0) | (byte(1) << 8) | (byte(2) << 16) | (byte(3) << 24)) >>> 0;
+function emptySlots(count: number): Uint32Array {
+  const slots = new Uint32Array(2 * count);
+  for (let i = 0; i < slots.length; i += 2) slots[i] = NO_ENTRY;
+  return slots;
 }
 
 /** Base-128, low bits first; written by division so that rows past 2^32 stay whole. */

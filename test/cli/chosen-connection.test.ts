@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { CliError } from '../../src/cli/errors.js';
-import { chosenConnection } from '../../src/cli/importers.js';
+import { chosenConnection } from '../../src/cli/chosen-connection.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
 

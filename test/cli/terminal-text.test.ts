@@ -26,6 +26,16 @@ describe('terminalText', () => {
     },
   );
 
+  it('writes out exactly the code units of its list, each of the 65,536', () => {
+    const listed = /[\p{Cc}\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/u;
+    const wrong: number[] = [];
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const text = `a${String.fromCharCode(unit)}b`;
+      if ((terminalText(text) === text) === listed.test(text)) wrong.push(unit);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('is the same when applied twice', () => {
     const once = terminalText('\u001b[31mred\u0007\n');
     expect(terminalText(once)).toBe(once);

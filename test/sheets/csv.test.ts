@@ -135,6 +135,16 @@ describe('openCsv', () => {
     expect(csv.records.at(-1)?.line).toBe(2 + 2 * 24_999);
   });
 
+  it('reads UTF-8 characters of every length whole, wherever the reads of the file cut them', async () => {
+    // Rows of 1- to 4-byte characters, each row one byte longer than the last: over the reads
+    // of 64 KiB, characters and cells start at every offset, and some are cut between two reads.
+    const cells = Array.from({ length: 6000 }, (_, i) => `${'a'.repeat(i % 5)}é€😀 日本 "${i}"`);
+    const csv = await read(
+      `n,text\n${cells.map((c, i) => `${i},"${c.replace(/"/g, '""')}"`).join('\n')}\n`,
+    );
+    expect(csv.records.map((r) => (r.data as string[])[1])).toEqual(cells);
+  });
+
   it('drops the quote the reports put before a formula character, and only that one', async () => {
     const csv = await read(
       [

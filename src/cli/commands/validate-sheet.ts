@@ -81,11 +81,12 @@ export async function validateSheet(
     summary.encoding = info.encoding;
     summary.delimiter = info.delimiter ?? null;
     write(`${out.bold(name)}  ${out.dim(`(${describeSheet(info)})`)}\n`);
+    const tally = tallier(summary, out);
     for await (const batch of opened.batches) {
       check.status(`  ${name}: ${summary.total.toLocaleString('en')} rows checked…`);
       // One write per batch: a write per invalid row is a system call per row on a terminal.
       let lines = '';
-      for (const result of batch) lines += tally(summary, result, out);
+      for (const result of batch) lines += tally(result);
       if (lines !== '') write(lines);
       await check.written();
     }
@@ -101,25 +102,39 @@ export async function validateSheet(
   return { summary, missing: false };
 }
 
-/** Counts one row; returns the lines that name an invalid one with each of its problems. */
-function tally(summary: ValidateSummary, result: RowResult, out: Paint): string {
-  summary.total += 1;
-  if (result.ok) {
-    summary.valid += 1;
-    return '';
-  }
-  summary.invalid += 1;
-  const where =
-    result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
-  const reference = result.reference ? out.dim(`  reference ${shown(result.reference)}`) : '';
-  let lines = `  ${out.red(where)}${reference}\n`;
-  for (const problem of result.problems) {
-    const column = problem.column ? `${out.bold(shown(problem.column))}: ` : '';
-    lines += `    ${column}${shown(problem.message)}\n`;
-    if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
-    else summary.problemsOmitted += 1;
-  }
-  return lines;
+/**
+ * Counts one row; returns the lines that name an invalid one with each of its problems. A sheet
+ * has few columns and many rows: each column's heading is made once.
+ */
+function tallier(summary: ValidateSummary, out: Paint): (result: RowResult) => string {
+  const headings = new Map<string, string>();
+  const heading = (column: string) => {
+    let made = headings.get(column);
+    if (made === undefined) {
+      made = column ? `${out.bold(shown(column))}: ` : '';
+      // A JSON sheet may spell a field's key another way in every row: kept while few.
+      if (headings.size < 1000) headings.set(column, made);
+    }
+    return made;
+  };
+  return (result) => {
+    summary.total += 1;
+    if (result.ok) {
+      summary.valid += 1;
+      return '';
+    }
+    summary.invalid += 1;
+    const where =
+      result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
+    const reference = result.reference ? out.dim(`  reference ${shown(result.reference)}`) : '';
+    let lines = `  ${out.red(where)}${reference}\n`;
+    for (const problem of result.problems) {
+      lines += `    ${heading(problem.column)}${shown(problem.message)}\n`;
+      if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
+      else summary.problemsOmitted += 1;
+    }
+    return lines;
+  };
 }
 
 async function notAFile(path: string): Promise<string | null> {
