@@ -22,8 +22,7 @@ export function statusProcessor(ctx: Context) {
       // A firing's own id names the run: its jobs are queued once, however often it is retried.
       if (job.name === 'status-sync')
         return await queueStatusRun(ctx, job.id ?? String(job.timestamp));
-      const { sheetId } = statusJobSchema.parse(job.data);
-      return await refreshQueuedSheet(ctx, sheetId, job.id ?? `${sheetId}.${job.timestamp}`);
+      return await refreshQueuedSheet(ctx, statusJobSchema.parse(job.data).sheetId);
     } catch (error) {
       if (error instanceof StoppingError) return backToQueue(job, token);
       // Nothing a retry mends in this run: the next run reads the sheet again.

@@ -56,12 +56,15 @@ export type NotifyEvent =
       /** The folder under failed/ it was moved to. */
       movedTo: string;
     }
-  /** A status run found changes (`run`: which run, so that its retry is the same event). */
+  /**
+   * A status run found changes since the previous status.csv (`since`: when that was checked;
+   * empty when there was none).
+   */
   | {
       kind: 'orders.changed';
       sheetId: string;
       sheet?: string;
-      run: string;
+      since: string;
       orders: ChangedOrder[];
     };
 
@@ -70,7 +73,9 @@ export const EVENT_KINDS = ['sheet.done', 'sheet.unreadable', 'orders.changed'] 
 
 /**
  * The event's id: derived from what it is about, so the same event told again (a report job run
- * twice, a status job retried) has the same id, and a receiver drops the repeat.
+ * twice, a status job retried) has the same id, and a receiver drops the repeat. Changed orders
+ * are known by the changes themselves and the status.csv they were found against: two runs that
+ * overlap tell one change once, and a retried run that finds more tells the more.
  */
 export function eventId(event: NotifyEvent, connectionId: string): string {
   const about =
@@ -78,11 +83,15 @@ export function eventId(event: NotifyEvent, connectionId: string): string {
       ? event.summary.sheetId
       : event.kind === 'sheet.unreadable'
         ? (event.sheetId ?? event.movedTo)
-        : `${event.sheetId}|${event.run}`;
+        : `${event.sheetId}|${event.since}|${digest(JSON.stringify(event.orders))}`;
   return idOf(event.kind, connectionId, about);
 }
 
-/** The id of the event of this kind about this (a sheet's id; a sheet's id and a status run). */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The id of the event of this kind about this (a sheet's id; a sheet's changes). */
 export function idOf(kind: EventKind, connectionId: string, about: string): string {
   const hash = createHash('sha256').update(`${kind}|${connectionId}|${about}`);
   return `${kind.replace('.', '-')}-${hash.digest('hex').slice(0, 24)}`;

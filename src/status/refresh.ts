@@ -30,17 +30,10 @@ export async function queueStatusRun(ctx: Context, run: string): Promise<number>
   return mine.length;
 }
 
-/**
- * One sheet's status job: its report found by its id, read unless all its orders are final; the
- * job's id names the run its changes are told under.
- */
-export async function refreshQueuedSheet(
-  ctx: Context,
-  sheetId: string,
-  run: string,
-): Promise<SheetStatus> {
+/** One sheet's status job: its report found by its id, read unless all its orders are final. */
+export async function refreshQueuedSheet(ctx: Context, sheetId: string): Promise<SheetStatus> {
   const sheet = await reportOfSheet(ctx.settings.reportsDir, sheetId);
   if (sheet === undefined)
     throw new ReportFolderError(`sheet ${sheetId} has no report in ${ctx.settings.reportsDir}.`);
-  return refreshSheetStatus(ctx, sheet, { skipFinal: true, run });
+  return refreshSheetStatus(ctx, sheet, { skipFinal: true });
 }

@@ -38,11 +38,6 @@ export interface StatusOptions {
   skipFinal?: boolean;
   /** Told after each order read. */
   onProgress?: (done: number, total: number) => void;
-  /**
-   * Which run this is: with it, the changes found are told (`orders.changed`), under an id made
-   * of it, so a retried run tells them once.
-   */
-  run?: string;
 }
 
 /** What a new order is before anything happens to it: the state a first run compares with. */
@@ -86,9 +81,9 @@ export async function refreshSheetStatus(
     const change = changeOf(order, before, lines);
     if (change !== undefined) changed.push(change);
   }
-  // Told before status.csv moves on: a crash in between finds the same changes again, and the
-  // run's id makes them the same event.
-  if (options.run !== undefined && changed.length > 0) {
+  // Told before status.csv moves on: a crash in between finds the same changes against the same
+  // previous status.csv again, and they make the same event.
+  if (changed.length > 0) {
     const folder = basename(sheet.dir);
     const suffix = `-${sheet.sheetId}`;
     const sheetName = folder.endsWith(suffix) ? folder.slice(0, -suffix.length) : folder;
@@ -96,7 +91,7 @@ export async function refreshSheetStatus(
       kind: 'orders.changed',
       sheetId: sheet.sheetId,
       sheet: sheetName,
-      run: options.run,
+      since: latestCheck(previous),
       orders: changed,
     });
   }
@@ -111,6 +106,14 @@ export async function refreshSheetStatus(
     'status read back',
   );
   return { ...outcomeOf(sheet, orders.length, written, changed, unreadable), skipped: false };
+}
+
+/** When the previous status.csv was written (its latest check); empty when there is none. */
+function latestCheck(previous: ReadonlyMap<string, StatusLine[]>): string {
+  let latest = '';
+  for (const lines of previous.values())
+    for (const line of lines) if (line.checked_at > latest) latest = line.checked_at;
+  return latest;
 }
 
 /** The previous status.csv's lines; none when there is none, or it cannot be read (said). */

@@ -94,14 +94,25 @@ describe('an event', () => {
     const other = done('a');
     if (other.kind === 'sheet.done') other.summary.sheetId = 'S2';
     expect(eventId(other, connection.id)).not.toBe(eventId(done('a'), connection.id));
-    const changed = (run: string): NotifyEvent => ({
+    const order = (status: string) => ({
+      row: 1,
+      reference: 'R1',
+      order_id: 77,
+      before: null,
+      after: { order_status: status, cancel_reason: '', inspections: [] },
+    });
+    const changed = (since: string, status: string): NotifyEvent => ({
       kind: 'orders.changed',
       sheetId: 'S1',
-      run,
-      orders: [],
+      since,
+      orders: [order(status)],
     });
-    expect(eventId(changed('r1'), connection.id)).toBe(eventId(changed('r1'), connection.id));
-    expect(eventId(changed('r1'), connection.id)).not.toBe(eventId(changed('r2'), connection.id));
+    const id = (event: NotifyEvent) => eventId(event, connection.id);
+    // The same changes found against the same status.csv: one event (a retry, an overlapping run).
+    expect(id(changed('t1', 'scheduled'))).toBe(id(changed('t1', 'scheduled')));
+    // Other changes, or the same found against a later status.csv: another event.
+    expect(id(changed('t1', 'scheduled'))).not.toBe(id(changed('t1', 'cancelled')));
+    expect(id(changed('t1', 'scheduled'))).not.toBe(id(changed('t2', 'scheduled')));
   });
 
   it('names the connection without its token', () => {
@@ -129,7 +140,7 @@ describe('an event', () => {
     const event: NotifyEvent = {
       kind: 'orders.changed',
       sheetId: 'S1',
-      run: 'r1',
+      since: '2026-11-26T10:00:00.000Z',
       orders: [
         {
           row: 1,

@@ -94,7 +94,7 @@ describe('the status stage', () => {
       }),
     );
     await writeFile(join(other, 'report.csv'), await readFile(join(mine.dir, 'report.csv')));
-    await expect(refreshQueuedSheet(pipeline.ctx, 'sheet-of-another', 'run-1')).rejects.toThrow(
+    await expect(refreshQueuedSheet(pipeline.ctx, 'sheet-of-another')).rejects.toThrow(
       /read only with its own connection's token/,
     );
 

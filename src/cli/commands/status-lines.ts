@@ -20,7 +20,6 @@ export async function readSheet(
   importers: readonly Importer[],
   skipFinal: boolean,
   stderr: NodeJS.WritableStream,
-  run: string,
 ): Promise<SheetOutcome> {
   const importer = importers.find((i) => i.connection.id === sheet.connectionId);
   if (importer === undefined) {
@@ -34,7 +33,6 @@ export async function readSheet(
   try {
     const status = await refreshSheetStatus(importer.ctx, sheet, {
       skipFinal,
-      run,
       onProgress: (done, total) => {
         progress.show(done, total);
       },

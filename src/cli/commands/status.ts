@@ -54,10 +54,8 @@ export async function statusCommand(
   });
   try {
     const outcomes: SheetOutcome[] = [];
-    // This run's changes are told under its own id (orders.changed), delivered by the workers.
-    const run = `status-cli-${Date.now()}`;
     for (const sheet of chosen.sheets) {
-      const outcome = await readSheet(sheet, importers.all, chosen.byDefault, io.stderr, run);
+      const outcome = await readSheet(sheet, importers.all, chosen.byDefault, io.stderr);
       outcomes.push(outcome);
       say(sheetLine(outcome, io.cwd));
       for (const line of unreadableLines(outcome)) say(line);

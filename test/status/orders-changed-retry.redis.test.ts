@@ -1,0 +1,82 @@
+/**
+ * A status job stopped between queueing `orders.changed` and putting status.csv in place (a kill,
+ * a failed write) and run again finds those changes again, and any made since: what it then
+ * writes into status.csv is told, not taken for the event already queued.
+ *
+ * The stop is made here as it would leave things: the first run's status.csv put back as it was
+ * (status.csv is renamed into place after the event is queued).
+ */
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import type { ChangedOrder } from '../../src/notify/events.js';
+import { reportOfSheet } from '../../src/status/report-folder.js';
+import { refreshSheetStatus } from '../../src/status/status.js';
+import { tempDir } from '../helpers/files.js';
+import { type TestPipeline, testPipeline } from '../helpers/pipeline.js';
+import { type WebhookReceiver, webhookReceiver } from '../helpers/receivers.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+let t: TestPipeline;
+let hook: WebhookReceiver;
+let db: Database.Database;
+
+beforeAll(async () => {
+  hook = await webhookReceiver();
+  const sandboxDir = await tempDir('review13-retry-sandbox-');
+  t = await testPipeline({
+    sandbox: { dataDir: sandboxDir },
+    settings: { notify: { webhook: { url: hook.url }, retryHours: 24 } },
+  });
+  db = new Database(join(sandboxDir, 'sandbox.sqlite'));
+});
+afterAll(async () => {
+  db.close();
+  await t.close();
+  await hook.close();
+});
+
+it('tells every change a retried status job writes into status.csv', async () => {
+  const dir = await tempDir('review13-retry-sheet-');
+  const { sheetId } = await t.importSheet(
+    await writeCsvSheet(dir, 'orders.csv', [sheetRow(1), sheetRow(2)]),
+    60_000,
+  );
+  const sheet = await reportOfSheet(t.reportsDir, sheetId);
+  if (sheet === undefined) throw new Error('no report');
+  await refreshSheetStatus(t.ctx, sheet);
+  const ids = (db.prepare('SELECT id FROM orders ORDER BY id').all() as Array<{ id: number }>).map(
+    (r) => r.id,
+  );
+  const [first, second] = ids.slice(-2);
+  const saved = join(dir, 'status-before.csv');
+  await copyFile(join(sheet.dir, 'status.csv'), saved);
+
+  // The job of run-1: the first order moved; the event is queued, then the job stops before its
+  // status.csv is in place.
+  db.prepare("UPDATE orders SET status = 'planned' WHERE id = ?").run(first);
+  await refreshSheetStatus(t.ctx, sheet);
+  await copyFile(saved, join(sheet.dir, 'status.csv'));
+
+  // Meanwhile the second order moves too; BullMQ runs the job of run-1 again.
+  db.prepare("UPDATE orders SET status = 'planned' WHERE id = ?").run(second);
+  const retried = await refreshSheetStatus(t.ctx, sheet);
+  expect(retried.changedOrders.map((o) => o.order_id).sort()).toEqual([first, second].sort());
+
+  const changed = (r: { body: string }) =>
+    (JSON.parse(r.body) as { event: string }).event === 'orders.changed';
+  await hook.waitFor(1, changed, 30_000);
+  // Room for a second delivery to arrive, if one was queued.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const told = new Set(
+    hook.received
+      .filter(changed)
+      .flatMap((r) => (JSON.parse(r.body) as { orders: ChangedOrder[] }).orders)
+      .map((o) => o.order_id),
+  );
+  // status.csv now says the second order is planned: someone must have been told.
+  expect([...told].sort()).toEqual([first, second].sort());
+});
