@@ -99,7 +99,9 @@ export async function readOrder(ctx: Context, orderId: number): Promise<OrderRea
       if (error instanceof AbortedError || !(error instanceof ApiError)) throw error;
       const { status, retryAfterMs } = error.details;
       if (status === 404 || status === 410) return { kind: 'not-found' };
-      if (error.kind === 'auth' || error.kind === 'config')
+      // A redirect elsewhere is this order's answer (not followed); other settings' faults are all.
+      const redirected = status !== undefined && status >= 300 && status < 400;
+      if (error.kind === 'auth' || (error.kind === 'config' && !redirected))
         throw new StatusFatalError(error.message, { cause: error });
       // A GET changes nothing: whatever may have been an answer lost is safe to ask again.
       if (!apiAway(error) && error.kind !== 'ambiguous')

@@ -59,6 +59,11 @@ async function lstatIfThere(path: string): Promise<Stats | undefined> {
 }
 
 /** A file of the folder, opened without following a link, read whole; undefined when absent. */
+const WHOLE = /^[1-9][0-9]{0,15}$/;
+
+/** The largest report.csv, status.csv or summary.json read back (many times a 100,000-row sheet's). */
+export const MAX_REPORT_FILE_BYTES = 256 * 2 ** 20;
+
 export async function readInside(dir: string, name: string): Promise<Buffer | undefined> {
   if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
   let file;
@@ -71,6 +76,11 @@ export async function readInside(dir: string, name: string): Promise<Buffer | un
     throw error;
   }
   try {
+    // Read whole, as text: a file past this would cost gigabytes, or more than a string holds.
+    if (file.size > MAX_REPORT_FILE_BYTES)
+      throw new ReportFolderError(
+        `${join(dir, name)} is ${Math.ceil(file.size / 2 ** 20)} MiB, more than the ${MAX_REPORT_FILE_BYTES / 2 ** 20} MiB a report's file is read up to: not read.`,
+      );
     return await file.bytes();
   } finally {
     await file.close();
@@ -147,12 +157,16 @@ export async function readReportedOrders(
   const text = bytes.toString('utf8');
   const delimiter = delimiterOf(text, 'row');
   const orders: ReportedOrder[] = [];
+  // An order is read once, for the first row naming it (a report edited by hand may repeat it).
+  const seen = new Set<number>();
   for (const record of readCsvRecords(text, delimiter, `${dir}/report.csv`)) {
+    const made = record.status === 'created' || record.status === 'failed';
+    // Digits only: Number() would also read `1e1`, `0x1E` or ` 1 ` as some other order.
+    if (!made || !WHOLE.test(record.row ?? '') || !WHOLE.test(record.order_id ?? '')) continue;
     const row = Number(record.row);
     const orderId = Number(record.order_id);
-    const made = record.status === 'created' || record.status === 'failed';
-    if (!made || !Number.isSafeInteger(row) || record.order_id === '') continue;
-    if (!Number.isSafeInteger(orderId) || orderId <= 0) continue;
+    if (!Number.isSafeInteger(row) || !Number.isSafeInteger(orderId) || seen.has(orderId)) continue;
+    seen.add(orderId);
     orders.push({ row, reference: record.reference ?? '', orderId });
   }
   return { delimiter, orders };

@@ -204,6 +204,28 @@ describe('order-importer status', () => {
     });
   });
 
+  it('takes a redirect to another host as that one order not readable now, and reads the rest', async () => {
+    const summary = await imported([sheetRow(41), sheetRow(42)]);
+    const [first, second] = await orderIds(summary);
+    proxy.faults.set(first ?? 0, {
+      status: 307,
+      body: '',
+      headers: { location: 'http://elsewhere.example/api/orders/1' },
+    });
+    try {
+      const run = await status([summary.sheetId]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.json[0]).toMatchObject({ orders: 2, byStatus: { 'to schedule': 1 } });
+      expect(run.stderr).toMatch(new RegExp(`row 1, order ${first}: .*redirect to another host`));
+      const written = await statusCsv(summary);
+      expect(written.lines.find((l) => l.order_id === String(second))).toMatchObject({
+        order_status: 'to schedule',
+      });
+    } finally {
+      proxy.faults.clear();
+    }
+  });
+
   it('keeps the previous lines of an order it cannot read now, says so and exits 2', async () => {
     const summary = await imported([sheetRow(21), sheetRow(22), sheetRow(23), sheetRow(24)]);
     const [first, second, third, fourth] = await orderIds(summary);
