@@ -1,7 +1,8 @@
 /**
  * The `status` queue: the scheduled refresh (`status-sync`), which fans out one `status` job per
  * recent sheet, and those jobs, each reading one sheet's orders back (src/status/). Returns the
- * sheet's status, its changed orders listed.
+ * sheet's counts only: a finished job stays in Redis a while, and the orders' details (who
+ * inspects, when) live in status.csv, not there.
  */
 import { type Job, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
@@ -10,19 +11,29 @@ import type { Context } from '../src/context.js';
 import { StatusFatalError } from '../src/status/read-order.js';
 import { queueStatusRun, refreshQueuedSheet } from '../src/status/refresh.js';
 import { ReportFolderError } from '../src/status/report-folder.js';
-import type { SheetStatus } from '../src/status/status.js';
 import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
 const statusJobSchema = z.object({ sheetId: z.string().regex(/^[\w.-]{1,200}$/) });
 
+interface StatusCounts {
+  sheetId: string;
+  orders: number;
+  byStatus: Record<string, number>;
+  changed: number;
+  unreadable: number;
+  skipped: boolean;
+}
+
 export function statusProcessor(ctx: Context) {
-  return async (job: Job, token?: string): Promise<SheetStatus | number> => {
+  return async (job: Job, token?: string): Promise<StatusCounts | number> => {
     try {
       // A firing's own id names the run: its jobs are queued once, however often it is retried.
       if (job.name === 'status-sync')
         return await queueStatusRun(ctx, job.id ?? String(job.timestamp));
-      return await refreshQueuedSheet(ctx, statusJobSchema.parse(job.data).sheetId);
+      const status = await refreshQueuedSheet(ctx, statusJobSchema.parse(job.data).sheetId);
+      const { sheetId, orders, byStatus, changed, unreadable, skipped } = status;
+      return { sheetId, orders, byStatus, changed, unreadable, skipped };
     } catch (error) {
       if (error instanceof StoppingError) return backToQueue(job, token);
       // Nothing a retry mends in this run: the next run reads the sheet again.

@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 
 import { retryAfterMs } from '../api/classify.js';
 import { NotifyError, withoutSecrets } from './errors.js';
@@ -63,8 +63,7 @@ export async function postWebhook(
       },
     );
   }
-  // Read whatever it says (a few lines of it, for the log), so the connection can be reused.
-  const said = (await answer.body.text().catch((error: unknown) => String(error))).slice(0, 200);
+  const said = await firstWords(answer.body);
   const { statusCode } = answer;
   if (statusCode >= 200 && statusCode < 300) return;
   const what = `the webhook at ${host} answered ${statusCode}${said.trim() === '' ? '' : ` (${said.trim()})`}`;
@@ -78,4 +77,29 @@ export async function postWebhook(
     `${what}: it refuses the notification, so it is not sent again. Check NOTIFY_WEBHOOK_URL (and NOTIFY_WEBHOOK_SECRET) against what the receiver expects.`,
     'refused',
   );
+}
+
+/** The most of an answer read, for the log: a receiver answering a file is not held whole. */
+const SAID_BYTES = 4096;
+
+/**
+ * The start of what the receiver said (for the log). Past a few KiB the rest is not read: the
+ * body is dropped, and its connection with it.
+ */
+async function firstWords(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= SAID_BYTES) break;
+    }
+  } catch (error) {
+    // What it said is only for the log; the status code decides.
+    return String(error);
+  } finally {
+    if (size >= SAID_BYTES) body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, 200).toString('utf8');
 }

@@ -123,6 +123,14 @@ describe('watch: the scheduled refresh of the orders', () => {
     });
     try {
       expect(await queue.getJobSchedulers()).toEqual([]);
+      // A finished status job keeps counts in Redis, not the orders' details (status.csv has them).
+      const finished = await queue.getJobs(['completed']);
+      const sheetJobs = finished.filter((job) => job.name !== 'status-sync');
+      expect(sheetJobs.length).toBeGreaterThan(0);
+      for (const job of sheetJobs) {
+        expect(job.returnvalue).toMatchObject({ sheetId: summary.sheetId });
+        expect(JSON.stringify(job.returnvalue)).not.toMatch(/changedOrders|order_status|R-1/);
+      }
     } finally {
       await queue.close();
     }
