@@ -52,6 +52,13 @@ export function classifyNetwork(code: string | undefined): ErrorKind {
 }
 
 /** Retry-After as seconds or an HTTP date, in ms from `now`; undefined when absent or unreadable. */
+/**
+ * The longest wait an answer is obeyed for at once (Retry-After, X-RateLimit-Reset): an API that
+ * asks for a day is asked again after this, rather than holding every import and status read
+ * silently until then.
+ */
+export const MAX_WAIT_MS = 10 * 60 * 1000;
+
 export function retryAfterMs(
   header: string | string[] | undefined,
   now: number,

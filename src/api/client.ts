@@ -11,7 +11,7 @@ import { type Dispatcher, request } from 'undici';
 import { z } from 'zod';
 
 import type { OrderPayload } from '../orders/row.js';
-import { classifyNetwork, classifyStatus, retryAfterMs } from './classify.js';
+import { classifyNetwork, classifyStatus, MAX_WAIT_MS, retryAfterMs } from './classify.js';
 import { Deadline } from './deadline.js';
 import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
@@ -286,7 +286,8 @@ export class ApiClient {
     // A 429 may say when its window resets with X-RateLimit-Reset alone.
     const now = this.#now();
     const resetAt = status === 429 ? resetTime(headers, now) : undefined;
-    const wait = resetAt === undefined ? retryAfterMs(headers['retry-after'], now) : resetAt - now;
+    const asked = resetAt === undefined ? retryAfterMs(headers['retry-after'], now) : resetAt - now;
+    const wait = asked === undefined ? undefined : Math.min(asked, MAX_WAIT_MS);
     const shown =
       status >= 300 && status < 400
         ? `the API answered ${method} ${url} with a ${status} redirect to ${String(location)}; a ${method} must not be followed there as another request: set API_BASE_URL so that the documented paths need no redirect.`

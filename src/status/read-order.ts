@@ -82,11 +82,18 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
   };
 }
 
+/** A wait asked by the API that a run does not wait out (the fleet's schedule keeps it). */
+const LONG_WAIT_MS = 30_000;
+
 /** Reads one order; a refused token or a wrong address is a StatusFatalError (every order's). */
-export async function readOrder(ctx: Context, orderId: number): Promise<OrderReading> {
+export async function readOrder(
+  ctx: Context,
+  orderId: number,
+  held: AbortController = new AbortController(),
+): Promise<OrderReading> {
   let last = '';
   for (let attempt = 1; attempt <= ORDER_ATTEMPTS; attempt++) {
-    await turn(ctx);
+    if (!(await turn(ctx, held.signal))) return { kind: 'unreadable', reason: heldReason(held) };
     try {
       const order = await ctx.api.getOrder(orderId, ctx.stop.now.signal);
       if (order.id !== orderId)
@@ -107,8 +114,16 @@ export async function readOrder(ctx: Context, orderId: number): Promise<OrderRea
       if (!apiAway(error) && error.kind !== 'ambiguous')
         return { kind: 'unreadable', reason: error.message };
       last = error.message;
-      if (retryAfterMs !== undefined) await ctx.pace.holdFor(Math.max(retryAfterMs, 1000));
-      else if (attempt < ORDER_ATTEMPTS)
+      if (retryAfterMs !== undefined) {
+        await ctx.pace.holdFor(Math.max(retryAfterMs, 1000));
+        // A long wait is not waited out by a run: it ends, saying so; the next run reads them.
+        if (retryAfterMs >= LONG_WAIT_MS) {
+          held.abort(
+            `the API asks to wait ${Math.round(retryAfterMs / 1000)} s (429): not read now, the next run reads it`,
+          );
+          return { kind: 'unreadable', reason: heldReason(held) };
+        }
+      } else if (attempt < ORDER_ATTEMPTS)
         await pause(ctx, ctx.settings.retryDelayMs * 2 ** (attempt - 1));
     }
   }
@@ -116,9 +131,24 @@ export async function readOrder(ctx: Context, orderId: number): Promise<OrderRea
 }
 
 /** Its turn at the API, shared with every import of the connection. */
-async function turn(ctx: Context): Promise<void> {
-  if (ctx.pace.takeFreeTurn()) return;
-  await interruptibleWait((signal) => ctx.pace.turn(signal), stopSignals(ctx));
+/** This order's turn on the shared schedule; false when the run stopped waiting (`held`). */
+async function turn(ctx: Context, held: AbortSignal): Promise<boolean> {
+  if (held.aborted) return false;
+  if (ctx.pace.takeFreeTurn()) return true;
+  try {
+    await interruptibleWait(
+      (signal) => ctx.pace.turn(signal === undefined ? held : AbortSignal.any([signal, held])),
+      stopSignals(ctx),
+    );
+    return true;
+  } catch (error) {
+    if (held.aborted && error instanceof Error && error.name === 'AbortError') return false;
+    throw error;
+  }
+}
+
+function heldReason(held: AbortController): string {
+  return typeof held.signal.reason === 'string' ? held.signal.reason : 'not read now';
 }
 
 async function pause(ctx: Context, ms: number): Promise<void> {

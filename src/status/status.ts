@@ -145,13 +145,15 @@ async function readAll(
   onProgress: StatusOptions['onProgress'],
 ): Promise<OrderReading[]> {
   const readings: OrderReading[] = new Array<OrderReading>(orders.length);
+  // Once the API asks for a long wait, the orders not read yet are left to the next run.
+  const held = new AbortController();
   let next = 0;
   let done = 0;
   const reader = async () => {
     for (let i = next++; i < orders.length; i = next++) {
       const order = orders[i];
       if (order === undefined) continue;
-      readings[i] = await readOrder(ctx, order.orderId);
+      readings[i] = await readOrder(ctx, order.orderId, held);
       done += 1;
       onProgress?.(done, orders.length);
     }

@@ -16,6 +16,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { advertisedLimit, type ApiAnswer, resetTime } from '../api/rate-headers.js';
+import { MAX_WAIT_MS } from '../api/classify.js';
 import { HOLD, LEARN, PEEK, RELEASE, RESERVE } from './pace-scripts.js';
 
 /** Learned spacing is this much wider than the limit allows: the API counts by whole seconds. */
@@ -296,7 +297,8 @@ export class ApiPace {
   }
 
   /** No request before `ms` from now, for anyone (a Retry-After). */
-  async holdFor(ms: number): Promise<void> {
+  async holdFor(asked: number): Promise<void> {
+    const ms = Math.min(asked, MAX_WAIT_MS);
     const now = this.#now();
     this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, now + ms);
     await this.#redis.oiHold(
@@ -344,7 +346,10 @@ export class ApiPace {
    */
   #refused(answer: ApiAnswer): void {
     const resetAt = resetTime(answer.headers, answer.receivedAt) ?? 0;
-    const until = Math.max(resetAt, answer.receivedAt + 1000);
+    const until = Math.min(
+      Math.max(resetAt, answer.receivedAt + 1000),
+      answer.receivedAt + MAX_WAIT_MS,
+    );
     this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, until);
   }
 
