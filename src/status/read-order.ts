@@ -142,7 +142,9 @@ async function turn(ctx: Context, held: AbortSignal): Promise<boolean> {
     );
     return true;
   } catch (error) {
-    if (held.aborted && error instanceof Error && error.name === 'AbortError') return false;
+    // Aborted by this run (its reason set) rather than by a stop: the order is left for later.
+    if (held.reason !== undefined && error instanceof Error && error.name === 'AbortError')
+      return false;
     throw error;
   }
 }
