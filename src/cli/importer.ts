@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 
+import type { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
 import { type Context, openContext } from '../context.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
@@ -38,6 +39,8 @@ export interface OpenImporterOptions {
   signal?: AbortSignal;
   /** One of the config file's connections; none: API_BASE_URL's (or the embedded sandbox). */
   connection?: Settings['connections'][number];
+  /** The process's metrics, shared by its importers; none: the context's own. */
+  metrics?: Metrics;
   /** Redis and the catalogue when several importers share them: their opener releases them. */
   shared?: { redis: Awaited<ReturnType<typeof redisOf>>; catalogue: Context['catalogue'] };
 }
@@ -50,7 +53,10 @@ export interface OpenImporterOptions {
 export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   firstSignal: Promise<string>;
   opened(
-    parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce' | 'connection' | 'shared'>,
+    parts: Pick<
+      OpenImporterOptions,
+      'settings' | 'logger' | 'announce' | 'connection' | 'shared' | 'metrics'
+    >,
   ): Promise<Importer>;
 } {
   const firstSignal = io.stopSignal();
@@ -80,6 +86,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       connection: api.connection,
       logger,
       announce,
+      ...(options.metrics && { metrics: options.metrics }),
     });
     await liftEarlierStop(ctx, announce);
     let closeOptions: CloseOptions = {};

@@ -102,7 +102,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       name: 'worker',
       description:
         'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
-      settings: [...IMPORTING, 'statusDays'],
+      settings: [...IMPORTING, 'statusDays', 'metricsPort', 'metricsHost'],
       afterHelp: WHERE_TO,
     },
     (_, options) => workerCommand(options, io),

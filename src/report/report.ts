@@ -109,6 +109,8 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
     await writeFile(join(finalDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   }
   await tellDone(ctx, summary);
+  // Counted when this run wrote it; a run again that finds it written does not count it twice.
+  ctx.metrics.sheet(ctx.connection.name, 'reported');
   return summary;
 }
 
