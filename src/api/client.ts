@@ -417,7 +417,7 @@ function uploadForm(
 
 /** A documented path's route: its id as `{id}`, no query (bounded, never a raw id). */
 export function routeOf(path: string): string {
-  return path.split('?')[0]!.replace(/^(\/api\/(?:orders|files))\/[^/]+$/, '$1/{id}');
+  return (path.split('?')[0] ?? path).replace(/^(\/api\/(?:orders|files))\/[^/]+$/, '$1/{id}');
 }
 
 /** Why a request got no answer, in a word: `timeout`, `aborted`, or the socket's error code. */

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 
-import type { Metrics } from '../metrics/metrics.js';
+import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
 import { type Context, openContext } from '../context.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
@@ -48,17 +48,17 @@ export interface OpenImporterOptions {
 /**
  * `watch` and `worker`: the first stop signal is listened for from the start, so a Ctrl+C while
  * starting up stops gracefully once started, or at once while the API is waited for. `opened`
- * then opens the importer as a service (with workers; an API away at start is waited for on).
+ * then opens the importer as a service (with workers; an API away at start is waited for on),
+ * counting into the process's one registry (`metrics`, served at /metrics).
  */
 export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   firstSignal: Promise<string>;
+  metrics: Metrics;
   opened(
-    parts: Pick<
-      OpenImporterOptions,
-      'settings' | 'logger' | 'announce' | 'connection' | 'shared' | 'metrics'
-    >,
+    parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce' | 'connection' | 'shared'>,
   ): Promise<Importer>;
 } {
+  const metrics = new Metrics();
   const firstSignal = io.stopSignal();
   const starting = new AbortController();
   void firstSignal.then(() => {
@@ -66,8 +66,9 @@ export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   });
   return {
     firstSignal,
+    metrics,
     opened: (parts) =>
-      openImporter({ ...parts, workers: true, service: true, signal: starting.signal }),
+      openImporter({ ...parts, metrics, workers: true, service: true, signal: starting.signal }),
   };
 }
 

@@ -60,28 +60,18 @@ async function answer(
   response: ServerResponse,
 ): Promise<void> {
   const path = (request.url ?? '/').split('?')[0];
-  const known = path === '/metrics' || path === '/healthz' || path === '/readyz';
-  if (!known)
-    return send(
-      response,
-      404,
-      'text/plain; charset=utf-8',
-      'Not found: this port serves /metrics, /healthz and /readyz.\n',
-    );
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
+  const text = 'text/plain; charset=utf-8';
+  if (path !== '/metrics' && path !== '/healthz' && path !== '/readyz') {
+    send(response, 404, text, 'Not found: this port serves /metrics, /healthz and /readyz.\n');
+  } else if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.setHeader('allow', 'GET, HEAD');
-    return send(response, 405, 'text/plain; charset=utf-8', 'Only GET and HEAD.\n');
+    send(response, 405, text, 'Only GET and HEAD.\n');
+  } else if (path === '/metrics') {
+    send(response, 200, options.metrics.contentType, await options.metrics.text());
+  } else {
+    const state = path === '/healthz' ? await options.health() : await options.readiness();
+    send(response, httpStatus(state), 'application/json; charset=utf-8', JSON.stringify(state));
   }
-  if (path === '/metrics') {
-    return send(response, 200, options.metrics.contentType, await options.metrics.text());
-  }
-  const state = path === '/healthz' ? await options.health() : await options.readiness();
-  return send(
-    response,
-    httpStatus(state),
-    'application/json; charset=utf-8',
-    JSON.stringify(state),
-  );
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {
