@@ -55,10 +55,17 @@ describe('/metrics after an import', () => {
     const samples = parseMetrics(scraped.text);
 
     const reported: Record<string, number> = {};
+    const statuses = [
+      ['created', 'created'],
+      ['invalid', 'invalid'],
+      ['failed', 'failed'],
+      ['needs-review', 'needsReview'],
+      ['duplicate', 'duplicate'],
+    ] as const;
     for (const summary of summaries)
-      for (const status of ['created', 'invalid', 'failed', 'needs-review', 'duplicate'] as const)
-        if (summary[status] > 0)
-          reported[`test ${status}`] = (reported[`test ${status}`] ?? 0) + summary[status];
+      for (const [status, field] of statuses)
+        if (summary[field] > 0)
+          reported[`test ${status}`] = (reported[`test ${status}`] ?? 0) + summary[field];
     expect(reported['test invalid']).toBeGreaterThan(0);
     expect(sumBy(samples, 'order_importer_rows_total', ['connection', 'status'])).toEqual(reported);
 
