@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -59,6 +61,18 @@ describe('/healthz and /readyz of a working process', () => {
     expect(body.reasons.join('\n')).toMatch(/refused the token \(401\)/);
     expect(answer.text).not.toContain('revoked-token');
   }, 60_000);
+
+  it('answers 503 once the API has been away for longer than API_WAIT_S, and 200 on its return', async () => {
+    const impatient = new ProcessHealth({ apiWaitMs: 0, logger: pino({ level: 'silent' }) });
+    impatient.started([pipeline.ctx]);
+    const reasons = async () => (await impatient.health()).reasons.join('\n');
+    expect(await reasons()).not.toMatch(/has not answered/);
+    pipeline.ctx.outages.api.failed(new Error('connect ECONNREFUSED'));
+    while (pipeline.ctx.outages.api.lasted() === 0) await sleep(5);
+    expect(await reasons()).toMatch(/has not answered for \d+ s, longer than API_WAIT_S \(0 s\)/);
+    pipeline.ctx.outages.api.recovered();
+    expect(await reasons()).not.toMatch(/has not answered/);
+  });
 
   it('is not ready once a stop begins', async () => {
     health.stopping();
