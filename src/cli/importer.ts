@@ -79,7 +79,11 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce));
     if (!options.shared) undo.push(() => redis.release());
-    const api = await reachableApi(options, undo);
+    const { metrics } = options;
+    const api = await reachableApi(
+      { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },
+      undo,
+    );
     const ctx = await openContext({
       settings: contextSettings(settings, redis.url),
       catalogue,

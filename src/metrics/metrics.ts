@@ -49,6 +49,7 @@ export class Metrics {
   readonly #queues = new Set<QueueCounts>();
   /** Per connection, the status of a refused token (401, 403) until an answer takes it again. */
   readonly #refused = new Map<string, string>();
+  readonly #observers = new Map<string, (seen: ApiRequestSeen) => void>();
   readonly #now: () => number;
   #counted: { at: number; counts: Record<string, Record<string, number>> } | undefined;
   #counting: Promise<void> | undefined;
@@ -104,8 +105,21 @@ export class Metrics {
     this.#sheets.inc({ connection, state });
   }
 
-  /** What the API client of `connection` calls with every request it made. */
+  /**
+   * What the API client of `connection` calls with every request it made: the same function
+   * each time it is asked, so that a client given it twice (at its check at start, then by its
+   * context) counts each request once.
+   */
   apiObserver(connection: string): (seen: ApiRequestSeen) => void {
+    let observer = this.#observers.get(connection);
+    if (observer === undefined) {
+      observer = this.#observe(connection);
+      this.#observers.set(connection, observer);
+    }
+    return observer;
+  }
+
+  #observe(connection: string): (seen: ApiRequestSeen) => void {
     return ({ method, route, code, seconds }) => {
       this.#requests.inc({ connection, method, route, code });
       this.#durations.observe({ connection, method, route }, seconds);

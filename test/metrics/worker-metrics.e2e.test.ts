@@ -68,6 +68,10 @@ describe('worker with METRICS_PORT', () => {
     for (const name of ['rows_total', 'sheets_total', 'api_requests_total'])
       expect(scraped.text).toContain(`# TYPE order_importer_${name} counter`);
     expect(scraped.text).toContain('# TYPE order_importer_api_request_duration_seconds histogram');
+    // The check at start went through the client: counted once, its id templated.
+    expect(scraped.text).toMatch(
+      /^order_importer_api_requests_total\{connection="default",method="GET",route="\/api\/orders\/\{id\}",code="404"\} 1$/m,
+    );
     const healthy = await scrape(`${base}/healthz`);
     expect(healthy.status).toBe(200);
     expect(JSON.parse(healthy.text)).toMatchObject({ status: 'ok', redis: true, api: true });
