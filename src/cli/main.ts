@@ -115,7 +115,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
     {
       name: 'dashboard',
       description:
-        'Serve the dashboard alone (imports overview, queues, /healthz) for the watch and worker processes sharing Redis; it imports nothing.',
+        'Serve the dashboard alone (imports overview, queues, /healthz, /readyz, /metrics) for the watch and worker processes sharing Redis; it imports nothing.',
       settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts'],
     },
     (_, options) => dashboardCommand(options, io),
