@@ -6,15 +6,15 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import type { ApiClient } from './api/client.js';
 import type { ConnectionInfo } from './connections/connection.js';
+import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
-import { openQueues, type Queues, type QueueSettings } from './queue/queues.js';
+import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
 import { openStores, type Stores } from './store/stores.js';
 
@@ -65,6 +65,11 @@ export interface ContextParts {
   /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
   announce?: (line: string) => void;
   now?: () => number;
+  /**
+   * The process's metrics, shared by its contexts (one per connection); none: this context
+   * counts in a registry of its own (a test, a process that serves no /metrics).
+   */
+  metrics?: Metrics;
 }
 
 export interface Context extends Stores {
@@ -74,6 +79,8 @@ export interface Context extends Stores {
   connection: ConnectionInfo;
   logger: Logger;
   now: () => number;
+  /** What this process did since it started (`/metrics`): rows, sheets, API requests, queues. */
+  metrics: Metrics;
   redis: Redis;
   queues: Queues;
   /** Redis or the API away for now: every client of this process reports here, told once. */
@@ -123,6 +130,8 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     stores.pace.learn(answer);
   });
   const stopGate = parts.api.gateWith((signal) => stores.pace.holdHeard(signal));
+  const metrics = parts.metrics ?? new Metrics({ defaultMetrics: false });
+  const stopObserving = parts.api.onRequest(metrics.apiObserver(parts.connection.name));
   const told = { logger, now, ...(parts.announce && { announce: parts.announce }) };
   const outages = {
     redis: redisOutage(settings.redisUrl, told),
@@ -134,18 +143,23 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     detach: () => {
       stopLearning();
       stopGate();
+      stopObserving();
+      stopCounting();
     },
   };
+  const queues = openQueues(settings, parts.connection.id);
+  const stopCounting = metrics.watchQueues(queueCountsOf(Object.values(queues)));
   // Every job in flight listens to these two: as many listeners as jobs is the design.
   setMaxListeners(10_000, stop.stopping.signal, stop.now.signal);
   const ctx: Context = {
     ...stores,
     ...parts,
     now,
+    metrics,
     redis,
     outages,
     stop,
-    queues: openQueues(settings, parts.connection.id),
+    queues,
     workers: [],
   };
   redis.on('error', (error: Error) => {

@@ -17,6 +17,18 @@ import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
 import { type ApiAnswer, resetTime } from './rate-headers.js';
 
+/**
+ * One request as it ended, for whoever counts them (the process's metrics): the documented route
+ * with its ids as `{id}`, and its status or why no answer came (`timeout`, `aborted`, a socket's
+ * error code). The client itself knows nothing of metrics.
+ */
+export interface RequestSeen {
+  method: string;
+  route: string;
+  code: string;
+  seconds: number;
+}
+
 /** What a request waits for before it leaves; undefined: nothing (the usual case, no await). */
 export type Gate = (signal: AbortSignal | undefined) => Promise<void> | undefined;
 
@@ -76,6 +88,7 @@ export class ApiClient {
   readonly #dispatcher: Dispatcher;
   readonly #now: () => number;
   readonly #listeners = new Set<(answer: ApiAnswer) => void>();
+  readonly #observers = new Set<(seen: RequestSeen) => void>();
   #gate: Gate | undefined;
 
   constructor(options: ApiClientOptions) {
@@ -105,6 +118,12 @@ export class ApiClient {
   onAnswer(listener: (answer: ApiAnswer) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Calls `observer` once per request sent, when it ends (each hop of a redirect is one). */
+  onRequest(observer: (seen: RequestSeen) => void): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
   }
 
   /** POST /api/orders/ → the new order's id and one inspection per ordered product. */
@@ -176,8 +195,9 @@ export class ApiClient {
     as: 'text' | 'bytes' = 'text',
   ): Promise<string | ArrayBuffer> {
     let url = `${this.baseUrl}${path}`;
+    const seen = { method, route: routeOf(path) };
     for (let hop = 0; ; hop++) {
-      const answer = await this.#hop(method, url, signal, body, as);
+      const answer = await this.#hop(seen, url, signal, body, as);
       if (answer.redirect === undefined) return answer.body;
       if (hop >= MAX_REDIRECTS) throw answer.redirect.error;
       url = answer.redirect.url;
@@ -186,7 +206,7 @@ export class ApiClient {
 
   /** One request: its answer's body, or where a 307/308 sends it again (within the same host). */
   async #hop(
-    method: 'GET' | 'POST',
+    seen: { method: 'GET' | 'POST'; route: string },
     url: string,
     signal: AbortSignal | undefined,
     body: (() => Promise<RequestBody> | RequestBody) | undefined,
@@ -195,6 +215,7 @@ export class ApiClient {
     | { body: string | ArrayBuffer; redirect?: undefined }
     | { redirect: { url: string; error: ApiError } }
   > {
+    const { method } = seen;
     const payload = body ? await body() : undefined;
     // A hold waited out before the request's own time starts: it has not left, whatever stops it.
     const holding = this.#gate?.(signal);
@@ -207,14 +228,14 @@ export class ApiClient {
     }
     const deadline = new Deadline(this.#timeoutMs, signal);
     try {
-      return await this.#exchange(method, url, deadline, payload, as);
+      return await this.#exchange(seen, url, deadline, payload, as);
     } finally {
       deadline.end();
     }
   }
 
   async #exchange(
-    method: 'GET' | 'POST',
+    seen: { method: 'GET' | 'POST'; route: string },
     url: string,
     deadline: Deadline,
     payload: RequestBody | undefined,
@@ -223,8 +244,14 @@ export class ApiClient {
     | { body: string | ArrayBuffer; redirect?: undefined }
     | { redirect: { url: string; error: ApiError } }
   > {
+    const { method } = seen;
     let response: Dispatcher.ResponseData;
     const sentAt = this.#now();
+    const started = performance.now();
+    const ended = (code: string) => {
+      const seconds = (performance.now() - started) / 1000;
+      for (const observer of this.#observers) observer({ ...seen, code, seconds });
+    };
     try {
       response = await request(url, {
         method,
@@ -238,9 +265,12 @@ export class ApiClient {
         body: payload?.body,
       });
     } catch (error) {
-      throw this.#networkError(error, method, url, deadline);
+      const failure = this.#networkError(error, method, url, deadline);
+      ended(failureCode(failure));
+      throw failure;
     }
     const { statusCode: status, headers } = response;
+    ended(String(status));
     for (const listener of this.#listeners)
       listener({ status, headers, sentAt, receivedAt: this.#now() });
     if (status >= 200 && status < 300) {
@@ -384,6 +414,20 @@ function uploadForm(
     body: Readable.from(parts(), { objectMode: false }),
     headers: { ...headers, 'content-length': String(head.length + streamed.size + tail.length) },
   };
+}
+
+/** A documented path's route: its id as `{id}`, no query (bounded, never a raw id). */
+export function routeOf(path: string): string {
+  return (path.split('?')[0] ?? path).replace(/^(\/api\/(?:orders|files))\/[^/]+$/, '$1/{id}');
+}
+
+/** Why a request got no answer, in a word: `timeout`, `aborted`, or the socket's error code. */
+function failureCode(error: Error): string {
+  if (error instanceof AbortedError) return 'aborted';
+  if (!(error instanceof ApiError)) return 'network';
+  const { code } = error.details;
+  if (code === 'TIMEOUT') return 'timeout';
+  return code ?? 'network';
 }
 
 /** The error code of a failed request: the socket's (ECONNREFUSED) or undici's (UND_ERR_SOCKET). */

@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 
+import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
 import { type Context, openContext } from '../context.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
@@ -38,6 +39,8 @@ export interface OpenImporterOptions {
   signal?: AbortSignal;
   /** One of the config file's connections; none: API_BASE_URL's (or the embedded sandbox). */
   connection?: Settings['connections'][number];
+  /** The process's metrics, shared by its importers; none: the context's own. */
+  metrics?: Metrics;
   /** Redis and the catalogue when several importers share them: their opener releases them. */
   shared?: { redis: Awaited<ReturnType<typeof redisOf>>; catalogue: Context['catalogue'] };
 }
@@ -45,14 +48,17 @@ export interface OpenImporterOptions {
 /**
  * `watch` and `worker`: the first stop signal is listened for from the start, so a Ctrl+C while
  * starting up stops gracefully once started, or at once while the API is waited for. `opened`
- * then opens the importer as a service (with workers; an API away at start is waited for on).
+ * then opens the importer as a service (with workers; an API away at start is waited for on),
+ * counting into the process's one registry (`metrics`, served at /metrics).
  */
 export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   firstSignal: Promise<string>;
+  metrics: Metrics;
   opened(
     parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce' | 'connection' | 'shared'>,
   ): Promise<Importer>;
 } {
+  const metrics = new Metrics();
   const firstSignal = io.stopSignal();
   const starting = new AbortController();
   void firstSignal.then(() => {
@@ -60,8 +66,9 @@ export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
   });
   return {
     firstSignal,
+    metrics,
     opened: (parts) =>
-      openImporter({ ...parts, workers: true, service: true, signal: starting.signal }),
+      openImporter({ ...parts, metrics, workers: true, service: true, signal: starting.signal }),
   };
 }
 
@@ -72,7 +79,11 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce));
     if (!options.shared) undo.push(() => redis.release());
-    const api = await reachableApi(options, undo);
+    const { metrics } = options;
+    const api = await reachableApi(
+      { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },
+      undo,
+    );
     const ctx = await openContext({
       settings: contextSettings(settings, redis.url),
       catalogue,
@@ -80,6 +91,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       connection: api.connection,
       logger,
       announce,
+      ...(options.metrics && { metrics: options.metrics }),
     });
     await liftEarlierStop(ctx, announce);
     let closeOptions: CloseOptions = {};

@@ -105,7 +105,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       name: 'worker',
       description:
         'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
-      settings: [...IMPORTING, 'statusDays'],
+      settings: [...IMPORTING, 'statusDays', 'metricsPort', 'metricsHost'],
       afterHelp: WHERE_TO,
     },
     async (_, options) => (await import('./commands/worker.js')).workerCommand(options, io),
@@ -118,7 +118,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
     {
       name: 'dashboard',
       description:
-        'Serve the dashboard alone (imports overview, queues, /healthz) for the watch and worker processes sharing Redis; it imports nothing.',
+        'Serve the dashboard alone (imports overview, queues, /healthz, /readyz, /metrics) for the watch and worker processes sharing Redis; it imports nothing.',
       settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts'],
     },
     async (_, options) => (await import('./commands/dashboard.js')).dashboardCommand(options, io),

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 
-import { ApiClient } from '../api/client.js';
+import { ApiClient, type RequestSeen } from '../api/client.js';
 import type { Settings } from '../settings/load.js';
 import type { ContextSettings } from '../context.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
@@ -60,6 +60,8 @@ export async function reachableApi(
     signal?: AbortSignal;
     /** One of the config file's connections; none: API_BASE_URL's (or the sandbox). */
     connection?: Settings['connections'][number];
+    /** Who counts the requests, the check at start's included (the process's metrics). */
+    observe?: (connectionName: string) => (seen: RequestSeen) => void;
   },
   undo: { push(step: () => Promise<unknown>): void },
 ): Promise<ConnectedApi & { client: ApiClient }> {
@@ -77,6 +79,7 @@ export async function reachableApi(
     timeoutMs: settings.apiTimeoutMs,
     dispatcher,
   });
+  if (options.observe) client.onRequest(options.observe(api.connection.name));
   await waitForApi((signal) => probeApi(client, signal), {
     // Two offices may share an API: the messages say which one's token is meant.
     baseUrl: options.connection

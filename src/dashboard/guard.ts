@@ -16,8 +16,8 @@ export interface Credentials {
 
 /**
  * The checks, in this order: only our own host names (even /healthz: a rebinding page must learn
- * nothing), only reads, and with credentials the password (but /healthz, which supervisors probe
- * without one, and which tells only up or down).
+ * nothing), only reads, and with credentials the password (but /healthz and /readyz, which
+ * supervisors probe without one, and which tell only up or down; /metrics asks for it).
  */
 export function guard(
   app: FastifyInstance,
@@ -29,10 +29,12 @@ export function guard(
   if (credentials.user === undefined || credentials.password === undefined) return;
   const check = basicAuth(credentials.user, credentials.password);
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.split('?')[0] !== '/healthz') return check(request, reply);
-    return undefined;
+    if (OPEN_PATHS.has(request.url.split('?')[0] ?? '')) return undefined;
+    return check(request, reply);
   });
 }
+
+const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 
 /** Refuses a request whose Host header is not one of `hosts`, with 421 and plain words. */
 function refuseForeignHosts(hosts: ReadonlySet<string>) {

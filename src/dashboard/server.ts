@@ -1,14 +1,24 @@
 /**
  * The dashboard (`watch`'s, or `dashboard` alone): `/` the imports overview (one line per sheet,
  * refreshing itself), `/sheets/<sheetId>` each sheet's rows, `/search` across the latest
- * reports, `/queues` bull-board, `/healthz` for supervisors, and each report's files and failed/
+ * reports, `/queues` bull-board, `/metrics` for Prometheus, `/healthz` and `/readyz` for
+ * supervisors, and each report's files and failed/
  * bundle (zip). It only reads: every request other than GET or HEAD is refused, and
  * bull-board is read-only. It answers only its own host names (see hosts.ts). On a non-loopback
- * address it refuses to start without basic-auth credentials (except for /healthz).
+ * address it refuses to start without basic-auth credentials (asked everywhere but /healthz and
+ * /readyz, which tell only up or down; /metrics too is behind them).
  */
 import type { Queue } from 'bullmq';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 
+import {
+  type Health,
+  type HealthFound,
+  healthOf,
+  httpStatus,
+  type MetricsSource,
+  type Readiness,
+} from '../metrics/health.js';
 import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
@@ -24,8 +34,12 @@ export interface DashboardOptions extends OverviewSources {
   password?: string;
   /** Host names answered besides the loopback ones and `host` (DASHBOARD_HOSTS). */
   hosts?: readonly string[];
-  /** Whether Redis and the API answer; api is null when this process cannot see the API. */
-  health(): Promise<{ redis: boolean; api: boolean | null }>;
+  /** Whether this process can do its work (Redis, the API), with the reasons when not. */
+  health(): Promise<HealthFound>;
+  /** Whether work may be sent its way; none: ready whenever healthy. */
+  readiness?(): Promise<Readiness>;
+  /** The process's metrics, served at /metrics; none: /metrics is not served. */
+  metrics?: MetricsSource;
   queues: Queue[];
 }
 
@@ -62,10 +76,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   guard(app, options, hosts);
   await mountBoard(app, options.queues);
   pageRoutes(app, options, assets);
-  app.get('/healthz', async (_request, reply) => {
-    const health = await options.health();
-    return reply.code(health.redis && health.api !== false ? 200 : 503).send(health);
-  });
+  healthRoutes(app, options);
   reportRoutes(app, async (sheetId) => {
     const sheet =
       options.sheet === undefined
@@ -82,6 +93,35 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     hosts: [...hosts],
     close: () => app.close(),
   };
+}
+
+/** /healthz, /readyz and /metrics: what supervisors and Prometheus ask. */
+function healthRoutes(
+  app: FastifyInstance,
+  options: Pick<DashboardOptions, 'health' | 'readiness' | 'metrics'>,
+): void {
+  app.get('/healthz', async (_request, reply) => {
+    const health = healthOf(await options.health());
+    return reply.code(httpStatus(health)).header('cache-control', 'no-store').send(health);
+  });
+  app.get('/readyz', async (_request, reply) => {
+    const ready: Readiness = options.readiness
+      ? await options.readiness()
+      : readinessOf(healthOf(await options.health()));
+    return reply.code(httpStatus(ready)).header('cache-control', 'no-store').send(ready);
+  });
+  const { metrics } = options;
+  if (metrics === undefined) return;
+  app.get('/metrics', async (_request, reply) =>
+    reply
+      .type(metrics.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.text()),
+  );
+}
+
+function readinessOf(health: Health): Readiness {
+  return { status: health.status === 'ok' ? 'ready' : 'unavailable', reasons: health.reasons };
 }
 
 /** The listening address as a URL's host; every-address ones as localhost, which it answers. */

@@ -33,6 +33,7 @@ export async function moveUnreadableSheet(
     movedTo: folder,
   });
   await moveFile(path, moved);
+  intake.ctx.metrics.sheet(intake.ctx.connection.name, 'unreadable');
   // Swapped for a link while it was read: what was read is not the user's to show.
   if ((await lstatIfThere(moved))?.isSymbolicLink())
     return putBackLinkedSheet(intake, moved, path, folder);

@@ -36,9 +36,9 @@ export async function refusedSheet(
   path: string,
   why: string,
 ): Promise<IntakeResult> {
-  return (await tellNotTaken(intake, path, why))
-    ? { kind: 'refused', why }
-    : { kind: 'skipped', why: 'refused before' };
+  if (!(await tellNotTaken(intake, path, why))) return { kind: 'skipped', why: 'refused before' };
+  intake.ctx.metrics.sheet(intake.ctx.connection.name, 'refused');
+  return { kind: 'refused', why };
 }
 
 /**

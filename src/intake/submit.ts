@@ -59,6 +59,7 @@ export async function submitSheet(
   else holder = await ctx.store.register(content, sheet);
   if (holder !== undefined) return submittedBefore(ctx, sheet, content, holder, options);
   await queueSheet(ctx.queues, sheetId);
+  ctx.metrics.sheet(ctx.connection.name, 'queued');
   return { sheetId, resumed: false };
 }
 
@@ -88,6 +89,7 @@ async function submittedBefore(
   if (!earlier && (await ctx.store.replaceSha(content, holder, sheetId))) {
     await ctx.store.create(sheet);
     await queueSheet(ctx.queues, sheetId);
+    ctx.metrics.sheet(ctx.connection.name, 'queued');
     return { sheetId, resumed: false };
   }
   if (earlier && earlier.state !== 'done') {

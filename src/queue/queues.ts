@@ -9,6 +9,9 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 
 import { queueNames } from '../store/keys.js';
 
+/** BullMQ's worker, for what holds a context's workers (the context) without importing BullMQ. */
+export type { Worker } from 'bullmq';
+
 export interface QueueSettings {
   redisUrl: string;
   /** Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. */

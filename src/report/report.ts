@@ -98,6 +98,9 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   await writeFile(join(tmp, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await rm(finalDir, { recursive: true, force: true }); // a report of an earlier, interrupted run
   await rename(tmp, finalDir);
+  // Counted by the run that wrote it, before anyone can see it done; a run again that finds it
+  // written does not come here.
+  ctx.metrics.sheet(ctx.connection.name, 'reported');
   await ctx.store.markReported(sheetId, finalDir, finishedAt);
   ctx.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
   if (sheet.origin !== undefined) await dropCopy(sheet, ctx);

@@ -14,7 +14,10 @@ export async function recordOutcomes(
 ): Promise<void> {
   // An order made is the API answering again, whatever outage was told.
   if (outcomes.some(([, outcome]) => outcome.status === 'created')) ctx.outages.api.recovered();
-  if (await ctx.store.finalize(sheetId, outcomes)) await queueReport(ctx.queues, sheetId);
+  const { due, added } = await ctx.store.finalizeCounted(sheetId, outcomes);
+  // Counted where a row becomes final, once: a row recorded again is not in `added`.
+  ctx.metrics.rowsFinal(ctx.connection.name, added);
+  if (due) await queueReport(ctx.queues, sheetId);
 }
 
 export async function recordOutcome(

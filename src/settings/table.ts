@@ -255,6 +255,26 @@ export const SETTINGS = {
           'must be host names or addresses separated by commas, e.g. "dash.example.com,10.0.0.5" (no scheme, path or *)',
       }),
   },
+  /**
+   * `worker`'s /metrics, /healthz and /readyz: a port of their own, since a worker serves no
+   * dashboard. Unset: not served.
+   */
+  metricsPort: {
+    env: 'METRICS_PORT',
+    flag: '--metrics-port <port>',
+    help: 'port on which `worker` serves /metrics, /healthz and /readyz (unset: none)',
+    schema: z.coerce.number().int().min(0).max(65_535).optional(),
+  },
+  /**
+   * Every address by default: a scraper or a supervisor reaches a worker from another host or
+   * container. It serves counts and up or down only, never a sheet or an order.
+   */
+  metricsHost: {
+    env: 'METRICS_HOST',
+    flag: '--metrics-host <host>',
+    help: 'address the METRICS_PORT server listens on',
+    schema: nonEmpty.default('0.0.0.0'),
+  },
   dashboardUser: {
     env: 'DASHBOARD_USER',
     help: "the dashboard's login",

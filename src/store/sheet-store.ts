@@ -129,14 +129,15 @@ export interface NewSheet {
 }
 
 // KEYS: sheet, results, final. ARGV: row, status, outcome, row, status, outcome, …
-// Returns {rows newly final, 1 when the report is now due (and this caller must queue it)}.
+// Returns {the statuses of the rows newly final, 1 when the report is now due (and this caller
+// must queue it)}.
 const FINALIZE = `
-local added = 0
+local added = {}
 for i = 1, #ARGV, 3 do
   if redis.call('SADD', KEYS[3], ARGV[i]) == 1 then
     redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2])
     redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[i + 1], 1)
-    added = added + 1
+    table.insert(added, ARGV[i + 1])
   end
 end
 local total = tonumber(redis.call('HGET', KEYS[1], 'total') or '-1')
@@ -185,7 +186,7 @@ type ScriptedRedis = Redis & {
     results: string,
     final: string,
     ...args: string[]
-  ): Promise<[number, number]>;
+  ): Promise<[string[], number]>;
   oiSetTotal(sheet: string, final: string, total: string): Promise<number>;
   oiReplaceSha(bySha: string, content: string, from: string, to: string): Promise<number>;
   oiRegister(
@@ -321,19 +322,30 @@ export class SheetStore {
     sheetId: string,
     outcomes: ReadonlyArray<readonly [row: number, outcome: RowOutcome]>,
   ): Promise<boolean> {
-    if (outcomes.length === 0) return false;
+    return (await this.finalizeCounted(sheetId, outcomes)).due;
+  }
+
+  /**
+   * As finalize, and the statuses of the rows that became final by this call (one per row; a
+   * row final before is not in it), for the process's counters.
+   */
+  async finalizeCounted(
+    sheetId: string,
+    outcomes: ReadonlyArray<readonly [row: number, outcome: RowOutcome]>,
+  ): Promise<{ due: boolean; added: string[] }> {
+    if (outcomes.length === 0) return { due: false, added: [] };
     const args = outcomes.flatMap(([row, outcome]) => [
       String(row),
       outcome.status,
       JSON.stringify(outcome),
     ]);
-    const [, due] = await this.#redis.oiFinalize(
+    const [added, due] = await this.#redis.oiFinalize(
       this.keys.sheet(sheetId),
       this.keys.results(sheetId),
       this.keys.final(sheetId),
       ...args,
     );
-    return due === 1;
+    return { due: due === 1, added };
   }
 
   /** Sets the number of rows once all are read; true when the report is due now. */

@@ -90,7 +90,7 @@ describe('the dashboard', () => {
   it('answers /healthz with Redis and the API', async () => {
     const answer = await fetch(`http://127.0.0.1:${w.dashboardPort}/healthz`);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ redis: true, api: true });
+    expect(await answer.json()).toEqual({ status: 'ok', reasons: [], redis: true, api: true });
   });
 });
 
@@ -297,7 +297,7 @@ describe('the dashboard alone', () => {
       expect(html.match(/ data-row="\d+"/g)).toEqual([' data-row="3"']);
       expect(html).toContain('city: city is required');
       const health = await fetch(`${base}/healthz`);
-      expect(await health.json()).toEqual({ redis: true, api: true });
+      expect(await health.json()).toEqual({ status: 'ok', reasons: [], redis: true, api: true });
     } finally {
       alone.child.kill('SIGTERM');
     }
@@ -313,7 +313,7 @@ describe('the dashboard alone', () => {
       await blind.waitForStderr(/"api": null/);
       const health = await fetch(`http://127.0.0.1:${port2}/healthz`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ redis: true, api: null });
+      expect(await health.json()).toEqual({ status: 'ok', reasons: [], redis: true, api: null });
     } finally {
       blind.child.kill('SIGTERM');
     }

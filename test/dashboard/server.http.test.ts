@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningDashboard, startDashboard } from '../../src/dashboard/server.js';
 import { createLogger } from '../../src/logger.js';
+import { Metrics } from '../../src/metrics/metrics.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const counts = { created: 1, invalid: 0, failed: 0, 'needs-review': 1, duplicate: 0 };
 let dashboard: RunningDashboard;
+const metrics = new Metrics({ defaultMetrics: false });
+metrics.rowsFinal('office "A"', ['created']);
 const notTaken = [
   {
     path: 'agency/<img src=x onerror=alert(1)>.csv',
@@ -64,6 +67,7 @@ beforeAll(async () => {
     password: 's3cret',
     overview: () => Promise.resolve(sheets),
     health: () => Promise.resolve({ redis: true, api: null }),
+    metrics,
     queues: [],
     logger: createLogger({ level: 'silent' }),
   });
@@ -132,13 +136,27 @@ describe('the dashboard server', () => {
     expect((await get(path)).status).toBe(404);
   });
 
-  it('asks for the password everywhere but /healthz, which supervisors probe without one', async () => {
+  it('asks for the password everywhere but /healthz and /readyz, which supervisors probe without one', async () => {
     expect((await get('/reports/s1/report.csv', {})).status).toBe(401);
     expect((await get('/api/imports', {})).status).toBe(401);
     const health = await get('/healthz', {});
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ redis: true, api: null });
+    expect(await health.json()).toEqual({ status: 'ok', reasons: [], redis: true, api: null });
     expect((await get('/healthz?probe=1', {})).status).toBe(200);
+    const ready = await get('/readyz', {});
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', reasons: [] });
+  });
+
+  it('serves /metrics off loopback only with the password, its label values escaped', async () => {
+    expect((await get('/metrics', {})).status).toBe(401);
+    expect((await get('/metrics?x=1', {})).status).toBe(401);
+    const scraped = await get('/metrics');
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await scraped.text()).toContain(
+      'order_importer_rows_total{connection="office \\"A\\"",status="created"} 1',
+    );
   });
 });
 

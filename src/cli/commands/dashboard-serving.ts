@@ -44,7 +44,15 @@ export async function serveDashboard(
   settings: Settings,
   parts: Pick<
     DashboardOptions,
-    'overview' | 'notTaken' | 'sheet' | 'results' | 'health' | 'queues' | 'logger'
+    | 'overview'
+    | 'notTaken'
+    | 'sheet'
+    | 'results'
+    | 'health'
+    | 'readiness'
+    | 'metrics'
+    | 'queues'
+    | 'logger'
   >,
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,

@@ -3,6 +3,7 @@
  * same Redis, e.g. on another port or for people who must not run imports. It only reads.
  */
 import { createLogger } from '../../logger.js';
+import { Metrics, queueCountsOf } from '../../metrics/metrics.js';
 import { RedisUnavailableError, resolveRedis } from '../../redis/resolve.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SettingFlags } from '../../settings/load.js';
@@ -38,6 +39,9 @@ export async function dashboardCommand(
       logger,
     });
     const watched = monitor;
+    // It imports nothing: its counters stay at 0; the queues and the process are what it shows.
+    const metrics = new Metrics();
+    metrics.watchQueues(queueCountsOf(watched.queues));
     const dashboard = await serveDashboard(
       settings,
       {
@@ -47,6 +51,7 @@ export async function dashboardCommand(
         results: watched.results,
         health: async () => ({ redis: await watched.redisAnswers(), api: await api.answers() }),
         queues: watched.queues,
+        metrics,
         logger,
       },
       'set DASHBOARD_PORT or --port',

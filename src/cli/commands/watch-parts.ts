@@ -9,8 +9,8 @@ import type { RunningDashboard } from '../../dashboard/server.js';
 import { statIfThere } from '../../intake/files.js';
 import { ScheduleError } from '../../intake/schedules.js';
 import { startWatcher } from '../../intake/watcher.js';
-import { pingRedis } from '../../redis/connect.js';
 import { recentProgress, sheetDetail } from '../../store/progress.js';
+import { ProcessHealth } from '../../workers/health.js';
 import {
   startSchedules,
   StatusScheduleError,
@@ -99,6 +99,13 @@ async function refuseScanOfOtherInbox(
 /** The dashboard of the imports this watch's Redis holds. */
 export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDashboard> {
   const { ctx } = parts.importer;
+  // Every office's API: one that refuses its token, or is away too long, is work this watch
+  // cannot do. The importers count into one registry: the first one's is everyone's.
+  const health = new ProcessHealth({
+    apiWaitMs: parts.settings.apiWaitS * 1000,
+    logger: parts.logger,
+  });
+  health.started(parts.importers.map((importer) => importer.ctx));
   const dashboard = await serveDashboard(
     parts.settings,
     {
@@ -106,11 +113,9 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
       notTaken: () => ctx.notTaken.recent(),
       sheet: (sheetId) => sheetDetail(ctx.store, sheetId),
       results: ctx.store,
-      health: async () => ({
-        redis: await pingRedis(ctx.redis, parts.logger),
-        // Every office's API: one that does not answer is work this watch cannot do.
-        api: (await Promise.all(parts.importers.map((i) => i.apiAnswers()))).every(Boolean),
-      }),
+      health: () => health.health(),
+      readiness: () => health.readiness(),
+      metrics: ctx.metrics,
       queues: parts.importers.flatMap((importer) => Object.values(importer.ctx.queues)),
       logger: parts.logger,
     },
