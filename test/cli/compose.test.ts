@@ -104,6 +104,17 @@ describe('the healthchecks', () => {
     }
   });
 
+  it("ask each worker's /healthz on its METRICS_PORT", () => {
+    const port = services.worker?.environment?.METRICS_PORT;
+    expect(port).toMatch(/^\d+$/);
+    expect(services.worker?.healthcheck?.test).toEqual([
+      'CMD',
+      'node',
+      '/app/docker/healthcheck.js',
+      `http://127.0.0.1:${port}/healthz`,
+    ]);
+  });
+
   it("ask the watcher's dashboard for /healthz on its port, with node (the image has no curl)", () => {
     const port = services.watcher?.environment?.DASHBOARD_PORT;
     expect(services.watcher?.healthcheck?.test).toEqual([
