@@ -16,8 +16,7 @@ import { readImportedRecords } from '../store/imported-sheet.js';
 import type { RowOutcome } from '../glossary.js';
 import { type SheetRecord, sheetMapping } from '../store/sheet-store.js';
 import { errorText, missingOutcome } from './outcome-text.js';
-import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
-import { XlsxOut } from './xlsx-out.js';
+import { AttachmentCopies, CsvOut, JsonOut, XlsxOut } from './report-files.js';
 
 const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
 

@@ -36,7 +36,7 @@ export function cellText(value: unknown, numFmt?: string): string | CellError {
     case 'object':
       return objectText(value, numFmt);
     default:
-      return new CellError(String(value));
+      return new CellError(`a value of kind ${typeof value}`);
   }
 }
 

@@ -75,7 +75,9 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
   if (format === undefined) {
     const kind = REFUSED[extname(path).toLowerCase()];
     if (kind !== undefined)
-      throw new SheetError(`this is ${kind}, which the importer does not read: save it as .xlsx or CSV.`);
+      throw new SheetError(
+        `this is ${kind}, which the importer does not read: save it as .xlsx or CSV.`,
+      );
     throw new SheetError(
       `"${extname(path)}" is not a sheet format: use .csv, .xlsx, .json, .ndjson or .jsonl.`,
     );

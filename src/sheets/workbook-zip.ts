@@ -1,11 +1,18 @@
 /**
- * What a workbook's zip directory tells before a byte of it is parsed: whether it is a workbook at
- * all (a zip holding `xl/workbook.xml`), whether it is whole (its central directory, at the end of
- * the file, is there), whether it is password-protected, and whether the parts read into memory
- * (shared strings, styles, the workbook part) stay within bounds once inflated. Worksheets are
- * streamed, so only their count of rows bounds them, as a CSV's does.
+ * What a workbook's zip tells before a byte of it is parsed: whether it is a workbook at all (a
+ * zip holding `xl/workbook.xml`), whether it is whole (its central directory, at the end of the
+ * file, is there, and every part inflates to the size and checksum it declares), whether it is
+ * password-protected, and whether the parts read into memory (shared strings, styles, the workbook
+ * part) stay within bounds once inflated. Worksheets are streamed, so only their count of rows
+ * bounds them, as a CSV's does.
+ *
+ * Why every part is inflated once here, at the price of a second pass: the streaming reader waits
+ * forever on a part whose compressed data is damaged, and believes the sizes a zip declares; after
+ * this pass neither can happen (a part inflating past its declared size is stopped there).
  */
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { crc32, createInflateRaw } from 'node:zlib';
 
 import { SheetError } from './errors.js';
 
@@ -25,8 +32,14 @@ const TAIL_BYTES = 22 + 0xffff;
 
 export interface ZipEntry {
   name: string;
+  /** Inflated, as declared. */
   size: number;
   encrypted: boolean;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  /** Where its local header is. */
+  offset: number;
 }
 
 /** The zip's entries, or a SheetError saying in plain words why this is no readable workbook. */
@@ -39,6 +52,7 @@ export async function checkWorkbookZip(path: string): Promise<ZipEntry[]> {
     refuseByHead(head, size);
     const entries = await readDirectory(file, size);
     refuseEntries(entries);
+    for (const entry of entries) await verifyEntry(path, file, entry);
     return entries;
   } finally {
     await file.close();
@@ -93,11 +107,17 @@ function parseDirectory(directory: Buffer, count: number, damaged: SheetError): 
   for (let i = 0; i < count; i++) {
     if (at + 46 > directory.length || directory.readUInt32LE(at) !== CENTRAL_ENTRY) throw damaged;
     const flags = directory.readUInt16LE(at + 8);
-    const inflated = directory.readUInt32LE(at + 24);
     const nameLength = directory.readUInt16LE(at + 28);
     const skip = directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
-    const name = directory.toString('utf8', at + 46, at + 46 + nameLength);
-    entries.push({ name, size: inflated, encrypted: (flags & 1) === 1 });
+    entries.push({
+      name: directory.toString('utf8', at + 46, at + 46 + nameLength),
+      size: directory.readUInt32LE(at + 24),
+      encrypted: (flags & 1) === 1,
+      method: directory.readUInt16LE(at + 10),
+      crc: directory.readUInt32LE(at + 16),
+      compressedSize: directory.readUInt32LE(at + 20),
+      offset: directory.readUInt32LE(at + 42),
+    });
     at += 46 + nameLength + skip;
   }
   return entries;
@@ -126,4 +146,41 @@ function refuseEntries(entries: readonly ZipEntry[]): void {
   }
   if (!entries.some((entry) => /^xl\/worksheets\/sheet\d+\.xml$/.test(entry.name)))
     throw new SheetError(`the workbook holds no worksheet: ${SAVE_AGAIN}`);
+}
+
+/** Inflates one part to check it is whole: its declared size and checksum, and no byte beyond. */
+async function verifyEntry(
+  path: string,
+  file: Awaited<ReturnType<typeof open>>,
+  entry: ZipEntry,
+): Promise<void> {
+  const damaged = new SheetError(
+    `the workbook is damaged (its part ${entry.name} cannot be unpacked): ${SAVE_AGAIN}`,
+  );
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw new SheetError(`the workbook is packed in a way Excel does not use: ${SAVE_AGAIN}`);
+  }
+  const local = Buffer.alloc(30);
+  await file.read(local, 0, 30, entry.offset);
+  if (local.readUInt32LE(0) !== 0x04034b50) throw damaged;
+  const start = entry.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+  if (entry.compressedSize === 0 && entry.size === 0) return;
+  const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1 });
+  const data = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
+  let bytes = 0;
+  let crc = 0;
+  try {
+    for await (const chunk of data as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > entry.size) throw damaged;
+      crc = crc32(chunk, crc);
+    }
+  } catch (error) {
+    if (error === damaged || (error as NodeJS.ErrnoException).code?.startsWith('Z_')) throw damaged;
+    throw error;
+  } finally {
+    raw.destroy();
+    data.destroy();
+  }
+  if (bytes !== entry.size || crc !== entry.crc) throw damaged;
 }

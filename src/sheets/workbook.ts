@@ -99,7 +99,7 @@ function sameName(a: string, b: string): boolean {
 
 /** The first row that is not blank, its cells trimmed. */
 async function readHeader(rows: RowReader): Promise<{ header: string[]; headerLine: number }> {
-  for (let last = 0; ; ) {
+  for (let last = 0; ;) {
     const next = await rows.next();
     if (next.done) {
       throw new SheetError('the sheet is empty: it needs a header row and at least one order.');
@@ -176,9 +176,9 @@ function trimEnd(header: string[]): string[] {
 async function hashed(path: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<
-    Buffer
-  >) {
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: 1 << 20,
+  }) as AsyncIterable<Buffer>) {
     hash.update(chunk);
     bytes += chunk.length;
   }

@@ -9,7 +9,10 @@ export interface WorksheetSpec {
 }
 
 /** Writes a workbook of these worksheets (in this order) at `path` with exceljs' writer. */
-export async function writeWorkbook(path: string, sheets: readonly WorksheetSpec[]): Promise<string> {
+export async function writeWorkbook(
+  path: string,
+  sheets: readonly WorksheetSpec[],
+): Promise<string> {
   const book = new ExcelJS.Workbook();
   for (const spec of sheets) {
     const sheet = book.addWorksheet(spec.name);
