@@ -1,22 +1,26 @@
 /**
- * Opens an Excel workbook (.xlsx) as a stream of records, as csv.ts opens a CSV: the first
- * worksheet or the one asked for, the header in its first row that is not blank, every cell as
- * text as Excel shows it (cell-text.ts), each record with its Excel row number as its line.
- * Streamed with exceljs' streaming reader: rows are parsed as they are asked for; only the shared
- * strings and styles are kept in memory, bounded by workbook-zip.ts before anything is parsed.
+ * Opens an Excel workbook (.xlsx) as a stream of records, as csv.ts opens a CSV. The file is
+ * hashed and its zip checked here (workbook-zip.ts); its rows are read in a worker thread
+ * (workbook-worker.ts → workbook-rows.ts) with a heap of its own, bounded: exceljs' streaming
+ * reader makes so much short-lived garbage that in the main thread the heap grows to 350 MB for
+ * 100,000 rows before it is collected, while a bounded heap is collected as it goes (about 50 MB
+ * live). A workbook that needs more than that bound (a huge shared-strings table) is refused, not
+ * read at the cost of the whole process. Batches are asked for one at a time: backpressure.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 
-import ExcelJS from 'exceljs';
-
-import { CellError, cellText } from './cell-text.js';
 import type { CsvSheet } from './csv.js';
 import { SheetError } from './errors.js';
 import type { SourceRecord } from './types.js';
+import type { FromWorker, WorkerInput } from './workbook-worker.js';
 import { checkWorkbookZip } from './workbook-zip.js';
 
-const BATCH = 1000;
+/** The worker's old generation, at most: the shared strings of 100,000 rows of distinct texts fit. */
+const WORKER_HEAP_MB = 96;
+/** Its young generation: a small one is swept often, and little of exceljs' garbage lives on. */
+const YOUNG_MB = 8;
 
 export interface Workbook {
   sheet: CsvSheet;
@@ -26,151 +30,95 @@ export interface Workbook {
   bytes: number;
 }
 
-type WorksheetReader = ExcelJS.stream.xlsx.WorksheetReader & { name?: string };
-type RowReader = AsyncGenerator<ExcelJS.Row>;
-
 /** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
 export async function openWorkbook(path: string, worksheet?: string): Promise<Workbook> {
   const [{ sha256, bytes }] = await Promise.all([hashed(path), checkWorkbookZip(path)]);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    // Styles tell a date from a number; hyperlinks are read by their text.
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
+  const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
+  const worker = new Worker(workerFile(), {
+    workerData: input,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB },
   });
-  const sheets = reader[Symbol.asyncIterator]();
-  const close = () => {
-    void sheets.return(undefined);
-    (reader as unknown as { stream?: { destroy(): void } }).stream?.destroy();
-  };
+  const inbox = new WorkerInbox(worker);
   try {
-    const found = await findWorksheet(reader, sheets, worksheet);
-    const rows = found[Symbol.asyncIterator]() as RowReader;
-    const { header, headerLine } = await readHeader(rows);
+    const first = await inbox.next();
+    if (first.kind !== 'header') throw new SheetError('the workbook reader stopped early.');
     return {
-      sheet: { delimiter: ';', header, headerLine, batches: records(rows, header.length, close) },
-      worksheet: found.name ?? worksheet ?? '',
+      sheet: {
+        delimiter: ';',
+        header: first.header,
+        headerLine: first.headerLine,
+        batches: batches(worker, inbox),
+      },
+      worksheet: first.worksheet,
       sha256,
       bytes,
     };
   } catch (error) {
-    close();
-    throw unreadable(error);
+    await worker.terminate();
+    throw error;
   }
 }
 
-async function findWorksheet(
-  reader: ExcelJS.stream.xlsx.WorkbookReader,
-  sheets: AsyncGenerator<ExcelJS.stream.xlsx.WorksheetReader>,
-  worksheet: string | undefined,
-): Promise<WorksheetReader> {
-  const seen: string[] = [];
-  for (;;) {
-    const next = await sheets.next();
-    if (next.done) break;
-    const found = next.value as WorksheetReader;
-    const names = sheetNames(reader);
-    const wanted = worksheet ?? names[0];
-    if (found.name !== undefined) seen.push(found.name);
-    if (wanted === undefined || found.name === undefined || sameName(found.name, wanted))
-      return found;
-  }
-  const names = sheetNames(reader);
-  const listed = (names.length > 0 ? names : seen).map((name) => `"${name}"`).join(', ');
-  if (worksheet === undefined) throw new SheetError('the workbook holds no worksheet.');
-  throw new SheetError(
-    `the workbook has no worksheet "${worksheet}" (the mapping's "worksheet"); its worksheets are ${listed}.`,
-  );
-}
-
-/** The worksheets' names in the workbook's order, once its workbook part has been read. */
-function sheetNames(reader: ExcelJS.stream.xlsx.WorkbookReader): string[] {
-  const model = (reader as unknown as { model?: { sheets?: { name?: unknown }[] } }).model;
-  return (model?.sheets ?? [])
-    .map((sheet) => sheet.name)
-    .filter((name): name is string => typeof name === 'string');
-}
-
-function sameName(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
-}
-
-/** The first row that is not blank, its cells trimmed. */
-async function readHeader(rows: RowReader): Promise<{ header: string[]; headerLine: number }> {
-  for (let last = 0; ;) {
-    const next = await rows.next();
-    if (next.done) {
-      throw new SheetError('the sheet is empty: it needs a header row and at least one order.');
-    }
-    const line = lineOf(next.value, last);
-    last = line;
-    const { cells, errors } = rowCells(next.value);
-    if (errors.length > 0) throw new SheetError(`the header row has ${errors.join('; ')}.`, line);
-    if (cells.every((cell) => cell.trim() === '')) continue;
-    return { header: trimEnd(cells.map((cell) => cell.trim())), headerLine: line };
-  }
-}
-
-async function* records(
-  rows: RowReader,
-  headerWidth: number,
-  close: () => void,
-): AsyncGenerator<SourceRecord[]> {
-  let row = 0;
-  let last = 0;
-  let batch: SourceRecord[] = [];
+async function* batches(worker: Worker, inbox: WorkerInbox): AsyncGenerator<SourceRecord[]> {
   try {
     for (;;) {
-      const next = await rows.next();
-      if (next.done) break;
-      const line = lineOf(next.value, last);
-      last = line;
-      const { cells, errors } = rowCells(next.value);
-      if (cells.every((cell) => cell.trim() === '') && errors.length === 0) continue;
-      while (cells.length < headerWidth) cells.push('');
-      row += 1;
-      const record: SourceRecord = { row, line, data: cells };
-      if (errors.length > 0) record.problem = `this row has ${errors.join('; ')}.`;
-      batch.push(record);
-      if (batch.length >= BATCH) {
-        yield batch;
-        batch = [];
-      }
+      worker.postMessage('more');
+      const message = await inbox.next();
+      if (message.kind === 'end') return;
+      if (message.kind === 'batch') yield message.records as SourceRecord[];
     }
-    if (batch.length > 0) yield batch;
-  } catch (error) {
-    throw unreadable(error);
   } finally {
-    close();
+    await worker.terminate();
   }
 }
 
-/** Excel's own row number; a row written without one follows the one before. */
-function lineOf(row: ExcelJS.Row, last: number): number {
-  return Number.isInteger(row.number) && row.number > 0 ? row.number : last + 1;
+/** The worker's messages in order; its error or early exit as a SheetError. */
+class WorkerInbox {
+  readonly #queue: Array<FromWorker | SheetError> = [];
+  #wake: (() => void) | undefined;
+
+  constructor(worker: Worker) {
+    const push = (item: FromWorker | SheetError) => {
+      this.#queue.push(item);
+      this.#wake?.();
+    };
+    worker.on('message', (message: FromWorker) => {
+      push(message.kind === 'error' ? new SheetError(message.message) : message);
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      push(
+        new SheetError(
+          memory
+            ? `the workbook needs more than ${WORKER_HEAP_MB} MB of memory to read (a very large table of texts): save it as CSV instead.`
+            : `the workbook cannot be read (${error.message}): open it in Excel and save it again as .xlsx, or save it as CSV.`,
+          undefined,
+          { cause: error },
+        ),
+      );
+    });
+    worker.on('exit', () => {
+      push(new SheetError('the workbook reader stopped early.'));
+    });
+  }
+
+  async next(): Promise<FromWorker> {
+    while (this.#queue.length === 0) await new Promise<void>((resolve) => (this.#wake = resolve));
+    const item = this.#queue.shift() as FromWorker | SheetError;
+    if (item instanceof SheetError) throw item;
+    return item;
+  }
 }
 
-/** A row's cells as text, from column A; the cells that show an error, described. */
-function rowCells(row: ExcelJS.Row): { cells: string[]; errors: string[] } {
-  const cells: string[] = [];
-  const errors: string[] = [];
-  row.eachCell((cell, column) => {
-    const text = cellText(cell.value, cell.numFmt);
-    while (cells.length < column - 1) cells.push('');
-    if (text instanceof CellError) {
-      errors.push(`${text.shows} in cell ${cell.address}: fix it in Excel or empty the cell`);
-      cells.push('');
-    } else cells.push(text);
-  });
-  return { cells, errors };
-}
-
-function trimEnd(header: string[]): string[] {
-  let end = header.length;
-  while (end > 0 && header[end - 1] === '') end -= 1;
-  return header.slice(0, end);
+/**
+ * The worker's script. A worker thread runs plain JavaScript: run from the TypeScript sources
+ * (the tests, after `npm run build`), it is the built one.
+ */
+function workerFile(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts')
+    ? new URL('../../dist/src/sheets/workbook-worker.js', here)
+    : new URL('./workbook-worker.js', here);
 }
 
 async function hashed(path: string): Promise<{ sha256: string; bytes: number }> {
@@ -183,15 +131,4 @@ async function hashed(path: string): Promise<{ sha256: string; bytes: number }> 
     bytes += chunk.length;
   }
   return { sha256: hash.digest('hex'), bytes };
-}
-
-/** What exceljs or the zip reader throws on a damaged workbook, as one plain sentence. */
-function unreadable(error: unknown): unknown {
-  if (error instanceof SheetError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new SheetError(
-    `the workbook cannot be read (${reason.split('\n')[0]}): open it in Excel and save it again as .xlsx, or save it as CSV.`,
-    undefined,
-    { cause: error },
-  );
 }
