@@ -92,7 +92,12 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
       encoding: 'utf-8',
       worksheet: book.worksheet,
     };
-    return tabular(info, book.sheet, mapping);
+    try {
+      return tabular(info, book.sheet, mapping);
+    } catch (error) {
+      await book.close();
+      throw error;
+    }
   }
   const scan = await scanSheet(path);
   const info: SheetInfo = {

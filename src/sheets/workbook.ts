@@ -28,6 +28,8 @@ export interface Workbook {
   worksheet: string;
   sha256: string;
   bytes: number;
+  /** Stops the reader when the records will not be read (a header refused). */
+  close(): Promise<void>;
 }
 
 /** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
@@ -52,6 +54,9 @@ export async function openWorkbook(path: string, worksheet?: string): Promise<Wo
       worksheet: first.worksheet,
       sha256,
       bytes,
+      close: async () => {
+        await worker.terminate();
+      },
     };
   } catch (error) {
     await worker.terminate();
@@ -77,7 +82,7 @@ class WorkerInbox {
   readonly #queue: Array<FromWorker | SheetError> = [];
   #wake: (() => void) | undefined;
 
-  constructor(worker: Worker) {
+  constructor(private readonly worker: Worker) {
     const push = (item: FromWorker | SheetError) => {
       this.#queue.push(item);
       this.#wake?.();
@@ -103,7 +108,18 @@ class WorkerInbox {
   }
 
   async next(): Promise<FromWorker> {
-    while (this.#queue.length === 0) await new Promise<void>((resolve) => (this.#wake = resolve));
+    // The worker keeps the process alive only while its next message is awaited: a reader left
+    // behind (its records never read) never keeps the process from ending.
+    this.worker.ref();
+    try {
+      while (this.#queue.length === 0) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+      }
+    } finally {
+      this.worker.unref();
+    }
     const item = this.#queue.shift() as FromWorker | SheetError;
     if (item instanceof SheetError) throw item;
     return item;

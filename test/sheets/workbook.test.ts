@@ -103,6 +103,19 @@ describe('a workbook’s records', () => {
     expect(all[1]?.problem).toBeUndefined();
   });
 
+  it('are refused when the header names no field, like a CSV’s', async () => {
+    const path = await book('nofield.xlsx', [
+      {
+        name: 'O',
+        rows: [
+          ['a', 'b'],
+          ['1', '2'],
+        ],
+      },
+    ]);
+    await expect(records(path)).rejects.toThrow(SheetError);
+  });
+
   it('keep a cell beyond the header, for validation to name', async () => {
     const path = await book('wide.xlsx', [
       { name: 'Orders', rows: [HEADER, ['A', 'Gent', 9000, null, 'stray']] },
