@@ -1,3 +1,8 @@
+/**
+ * Workbooks built in tests with exceljs' writer. The importer reads a workbook's rows in a worker
+ * thread that runs the built reader (dist/): run `npm run build` before these tests (`npm test`
+ * does).
+ */
 import ExcelJS from 'exceljs';
 
 export type Cell = ExcelJS.CellValue;
