@@ -16,6 +16,7 @@ import { rateLimitAdvertised, rateLimitHeaders } from './measure-rate-limit.js';
 import { secondSheetMeasure } from './measure-second-sheet.js';
 import { fastApi, latencyBound } from './measure-throughput.js';
 import { validateMeasure } from './measure-validate.js';
+import { workbookMeasure } from './measure-workbook.js';
 import { document, table } from './suite-output.js';
 
 /** In the order. */
@@ -24,6 +25,7 @@ const MEASURES: Measure[] = [
   rateLimitHeaders,
   latencyBound,
   validateMeasure,
+  workbookMeasure,
   secondSheetMeasure,
   fastApi,
 ];

@@ -19,16 +19,18 @@ export function isSheetCandidate(path: string): boolean {
   return sheetFormat(name) !== undefined && !isIgnoredPath(name) && !isMappingFile(name);
 }
 
-const WORKBOOKS = /\.(xlsx|xlsm|xls|ods|numbers)$/i;
+/** Spreadsheets the importer does not read (an .xlsx or .xlsm it does). */
+const WORKBOOKS = /\.(xls|xlsb|ods|numbers)$/i;
 
 /**
  * What to tell the user about a file dropped as a sheet in a format the importer does not read
- * (a workbook), or undefined for any other file (documents are expected beside sheets).
+ * (an old or foreign spreadsheet), or undefined for any other file (documents are expected beside
+ * sheets).
  */
 export function unreadableFormatHint(path: string): string | undefined {
   const name = basename(path);
   if (!WORKBOOKS.test(name) || isIgnoredPath(name)) return undefined;
-  return `${name} is a workbook, which the importer does not read (it stays where it is): save it as CSV (UTF-8) and drop that instead.`;
+  return `${name} is a spreadsheet format the importer does not read (it stays where it is): save it as .xlsx or CSV (UTF-8) and drop that instead.`;
 }
 
 /** Paths the watcher need not look at: temporary, lock and hidden files and folders. */

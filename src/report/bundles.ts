@@ -16,7 +16,7 @@ import { readImportedRecords } from '../store/imported-sheet.js';
 import type { RowOutcome } from '../glossary.js';
 import { type SheetRecord, sheetMapping } from '../store/sheet-store.js';
 import { errorText, missingOutcome } from './outcome-text.js';
-import { AttachmentCopies, CsvOut, JsonOut } from './report-files.js';
+import { AttachmentCopies, CsvOut, JsonOut, XlsxOut } from './report-files.js';
 
 const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
 
@@ -86,7 +86,8 @@ async function writeMapping(sheet: SheetRecord, failedDir: string, problems: str
 
 /** The rows of one report's bundles, each written where it belongs as it comes. */
 class BundleWriter {
-  readonly #failedCsv?: CsvOut;
+  /** A CSV's failed rows, or a workbook's (written as a workbook). */
+  readonly #failedCsv?: CsvOut | XlsxOut;
   readonly #failedJson?: JsonOut;
   readonly #review: CsvOut;
   readonly #copies: AttachmentCopies;
@@ -104,11 +105,13 @@ class BundleWriter {
     this.#copies = new AttachmentCopies(dirname(original), failedDir, maxAttachmentBytes);
     const sheetName = basename(original, extname(original));
     const reviewPath = join(dir, 'needs-review.csv');
-    if (info.format === 'csv') {
-      const header = info.header ?? [];
+    if (info.header !== undefined) {
+      const { header } = info;
       const added = ADDED_COLUMNS.filter((name) => columnAt(header, name) < 0);
-      const failedPath = join(failedDir, `${sheetName}.csv`);
-      this.#failedCsv = new CsvOut(failedPath, [...header, ...added], delimiter);
+      this.#failedCsv =
+        info.format === 'xlsx'
+          ? new XlsxOut(join(failedDir, `${sheetName}.xlsx`), [...header, ...added], info.worksheet)
+          : new CsvOut(join(failedDir, `${sheetName}.csv`), [...header, ...added], delimiter);
       this.#review = new CsvOut(reviewPath, [...header, ...REVIEW_COLUMNS], delimiter);
     } else {
       const style = info.format === 'json' ? 'array' : 'lines';
@@ -179,7 +182,7 @@ class BundleWriter {
 
   async #addReview(record: SourceRecord, outcome: RowOutcome): Promise<void> {
     const known = [outcome.review?.sentAt ?? '', outcome.review?.answer ?? '', outcome.error ?? ''];
-    if (this.#info.format === 'csv') {
+    if (this.#info.header !== undefined) {
       await this.#review.write([...this.#cells(record), ...known]);
     } else {
       const reference = outcome.reference ?? '';

@@ -14,6 +14,8 @@ import { stringify } from 'csv-stringify';
 import { openInside, plainRelative } from '../orders/open-attachment.js';
 import { neutraliseCell } from '../sheets/excel-text.js';
 
+export { XlsxOut } from './xlsx-out.js';
+
 /**
  * A CSV file written row by row, created on the first row. Every cell, the header's too, is
  * neutralised: a cell Excel would run as a formula gets a leading `'` (the CSV reader drops it).

@@ -136,12 +136,14 @@ function csvRows(
     if (cells.namelessData()) namelessRows += 1;
     const extra = cells.extra();
     const s = extra === 1 ? '' : 's';
-    const early =
-      extra === 0
-        ? NO_PROBLEMS
-        : [
-            `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
-          ];
+    // Most rows have no problem of their own: they share one empty list, never changed.
+    let early: readonly string[] = record.problem === undefined ? NO_PROBLEMS : [record.problem];
+    if (extra > 0) {
+      early = [
+        ...early,
+        `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
+      ];
+    }
     return finish(record, cells, early);
   };
   async function* batches(): AsyncGenerator<RowResult[]> {
@@ -267,6 +269,7 @@ function referenceOf(cells: Cells): string | undefined {
 }
 
 export function describeSheet(info: SheetInfo): string {
+  if (info.format === 'xlsx') return `Excel workbook, worksheet "${info.worksheet ?? ''}"`;
   if (info.format !== 'csv') return `${info.format.toUpperCase()}, ${info.encoding}`;
   return `CSV, ${info.delimiter ? delimiterName(info.delimiter) : '","'}-separated, ${info.encoding}`;
 }

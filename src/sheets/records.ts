@@ -22,8 +22,12 @@ import { readJsonArray, readNdjson } from './json.js';
 import { noFieldHeader, refuseMappingFile } from './mapping-notes.js';
 import { scanSheet } from './scan.js';
 import type { SheetFormat, SheetInfo, SourceRecord } from './types.js';
+import { openWorkbook } from './workbook.js';
 
-/** A sheet opened, its records not yet read: CSV with its header's map, or JSON objects. */
+/**
+ * A sheet opened, its records not yet read: CSV (or a workbook's worksheet, read as CSV is) with
+ * its header's map, or JSON objects.
+ */
 export type SheetSource =
   | { info: SheetInfo; csv: CsvSheet; map: HeaderMap }
   | { info: SheetInfo; objects: AsyncIterable<SourceRecord[]> };
@@ -44,6 +48,17 @@ const FORMATS: Record<string, SheetFormat> = {
   '.json': 'json',
   '.ndjson': 'ndjson',
   '.jsonl': 'ndjson',
+  '.xlsx': 'xlsx',
+  // A macro-enabled workbook's values are read like any other's; its macros are never run.
+  '.xlsm': 'xlsx',
+};
+
+/** Spreadsheet formats refused, with what to save them as instead. */
+const REFUSED: Record<string, string> = {
+  '.xls': 'an old-style Excel workbook (.xls)',
+  '.xlsb': 'a binary Excel workbook (.xlsb)',
+  '.ods': 'an OpenDocument spreadsheet (.ods)',
+  '.numbers': 'a Numbers spreadsheet',
 };
 
 export function sheetFormat(path: string): SheetFormat | undefined {
@@ -58,12 +73,31 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
   refuseMappingFile(path);
   const format = sheetFormat(path);
   if (format === undefined) {
-    const hint = /\.xlsx?$/i.test(path)
-      ? ' Save it from Excel as "CSV UTF-8" or "CSV (semicolon delimited)".'
-      : '';
+    const kind = REFUSED[extname(path).toLowerCase()];
+    if (kind !== undefined)
+      throw new SheetError(
+        `this is ${kind}, which the importer does not read: save it as .xlsx or CSV.`,
+      );
     throw new SheetError(
-      `"${extname(path)}" is not a sheet format: use .csv, .json, .ndjson or .jsonl.${hint}`,
+      `"${extname(path)}" is not a sheet format: use .csv, .xlsx, .json, .ndjson or .jsonl.`,
     );
+  }
+  if (format === 'xlsx') {
+    const book = await openWorkbook(path, mapping?.worksheet);
+    const info: SheetInfo = {
+      path,
+      format,
+      sha256: book.sha256,
+      bytes: book.bytes,
+      encoding: 'utf-8',
+      worksheet: book.worksheet,
+    };
+    try {
+      return tabular(info, book.sheet, mapping);
+    } catch (error) {
+      await book.close();
+      throw error;
+    }
   }
   const scan = await scanSheet(path);
   const info: SheetInfo = {
@@ -77,7 +111,11 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
     const objects = format === 'json' ? readJsonArray(path, scan) : readNdjson(path, scan);
     return { info, objects };
   }
-  const csv = await openCsv(path, scan);
+  return tabular(info, await openCsv(path, scan), mapping);
+}
+
+/** A sheet of rows under a header (CSV, a worksheet), its header mapped to fields. */
+function tabular(info: SheetInfo, csv: CsvSheet, mapping: Mapping | undefined): SheetSource {
   info.delimiter = csv.delimiter;
   info.header = csv.header;
   const map = headerMap(csv, mapping);

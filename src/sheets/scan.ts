@@ -75,7 +75,7 @@ function refuseUnreadable(head: Buffer, bytes: number): void {
   }
   if (head.subarray(0, 8192).includes(0)) {
     throw new SheetError(
-      'this is not a text sheet (it holds binary data; an Excel .xlsx file must first be saved as CSV).',
+      'this is not a text sheet (it holds binary data; an Excel workbook must be named .xlsx).',
     );
   }
 }

@@ -31,7 +31,8 @@ describe('isSheetCandidate', () => {
     ['orders.csv.crdownload', false],
     ['.hidden.csv', false],
     ['plan.pdf', false],
-    ['orders.xlsx', false],
+    ['orders.xlsx', true],
+    ['orders.xls', false],
   ])('%s → %s', (path, taken) => {
     expect(isSheetCandidate(path)).toBe(taken);
   });
@@ -44,19 +45,25 @@ describe('isSheetCandidate', () => {
 });
 
 describe('unreadableFormatHint', () => {
-  it.each(['orders.xlsx', 'inbox/Orders.XLS', 'orders.xlsm', 'orders.ods', 'orders.numbers'])(
-    'tells the user to save %s as CSV',
+  it.each(['inbox/Orders.XLS', 'orders.xlsb', 'orders.ods', 'orders.numbers'])(
+    'tells the user to save %s as .xlsx or CSV',
     (path) => {
-      expect(unreadableFormatHint(path)).toMatch(/is a workbook.*save it as CSV \(UTF-8\)/);
+      expect(unreadableFormatHint(path)).toMatch(
+        /spreadsheet format the importer does not read.*save it as \.xlsx or CSV \(UTF-8\)/,
+      );
     },
   );
 
-  it.each(['plan.pdf', 'orders.csv', '~$orders.xlsx', '.~lock.orders.xlsx#', 'photo.jpg'])(
+  it.each(['plan.pdf', 'orders.csv', 'orders.xlsx', 'orders.xlsm', '~$orders.xls', 'photo.jpg'])(
     'says nothing of %s',
     (path) => {
       expect(unreadableFormatHint(path)).toBeUndefined();
     },
   );
+
+  it.each(['orders.xlsx', 'Orders.XLSM'])('takes %s as a sheet', (path) => {
+    expect(isSheetCandidate(path)).toBe(true);
+  });
 });
 
 describe('waitStable', () => {

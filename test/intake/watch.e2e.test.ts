@@ -102,12 +102,12 @@ describe('order-importer watch', { timeout: 90_000 }, () => {
     expect(await readdir(join(w.dataDir, 'archive'))).toHaveLength(4);
   });
 
-  it('moves a sheet that cannot be read to failed/, with an error file; a workbook stays, with a hint', async () => {
+  it('moves a sheet that cannot be read to failed/, with an error file; an .xls stays, with a hint', async () => {
     const w = await watchFor();
     const running = await w.start();
     await writeFile(join(w.inbox, 'broken.csv'), 'city,remark\nGent,"never closed\n');
-    await writeFile(join(w.inbox, 'orders.xlsx'), 'PK\u0003\u0004 a workbook');
-    await running.waitForStderr(/orders\.xlsx is a workbook.*save it as CSV/);
+    await writeFile(join(w.inbox, 'orders.xls'), 'an old workbook');
+    await running.waitForStderr(/orders\.xls is a spreadsheet format.*save it as \.xlsx or CSV/);
     const deadline = Date.now() + 15_000;
     let folders: string[] = [];
     while (folders.length === 0 && Date.now() < deadline) {
@@ -117,7 +117,7 @@ describe('order-importer watch', { timeout: 90_000 }, () => {
     expect(folders).toHaveLength(1);
     const error = await readFile(join(w.dataDir, 'failed', folders[0] ?? '', 'error.txt'), 'utf8');
     expect(error).toMatch(/broken\.csv cannot be read.*\n\nline 2: a quoted cell is never closed/s);
-    expect(await readdir(w.inbox)).toEqual(['orders.xlsx']);
+    expect(await readdir(w.inbox)).toEqual(['orders.xls']);
   });
 
   it('imports a fixed failed/ bundle dropped back into the inbox', async () => {

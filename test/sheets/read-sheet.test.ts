@@ -163,11 +163,11 @@ describe('readSheet', () => {
   });
 
   it.each([
+    ['orders.xls', /an old-style Excel workbook \(\.xls\).*save it as \.xlsx or CSV\./],
     [
-      'orders.xlsx',
-      /"\.xlsx" is not a sheet format: use \.csv, \.json, \.ndjson or \.jsonl\. Save it from Excel as "CSV UTF-8"/,
+      'orders.txt',
+      /"\.txt" is not a sheet format: use \.csv, \.xlsx, \.json, \.ndjson or \.jsonl\./,
     ],
-    ['orders.txt', /"\.txt" is not a sheet format/],
   ])('refuses %s by its extension', async (name, message) => {
     await expect(readAll(name, 'a,b\n')).rejects.toThrow(message);
   });

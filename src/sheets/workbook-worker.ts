@@ -1,0 +1,51 @@
+/**
+ * The worker thread that reads a workbook's rows (workbook-rows.ts) for workbook.ts: it sends the
+ * header, then one batch of records each time it is asked for one, then `end`; or the one-line
+ * error that ends it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { SheetError } from './errors.js';
+import { readWorkbookRows, unreadable } from './workbook-rows.js';
+
+export type FromWorker =
+  | { kind: 'header'; header: string[]; headerLine: number; worksheet: string }
+  | { kind: 'batch'; records: unknown[] }
+  | { kind: 'end' }
+  | { kind: 'error'; message: string };
+
+export interface WorkerInput {
+  path: string;
+  worksheet?: string;
+}
+
+const port = parentPort;
+if (port !== null) {
+  let asked = 0;
+  let wake: (() => void) | undefined;
+  port.on('message', () => {
+    asked += 1;
+    wake?.();
+  });
+  const send = (message: FromWorker) => {
+    port.postMessage(message);
+  };
+  const { path, worksheet } = workerData as WorkerInput;
+  try {
+    const rows = await readWorkbookRows(path, worksheet);
+    send({ kind: 'header', ...rows, batches: undefined } as FromWorker);
+    for await (const records of rows.batches) {
+      while (asked === 0) await new Promise<void>((resolve) => (wake = resolve));
+      asked -= 1;
+      send({ kind: 'batch', records });
+    }
+    send({ kind: 'end' });
+  } catch (error) {
+    const plain = unreadable(error);
+    // Anything else is a bug, sent as it is: the reading thread shows it.
+    send({ kind: 'error', message: plain instanceof Error ? plain.message : String(plain) });
+    if (!(plain instanceof SheetError)) throw plain;
+  } finally {
+    port.close();
+  }
+}

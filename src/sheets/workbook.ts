@@ -1,0 +1,150 @@
+/**
+ * Opens an Excel workbook (.xlsx) as a stream of records, as csv.ts opens a CSV. The file is
+ * hashed and its zip checked here (workbook-zip.ts); its rows are read in a worker thread
+ * (workbook-worker.ts → workbook-rows.ts) with a heap of its own, bounded: exceljs' streaming
+ * reader makes so much short-lived garbage that in the main thread the heap grows to 350 MB for
+ * 100,000 rows before it is collected, while a bounded heap is collected as it goes (about 50 MB
+ * live). A workbook that needs more than that bound (a huge shared-strings table) is refused, not
+ * read at the cost of the whole process. Batches are asked for one at a time: backpressure.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+import type { CsvSheet } from './csv.js';
+import { SheetError } from './errors.js';
+import type { SourceRecord } from './types.js';
+import type { FromWorker, WorkerInput } from './workbook-worker.js';
+import { checkWorkbookZip } from './workbook-zip.js';
+
+/** The worker's old generation, at most: the shared strings of 100,000 rows of distinct texts fit. */
+const WORKER_HEAP_MB = 96;
+/** Its young generation: a small one is swept often, and little of exceljs' garbage lives on. */
+const YOUNG_MB = 8;
+
+export interface Workbook {
+  sheet: CsvSheet;
+  /** The worksheet read, by its name. */
+  worksheet: string;
+  sha256: string;
+  bytes: number;
+  /** Stops the reader when the records will not be read (a header refused). */
+  close(): Promise<void>;
+}
+
+/** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
+export async function openWorkbook(path: string, worksheet?: string): Promise<Workbook> {
+  const [{ sha256, bytes }] = await Promise.all([hashed(path), checkWorkbookZip(path)]);
+  const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
+  const worker = new Worker(workerFile(), {
+    workerData: input,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB },
+  });
+  const inbox = new WorkerInbox(worker);
+  try {
+    const first = await inbox.next();
+    if (first.kind !== 'header') throw new SheetError('the workbook reader stopped early.');
+    return {
+      sheet: {
+        delimiter: ';',
+        header: first.header,
+        headerLine: first.headerLine,
+        batches: batches(worker, inbox),
+      },
+      worksheet: first.worksheet,
+      sha256,
+      bytes,
+      close: async () => {
+        await worker.terminate();
+      },
+    };
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+}
+
+async function* batches(worker: Worker, inbox: WorkerInbox): AsyncGenerator<SourceRecord[]> {
+  try {
+    for (;;) {
+      worker.postMessage('more');
+      const message = await inbox.next();
+      if (message.kind === 'end') return;
+      if (message.kind === 'batch') yield message.records as SourceRecord[];
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** The worker's messages in order; its error or early exit as a SheetError. */
+class WorkerInbox {
+  readonly #queue: Array<FromWorker | SheetError> = [];
+  #wake: (() => void) | undefined;
+
+  constructor(private readonly worker: Worker) {
+    const push = (item: FromWorker | SheetError) => {
+      this.#queue.push(item);
+      this.#wake?.();
+    };
+    worker.on('message', (message: FromWorker) => {
+      push(message.kind === 'error' ? new SheetError(message.message) : message);
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      push(
+        new SheetError(
+          memory
+            ? `the workbook needs more than ${WORKER_HEAP_MB} MB of memory to read (a very large table of texts): save it as CSV instead.`
+            : `the workbook cannot be read (${error.message}): open it in Excel and save it again as .xlsx, or save it as CSV.`,
+          undefined,
+          { cause: error },
+        ),
+      );
+    });
+    worker.on('exit', () => {
+      push(new SheetError('the workbook reader stopped early.'));
+    });
+  }
+
+  async next(): Promise<FromWorker> {
+    // The worker keeps the process alive only while its next message is awaited: a reader left
+    // behind (its records never read) never keeps the process from ending.
+    this.worker.ref();
+    try {
+      while (this.#queue.length === 0) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+      }
+    } finally {
+      this.worker.unref();
+    }
+    const item = this.#queue.shift() as FromWorker | SheetError;
+    if (item instanceof SheetError) throw item;
+    return item;
+  }
+}
+
+/**
+ * The worker's script. A worker thread runs plain JavaScript: run from the TypeScript sources
+ * (the tests, after `npm run build`), it is the built one.
+ */
+function workerFile(): URL {
+  const here = import.meta.url;
+  return here.endsWith('.ts')
+    ? new URL('../../dist/src/sheets/workbook-worker.js', here)
+    : new URL('./workbook-worker.js', here);
+}
+
+async function hashed(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: 1 << 20,
+  }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
