@@ -70,10 +70,12 @@ export function wallClock(at: Date): string {
   return `${date} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
 }
 
+/** Statuses whose orders have no inspection to come, whatever dates they carry. */
+const OVER = new Set(['cancelled', 'canceled', 'not found', 'done']);
+
 /** Whether an order of this status still has inspections to come. */
 export function stillOn(status: string): boolean {
-  const plain = status.trim().toLowerCase();
-  return plain !== 'cancelled' && plain !== 'canceled' && plain !== 'not found';
+  return !OVER.has(status.trim().toLowerCase());
 }
 
 /** The summary of the folder's status.csv, read whole; undefined when it has none. */

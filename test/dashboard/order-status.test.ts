@@ -7,6 +7,7 @@ import {
   nextInspection,
   ordersOfRows,
   type StatusSummary,
+  stillOn,
   summariseStatus,
   UPCOMING_KEPT,
   wallClock,
@@ -102,6 +103,13 @@ describe("a status.csv's summary", () => {
       { status: 'not found', orders: 1 },
     ]);
     expect(summary?.others).toEqual({ orders: 0, statuses: 0 });
+  });
+
+  it('takes no date of a done order as the next inspection', () => {
+    expect(stillOn('done')).toBe(false);
+    expect(stillOn(' Done ')).toBe(false);
+    expect(stillOn('scheduled')).toBe(true);
+    expect(stillOn('to schedule')).toBe(true);
   });
 
   it('takes the earliest date not past of the orders still on as the next inspection', async () => {
