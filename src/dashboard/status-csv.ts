@@ -13,23 +13,11 @@ import { lstatIfThere } from '../intake/files.js';
 import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
 import { chain } from '../sheets/decode.js';
 import { restoreCell } from '../sheets/excel-text.js';
+import { STATUS_COLUMNS, STATUS_FILE } from '../status/status-csv.js';
 import { withHeaderDelimiter } from './report-csv.js';
 
-export const STATUS_FILE = 'status.csv';
-
-/** The columns status.csv holds, in the order the importer writes them. */
-export const STATUS_COLUMNS = [
-  'row',
-  'reference',
-  'order_id',
-  'order_status',
-  'cancel_reason',
-  'product_id',
-  'product_name',
-  'inspection_date',
-  'inspector_name',
-  'checked_at',
-] as const;
+// What status.csv is, as the status stage writes it: its name and its columns, in order.
+export { STATUS_COLUMNS, STATUS_FILE };
 
 export interface StatusLimits {
   /** The largest file read at all. */
