@@ -92,7 +92,7 @@ describe('the overview', () => {
     const listed = async (shape: RegExp) => (await notTaken()).some((line) => shape.test(line));
     // The list is refreshed in place by the page's script.
     await expect.poll(() => listed(/broken\.csv.*cannot be read.*never closed/s)).toBe(true);
-    await expect.poll(() => listed(/old-orders\.ods.*workbook/s)).toBe(true);
+    await expect.poll(() => listed(/old-orders\.ods.*spreadsheet format.*\.xlsx/s)).toBe(true);
     await expect.poll(() => listed(/linked\.csv.*symbolic link/s)).toBe(true);
     // Dates in the browser's own way, with a 24-hour clock.
     const received = page.locator(`tr[data-sheet-id="${north.sheetId}"] time`).first();
