@@ -1,10 +1,12 @@
 /**
- * A status job stopped between queueing `orders.changed` and putting status.csv in place (a kill,
- * a failed write) and run again finds those changes again, and any made since: what it then
- * writes into status.csv is told, not taken for the event already queued.
- *
- * The stop is made here as it would leave things: the first run's status.csv put back as it was
- * (status.csv is renamed into place after the event is queued).
+ * `orders.changed` is told once per change, and every change is told:
+ * - two status runs of one sheet at the same time (the `status` command while `watch`'s scheduled
+ *   refresh reads it, or two firings overlapping) compare with the same previous status.csv and
+ *   find the same changes: one event, one id, told once (DESIGN §2 Notifications);
+ * - a status job stopped between queueing the event and putting status.csv in place (a kill, a
+ *   failed write) and run again finds those changes again, and any made since: what it then
+ *   writes into status.csv is told, not taken for the event already queued. The stop is made as
+ *   it would leave things: the first run's status.csv put back as it was.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,7 +28,7 @@ let db: Database.Database;
 
 beforeAll(async () => {
   hook = await webhookReceiver();
-  const sandboxDir = await tempDir('review13-retry-sandbox-');
+  const sandboxDir = await tempDir('orders-changed-sandbox-');
   t = await testPipeline({
     sandbox: { dataDir: sandboxDir },
     settings: { notify: { webhook: { url: hook.url }, retryHours: 24 } },
@@ -39,10 +41,48 @@ afterAll(async () => {
   await hook.close();
 });
 
+/** Whether a request the receiver got is an `orders.changed` of this sheet. */
+function toldOf(sheetId: string): (r: { body: string }) => boolean {
+  return (r) => {
+    const body = JSON.parse(r.body) as { event: string; sheetId?: string };
+    return body.event === 'orders.changed' && body.sheetId === sheetId;
+  };
+}
+
+it('tells one change once, even when two status runs of the sheet overlap', async () => {
+  const dir = await tempDir('review13-race-sheet-');
+  const { sheetId } = await t.importSheet(
+    await writeCsvSheet(dir, 'orders.csv', [sheetRow(1), sheetRow(2)]),
+    60_000,
+  );
+  const sheet = await reportOfSheet(t.reportsDir, sheetId);
+  if (sheet === undefined) throw new Error('no report');
+  // A first run: status.csv holds the orders as new.
+  await refreshSheetStatus(t.ctx, sheet);
+  // The planners move one order.
+  db.prepare("UPDATE orders SET status = 'planned' WHERE id = (SELECT MIN(id) FROM orders)").run();
+
+  // The `status` command and the scheduled refresh read the sheet at the same time.
+  const [cli, scheduled] = await Promise.all([
+    refreshSheetStatus(t.ctx, sheet),
+    refreshSheetStatus(t.ctx, sheet),
+  ]);
+  expect(cli.changed + scheduled.changed).toBeGreaterThan(0);
+
+  const changed = toldOf(sheetId);
+  await hook.waitFor(1, changed, 30_000);
+  // Give a second delivery, if any, its chance to arrive (not a timed assertion of the product:
+  // only a wait for an event that must not come).
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const told = hook.received.filter(changed);
+  const ids = new Set(told.map((r) => r.headers['x-order-importer-event']));
+  expect(told.length, `orders.changed bodies received, ids ${[...ids].join(', ')}`).toBe(1);
+});
+
 it('tells every change a retried status job writes into status.csv', async () => {
   const dir = await tempDir('review13-retry-sheet-');
   const { sheetId } = await t.importSheet(
-    await writeCsvSheet(dir, 'orders.csv', [sheetRow(1), sheetRow(2)]),
+    await writeCsvSheet(dir, 'orders.csv', [sheetRow(3), sheetRow(4)]),
     60_000,
   );
   const sheet = await reportOfSheet(t.reportsDir, sheetId);
@@ -66,8 +106,7 @@ it('tells every change a retried status job writes into status.csv', async () =>
   const retried = await refreshSheetStatus(t.ctx, sheet);
   expect(retried.changedOrders.map((o) => o.order_id).sort()).toEqual([first, second].sort());
 
-  const changed = (r: { body: string }) =>
-    (JSON.parse(r.body) as { event: string }).event === 'orders.changed';
+  const changed = toldOf(sheetId);
   await hook.waitFor(1, changed, 30_000);
   // Room for a second delivery to arrive, if one was queued.
   await new Promise((resolve) => setTimeout(resolve, 3000));
