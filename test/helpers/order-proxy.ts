@@ -1,5 +1,7 @@
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { forward } from './proxy.js';
 
 /** What the proxy answers for one order's GET instead of the API's own answer. */
 export type OrderFault = { status: number; body: string; headers?: Record<string, string> };
@@ -31,18 +33,7 @@ export async function orderProxy(target: string): Promise<OrderProxy> {
         return;
       }
     }
-    const onward = request(
-      new URL(incoming.url ?? '/', base),
-      { method: incoming.method, headers: { ...incoming.headers, host: base.host } },
-      (answer) => {
-        reply.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(reply);
-      },
-    );
-    onward.on('error', () => {
-      reply.destroy();
-    });
-    incoming.pipe(onward);
+    forward(incoming, reply, base);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,4 +1,4 @@
-import { createServer, request } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A real HTTP server in front of another one, that answers its first requests with a 503. */
@@ -21,6 +21,22 @@ export interface FlakyProxyOptions {
   port?: number;
 }
 
+/** Sends a request on to `target` as it came, and its answer back as it comes. */
+export function forward(incoming: IncomingMessage, reply: ServerResponse, target: URL): void {
+  const onward = request(
+    new URL(incoming.url ?? '/', target),
+    { method: incoming.method, headers: { ...incoming.headers, host: target.host } },
+    (answer) => {
+      reply.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(reply);
+    },
+  );
+  onward.on('error', () => {
+    reply.destroy();
+  });
+  incoming.pipe(onward);
+}
+
 export async function flakyProxy(options: FlakyProxyOptions): Promise<FlakyProxy> {
   const target = new URL(options.target);
   let received = 0;
@@ -34,18 +50,7 @@ export async function flakyProxy(options: FlakyProxyOptions): Promise<FlakyProxy
       reply.end('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
       return;
     }
-    const onward = request(
-      new URL(incoming.url ?? '/', target),
-      { method: incoming.method, headers: { ...incoming.headers, host: target.host } },
-      (answer) => {
-        reply.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(reply);
-      },
-    );
-    onward.on('error', () => {
-      reply.destroy();
-    });
-    incoming.pipe(onward);
+    forward(incoming, reply, target);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
