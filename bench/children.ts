@@ -21,9 +21,8 @@ export async function runChild<T>(
   input: unknown,
   nodeArgs: string[] = [],
 ): Promise<T> {
-  const child = spawn(process.execPath, [...nodeArgs, join(here, script), JSON.stringify(input)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const args = [...profiling(), ...nodeArgs, join(here, script), JSON.stringify(input)];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const forget = onCleanup(() => stop(child));
   let out = '';
   let err = '';
@@ -41,6 +40,12 @@ export async function runChild<T>(
     throw new Error(`${script} ${how}: ${err.trim() || last}`);
   }
   return JSON.parse(last) as T;
+}
+
+/** BENCH_CPU_PROF=<folder>: every child writes a V8 CPU profile there (node --cpu-prof). */
+function profiling(): string[] {
+  const folder = process.env.BENCH_CPU_PROF;
+  return folder ? ['--cpu-prof', `--cpu-prof-dir=${folder}`] : [];
 }
 
 /** SIGTERM, then SIGKILL if it has not ended in a few seconds; at once if it has ended already. */

@@ -7,6 +7,7 @@
  *
  *   npm run bench -- --only validate,fast-api     some measures only
  *   npm run bench -- --scale 0.1                  every row count ÷ 10, for a quick run
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench …      each child process writes a CPU profile there
  */
 import { parseArgs } from 'node:util';
 
@@ -32,7 +33,9 @@ const MEASURES: Measure[] = [
 
 const USAGE = `npm run bench [-- --only NAME[,NAME…]] [--scale FACTOR]
   --only     measures to run: ${MEASURES.map((m) => [m.name, ...(m.aliases ?? [])].join('|')).join(', ')}
-  --scale    every row count multiplied by FACTOR (BENCH_SCALE; default 1, the issue's sizes)`;
+  --scale    every row count multiplied by FACTOR (BENCH_SCALE; default 1, the issue's sizes)
+BENCH_CPU_PROF=FOLDER writes a CPU profile of every measured child process (the importer, the
+peers) into FOLDER, to open in Chrome's DevTools.`;
 
 function options(): { selected: Measure[]; scale: number } {
   const { values } = parseArgs({

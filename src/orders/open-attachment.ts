@@ -5,7 +5,17 @@
  * folder may have changed since, and the check is made on the opened file itself, so that a link
  * swapped in between the look and the opening is caught too.
  */
-import { constants, createWriteStream, lstatSync, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createWriteStream,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
@@ -119,6 +129,21 @@ export interface OpenedFile {
 // Never follow a link in the last part; never hang on a FIFO someone put there.
 const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/** A sheet's folder as resolve-folder.ts resolves it once for the many files opened in it. */
+export interface ResolvedFolder {
+  /** Its real path (no link on the way to it). */
+  real: string;
+  /**
+   * On a local disk (Linux only): a small file there is opened, checked and read at once, without
+   * four trips through the thread pool; a network share is always read through the pool, so that
+   * a server that hangs never stalls the process.
+   */
+  local: boolean;
+}
+
+/** A file up to this size, in a local folder, is read whole at once (readAtOnce). */
+export const AT_ONCE_BYTES = 256 * 1024;
+
 /**
  * Opens `path` (relative) inside `root` for reading. Refused (AttachmentRefused): a path leading
  * outside, any symbolic link on the way, anything but a regular file, a file over `maxBytes`.
@@ -127,31 +152,29 @@ const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 export async function openInside(
   root: string,
   path: string,
-  options: { maxBytes?: number; realRoot?: string } = {},
+  options: { maxBytes?: number; folder?: ResolvedFolder } = {},
 ): Promise<OpenedFile> {
   const plain = plainRelative(path);
-  // A caller that opens many files of one folder resolves it once (realRootOf): the file opened
-  // is still confirmed to lie inside that real folder, however the path to it changes later.
-  const realRoot = options.realRoot ?? (await realpath(root));
+  // A caller that opens many files of one folder resolves it once (resolve-folder.ts): the file
+  // opened is still confirmed to lie inside that real folder, however the path to it changes later.
+  const realRoot = options.folder?.real ?? (await realpath(root));
   // On Linux the kernel says where the opened file is (confirmOpenedAt): a link on the way shows
   // there, and is looked for only then, to name it. Elsewhere the path is looked at first.
   if (process.platform !== 'linux') await refuseLinkOnTheWay(realRoot, plain, path);
-  const target = posix.join(realRoot, plain);
+  const where = { realRoot, plain, target: posix.join(realRoot, plain) };
+  if (options.folder?.local === true && process.platform === 'linux') {
+    const read = await readAtOnce(where, path, options.maxBytes);
+    if (read !== undefined) return read;
+  }
   let handle: FileHandle;
   try {
-    handle = await open(target, FLAGS);
+    handle = await open(where.target, FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // ELOOP (Linux, macOS) or EMLINK (BSD): the last part is a link.
-    if (code === 'ELOOP' || code === 'EMLINK')
-      throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
-    // Not there: unless a link on the way leads nowhere, which is refused as any link is.
-    if (code === 'ENOENT' || code === 'ENOTDIR') await refuseLinkOnTheWay(realRoot, plain, path);
-    throw error;
+    return openFailed(error, where, path);
   }
   try {
     const stats = await handle.stat();
-    await confirmOpenedAt(handle, { realRoot, plain, target }, stats, path);
+    await confirmOpenedAt(handle.fd, where, stats, path);
     refuseUnfit(path, stats, options.maxBytes);
     return openedFile(handle, plain, stats.size);
   } catch (error) {
@@ -160,28 +183,67 @@ export async function openInside(
   }
 }
 
-/** Where the kernel says an opened file is (Linux). */
-function ownPath(handle: FileHandle): string {
-  return readlinkSync(`/proc/self/fd/${handle.fd}`);
+interface Where {
+  realRoot: string;
+  plain: string;
+  /** The real folder and the plain path, joined. */
+  target: string;
+}
+
+/** Why a file could not be opened, as openInside says it. */
+async function openFailed(error: unknown, where: Where, path: string): Promise<never> {
+  const code = (error as NodeJS.ErrnoException).code;
+  // ELOOP (Linux, macOS) or EMLINK (BSD): the last part is a link.
+  if (code === 'ELOOP' || code === 'EMLINK')
+    throw new AttachmentRefused(path, 'link', linkMessage(path, where.plain));
+  // Not there: unless a link on the way leads nowhere, which is refused as any link is.
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    await refuseLinkOnTheWay(where.realRoot, where.plain, path);
+  throw error;
 }
 
 /**
- * The real path of a folder whose files are opened again and again (a sheet's), resolved once
- * per folder; at most `limit` folders are remembered.
+ * A small file of a local folder, opened, checked as openInside checks it, read whole and closed,
+ * each a system call made at once; undefined for a file over AT_ONCE_BYTES (read as any other).
  */
-export function realRootOf(limit = 256): (root: string) => Promise<string> {
-  const known = new Map<string, Promise<string>>();
-  return (root) => {
-    let real = known.get(root);
-    if (real === undefined) {
-      if (known.size >= limit) known.clear();
-      real = realpath(root);
-      known.set(root, real);
-      // A folder not there now may be there later: not remembered.
-      void real.catch(() => known.delete(root));
+async function readAtOnce(
+  where: Where,
+  path: string,
+  maxBytes: number | undefined,
+): Promise<OpenedFile | undefined> {
+  let fd: number;
+  try {
+    fd = openSync(where.target, FLAGS);
+  } catch (error) {
+    return openFailed(error, where, path);
+  }
+  let bytes: Buffer;
+  try {
+    const stats = fstatSync(fd);
+    await confirmOpenedAt(fd, where, stats, path);
+    refuseUnfit(path, stats, maxBytes);
+    if (stats.size > AT_ONCE_BYTES) return undefined;
+    bytes = Buffer.allocUnsafe(stats.size);
+    for (let read = 0; read < stats.size;) {
+      const n = readSync(fd, bytes, read, stats.size - read, read);
+      if (n === 0) throw new Error(`"${where.plain}" became shorter while it was read.`);
+      read += n;
     }
-    return real;
+  } finally {
+    closeSync(fd);
+  }
+  return {
+    path: where.plain,
+    size: bytes.length,
+    stream: () => Readable.from(bytes.length === 0 ? [] : [bytes]),
+    bytes: () => Promise.resolve(bytes),
+    close: () => Promise.resolve(),
   };
+}
+
+/** Where the kernel says an opened file is (Linux). */
+function ownPath(fd: number): string {
+  return readlinkSync(`/proc/self/fd/${fd}`);
 }
 
 async function refuseLinkOnTheWay(realRoot: string, plain: string, path: string): Promise<void> {
@@ -212,8 +274,8 @@ function refuseUnfit(path: string, stats: Stats, maxBytes: number | undefined): 
  * file is; elsewhere the path, looked at again, must lead to the same file without a link.
  */
 async function confirmOpenedAt(
-  handle: FileHandle,
-  where: { realRoot: string; plain: string; target: string },
+  fd: number,
+  where: Where,
   stats: Stats,
   path: string,
 ): Promise<void> {
@@ -226,7 +288,7 @@ async function confirmOpenedAt(
     );
   if (process.platform === 'linux') {
     // procfs, never a network share: asked at once rather than through the thread pool.
-    if (ownPath(handle) === target) return;
+    if (ownPath(fd) === target) return;
     await refuseLinkOnTheWay(where.realRoot, where.plain, path);
     throw moved();
   }
@@ -293,7 +355,7 @@ async function openFolder(dir: string, path: string): Promise<FileHandle> {
       throw new AttachmentRefused(path, 'link', linkMessage(path, posix.dirname(path)));
     throw error;
   }
-  if (ownPath(handle) !== dir) {
+  if (ownPath(handle.fd) !== dir) {
     await handle.close();
     throw new AttachmentRefused(
       path,

@@ -5,7 +5,8 @@
  */
 import { dirname } from 'node:path';
 
-import { type OpenedFile, openInside, realRootOf } from '../orders/open-attachment.js';
+import { type OpenedFile, openInside } from '../orders/open-attachment.js';
+import { folderOf } from '../orders/resolve-folder.js';
 import type { SheetStore } from '../store/sheet-store.js';
 
 /** The sheet's record is gone: its folder, and so its files, cannot be found. */
@@ -21,7 +22,7 @@ export function attachmentOpener(
   store: Pick<SheetStore, 'pathOf'>,
   maxBytes: number,
 ): AttachmentOpener {
-  const realRoot = realRootOf();
+  const folders = folderOf();
   return async (sheetId, path) => {
     const sheetPath = await store.pathOf(sheetId);
     if (sheetPath === undefined) {
@@ -30,6 +31,6 @@ export function attachmentOpener(
       );
     }
     const root = dirname(sheetPath);
-    return openInside(root, path, { maxBytes, realRoot: await realRoot(root) });
+    return openInside(root, path, { maxBytes, folder: await folders(root) });
   };
 }

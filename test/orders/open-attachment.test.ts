@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, rename, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rename, symlink, writeFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { join } from 'node:path';
 
@@ -10,9 +10,11 @@ import {
   copyInside,
   moveInside,
   openInside,
+  AT_ONCE_BYTES,
   plainRelative,
-  realRootOf,
+  type ResolvedFolder,
 } from '../../src/orders/open-attachment.js';
+import { folderOf, onLocalDisk } from '../../src/orders/resolve-folder.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const root = await tempDir('open-attachment-');
@@ -21,6 +23,7 @@ await put(sheetDir, 'docs/plan.pdf', '%PDF plan');
 await put(sheetDir, '..notes.txt', 'notes');
 await put(sheetDir, 'empty.txt', '');
 await put(sheetDir, 'big.bin', Buffer.alloc(101));
+await put(sheetDir, 'large.bin', Buffer.alloc(AT_ONCE_BYTES + 1, 7));
 await put(root, 'outside/secret.pdf', 'secret');
 await mkdir(join(sheetDir, 'folder'));
 await symlink(join(root, 'outside', 'secret.pdf'), join(sheetDir, 'escape.pdf'));
@@ -32,8 +35,14 @@ execFileSync('mkfifo', [join(sheetDir, 'pipe.pdf')]);
 // The sheet's folder reached through a link of its own is fine: only what lies below it counts.
 await symlink(sheetDir, join(root, 'sheet-link'));
 
-async function read(dir: string, path: string): Promise<string> {
-  const file = await openInside(dir, path, { maxBytes: 100 });
+/** How the folder is given: not at all (resolved per file), or resolved once, local or not. */
+type Way = 'per file' | 'local' | 'pool';
+const folderFor = async (dir: string, way: Way): Promise<ResolvedFolder | undefined> =>
+  way === 'per file' ? undefined : { real: await realpath(dir), local: way === 'local' };
+
+async function read(dir: string, path: string, way: Way = 'per file'): Promise<string> {
+  const folder = await folderFor(dir, way);
+  const file = await openInside(dir, path, { maxBytes: 100, ...(folder && { folder }) });
   try {
     return (await buffer(file.stream())).toString();
   } finally {
@@ -41,8 +50,9 @@ async function read(dir: string, path: string): Promise<string> {
   }
 }
 
-async function refusal(path: string): Promise<AttachmentRefused> {
-  const error = await openInside(sheetDir, path, { maxBytes: 100 }).then(
+async function refusal(path: string, way: Way): Promise<AttachmentRefused> {
+  const folder = await folderFor(sheetDir, way);
+  const error = await openInside(sheetDir, path, { maxBytes: 100, ...(folder && { folder }) }).then(
     async (file) => {
       await file.close();
       return null;
@@ -53,13 +63,13 @@ async function refusal(path: string): Promise<AttachmentRefused> {
   return error as AttachmentRefused;
 }
 
-describe('openInside', () => {
+describe.each<Way>(['per file', 'local', 'pool'])('openInside, folder resolved %s', (way) => {
   it('reads a file inside the folder, a name beginning with `..`, and an empty file', async () => {
-    expect(await read(sheetDir, 'docs/plan.pdf')).toBe('%PDF plan');
-    expect(await read(sheetDir, 'docs/../docs/plan.pdf')).toBe('%PDF plan');
-    expect(await read(sheetDir, '..notes.txt')).toBe('notes');
-    expect(await read(sheetDir, 'empty.txt')).toBe('');
-    expect(await read(join(root, 'sheet-link'), 'docs/plan.pdf')).toBe('%PDF plan');
+    expect(await read(sheetDir, 'docs/plan.pdf', way)).toBe('%PDF plan');
+    expect(await read(sheetDir, 'docs/../docs/plan.pdf', way)).toBe('%PDF plan');
+    expect(await read(sheetDir, '..notes.txt', way)).toBe('notes');
+    expect(await read(sheetDir, 'empty.txt', way)).toBe('');
+    expect(await read(join(root, 'sheet-link'), 'docs/plan.pdf', way)).toBe('%PDF plan');
   });
 
   it.each([
@@ -75,15 +85,16 @@ describe('openInside', () => {
     ['pipe.pdf', 'not-file', /is not a regular file/],
     ['big.bin', 'too-large', /is 101 bytes, over the limit of 100 bytes/],
   ])('refuses %j (%s)', async (path, kind, message) => {
-    const error = await refusal(path);
+    const error = await refusal(path, way);
     expect(error.kind).toBe(kind);
     expect(error.message).toMatch(message);
     expect(error.retryable).toBe(false);
   });
 
-  it('gives the same bytes whole as streamed', async () => {
-    for (const path of ['docs/plan.pdf', 'empty.txt', 'big.bin']) {
-      const file = await openInside(sheetDir, path);
+  it('gives the same bytes whole as streamed, a file past AT_ONCE_BYTES too', async () => {
+    const folder = await folderFor(sheetDir, way);
+    for (const path of ['docs/plan.pdf', 'empty.txt', 'big.bin', 'large.bin']) {
+      const file = await openInside(sheetDir, path, folder && { folder });
       try {
         expect(await file.bytes()).toEqual(await buffer(file.stream()));
       } finally {
@@ -93,42 +104,73 @@ describe('openInside', () => {
   });
 
   it('says ENOENT of a file that is not there', async () => {
-    await expect(openInside(sheetDir, 'docs/none.pdf')).rejects.toMatchObject({ code: 'ENOENT' });
+    const folder = await folderFor(sheetDir, way);
+    await expect(openInside(sheetDir, 'docs/none.pdf', folder && { folder })).rejects.toMatchObject(
+      { code: 'ENOENT' },
+    );
   });
 });
 
-describe('openInside with the real folder resolved once (realRootOf)', () => {
-  it('reads through the remembered real path, and refuses what lies outside it', async () => {
-    const dir = await tempDir('real-root-');
-    await put(join(dir, 'sheet'), 'docs/plan.pdf', '%PDF plan');
-    await put(join(dir, 'elsewhere'), 'docs/plan.pdf', 'someone else');
-    const realRoot = realRootOf();
-    const folder = join(dir, 'sheet');
-    const remembered = await realRoot(folder);
-    const opened = await openInside(folder, 'docs/plan.pdf', { realRoot: remembered });
-    expect((await opened.bytes()).toString()).toBe('%PDF plan');
-    await opened.close();
-    // The sheet's folder swapped for a link to another: opened through the remembered real path,
-    // the link is seen on the way and nothing of the other folder is read.
-    await rename(folder, join(dir, 'moved'));
-    await symlink(join(dir, 'elsewhere'), folder);
-    expect(await realRoot(folder)).toBe(remembered);
-    await expect(
-      openInside(folder, 'docs/plan.pdf', { realRoot: remembered }),
-    ).rejects.toMatchObject({ kind: 'link' });
-  });
+describe('a folder resolved once (folderOf)', () => {
+  it.each([true, false])(
+    'reads through the remembered real path, and refuses what lies outside it (local: %s)',
+    async (local) => {
+      const dir = await tempDir('real-root-');
+      await put(join(dir, 'sheet'), 'docs/plan.pdf', '%PDF plan');
+      await put(join(dir, 'elsewhere'), 'docs/plan.pdf', 'someone else');
+      const folders = folderOf();
+      const path = join(dir, 'sheet');
+      const remembered = { ...(await folders(path)), local };
+      const opened = await openInside(path, 'docs/plan.pdf', { folder: remembered });
+      expect((await opened.bytes()).toString()).toBe('%PDF plan');
+      await opened.close();
+      // The sheet's folder swapped for a link to another: opened through the remembered real
+      // path, the link is seen on the way and nothing of the other folder is read.
+      await rename(path, join(dir, 'moved'));
+      await symlink(join(dir, 'elsewhere'), path);
+      expect((await folders(path)).real).toBe(remembered.real);
+      await expect(openInside(path, 'docs/plan.pdf', { folder: remembered })).rejects.toMatchObject(
+        { kind: 'link' },
+      );
+    },
+  );
 
   it('forgets a folder that was not there, and forgets all past its limit', async () => {
     const dir = await tempDir('real-root-');
-    const realRoot = realRootOf(2);
-    await expect(realRoot(join(dir, 'later'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const folders = folderOf(2);
+    await expect(folders(join(dir, 'later'))).rejects.toMatchObject({ code: 'ENOENT' });
     await mkdir(join(dir, 'later'));
-    expect(await realRoot(join(dir, 'later'))).toBe(join(await realRoot(dir), 'later'));
+    expect((await folders(join(dir, 'later'))).real).toBe(join((await folders(dir)).real, 'later'));
     await mkdir(join(dir, 'a'));
-    await realRoot(join(dir, 'a'));
+    await folders(join(dir, 'a'));
     // Past two folders the first is resolved again: a folder replaced meanwhile is seen.
     await rename(join(dir, 'later'), join(dir, 'gone'));
-    await expect(realRoot(join(dir, 'later'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(folders(join(dir, 'later'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.each([
+    [true, 'before'],
+    [false, 'after!'],
+  ])(
+    'with local %s, reads a small file when opening it (it shows what was there %s)',
+    async (local, when) => {
+      if (process.platform !== 'linux') return;
+      const dir = await tempDir('at-once-');
+      await put(dir, 'plan.pdf', 'before');
+      const folder = { real: await realpath(dir), local };
+      const file = await openInside(dir, 'plan.pdf', { folder });
+      // Rewritten in place once opened: a file already read keeps what it read.
+      await writeFile(join(dir, 'plan.pdf'), 'after!');
+      expect((await file.bytes()).toString()).toBe(when);
+      await file.close();
+    },
+  );
+
+  it('calls a disk folder local and procfs not (Linux); nothing is local elsewhere', async () => {
+    const linux = process.platform === 'linux';
+    expect(await onLocalDisk(await realpath(sheetDir))).toBe(linux);
+    expect(await onLocalDisk('/proc')).toBe(false);
+    expect((await folderOf()(sheetDir)).local).toBe(linux);
   });
 });
 

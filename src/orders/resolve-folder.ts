@@ -1,0 +1,47 @@
+/**
+ * A sheet's folder, resolved once for the many attachments opened in it: its real path, and
+ * whether it lies on a local disk (open-attachment.ts reads a small file of a local folder at
+ * once; a network share, or anything not known to be local, through the thread pool).
+ */
+import { realpath, statfs } from 'node:fs/promises';
+
+import type { ResolvedFolder } from './open-attachment.js';
+
+/**
+ * File systems on a disk of this machine, by the magic number statfs(2) gives (linux/magic.h):
+ * ext2–4, XFS, Btrfs, tmpfs, overlayfs (a container's own files), ZFS, F2FS, bcachefs. NFS, SMB,
+ * FUSE (sshfs), 9p and virtiofs (a host's folder in a VM or container) are not among them.
+ */
+const LOCAL_FILE_SYSTEMS = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010, 0xca451a4e,
+]);
+
+/** Whether `real` (a real path) is on a local disk; false off Linux, or when statfs cannot say. */
+export async function onLocalDisk(real: string): Promise<boolean> {
+  if (process.platform !== 'linux') return false;
+  const { type } = await statfs(real);
+  return LOCAL_FILE_SYSTEMS.has(type);
+}
+
+/**
+ * Resolves a folder once and remembers it; at most `limit` folders are remembered. A folder that
+ * is not there now may be there later: its failure is not remembered.
+ */
+export function folderOf(limit = 256): (root: string) => Promise<ResolvedFolder> {
+  const known = new Map<string, Promise<ResolvedFolder>>();
+  return (root) => {
+    let folder = known.get(root);
+    if (folder === undefined) {
+      if (known.size >= limit) known.clear();
+      folder = resolve(root);
+      known.set(root, folder);
+      void folder.catch(() => known.delete(root));
+    }
+    return folder;
+  };
+}
+
+async function resolve(root: string): Promise<ResolvedFolder> {
+  const real = await realpath(root);
+  return { real, local: await onLocalDisk(real) };
+}
