@@ -17,6 +17,8 @@ import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
 import { openStores, type Stores } from './store/stores.js';
+import type { ResolvedFolder } from './orders/open-attachment.js';
+import { folderOf } from './orders/resolve-folder.js';
 
 export interface ContextSettings extends QueueSettings {
   /** Row jobs in flight in this process. */
@@ -97,6 +99,11 @@ export interface Context extends Stores {
     /** Undoes what the context attached to what it does not own (the API client's listener). */
     detach: () => void;
   };
+  /**
+   * Sheets' folders, each resolved once for the many attachments opened in it: its real path,
+   * and whether it is on a local disk (orders/resolve-folder.ts).
+   */
+  folders: (root: string) => Promise<ResolvedFolder>;
   /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
   workers: Worker[];
 }
@@ -160,6 +167,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     outages,
     stop,
     queues,
+    folders: folderOf(),
     workers: [],
   };
   redis.on('error', (error: Error) => {

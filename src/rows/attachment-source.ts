@@ -5,9 +5,8 @@
  */
 import { dirname } from 'node:path';
 
+import type { Context } from '../context.js';
 import { type OpenedFile, openInside } from '../orders/open-attachment.js';
-import { folderOf } from '../orders/resolve-folder.js';
-import type { SheetStore } from '../store/sheet-store.js';
 
 /** The sheet's record is gone: its folder, and so its files, cannot be found. */
 export class SheetGoneError extends Error {
@@ -15,22 +14,28 @@ export class SheetGoneError extends Error {
   readonly retryable = false;
 }
 
-/** Opens a sheet's attachment (open-attachment.ts: inside its folder, never through a link). */
-export type AttachmentOpener = (sheetId: string, path: string) => Promise<OpenedFile>;
-
-export function attachmentOpener(
-  store: Pick<SheetStore, 'pathOf'>,
-  maxBytes: number,
-): AttachmentOpener {
-  const folders = folderOf();
-  return async (sheetId, path) => {
-    const sheetPath = await store.pathOf(sheetId);
-    if (sheetPath === undefined) {
-      throw new SheetGoneError(
-        `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
-      );
-    }
-    const root = dirname(sheetPath);
-    return openInside(root, path, { maxBytes, folder: await folders(root) });
-  };
+/**
+ * Opens a sheet's attachment (open-attachment.ts: inside its folder, never through a link), the
+ * folder resolved once per process (ctx.folders), not once per file.
+ */
+export async function openAttachment(
+  ctx: {
+    store: Pick<Context['store'], 'pathOf'>;
+    folders: Context['folders'];
+    settings: Pick<Context['settings'], 'maxAttachmentBytes'>;
+  },
+  sheetId: string,
+  path: string,
+): Promise<OpenedFile> {
+  const sheetPath = await ctx.store.pathOf(sheetId);
+  if (sheetPath === undefined) {
+    throw new SheetGoneError(
+      `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
+    );
+  }
+  const root = dirname(sheetPath);
+  return openInside(root, path, {
+    maxBytes: ctx.settings.maxAttachmentBytes,
+    folder: await ctx.folders(root),
+  });
 }

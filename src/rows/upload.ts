@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
-import { attachmentOpener } from './attachment-source.js';
+import { openAttachment } from './attachment-source.js';
 import { StoppingError } from '../stopping.js';
 import { interruptionFor } from './interruption.js';
 import { apiTurn, type RowRun } from './row-run.js';
@@ -61,10 +61,9 @@ async function uploadOne(
     const resent = again ? [...new Set([...state.resent, k])] : state.resent;
     await run.keep({ ...state, orderId, resent, uploading: k });
   }
-  const open = attachmentOpener(ctx.store, ctx.settings.maxAttachmentBytes);
   return ctx.api.uploadFile(
     orderId,
-    { name: basename(path), open: () => open(run.data.sheetId, path) },
+    { name: basename(path), open: () => openAttachment(ctx, run.data.sheetId, path) },
     ctx.stop.now.signal,
   );
 }

@@ -1,0 +1,53 @@
+import { rename, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { folderOf } from '../../src/orders/resolve-folder.js';
+import { openAttachment, SheetGoneError } from '../../src/rows/attachment-source.js';
+import { put, tempDir } from '../helpers/files.js';
+
+/** What openAttachment needs of a context: the sheets' paths, the folders, the size limit. */
+function context(sheets: Record<string, string>, maxAttachmentBytes = 1000) {
+  return {
+    store: { pathOf: (sheetId: string) => Promise.resolve(sheets[sheetId]) },
+    folders: folderOf(),
+    settings: { maxAttachmentBytes },
+  };
+}
+
+const text = async (ctx: Parameters<typeof openAttachment>[0], path: string) => {
+  const file = await openAttachment(ctx, 's1', path);
+  try {
+    return (await file.bytes()).toString();
+  } finally {
+    await file.close();
+  }
+};
+
+describe('openAttachment', () => {
+  it("reads from the sheet's own folder, resolved once for all its files", async () => {
+    const dir = await tempDir('attachment-source-');
+    await put(join(dir, 'inbox'), 'docs/a.pdf', 'plan a');
+    await put(join(dir, 'inbox'), 'docs/b.pdf', 'plan b');
+    await put(join(dir, 'elsewhere'), 'docs/b.pdf', 'someone else');
+    const ctx = context({ s1: join(dir, 'inbox', 'orders.csv') });
+    expect(await text(ctx, 'docs/a.pdf')).toBe('plan a');
+    // The folder swapped for a link to another after the first file: the folder as resolved
+    // then is where the next file is looked for, and the link on the way refuses it.
+    await rename(join(dir, 'inbox'), join(dir, 'moved'));
+    await symlink(join(dir, 'elsewhere'), join(dir, 'inbox'));
+    await expect(text(ctx, 'docs/b.pdf')).rejects.toMatchObject({ kind: 'link' });
+  });
+
+  it('says which sheet has no record, and refuses a file over the size limit', async () => {
+    const dir = await tempDir('attachment-source-');
+    await put(dir, 'big.pdf', Buffer.alloc(11));
+    const ctx = context({ s1: join(dir, 'orders.csv') }, 10);
+    await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(SheetGoneError);
+    await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(/sheet s2 has no record/);
+    await expect(openAttachment(ctx, 's1', 'big.pdf')).rejects.toMatchObject({
+      kind: 'too-large',
+    });
+  });
+});
