@@ -90,6 +90,9 @@ export class ApiClient {
   readonly #listeners = new Set<(answer: ApiAnswer) => void>();
   readonly #observers = new Set<(seen: RequestSeen) => void>();
   #gate: Gate | undefined;
+  /** Multipart boundaries: random for the client, then counted (not 16 random bytes a file). */
+  readonly #boundaryBase = randomBytes(16).toString('hex');
+  #boundaries = 0;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -143,6 +146,7 @@ export class ApiClient {
         const body = await file.open();
         opened.push(body);
         return uploadForm(
+          this.#boundary(),
           { model_id: String(orderId), model_type: 'order', collection_name: 'clientFiles' },
           file.name,
           body.size <= SMALL_FILE_BYTES ? await body.bytes() : body,
@@ -172,6 +176,11 @@ export class ApiClient {
   /** GET /api/files/{id} → the file's bytes. */
   async getFile(id: number, signal?: AbortSignal): Promise<Buffer> {
     return Buffer.from(await this.#send('GET', `/api/files/${id}`, signal, undefined, 'bytes'));
+  }
+
+  /** A boundary no file can be made to contain, and never the same twice. */
+  #boundary(): string {
+    return `----order-importer-${this.#boundaryBase}-${(this.#boundaries++).toString(36)}`;
   }
 
   #send(
@@ -383,11 +392,11 @@ interface RequestBody {
  * from the handle that was checked. Its length is known, so it is sent with a Content-Length.
  */
 function uploadForm(
+  boundary: string,
   fields: Record<string, string>,
   name: string,
   file: FileBody | Buffer,
 ): RequestBody {
-  const boundary = `----order-importer-${randomBytes(16).toString('hex')}`;
   // As browsers write them: a quote or line break in a name would end the header early.
   const quoted = (value: string) =>
     value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -55,22 +55,28 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
 
 export function openQueues(settings: QueueSettings, connectionId: string): Queues {
   const backoff = { type: 'exponential', delay: settings.retryDelayMs, jitter: 0.5 } as const;
-  const queue = (name: string, attempts: number) =>
+  // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
+  const queue = (
+    name: string,
+    attempts: number,
+    keep: { count: number } | true = { count: 1000 },
+  ) =>
     new Queue(name, {
       connection: bullConnection(settings.redisUrl),
       prefix: settings.prefix,
       defaultJobOptions: {
         attempts,
         backoff,
-        // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
-        removeOnComplete: { count: 1000 },
+        removeOnComplete: keep,
         removeOnFail: { count: 5000 },
       },
     });
   const names = queueNames(connectionId);
   return {
     sheets: queue(names.sheets, FILE_JOB_ATTEMPTS),
-    rows: queue(names.rows, settings.rowAttempts),
+    // A finished row job is deleted at once: keeping the last thousand costs Redis a sorted set's
+    // add and trim, and an older job's removal, on every row (issue 11, CPU per row in Redis).
+    rows: queue(names.rows, settings.rowAttempts, true),
     reports: queue(names.reports, FILE_JOB_ATTEMPTS),
     intake: queue(names.intake, 1),
     notify: queue(names.notify, 1),

@@ -53,7 +53,8 @@ if field ~= '' then
   local key = shard(field)
   local added = redis.call('HSET', key, field, ARGV[5])
   redis.call('PEXPIRE', key, ttl)
-  grown(added)
+  -- The claim it replaces counted it, and kept the ledger alive, a moment ago.
+  if added == 1 then grown(1) end
 end
 return 1
 `;

@@ -52,4 +52,12 @@ describe('importing a sheet', () => {
     const bytes = await t.sandbox.api.getFile(first?.files[0]?.id ?? 0);
     expect(bytes.body.equals(Buffer.from(Array.from({ length: 256 }, (_, i) => i)))).toBe(true);
   });
+
+  it('leaves no finished row job in Redis: the rows live in the report', async () => {
+    const dir = await tempDir('sheet-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(11), sheetRow(12)]);
+    expect((await t.importSheet(path)).counts).toMatchObject({ created: 2 });
+    const counts = await t.ctx.queues.rows.getJobCounts('completed', 'failed', 'active', 'wait');
+    expect(counts).toEqual({ completed: 0, failed: 0, active: 0, wait: 0 });
+  });
 });
