@@ -14,11 +14,19 @@ const LOST_LOCK =
   "a job's lock was lost (Redis was away, or the job ran past JOB_LOCK_MS): it is taken over and resumes from its last recorded step";
 
 /**
- * BullMQ's word that a job's lock lapsed, typically after a Redis restart: expected, and handled
- * by stalled-job recovery, so one line without a stack rather than an error per job.
+ * BullMQ's word that a job's lock lapsed, typically after a Redis restart, or that a job it was
+ * finishing is gone: a finish Redis carried out before it went away, its answer lost, is sent
+ * again once Redis is back and finds the job already removed (a finished row job is deleted at
+ * once). Expected, and handled (stalled-job recovery; the row's result was recorded before), so
+ * one line without a stack rather than an error per job.
  */
-function isLostLock(error: Error): boolean {
-  return /missing lock|could not renew lock|lock mismatch/i.test(error.message);
+export function isLostLock(error: Error): boolean {
+  return (
+    /missing lock|could not renew lock|lock mismatch/i.test(error.message) ||
+    /^missing key for job \S+\. (moveToFinished|moveToDelayed|moveToFailed|retryJob)$/i.test(
+      error.message,
+    )
+  );
 }
 
 /** BullMQ will not run this job again. */

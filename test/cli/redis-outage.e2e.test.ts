@@ -59,6 +59,11 @@ function importing(s: Setup, extra: Record<string, string> = {}): CliProcess {
     DATA_DIR: s.dataDir,
     CONCURRENCY: '4',
     RETRY_DELAY_MS: '50',
+    // A job BullMQ handed over in an answer Redis's going away lost is taken up again only once
+    // its lock has run out and a stall check has seen it: up to 1.5 × JOB_LOCK_MS, which at the
+    // default 30 s is longer than the 40 s the import is given after Redis is back. A lock that
+    // outlives the 3 s outage still.
+    JOB_LOCK_MS: '10000',
     ...extra,
   });
   cleanups.push(async () => {
