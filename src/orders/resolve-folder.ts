@@ -24,18 +24,23 @@ export async function onLocalDisk(real: string): Promise<boolean> {
 }
 
 /**
- * Resolves a folder once and remembers it; at most `limit` folders are remembered. A folder that
- * is not there now may be there later: its failure is not remembered.
+ * Resolves a folder once per `scope` (a sheet) and remembers it; at most `limit` are remembered.
+ * Remembered per sheet, not per path: a path through a link that is later pointed elsewhere (a
+ * `today` folder) leads a later sheet to where it leads then, never to an earlier sheet's folder.
+ * A folder that is not there now may be there later: its failure is not remembered.
  */
-export function folderOf(limit = 256): (root: string) => Promise<ResolvedFolder> {
+export function folderOf(limit = 256): (root: string, scope?: string) => Promise<ResolvedFolder> {
   const known = new Map<string, Promise<ResolvedFolder>>();
-  return (root) => {
-    let folder = known.get(root);
+  return (root, scope = '') => {
+    const key = `${scope}\0${root}`;
+    let folder = known.get(key);
     if (folder === undefined) {
       if (known.size >= limit) known.clear();
       folder = resolve(root);
-      known.set(root, folder);
-      void folder.catch(() => known.delete(root));
+      known.set(key, folder);
+      void folder.catch(() => {
+        if (known.get(key) === folder) known.delete(key);
+      });
     }
     return folder;
   };
