@@ -103,7 +103,7 @@ export interface Context extends Stores {
    * Sheets' folders, each resolved once for the many attachments opened in it: its real path,
    * and whether it is on a local disk (orders/resolve-folder.ts).
    */
-  folders: (root: string) => Promise<ResolvedFolder>;
+  folders: (root: string, sheetId?: string) => Promise<ResolvedFolder>;
   /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
   workers: Worker[];
 }

@@ -139,6 +139,11 @@ export interface ResolvedFolder {
    * a server that hangs never stalls the process.
    */
   local: boolean;
+  /**
+   * Its device: a file of another (a share mounted below the folder since it was resolved) is
+   * never read at once.
+   */
+  dev?: number;
 }
 
 /** A file up to this size, in a local folder, is read whole at once (readAtOnce). */
@@ -163,7 +168,7 @@ export async function openInside(
   if (process.platform !== 'linux') await refuseLinkOnTheWay(realRoot, plain, path);
   const where = { realRoot, plain, target: posix.join(realRoot, plain) };
   if (options.folder?.local === true && process.platform === 'linux') {
-    const read = await readAtOnce(where, path, options.maxBytes);
+    const read = await readAtOnce(where, path, options.maxBytes, options.folder.dev);
     if (read !== undefined) return read;
   }
   let handle: FileHandle;
@@ -204,12 +209,14 @@ async function openFailed(error: unknown, where: Where, path: string): Promise<n
 
 /**
  * A small file of a local folder, opened, checked as openInside checks it, read whole and closed,
- * each a system call made at once; undefined for a file over AT_ONCE_BYTES (read as any other).
+ * each a system call made at once; undefined for a file over AT_ONCE_BYTES, or on another device
+ * than its folder (read as any other).
  */
 async function readAtOnce(
   where: Where,
   path: string,
   maxBytes: number | undefined,
+  dev: number | undefined,
 ): Promise<OpenedFile | undefined> {
   let fd: number;
   try {
@@ -222,7 +229,7 @@ async function readAtOnce(
     const stats = fstatSync(fd);
     await confirmOpenedAt(fd, where, stats, path);
     refuseUnfit(path, stats, maxBytes);
-    if (stats.size > AT_ONCE_BYTES) return undefined;
+    if (stats.size > AT_ONCE_BYTES || (dev !== undefined && stats.dev !== dev)) return undefined;
     bytes = Buffer.allocUnsafe(stats.size);
     for (let read = 0; read < stats.size;) {
       const n = readSync(fd, bytes, read, stats.size - read, read);

@@ -16,7 +16,7 @@ export class SheetGoneError extends Error {
 
 /**
  * Opens a sheet's attachment (open-attachment.ts: inside its folder, never through a link), the
- * folder resolved once per process (ctx.folders), not once per file.
+ * folder resolved once per sheet (ctx.folders), not once per file.
  */
 export async function openAttachment(
   ctx: {
@@ -36,6 +36,6 @@ export async function openAttachment(
   const root = dirname(sheetPath);
   return openInside(root, path, {
     maxBytes: ctx.settings.maxAttachmentBytes,
-    folder: await ctx.folders(root),
+    folder: await ctx.folders(root, sheetId),
   });
 }

@@ -53,8 +53,12 @@ if field ~= '' then
   local key = shard(field)
   local added = redis.call('HSET', key, field, ARGV[5])
   redis.call('PEXPIRE', key, ttl)
-  -- The claim it replaces counted it, and kept the ledger alive, a moment ago.
-  if added == 1 then grown(1) end
+  -- The claim it replaces counted it already; but it may have been written days ago (a job
+  -- resumed after a stop): the shape and sheet numbers must live as long as this entry does.
+  if added == 1 then grown(1) else
+    redis.call('PEXPIRE', meta, ttl)
+    redis.call('PEXPIRE', sheets, ttl)
+  end
 end
 return 1
 `;

@@ -215,3 +215,40 @@ describe('plainRelative', () => {
     },
   );
 });
+
+/** Mounts a file system not known to be local (ramfs: a stand-in for NFS or sshfs) at `dir`. */
+function mountForeign(dir: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'ramfs', 'none', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false; // not root, or no mount here: nothing to show
+  }
+}
+
+describe('a share mounted inside a local folder (Linux, where mounting is allowed)', () => {
+  it.each([
+    ['before', 'mounted before the folder is resolved'],
+    ['after', 'mounted after'],
+  ])('reads a file on it through the pool, never at once (%s: %s)', async (when) => {
+    if (process.platform !== 'linux') return;
+    const dir = await tempDir('mounted-');
+    const share = join(dir, 'share');
+    await mkdir(share);
+    const folders = folderOf();
+    if (when === 'after') expect((await folders(dir)).local).toBe(true);
+    if (!mountForeign(share)) return;
+    try {
+      await put(share, 'plan.pdf', 'before');
+      const folder = await folders(dir);
+      const file = await openInside(dir, 'share/plan.pdf', { folder });
+      // Rewritten in place once opened: read through the pool, the file gives what it holds
+      // then; read at once (a hung server would stall the process), what it held at opening.
+      await writeFile(join(share, 'plan.pdf'), 'after!');
+      expect((await file.bytes()).toString()).toBe('after!');
+      await file.close();
+    } finally {
+      execFileSync('umount', [share]);
+    }
+  });
+});

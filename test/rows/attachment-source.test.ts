@@ -51,3 +51,29 @@ describe('openAttachment', () => {
     });
   });
 });
+
+describe('openAttachment, a folder reached through a link that is pointed elsewhere', () => {
+  it("reads a later sheet's files from where its folder leads now, not from where it once led", async () => {
+    // `today` leads to each day's folder in turn; a worker runs for days. Each sheet's files are
+    // in the folder its path leads to when it is imported: never the day before's file of the
+    // same name (another order's photo uploaded to this one).
+    const dir = await tempDir('attachment-source-');
+    await put(join(dir, 'day1'), 'photo.jpg', 'yesterday');
+    await put(join(dir, 'day2'), 'photo.jpg', 'today');
+    await symlink(join(dir, 'day1'), join(dir, 'today'));
+    const sheet = join(dir, 'today', 'orders.csv');
+    const ctx = context({ s1: sheet, s2: sheet });
+    const read = async (sheetId: string) => {
+      const file = await openAttachment(ctx, sheetId, 'photo.jpg');
+      try {
+        return (await file.bytes()).toString();
+      } finally {
+        await file.close();
+      }
+    };
+    expect(await read('s1')).toBe('yesterday');
+    await symlink(join(dir, 'day2'), join(dir, 'today.next'));
+    await rename(join(dir, 'today.next'), join(dir, 'today'));
+    expect(await read('s2')).toBe('today');
+  });
+});

@@ -123,3 +123,30 @@ describe('the first step of a row', () => {
     });
   });
 });
+
+describe('the answer written days after the claim (a job resumed after a stopped weekend)', () => {
+  it('keeps the ledger’s shape and sheet numbers as long as the created entry it writes', async () => {
+    const DAY = 86_400_000;
+    let now = Date.UTC(2026, 10, 20, 12);
+    const days = 400;
+    const own = new Ledger(client, keys, {
+      connectionId: 'c-expiry',
+      ledgerDays: days,
+      now: () => now,
+    });
+    const rows = new RowProgress(client, keys, own);
+    const shape = keys.ledgerOf('c-expiry');
+    const me = { sheetId: 'W', row: 1 };
+    expect(await rows.begin(me, { key: 'k|ref|W-1' })).toEqual({ kind: 'free' });
+    // Two days pass before the create is answered: the keys the claim kept alive have two days
+    // less to live than when it wrote them.
+    for (const key of [shape, `${shape}:sheets`]) await client.pexpire(key, (days + 1 - 2) * DAY);
+    now += 2 * DAY;
+    await rows.answered(me, { orderId: 5, inspectionIds: [], fileIds: [] }, 'k|ref|W-1');
+    // The entry is written today and lives LEDGER_DAYS from today: its shard, its shape and its
+    // sheet numbers must too, or a lookup on its last days looks in the wrong shard.
+    for (const key of [shape, `${shape}:sheets`]) {
+      expect(await client.pttl(key)).toBeGreaterThanOrEqual(days * DAY);
+    }
+  });
+});
