@@ -17,8 +17,6 @@ import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
 import { openStores, type Stores } from './store/stores.js';
-import type { ResolvedFolder } from './orders/open-attachment.js';
-import { folderOf } from './orders/resolve-folder.js';
 
 export interface ContextSettings extends QueueSettings {
   /** Row jobs in flight in this process. */
@@ -99,11 +97,6 @@ export interface Context extends Stores {
     /** Undoes what the context attached to what it does not own (the API client's listener). */
     detach: () => void;
   };
-  /**
-   * Sheets' folders, each resolved once for the many attachments opened in it: its real path,
-   * and whether it is on a local disk (orders/resolve-folder.ts).
-   */
-  folders: (root: string, sheetId?: string) => Promise<ResolvedFolder>;
   /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
   workers: Worker[];
 }
@@ -167,7 +160,6 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     outages,
     stop,
     queues,
-    folders: folderOf(),
     workers: [],
   };
   redis.on('error', (error: Error) => {

@@ -56,12 +56,9 @@ async function resolve(root: string): Promise<ResolvedFolder> {
 
 /** Whether anything is mounted below `real` (Linux: /proc/self/mountinfo); true when unknown. */
 async function mountBelow(real: string): Promise<boolean> {
-  let table: string;
-  try {
-    table = await readFile('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return true;
-  }
+  // Unreadable (no procfs): not known to be free of mounts, so not read at once.
+  const table = await readFile('/proc/self/mountinfo', 'utf8').catch(() => undefined);
+  if (table === undefined) return true;
   const prefix = real.endsWith('/') ? real : `${real}/`;
   for (const line of table.split('\n')) {
     const point = line.split(' ')[4];

@@ -3,8 +3,6 @@
  * and the attachment's path as the sheet wrote it — never a location carried in the job's data,
  * which anyone who can write to Redis (or an older version) may have set.
  */
-import { dirname } from 'node:path';
-
 import type { Context } from '../context.js';
 import { type OpenedFile, openInside } from '../orders/open-attachment.js';
 
@@ -16,26 +14,24 @@ export class SheetGoneError extends Error {
 
 /**
  * Opens a sheet's attachment (open-attachment.ts: inside its folder, never through a link), the
- * folder resolved once per sheet (ctx.folders), not once per file.
+ * folder resolved once per sheet (SheetStore.folderOf), not once per file.
  */
 export async function openAttachment(
   ctx: {
-    store: Pick<Context['store'], 'pathOf'>;
-    folders: Context['folders'];
+    store: Pick<Context['store'], 'folderOf'>;
     settings: Pick<Context['settings'], 'maxAttachmentBytes'>;
   },
   sheetId: string,
   path: string,
 ): Promise<OpenedFile> {
-  const sheetPath = await ctx.store.pathOf(sheetId);
-  if (sheetPath === undefined) {
+  const sheet = await ctx.store.folderOf(sheetId);
+  if (sheet === undefined) {
     throw new SheetGoneError(
       `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
     );
   }
-  const root = dirname(sheetPath);
-  return openInside(root, path, {
+  return openInside(sheet.root, path, {
     maxBytes: ctx.settings.maxAttachmentBytes,
-    folder: await ctx.folders(root, sheetId),
+    folder: sheet.folder,
   });
 }

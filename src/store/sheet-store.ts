@@ -3,6 +3,8 @@
  * that tells when the report is due. A row counts once however often it is finished, and the
  * report is queued by exactly one caller (Lua, atomic).
  */
+import { dirname } from 'node:path';
+
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
@@ -12,6 +14,8 @@ import {
   mappingRecord,
   parseMappingFile,
 } from '../orders/mapping.js';
+import type { ResolvedFolder } from '../orders/open-attachment.js';
+import { folderOf } from '../orders/resolve-folder.js';
 import type { Keys } from './keys.js';
 import {
   parseOutcome,
@@ -223,6 +227,8 @@ const PATHS_KEPT = 1000;
 export class SheetStore {
   readonly #redis: ScriptedRedis;
   readonly #paths = new Map<string, string>();
+  /** Sheets' folders as this process resolved them, once per sheet (orders/resolve-folder.ts). */
+  readonly #folders = folderOf();
 
   constructor(
     redis: Redis,
@@ -282,6 +288,18 @@ export class SheetStore {
     if (this.#paths.size >= PATHS_KEPT) this.#paths.clear();
     this.#paths.set(sheetId, path);
     return path;
+  }
+
+  /**
+   * The folder a sheet's attachments are read from: where its record says the sheet is, resolved
+   * once per sheet in this process (its real path, on a local disk or not); undefined when the
+   * sheet has no record.
+   */
+  async folderOf(sheetId: string): Promise<{ root: string; folder: ResolvedFolder } | undefined> {
+    const path = await this.pathOf(sheetId);
+    if (path === undefined) return undefined;
+    const root = dirname(path);
+    return { root, folder: await this.#folders(root, sheetId) };
   }
 
   async update(sheetId: string, fields: SheetUpdate): Promise<void> {

@@ -1,5 +1,5 @@
 import { rename, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
@@ -7,11 +7,20 @@ import { folderOf } from '../../src/orders/resolve-folder.js';
 import { openAttachment, SheetGoneError } from '../../src/rows/attachment-source.js';
 import { put, tempDir } from '../helpers/files.js';
 
-/** What openAttachment needs of a context: the sheets' paths, the folders, the size limit. */
+/**
+ * What openAttachment needs of a context: the sheets' folders, resolved once per sheet as
+ * SheetStore.folderOf resolves them, and the size limit.
+ */
 function context(sheets: Record<string, string>, maxAttachmentBytes = 1000) {
+  const folders = folderOf();
   return {
-    store: { pathOf: (sheetId: string) => Promise.resolve(sheets[sheetId]) },
-    folders: folderOf(),
+    store: {
+      folderOf: async (sheetId: string) => {
+        const path = sheets[sheetId];
+        if (path === undefined) return undefined;
+        return { root: dirname(path), folder: await folders(dirname(path), sheetId) };
+      },
+    },
     settings: { maxAttachmentBytes },
   };
 }
