@@ -1,6 +1,7 @@
 import { put } from './files.js';
 
-const COLUMNS = [
+/** The columns of the sheets tests write, in their order. */
+export const COLUMNS = [
   'reference',
   'property_type',
   'address1',

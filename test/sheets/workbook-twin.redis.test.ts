@@ -9,46 +9,32 @@ import type { ValidateSummary } from '../../src/cli/commands/validate.js';
 import { runInProcess } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestPipeline, testPipeline } from '../helpers/pipeline.js';
+import { COLUMNS, sheetRow } from '../helpers/sheets.js';
 import { type Cell, readWorksheet, writeWorkbook } from '../helpers/workbooks.js';
 
-const HEADER = [
-  'reference',
-  'property_type',
-  'address1',
-  'address2',
-  'city',
-  'postal_code',
-  'contact_name',
-  'contact_language',
-  'contact_email',
-  'inv_mail',
-  'invoice_to',
-  'is_contact_owner',
-  'order_products',
-  'breaker_boxes',
-  'remark',
-  'files',
-];
+/** The test sheets' columns, with a free-text `remark` before `files`. */
+const HEADER = [...COLUMNS.filter((c) => c !== 'files'), 'remark', 'files'];
+
+/** Row n's values apart from a valid row's (sheetRow), as its CSV twin writes them. */
+function csvCells(n: number): Record<string, string> {
+  return {
+    ...sheetRow(n),
+    address2: String(10 + n),
+    order_products: 'ELEC-1.1',
+    breaker_boxes: '2',
+    remark: n === 1 ? '2026-12-01' : String(n + 0.25),
+    files: n === 1 ? 'docs/plan.pdf' : '',
+  };
+}
 
 /** Row n as a workbook holds it: numbers, a date, a formula with its saved result. */
 function bookRow(n: number, cells: Record<string, Cell> = {}): Cell[] {
   const row: Record<string, Cell> = {
-    reference: `R-${n}`,
-    property_type: 'Andere',
-    address1: 'Kerkstraat',
+    ...csvCells(n),
     address2: { formula: `10+${n}`, result: 10 + n },
-    city: 'Gent',
     postal_code: 9000,
-    contact_name: `Contact ${n}`,
-    contact_language: 'nl',
-    contact_email: `c${n}@example.be`,
-    inv_mail: 'facturen@example.be',
-    invoice_to: 'tenant',
-    is_contact_owner: 'contact',
-    order_products: 'ELEC-1.1',
     breaker_boxes: 2,
     remark: n === 1 ? new Date(Date.UTC(2026, 11, 1)) : n + 0.25,
-    files: n === 1 ? 'docs/plan.pdf' : '',
     ...cells,
   };
   return HEADER.map((name) => row[name] ?? null);
@@ -56,25 +42,7 @@ function bookRow(n: number, cells: Record<string, Cell> = {}): Cell[] {
 
 /** The same row as its CSV twin writes it: the text Excel shows. */
 function csvRow(n: number, cells: Record<string, string> = {}): string[] {
-  const row: Record<string, string> = {
-    reference: `R-${n}`,
-    property_type: 'Andere',
-    address1: 'Kerkstraat',
-    address2: String(10 + n),
-    city: 'Gent',
-    postal_code: '9000',
-    contact_name: `Contact ${n}`,
-    contact_language: 'nl',
-    contact_email: `c${n}@example.be`,
-    inv_mail: 'facturen@example.be',
-    invoice_to: 'tenant',
-    is_contact_owner: 'contact',
-    order_products: 'ELEC-1.1',
-    breaker_boxes: '2',
-    remark: n === 1 ? '2026-12-01' : String(n + 0.25),
-    files: n === 1 ? 'docs/plan.pdf' : '',
-    ...cells,
-  };
+  const row = { ...csvCells(n), ...cells };
   return HEADER.map((name) => row[name] ?? '');
 }
 
