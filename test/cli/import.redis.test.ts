@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { runInProcess } from '../helpers/cli.js';
+import { runInProcess, importerEnv } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -24,15 +24,7 @@ afterAll(async () => {
 });
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: `{${redis.prefix}}`,
-    API_BASE_URL: sandbox.url,
-    API_TOKEN: 'sandbox-demo-token',
-    DATA_DIR: dataDir,
-    RETRY_DELAY_MS: '50',
-    ...extra,
-  };
+  return importerEnv({ redis, apiUrl: sandbox.url, dataDir }, extra);
 }
 
 describe('order-importer import', () => {

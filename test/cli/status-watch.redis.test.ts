@@ -13,7 +13,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { InProcessCli, runInProcess } from '../helpers/cli.js';
+import { InProcessCli, runInProcess, importerEnv } from '../helpers/cli.js';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/receivers.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -41,16 +41,7 @@ afterAll(async () => {
 });
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: `{${redis.prefix}}`,
-    API_BASE_URL: sandbox.url,
-    API_TOKEN: 'sandbox-demo-token',
-    DATA_DIR: dataDir,
-    RETRY_DELAY_MS: '50',
-    JOB_LOCK_MS: '2000',
-    ...extra,
-  };
+  return importerEnv({ redis, apiUrl: sandbox.url, dataDir }, { JOB_LOCK_MS: '2000', ...extra });
 }
 
 /** status.csv once it holds `pattern`; fails after a generous wait. */

@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { runInProcess } from '../helpers/cli.js';
+import { runInProcess, importerEnv } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type OrderProxy, orderProxy } from '../helpers/order-proxy.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -46,15 +46,7 @@ afterAll(async () => {
 });
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: `{${redis.prefix}}`,
-    API_BASE_URL: proxy.url,
-    API_TOKEN: 'sandbox-demo-token',
-    DATA_DIR: dataDir,
-    RETRY_DELAY_MS: '50',
-    ...extra,
-  };
+  return importerEnv({ redis, apiUrl: proxy.url, dataDir }, extra);
 }
 
 async function imported(

@@ -151,3 +151,22 @@ async function waitForOutput(
     await sleep(50);
   }
 }
+
+/**
+ * The environment of a command run against a test's Redis (under its own prefix), an API with
+ * the sandbox's token, and a data folder, with quick retries; `extra` over it.
+ */
+export function importerEnv(
+  where: { redis: { url: string; prefix: string }; apiUrl: string; dataDir: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    REDIS_URL: where.redis.url,
+    QUEUE_PREFIX: `{${where.redis.prefix}}`,
+    API_BASE_URL: where.apiUrl,
+    API_TOKEN: 'sandbox-demo-token',
+    DATA_DIR: where.dataDir,
+    RETRY_DELAY_MS: '50',
+    ...extra,
+  };
+}

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Context } from '../../src/context.js';
 import { recentProgress } from '../../src/store/progress.js';
-import { InProcessCli } from '../helpers/cli.js';
+import { InProcessCli, importerEnv } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { observingContext } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -66,16 +66,13 @@ beforeAll(async () => {
   redis = await useTestRedis();
   sandbox = await testSandbox();
   const dataDir = await tempDir('watch-workbook-');
-  cli = new InProcessCli(['watch', '--no-dashboard'], {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: `{${redis.prefix}}`,
-    API_BASE_URL: sandbox.url,
-    API_TOKEN: 'sandbox-demo-token',
-    DATA_DIR: dataDir,
-    INBOX_STABLE_MS: '300',
-    JOB_LOCK_MS: '2000',
-    RETRY_DELAY_MS: '50',
-  });
+  cli = new InProcessCli(
+    ['watch', '--no-dashboard'],
+    importerEnv(
+      { redis, apiUrl: sandbox.url, dataDir },
+      { INBOX_STABLE_MS: '300', JOB_LOCK_MS: '2000' },
+    ),
+  );
   await cli.waitForStderr(/Watching /, 30_000);
   inbox = join(dataDir, 'inbox');
   const observer = await observingContext({

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
-import { orderImporter, runInProcess } from '../helpers/cli.js';
+import { orderImporter, runInProcess, importerEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { type OrderProxy, orderProxy } from '../helpers/order-proxy.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -33,14 +33,7 @@ afterAll(async () => {
   await redis.cleanup();
 });
 
-const env = () => ({
-  REDIS_URL: redis.url,
-  QUEUE_PREFIX: `{${redis.prefix}}`,
-  API_BASE_URL: proxy.url,
-  API_TOKEN: 'sandbox-demo-token',
-  DATA_DIR: dataDir,
-  RETRY_DELAY_MS: '50',
-});
+const env = () => importerEnv({ redis, apiUrl: proxy.url, dataDir });
 
 it('does not let one Retry-After of a day stop status without a word', async () => {
   const dir = await tempDir('review13-ra-sheet-');
