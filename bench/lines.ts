@@ -84,3 +84,24 @@ export const figure = (n: number): string =>
 export const progress = (text: string): void => {
   process.stderr.write(`${text}\n`);
 };
+
+export const MB = 1024 * 1024;
+
+/** What a measured child reports of its run over a sheet (validate-run.ts, raw-csv.ts). */
+export interface SheetRun {
+  rows: number;
+  ms: number;
+  /** CPU time of the process (user and system, its GC threads too). */
+  cpuMs: number;
+  maxRssBytes: number;
+  valid?: number;
+  invalid?: number;
+}
+
+/** A run's figures as the JSON gives them. */
+export const runFigures = (m: SheetRun) => ({
+  rowsPerSecond: perSecond(m.rows, m.ms),
+  seconds: m.ms / 1000,
+  cpuSeconds: m.cpuMs / 1000,
+  peakRssMB: m.maxRssBytes / MB,
+});

@@ -15,26 +15,18 @@ import {
   line,
   type LineSpec,
   loadNow,
+  MB,
   type Measure,
   perSecond,
   progress,
+  runFigures,
   scaled,
+  type SheetRun,
 } from './lines.js';
 
 const ROWS = 1_000_000;
 const MIN_RATIO = 0.5;
 const MAX_RSS_MB = 200;
-const MB = 1024 * 1024;
-
-interface Measured {
-  rows: number;
-  ms: number;
-  /** CPU time of the process (user and system, its GC threads too). */
-  cpuMs: number;
-  maxRssBytes: number;
-  valid?: number;
-  invalid?: number;
-}
 
 const spec = (key: string, label: string): LineSpec => ({
   key,
@@ -69,14 +61,7 @@ export const validateMeasure: Measure = {
   },
 };
 
-const summary = (m: Measured) => ({
-  rowsPerSecond: perSecond(m.rows, m.ms),
-  seconds: m.ms / 1000,
-  cpuSeconds: m.cpuMs / 1000,
-  peakRssMB: m.maxRssBytes / MB,
-});
-
-const cpuPerRow = (m: Measured) => `${((m.cpuMs / m.rows) * 1000).toFixed(1)} µs`;
+const cpuPerRow = (m: SheetRun) => `${((m.cpuMs / m.rows) * 1000).toFixed(1)} µs`;
 
 async function measureSheet(
   which: LineSpec,
@@ -89,9 +74,9 @@ async function measureSheet(
   progress(
     `validate: raw csv-parse over the ${expected} sheet… (load ${before.loadavg.join(' ')})`,
   );
-  const raw = await runChild<Measured>('raw-csv.js', { sheet });
+  const raw = await runChild<SheetRun>('raw-csv.js', { sheet });
   progress(`validate: validate over the ${expected} sheet… (load ${loadNow().loadavg.join(' ')})`);
-  const own = await runChild<Measured>('validate-run.js', { sheet });
+  const own = await runChild<SheetRun>('validate-run.js', { sheet });
   const after = loadNow();
   if (own.rows !== rows || own[expected] !== rows || raw.rows !== rows) {
     throw new Error(
@@ -105,8 +90,8 @@ async function measureSheet(
     rows,
     columns: HEADER.length,
     sheetMB: sheetBytes / MB,
-    validate: summary(own),
-    rawCsvParse: summary(raw),
+    validate: runFigures(own),
+    rawCsvParse: runFigures(raw),
     ratioToRawCsvParse: ratio,
     // Less swayed by the machine's load than the ratio of rows/s, which is the target's.
     cpuRatioToRawCsvParse: raw.cpuMs / own.cpuMs,

@@ -15,23 +15,17 @@ import {
   line,
   type LineSpec,
   loadNow,
+  MB,
   type Measure,
   perSecond,
   progress,
+  runFigures,
   scaled,
+  type SheetRun,
 } from './lines.js';
 
 const ROWS = 100_000;
 const MAX_RSS_MB = 300;
-const MB = 1024 * 1024;
-
-interface Measured {
-  rows: number;
-  ms: number;
-  cpuMs: number;
-  maxRssBytes: number;
-  valid?: number;
-}
 
 const workbookLine: LineSpec = {
   key: 'validateWorkbook',
@@ -39,13 +33,6 @@ const workbookLine: LineSpec = {
   targets: { maxPeakRssMB: MAX_RSS_MB },
   target: [`≤ ${MAX_RSS_MB} MB peak RSS`],
 };
-
-const summary = (m: Measured) => ({
-  rowsPerSecond: perSecond(m.rows, m.ms),
-  seconds: m.ms / 1000,
-  cpuSeconds: m.cpuMs / 1000,
-  peakRssMB: m.maxRssBytes / MB,
-});
 
 export const workbookMeasure: Measure = {
   name: 'workbook',
@@ -61,9 +48,9 @@ export const workbookMeasure: Measure = {
       await workbookOf(csv, xlsx);
       const before = loadNow();
       progress(`workbook: validate over the CSV… (load ${before.loadavg.join(' ')})`);
-      const twin = await runChild<Measured>('validate-run.js', { sheet: csv });
+      const twin = await runChild<SheetRun>('validate-run.js', { sheet: csv });
       progress(`workbook: validate over the workbook… (load ${loadNow().loadavg.join(' ')})`);
-      const own = await runChild<Measured>('validate-run.js', { sheet: xlsx });
+      const own = await runChild<SheetRun>('validate-run.js', { sheet: xlsx });
       const after = loadNow();
       if (own.rows !== rows || own.valid !== rows || twin.valid !== rows) {
         throw new Error(
@@ -76,8 +63,8 @@ export const workbookMeasure: Measure = {
         columns: HEADER.length,
         workbookMB: (await stat(xlsx)).size / MB,
         csvMB: (await stat(csv)).size / MB,
-        validateWorkbook: summary(own),
-        validateCsv: summary(twin),
+        validateWorkbook: runFigures(own),
+        validateCsv: runFigures(twin),
         ratioToCsv: perSecond(own.rows, own.ms) / perSecond(twin.rows, twin.ms),
       };
       return [
