@@ -133,11 +133,18 @@ function incompleteTail(data: Buffer): number {
 
 /** The sha256 of a file's bytes, streamed. */
 export async function hashFile(path: string): Promise<string> {
+  return (await hashAndSize(path)).sha256;
+}
+
+/** The sha256 of a file's bytes and how many there were, as one streamed read saw them. */
+export async function hashAndSize(path: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
+  let bytes = 0;
   for await (const chunk of createReadStream(path, {
     highWaterMark: READ_CHUNK,
   }) as AsyncIterable<Buffer>) {
     hash.update(chunk);
+    bytes += chunk.length;
   }
-  return hash.digest('hex');
+  return { sha256: hash.digest('hex'), bytes };
 }

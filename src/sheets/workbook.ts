@@ -7,12 +7,11 @@
  * live). A workbook that needs more than that bound (a huge shared-strings table) is refused, not
  * read at the cost of the whole process. Batches are asked for one at a time: backpressure.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 import type { CsvSheet } from './csv.js';
 import { SheetError } from './errors.js';
+import { hashAndSize } from './scan.js';
 import type { SourceRecord } from './types.js';
 import type { FromWorker, WorkerInput } from './workbook-worker.js';
 import { checkWorkbookZip } from './workbook-zip.js';
@@ -34,7 +33,7 @@ export interface Workbook {
 
 /** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
 export async function openWorkbook(path: string, worksheet?: string): Promise<Workbook> {
-  const [{ sha256, bytes }] = await Promise.all([hashed(path), checkWorkbookZip(path)]);
+  const [{ sha256, bytes }] = await Promise.all([hashAndSize(path), checkWorkbookZip(path)]);
   const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
   const worker = new Worker(workerFile(), {
     workerData: input,
@@ -135,16 +134,4 @@ function workerFile(): URL {
   return here.endsWith('.ts')
     ? new URL('../../dist/src/sheets/workbook-worker.js', here)
     : new URL('./workbook-worker.js', here);
-}
-
-async function hashed(path: string): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path, {
-    highWaterMark: 1 << 20,
-  }) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { sha256: hash.digest('hex'), bytes };
 }
