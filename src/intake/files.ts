@@ -1,10 +1,10 @@
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { isMappingFile } from '../orders/mapping-files.js';
-import { copyInside } from '../orders/open-attachment.js';
+import { copyInside, lstatIfThere } from '../orders/open-attachment.js';
 import { sheetFormat } from '../sheets/read-sheet.js';
 
 /** Files that editors, browsers and copy tools leave while they work: never sheets. */
@@ -103,16 +103,7 @@ export async function moveFile(from: string, to: string): Promise<void> {
   }
 }
 
-/** A path's own stats (a link as a link), or undefined when nothing is there. */
-export async function lstatIfThere(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
+export { lstatIfThere };
 
 /**
  * Removes a folder the intake emptied, once it has stayed empty for `graceMs` (someone copying

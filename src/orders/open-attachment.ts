@@ -78,7 +78,7 @@ export function linkMessage(path: string, link: string): string {
  */
 export async function firstLink(root: string, plain: string): Promise<string | undefined> {
   for (const part of prefixes(plain)) {
-    const stats = await lstat(posix.join(root, part)).catch(missing);
+    const stats = await lstatIfThere(posix.join(root, part));
     if (stats === undefined) return undefined;
     if (stats.isSymbolicLink()) return part;
   }
@@ -104,6 +104,11 @@ export function firstLinkSync(root: string, plain: string): string | undefined {
 function prefixes(plain: string): string[] {
   const parts = plain.split('/').filter((p) => p !== '');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** A path's own stats (a link as a link), or undefined when nothing is there. */
+export function lstatIfThere(path: string): Promise<Stats | undefined> {
+  return lstat(path).catch(missing);
 }
 
 /** Undefined for a path that is not there (or runs through a file), else the error again. */

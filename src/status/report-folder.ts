@@ -3,14 +3,13 @@
  * through which connection) and the orders its report.csv names. Both are files a person may have
  * edited: read as data to check, never trusted, and never through a link.
  */
-import { lstat, readdir } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { CsvError, parse } from 'csv-parse/sync';
 import { z } from 'zod';
 
-import { AttachmentRefused, openInside } from '../orders/open-attachment.js';
+import { AttachmentRefused, lstatIfThere, openInside } from '../orders/open-attachment.js';
 import { restoreCell } from '../sheets/excel-text.js';
 
 /** A report folder `status` cannot use: said for that sheet, the others go on. */
@@ -47,23 +46,13 @@ const summarySchema = z.object({
     .optional(),
 });
 
-/** The entry itself (a link is a link), or undefined when there is none. */
-async function lstatIfThere(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
-
-/** A file of the folder, opened without following a link, read whole; undefined when absent. */
+/** A row number or an order id as the report writes them: digits, no leading zero. */
 const WHOLE = /^[1-9][0-9]{0,15}$/;
 
 /** The largest report.csv, status.csv or summary.json read back (many times a 100,000-row sheet's). */
 export const MAX_REPORT_FILE_BYTES = 256 * 2 ** 20;
 
+/** A file of the folder, opened without following a link, read whole; undefined when absent. */
 export async function readInside(dir: string, name: string): Promise<Buffer | undefined> {
   if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
   let file;
