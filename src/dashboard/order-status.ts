@@ -7,6 +7,7 @@
  * Inspection dates are the API's own wall-clock times (`YYYY-MM-DD HH:MM:SS`, no zone): they are
  * compared with the dashboard machine's own wall clock, in its time zone (TZ).
  */
+import type { Inspection } from '../status/read-order.js';
 import { eachStatusLine, STATUS_LIMITS, type StatusLimits, type StatusLine } from './status-csv.js';
 
 /** Statuses shown by name, the most frequent first; the rest are counted together. */
@@ -36,16 +37,6 @@ export interface StatusSummary {
   checkedAt?: string;
   /** Whether its lines run in row order: a reader of some rows can stop past the last. */
   inRowOrder: boolean;
-}
-
-/** An inspection of an order, as its line says it. */
-export interface Inspection {
-  productId: string;
-  productName: string;
-  /** `YYYY-MM-DD HH:MM:SS`, or empty until planned. */
-  date: string;
-  /** Empty until someone is assigned. */
-  inspector: string;
 }
 
 /** A row's order as status.csv says it. */

@@ -5,7 +5,8 @@
  * all of it goes through `shown`.
  */
 import { count, shown, timeElement } from './html.js';
-import type { Inspection, OrderLine, StatusSummary } from './order-status.js';
+import type { Inspection } from '../status/read-order.js';
+import type { OrderLine, StatusSummary } from './order-status.js';
 import type { OrdersSeen } from './status-cache.js';
 
 /** Why a status.csv is not shown, in the page's words. */

@@ -39,10 +39,13 @@ const orderStatusSchema = z.looseObject({
   inspections: z.array(inspectionSchema).max(1000).nullish(),
 });
 
+/** An inspection of an order, as the API says it and status.csv's line keeps it. */
 export interface Inspection {
   productId: string;
   productName: string;
+  /** `YYYY-MM-DD HH:MM:SS`, or empty until planned. */
   date: string;
+  /** Empty until someone is assigned. */
   inspector: string;
 }
 
