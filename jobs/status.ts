@@ -8,6 +8,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 
 import type { Context } from '../src/context.js';
+import { STATUS_SYNC } from '../src/queue/queues.js';
 import { StatusFatalError } from '../src/status/read-order.js';
 import { queueStatusRun, refreshQueuedSheet } from '../src/status/refresh.js';
 import { ReportFolderError } from '../src/status/report-folder.js';
@@ -29,7 +30,7 @@ export function statusProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<StatusCounts | number> => {
     try {
       // A firing's own id names the run: its jobs are queued once, however often it is retried.
-      if (job.name === 'status-sync')
+      if (job.name === STATUS_SYNC)
         return await queueStatusRun(ctx, job.id ?? String(job.timestamp));
       const status = await refreshQueuedSheet(ctx, statusJobSchema.parse(job.data).sheetId);
       const { sheetId, orders, byStatus, changed, unreadable, skipped } = status;

@@ -47,6 +47,9 @@ export type Queues = {
   status: Queue;
 };
 
+/** The status refresh's scheduler id on each connection's status queue, and its firings' name. */
+export const STATUS_SYNC = 'status-sync';
+
 /** Options, not a client: BullMQ then opens and closes its own connections. */
 export function bullConnection(redisUrl: string): ConnectionOptions {
   // BullMQ wants connections that wait for Redis rather than fail a command.

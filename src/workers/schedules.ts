@@ -15,7 +15,7 @@ import { scanProcessor } from '../../jobs/scan.js';
 import type { Context } from '../context.js';
 import type { Intake, IntakeResult } from '../intake/intake.js';
 import { type Schedule, syncSchedules } from '../intake/schedules.js';
-import { bullConnection } from '../queue/queues.js';
+import { bullConnection, STATUS_SYNC } from '../queue/queues.js';
 
 export interface RunningSchedules {
   close(): Promise<void>;
@@ -45,9 +45,6 @@ export async function startSchedules(
   });
   return { close: () => worker.close() };
 }
-
-/** The scheduler's id on each connection's status queue. */
-export const STATUS_SYNC = 'status-sync';
 
 export class StatusScheduleError extends Error {
   override name = 'StatusScheduleError';
