@@ -1,28 +1,49 @@
 import { rename, symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 
-import { folderOf } from '../../src/orders/resolve-folder.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openAttachment, SheetGoneError } from '../../src/rows/attachment-source.js';
+import { Keys } from '../../src/store/keys.js';
+import { SheetStore } from '../../src/store/sheet-store.js';
 import { put, tempDir } from '../helpers/files.js';
+import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+
+let redis: TestRedis;
+let client: Redis;
+let keys: Keys;
+beforeAll(async () => {
+  redis = await useTestRedis();
+  client = new Redis(redis.url);
+  keys = new Keys(`{${redis.prefix}}`);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.cleanup();
+});
 
 /**
- * What openAttachment needs of a context: the sheets' folders, resolved once per sheet as
- * SheetStore.folderOf resolves them, and the size limit.
+ * What openAttachment needs of a context: a sheet store in Redis that knows these sheets (a
+ * store of its own, so that each test resolves its folders afresh), and the size limit.
  */
-function context(sheets: Record<string, string>, maxAttachmentBytes = 1000) {
-  const folders = folderOf();
-  return {
-    store: {
-      folderOf: async (sheetId: string) => {
-        const path = sheets[sheetId];
-        if (path === undefined) return undefined;
-        return { root: dirname(path), folder: await folders(dirname(path), sheetId) };
-      },
-    },
-    settings: { maxAttachmentBytes },
-  };
+async function context(sheets: Record<string, string>, maxAttachmentBytes = 1000) {
+  const store = new SheetStore(client, keys);
+  for (const [sheetId, path] of Object.entries(sheets)) {
+    await store.create({
+      sheetId,
+      path,
+      name: basename(path),
+      sha256: `sha-${sheetId}`,
+      connectionId: 'c1',
+      apiBaseUrl: 'http://api',
+      sandbox: false,
+      allowDuplicates: false,
+      startedAt: new Date().toISOString(),
+    });
+  }
+  return { store, settings: { maxAttachmentBytes } };
 }
 
 const text = async (ctx: Parameters<typeof openAttachment>[0], path: string) => {
@@ -40,7 +61,7 @@ describe('openAttachment', () => {
     await put(join(dir, 'inbox'), 'docs/a.pdf', 'plan a');
     await put(join(dir, 'inbox'), 'docs/b.pdf', 'plan b');
     await put(join(dir, 'elsewhere'), 'docs/b.pdf', 'someone else');
-    const ctx = context({ s1: join(dir, 'inbox', 'orders.csv') });
+    const ctx = await context({ s1: join(dir, 'inbox', 'orders.csv') });
     expect(await text(ctx, 'docs/a.pdf')).toBe('plan a');
     // The folder swapped for a link to another after the first file: the folder as resolved
     // then is where the next file is looked for, and the link on the way refuses it.
@@ -52,7 +73,7 @@ describe('openAttachment', () => {
   it('says which sheet has no record, and refuses a file over the size limit', async () => {
     const dir = await tempDir('attachment-source-');
     await put(dir, 'big.pdf', Buffer.alloc(11));
-    const ctx = context({ s1: join(dir, 'orders.csv') }, 10);
+    const ctx = await context({ s1: join(dir, 'orders.csv') }, 10);
     await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(SheetGoneError);
     await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(/sheet s2 has no record/);
     await expect(openAttachment(ctx, 's1', 'big.pdf')).rejects.toMatchObject({
@@ -71,7 +92,7 @@ describe('openAttachment, a folder reached through a link that is pointed elsewh
     await put(join(dir, 'day2'), 'photo.jpg', 'today');
     await symlink(join(dir, 'day1'), join(dir, 'today'));
     const sheet = join(dir, 'today', 'orders.csv');
-    const ctx = context({ s1: sheet, s2: sheet });
+    const ctx = await context({ s1: sheet, s2: sheet });
     const read = async (sheetId: string) => {
       const file = await openAttachment(ctx, sheetId, 'photo.jpg');
       try {
