@@ -41,7 +41,10 @@ export class StatusCache {
   private readonly entries = new Map<string, Entry>();
   /** Files read since it was made (what the cache saves is what this does not count). */
   reads = 0;
+  /** The most files read at the same time since it was made. */
+  mostAtOnce = 0;
   private reading = 0;
+  private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(
@@ -120,9 +123,12 @@ export class StatusCache {
     } else {
       this.reading += 1;
     }
+    this.running += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.running);
     try {
       return await work();
     } finally {
+      this.running -= 1;
       // The turn passes on to the next waiting, or is given back.
       const next = this.waiting.shift();
       if (next === undefined) this.reading -= 1;

@@ -390,6 +390,7 @@ describe('the cache of summaries', () => {
       0,
     ]);
     expect(cache.reads).toBe(4);
+    expect(cache.mostAtOnce).toBe(1);
   });
 
   it('holds as many folders as it is told, dropping the least recently asked for', async () => {
