@@ -8,8 +8,11 @@ import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
-import { lstatIfThere } from '../intake/files.js';
-import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
+import {
+  AttachmentRefused,
+  type OpenedFile,
+  openInsideIfThere,
+} from '../orders/open-attachment.js';
 import { chain } from '../sheets/decode.js';
 import { restoreCell } from '../sheets/excel-text.js';
 
@@ -60,25 +63,22 @@ export async function openReportRows(
 }
 
 async function openReportFile(dir: string): Promise<OpenedFile | undefined> {
-  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
-  try {
-    return await openInside(dir, 'report.csv');
-  } catch (error) {
+  return openInsideIfThere(dir, 'report.csv').catch((error: unknown) => {
     if (error instanceof AttachmentRefused) return undefined;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
-  }
+  });
 }
 
 /**
- * A CSV file the importer wrote, whose header begins with `row`: its delimiter is the one after
- * `row` (the input's own, `,` or `;` or a tab), and its bytes whole again for a parser; undefined
- * for an empty file. A header that does not begin so is read with `,`.
+ * The records of a CSV file the importer wrote, whose header begins with `row`: its delimiter is
+ * the one after `row` (the input's own, `,` or `;` or a tab; `,` for a header that does not begin
+ * so); a line longer than `maxLine` is a CsvError (CSV_MAX_RECORD_SIZE), not a file read to its
+ * end as one cell. Undefined for an empty file.
  */
-export async function withHeaderDelimiter(
+export async function importerCsvRecords(
   stream: Readable,
-): Promise<{ delimiter: string; bytes: Readable } | undefined> {
+  maxLine: number,
+): Promise<(AsyncIterable<string[]> & { destroy(): void }) | undefined> {
   const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await chunks.next();
   if (first.done === true) return undefined;
@@ -91,7 +91,16 @@ export async function withHeaderDelimiter(
       yield next.value;
     }
   }
-  return { delimiter, bytes: Readable.from(again()) };
+  return chain(
+    Readable.from(again()),
+    parse({
+      delimiter,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: maxLine,
+    }),
+  ) as AsyncIterable<string[]> & { destroy(): void };
 }
 
 /**
@@ -100,23 +109,12 @@ export async function withHeaderDelimiter(
  * the columns for people were added reads too, without them.
  */
 async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerator<ShownRow> {
-  const headed = await withHeaderDelimiter(stream);
-  if (headed === undefined) return;
-  const parser = chain(
-    headed.bytes,
-    parse({
-      delimiter: headed.delimiter,
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // A quote never closed would otherwise be read to the end of the file as one cell.
-      max_record_size: MAX_REPORT_LINE,
-    }),
-  );
+  const parser = await importerCsvRecords(stream, MAX_REPORT_LINE);
+  if (parser === undefined) return;
   let at: Map<string, number> | undefined;
   let lines = 0;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
+    for await (const record of parser) {
       lines += 1;
       if (lines % 1000 === 0 && enough()) return;
       if (at === undefined) {

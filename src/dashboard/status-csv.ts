@@ -7,14 +7,16 @@
  */
 import type { Readable } from 'node:stream';
 
-import { CsvError, parse } from 'csv-parse';
+import { CsvError } from 'csv-parse';
 
-import { lstatIfThere } from '../intake/files.js';
-import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
-import { chain } from '../sheets/decode.js';
+import {
+  AttachmentRefused,
+  type OpenedFile,
+  openInsideIfThere,
+} from '../orders/open-attachment.js';
 import { restoreCell } from '../sheets/excel-text.js';
 import { STATUS_COLUMNS, STATUS_FILE } from '../status/status-csv.js';
-import { withHeaderDelimiter } from './report-csv.js';
+import { importerCsvRecords } from './report-csv.js';
 
 // What status.csv is, as the status stage writes it: its name and its columns, in order.
 export { STATUS_COLUMNS, STATUS_FILE };
@@ -94,39 +96,21 @@ export async function eachStatusLine(
 }
 
 async function openStatusFile(dir: string): Promise<OpenedFile | undefined> {
-  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
-  try {
-    return await openInside(dir, STATUS_FILE);
-  } catch (error) {
-    if (error instanceof AttachmentRefused) {
-      throw new StatusUnreadable('it is a symbolic link or not a plain file: it is not read.', {
-        cause: error,
-      });
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
+  return openInsideIfThere(dir, STATUS_FILE).catch((error: unknown) => {
+    if (!(error instanceof AttachmentRefused)) throw error;
+    throw new StatusUnreadable('it is a symbolic link or not a plain file: it is not read.', {
+      cause: error,
+    });
+  });
 }
 
 async function readLines(stream: Readable, visit: Visit, limits: StatusLimits): Promise<void> {
-  const headed = await withHeaderDelimiter(stream);
-  if (headed === undefined) throw new StatusUnreadable('it is empty.');
-  const parser = chain(
-    headed.bytes,
-    parse({
-      delimiter: headed.delimiter,
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // A quote never closed would otherwise be read to the end of the file as one cell.
-      max_record_size: limits.line,
-    }),
-  );
+  const parser = await importerCsvRecords(stream, limits.line);
+  if (parser === undefined) throw new StatusUnreadable('it is empty.');
   let at: ReadonlyMap<string, number> | undefined;
   let lines = 0;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
+    for await (const record of parser) {
       lines += 1;
       if (lines > limits.lines) {
         throw new StatusUnreadable(`it has more than ${limits.lines} lines, which none has.`);

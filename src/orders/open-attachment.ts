@@ -253,6 +253,18 @@ async function readAtOnce(
   };
 }
 
+/**
+ * `name` in `dir` opened as openInside opens it, or undefined when the folder or the file is not
+ * there (AttachmentRefused still says a link or a file that is not plain).
+ */
+export async function openInsideIfThere(
+  dir: string,
+  name: string,
+): Promise<OpenedFile | undefined> {
+  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
+  return openInside(dir, name).catch(missing);
+}
+
 /** Where the kernel says an opened file is (Linux). */
 function ownPath(fd: number): string {
   return readlinkSync(`/proc/self/fd/${fd}`);

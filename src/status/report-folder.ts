@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { z } from 'zod';
 
-import { AttachmentRefused, lstatIfThere, openInside } from '../orders/open-attachment.js';
+import { AttachmentRefused, lstatIfThere, openInsideIfThere } from '../orders/open-attachment.js';
 import { restoreCell } from '../sheets/excel-text.js';
 
 /** A report folder `status` cannot use: said for that sheet, the others go on. */
@@ -54,16 +54,11 @@ export const MAX_REPORT_FILE_BYTES = 256 * 2 ** 20;
 
 /** A file of the folder, opened without following a link, read whole; undefined when absent. */
 export async function readInside(dir: string, name: string): Promise<Buffer | undefined> {
-  if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
-  let file;
-  try {
-    file = await openInside(dir, name);
-  } catch (error) {
+  const file = await openInsideIfThere(dir, name).catch((error: unknown) => {
     if (error instanceof AttachmentRefused) return undefined;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
-  }
+  });
+  if (file === undefined) return undefined;
   try {
     // Read whole, as text: a file past this would cost gigabytes, or more than a string holds.
     if (file.size > MAX_REPORT_FILE_BYTES)
