@@ -11,11 +11,11 @@ import type { Inspection } from '../status/read-order.js';
 import { eachStatusLine, STATUS_LIMITS, type StatusLimits, type StatusLine } from './status-csv.js';
 
 /** Statuses shown by name, the most frequent first; the rest are counted together. */
-export const SHOWN_STATUSES = 8;
+const SHOWN_STATUSES = 8;
 /** Upcoming dates kept per sheet: when all have passed and there were more, it is read again. */
 export const UPCOMING_KEPT = 32;
 /** Inspections shown per order. */
-export const SHOWN_INSPECTIONS = 20;
+const SHOWN_INSPECTIONS = 20;
 
 /** The orders of an order status (as the API says it, verbatim) in one sheet. */
 export interface StatusCount {

@@ -22,7 +22,7 @@ export interface ApiRequestSeen {
 export type SheetState = 'queued' | 'reported' | 'unreadable' | 'refused';
 
 /** A queue's job counts by state, as BullMQ's `getJobCounts` gives them. */
-export type QueueCounts = () => Promise<Record<string, Record<string, number>>>;
+type QueueCounts = () => Promise<Record<string, Record<string, number>>>;
 
 /** How long queue counts read at a scrape are reused (a scrape storm must not hammer Redis). */
 const QUEUE_COUNTS_FRESH_MS = 1500;
@@ -32,7 +32,7 @@ const QUEUE_COUNTS_WAIT_MS = 1000;
 /** Answers that only come once the token is taken (a 404 for an order that is not there too). */
 const TOKEN_TAKEN = /^(2\d\d|404|422)$/;
 
-export const METRIC_NAMES = {
+const METRIC_NAMES = {
   rows: 'order_importer_rows_total',
   sheets: 'order_importer_sheets_total',
   apiRequests: 'order_importer_api_requests_total',

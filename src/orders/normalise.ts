@@ -42,7 +42,7 @@ function visible(text: string, i: number): boolean {
 }
 
 /** `text.trim()`, without the call when there is nothing to trim. */
-export function trimmed(text: string): string {
+function trimmed(text: string): string {
   const last = text.length - 1;
   return last >= 0 && visible(text, 0) && visible(text, last) ? text : text.trim();
 }

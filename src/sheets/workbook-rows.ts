@@ -14,7 +14,7 @@ import type { SourceRecord } from './types.js';
 
 const BATCH = 1000;
 
-export interface WorkbookRows {
+interface WorkbookRows {
   header: string[];
   headerLine: number;
   /** The worksheet read, by its name. */

@@ -30,7 +30,7 @@ const CENTRAL_ENTRY = 0x02014b50;
 /** The end record (22 bytes) plus the longest comment a zip may carry. */
 const TAIL_BYTES = 22 + 0xffff;
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   /** Inflated, as declared. */
   size: number;

@@ -63,7 +63,7 @@ export type OrderReading =
   | { kind: 'unreadable'; reason: string };
 
 /** Attempts at one order within a run, waits between them doubling from RETRY_DELAY_MS. */
-export const ORDER_ATTEMPTS = 4;
+const ORDER_ATTEMPTS = 4;
 
 /** The state of a retrieved order, or why it is not one. */
 export function orderStateOf(order: RetrievedOrder): OrderState | string {

@@ -10,7 +10,7 @@ import { recentReports, reportOfSheet, ReportFolderError } from './report-folder
 import { refreshSheetStatus, type SheetStatus } from './status.js';
 
 /** Days a sheet is read back after it was reported, when STATUS_DAYS is not said. */
-export const DEFAULT_STATUS_DAYS = 90;
+const DEFAULT_STATUS_DAYS = 90;
 
 /**
  * Queues this run's status job of every recent sheet of the context's connection (another

@@ -50,7 +50,7 @@ const summarySchema = z.object({
 const WHOLE = /^[1-9][0-9]{0,15}$/;
 
 /** The largest report.csv, status.csv or summary.json read back (many times a 100,000-row sheet's). */
-export const MAX_REPORT_FILE_BYTES = 256 * 2 ** 20;
+const MAX_REPORT_FILE_BYTES = 256 * 2 ** 20;
 
 /** A file of the folder, opened without following a link, read whole; undefined when absent. */
 export async function readInside(dir: string, name: string): Promise<Buffer | undefined> {

@@ -26,7 +26,7 @@ export const STATUS_COLUMNS = [
   'checked_at',
 ] as const;
 
-export type StatusColumn = (typeof STATUS_COLUMNS)[number];
+type StatusColumn = (typeof STATUS_COLUMNS)[number];
 
 /** One line of status.csv, every value as written (the API's own, verbatim). */
 export type StatusLine = Record<StatusColumn, string>;
