@@ -16,6 +16,7 @@ import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
+import type { Installation } from './store/installation.js';
 import { openStores, type Stores } from './store/stores.js';
 
 export interface ContextSettings extends QueueSettings {
@@ -61,6 +62,12 @@ export interface ContextParts {
    * scopes "imported before" (the ledger, the sheet registry).
    */
   connection: ConnectionInfo;
+  /**
+   * The data folder this process uses (`$DATA_DIR/installation.json`), read once where the
+   * process is assembled: a sheet's files are on the disk of the installation that queued it,
+   * and only that installation's workers work its jobs.
+   */
+  installation: Installation;
   logger: Logger;
   /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
   announce?: (line: string) => void;
@@ -77,6 +84,7 @@ export interface Context extends Stores {
   catalogue: Catalogue;
   api: ApiClient;
   connection: ConnectionInfo;
+  installation: Installation;
   logger: Logger;
   now: () => number;
   /** What this process did since it started (`/metrics`): rows, sheets, API requests, queues. */

@@ -12,6 +12,11 @@ import type { Settings } from '../settings/load.js';
 import type { ContextSettings } from '../context.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import {
+  type Installation,
+  installationOf,
+  InstallationMarkerError,
+} from '../store/installation.js';
+import {
   redisAnnouncement,
   RedisUnavailableError,
   resolveRedis,
@@ -24,6 +29,15 @@ import { waitForApi } from './wait-for-api.js';
 export async function catalogueOf(settings: Settings): Promise<Catalogue> {
   return loadCatalogue(settings.productsFile).catch((error: unknown) => {
     if (error instanceof CatalogueError) throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  });
+}
+
+/** The data folder's marker (written the first time it is used), read once per process. */
+export async function installationOfSettings(settings: Settings): Promise<Installation> {
+  return installationOf(settings.dataDir).catch((error: unknown) => {
+    if (error instanceof InstallationMarkerError)
+      throw new CliError(error.message, 1, { cause: error });
     throw error;
   });
 }

@@ -13,6 +13,7 @@
  * A step that makes the row final, or sends the job back to wait, ends the run.
  */
 import type { Context } from '../context.js';
+import { mustBeHome } from '../store/sheet-home.js';
 import { ForeignJobError } from './interruption.js';
 import { orderOutcome } from './order-outcome.js';
 import { type RowJobHandle, RowRun } from './row-run.js';
@@ -27,6 +28,8 @@ export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> 
       `row ${row} of sheet ${sheetId} belongs to connection ${connectionId}, not ${ctx.connection.id}: not sent from here.`,
     );
   }
+  // Its attachments are beside the sheet, on the disk of the installation that queued it.
+  await mustBeHome(ctx, sheetId);
   const run = new RowRun(ctx, job);
   if ((await startRow(ctx, run)) === 'final') return;
   const orderId = run.state.orderId;

@@ -61,7 +61,10 @@ describe('two data folders on one Redis', () => {
       await workerA.waitForStderr(/Worker ready/, 30_000);
       const importB = new InProcessCli(['import', '--no-workers', '--json', path], env(b));
       // B's wait says which data folder's workers it waits for.
-      await importB.waitForStderr(/waiting for .*worker.* data folder .*installation [0-9a-f]{16}/);
+      const waiting = await importB.waitForStderr(
+        /No workers in this process.* this data folder (\S+) \(installation [0-9a-f]{16}\)/,
+      );
+      expect(waiting[1]).toBe(b);
       // A takes the sheet's job and hands it back: said once, with the folder it waits for.
       const waits = await workerA.waitForStderr(/sheet .* waits for a worker of data folder .*/);
       expect(waits[0]).toContain(b);
