@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import type { Context } from '../src/context.js';
 import { writeReport } from '../src/report/report.js';
-import { SheetElsewhereError } from '../src/store/sheet-home.js';
+import { awayFromHome } from '../src/store/sheet-home.js';
 import { backToQueue } from './back-to-queue.js';
 
 export const reportJobSchema = z.object({ sheetId: z.string().min(1) });
@@ -12,12 +12,10 @@ export const reportJobSchema = z.object({ sheetId: z.string().min(1) });
 export function reportsProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<void> => {
     const { sheetId } = reportJobSchema.parse(job.data);
-    try {
-      await writeReport(ctx, sheetId);
-    } catch (error) {
-      // Written on the disk of the sheet's installation, by one of its workers.
-      if (error instanceof SheetElsewhereError) await backToQueue(job, token, error.retryInMs);
-      throw error;
-    }
+    // The copy it reads and the work folder it archives are on the sheet's installation's disk:
+    // a worker of another hands the job back, no attempt spent.
+    const away = await awayFromHome(ctx, sheetId);
+    if (away !== undefined) return backToQueue(job, token, away.retryInMs);
+    await writeReport(ctx, sheetId);
   };
 }

@@ -11,7 +11,6 @@ import { ForeignJobError, type RowInterrupt, RowInterruption } from '../src/rows
 import { type RowJob, rowJobSchema } from '../src/rows/row-data.js';
 import { runRowJob } from '../src/rows/row-job.js';
 import { stopImport } from '../src/rows/stop-import.js';
-import { SheetElsewhereError } from '../src/store/sheet-home.js';
 import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
@@ -28,8 +27,6 @@ export function rowsProcessor(ctx: Context) {
       });
     } catch (error) {
       if (error instanceof StoppingError) return backToQueue(job, token);
-      // Not this data folder's sheet: neither sent nor given up here, no attempt spent.
-      if (error instanceof SheetElsewhereError) return backToQueue(job, token, error.retryInMs);
       // Stopping at once is no verdict on the row: it resumes later, whatever attempt this was.
       if (error instanceof AbortedError) throw error;
       // Its own connection's workers hold the real job: this one is neither sent nor given up.

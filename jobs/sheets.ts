@@ -4,7 +4,6 @@ import { z } from 'zod';
 
 import type { Context } from '../src/context.js';
 import { ForeignSheetError, NotYetError, runSheetJob } from '../src/split/sheet-job.js';
-import { SheetElsewhereError } from '../src/store/sheet-home.js';
 import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
@@ -20,8 +19,6 @@ export function sheetsProcessor(ctx: Context) {
       // Its checkpoint says how far it got: whoever takes it next goes on from there.
       if (error instanceof StoppingError) await backToQueue(job, token);
       if (error instanceof NotYetError) await backToQueue(job, token, error.retryInMs);
-      // Its files are on another data folder's disk: a worker of that one takes it.
-      if (error instanceof SheetElsewhereError) await backToQueue(job, token, error.retryInMs);
       if (error instanceof ForeignSheetError) throw new UnrecoverableError(error.message);
       throw error;
     }

@@ -16,7 +16,6 @@ import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
-import type { Installation } from './store/installation.js';
 import { openStores, type Stores } from './store/stores.js';
 
 export interface ContextSettings extends QueueSettings {
@@ -65,9 +64,10 @@ export interface ContextParts {
   /**
    * The data folder this process uses (`$DATA_DIR/installation.json`), read once where the
    * process is assembled: a sheet's files are on the disk of the installation that queued it,
-   * and only that installation's workers work its jobs.
+   * and only that installation's workers work its jobs. (store/installation.ts's `Installation`,
+   * spelled out: this module imports as few others as it can.)
    */
-  installation: Installation;
+  installation: { id: string; createdAt: string; created: boolean };
   logger: Logger;
   /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
   announce?: (line: string) => void;
@@ -84,7 +84,7 @@ export interface Context extends Stores {
   catalogue: Catalogue;
   api: ApiClient;
   connection: ConnectionInfo;
-  installation: Installation;
+  installation: ContextParts['installation'];
   logger: Logger;
   now: () => number;
   /** What this process did since it started (`/metrics`): rows, sheets, API requests, queues. */

@@ -4,12 +4,11 @@
  */
 import { join } from 'node:path';
 
-import type { Logger } from 'pino';
 import { Agent } from 'undici';
 
 import { ApiClient, type RequestSeen } from '../api/client.js';
 import type { Settings } from '../settings/load.js';
-import type { ContextSettings } from '../context.js';
+import type { Context, ContextSettings } from '../context.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import {
   type Installation,
@@ -66,7 +65,7 @@ export async function redisOf(
 export async function reachableApi(
   options: {
     settings: Settings;
-    logger: Logger;
+    logger: Context['logger'];
     announce: (line: string) => void;
     /** `watch` and `worker`: an API still away after API_WAIT_S is waited for on, not fatal. */
     service?: boolean;

@@ -12,7 +12,6 @@ import type { Logger } from 'pino';
 import type { Context } from '../context.js';
 import type { RowOutcome, RowStatus } from '../glossary.js';
 import { discardSheetCopy, sheetChanged } from '../store/sheet-copy.js';
-import { mustBeHome } from '../store/sheet-home.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { writeBundles } from './bundles.js';
 import { tellDone, tellDoneAgain } from './done-event.js';
@@ -74,8 +73,6 @@ export function reportDirOf(
 export async function writeReport(ctx: Context, sheetId: string): Promise<Summary | undefined> {
   const sheet = await ctx.store.get(sheetId);
   if (!sheet) return undefined;
-  // The copy it reads and the work folder it archives are on its own installation's disk.
-  await mustBeHome(ctx, sheetId);
   const finalDir = reportDirOf(ctx.settings.reportsDir, sheet);
   if (sheet.state === 'done') {
     // Written before, by a run that may have stopped before it told anyone.

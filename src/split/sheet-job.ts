@@ -8,7 +8,7 @@ import { queueReport } from '../queue/queues.js';
 import { readEarlierReport } from '../report/earlier-report.js';
 import { closeSheetEarly } from '../rows/outcome.js';
 import { SheetError } from '../sheets/errors.js';
-import { mustBeHome } from '../store/sheet-home.js';
+import { awayFromHome } from '../store/sheet-home.js';
 import { handedNothingOn, type SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
 import { countRecords, type CountedSheet } from './sheet-reading.js';
@@ -42,7 +42,8 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
     );
   }
   // Its private copy is on the disk of the installation that queued it.
-  await mustBeHome(ctx, sheetId);
+  const away = await awayFromHome(ctx, sheetId);
+  if (away !== undefined) throw new NotYetError(away.message, away.retryInMs);
   // Its rows are told what became of them in the earlier import, so that must be over first.
   const earlierSheet =
     sheet.duplicateOf === undefined ? undefined : await store.get(sheet.duplicateOf);

@@ -35,17 +35,20 @@ export interface HomeParts {
 }
 
 /**
- * Throws SheetElsewhereError unless this process's installation holds the sheet's files (or the
- * sheet has no record, or one of an older version that did not say: then as before). The first
- * time for a sheet, this process says which data folder it waits for: once, not per job.
+ * Undefined when this process's installation holds the sheet's files (or the sheet has no record,
+ * or one of an older version that did not say: then as before); else why its job must wait. The
+ * first time for a sheet, this process says which data folder it waits for: once, not per job.
  */
-export async function mustBeHome(parts: HomeParts, sheetId: string): Promise<void> {
+export async function awayFromHome(
+  parts: HomeParts,
+  sheetId: string,
+): Promise<SheetElsewhereError | undefined> {
   const place = await parts.store.placeOf(sheetId);
   const home = place?.installation;
-  if (home === undefined || home === parts.installation.id) return;
+  if (home === undefined || home === parts.installation.id) return undefined;
   const folder = place?.dataDir === undefined ? '' : `${place.dataDir} `;
   const message = `sheet ${sheetId} waits for a worker of data folder ${folder}(installation ${home}): its files are on that disk, not on this process's (installation ${parts.installation.id}). Its jobs are left to such a worker; start one there (\`order-importer worker\` with that DATA_DIR) if none runs.`;
   if (parts.store.firstTimeAway(sheetId))
     parts.logger.warn({ sheetId, installation: home, dataDir: place?.dataDir }, message);
-  throw new SheetElsewhereError(message, home);
+  return new SheetElsewhereError(message, home);
 }

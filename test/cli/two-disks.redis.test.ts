@@ -85,7 +85,7 @@ describe('two data folders on one Redis', () => {
       await stopped(workerA);
       if (workerB) await stopped(workerB);
     }
-  });
+  }, 120_000);
 
   it('imports again the content of a sheet that was given up: its rows are not duplicates', async () => {
     const a = await tempDir('disk-lost-');
@@ -117,5 +117,5 @@ describe('two data folders on one Redis', () => {
     expect(summary).toMatchObject({ total: 3, created: 3, duplicate: 0 });
     expect(summary?.duplicateOf).toBeUndefined();
     expect(await sandbox.api.listOrders()).toHaveLength(before + 3);
-  });
+  }, 60_000);
 });
