@@ -26,7 +26,10 @@ export interface ContextSettings extends QueueSettings {
   /** How long a worker holds a job before another may take it over (stall recovery). */
   lockMs: number;
   reportsDir: string;
-  /** Where each queued sheet's private copy is kept (`$DATA_DIR/sheets`; shared by every host). */
+  /**
+   * Where each queued sheet's private copy is kept (`$DATA_DIR/sheets`): on this installation's
+   * disk, read only by its workers (store/sheet-home.ts).
+   */
   sheetsDir: string;
   /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
   archive?: { workDir: string; archiveDir: string };
