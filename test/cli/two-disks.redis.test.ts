@@ -55,10 +55,11 @@ describe('two data folders on one Redis', () => {
       sheetRow(1102),
       sheetRow(1103),
     ]);
-    const workerA = new InProcessCli(['worker'], env(a));
+    // As in the issue: `watch` on A (its workers with it), `import --no-workers` on B.
+    const workerA = new InProcessCli(['watch', '--no-dashboard'], env(a));
     let workerB: InProcessCli | undefined;
     try {
-      await workerA.waitForStderr(/Worker ready/, 30_000);
+      await workerA.waitForStderr(/Watching /, 30_000);
       const importB = new InProcessCli(['import', '--no-workers', '--json', path], env(b));
       // B's wait says which data folder's workers it waits for.
       const waiting = await importB.waitForStderr(
