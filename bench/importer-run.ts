@@ -15,6 +15,7 @@ import { type Context, openContext } from '../src/context.js';
 import { submitSheet } from '../src/intake/submit.js';
 import type { Catalogue } from '../src/orders/catalogue.js';
 import type { OrderPayload } from '../src/orders/row.js';
+import { installationOf } from '../src/store/installation.js';
 import { sheetProgress } from '../src/store/progress.js';
 import { startWorkers } from '../src/workers/start.js';
 import { closeContext } from '../src/workers/stop.js';
@@ -64,6 +65,7 @@ export async function openBenchContext(options: {
       sheetsDir: join(options.dir, 'sheets'),
       maxAttachmentBytes: 20 * 1024 * 1024,
     },
+    installation: await installationOf(options.dir),
     catalogue: options.catalogue,
     api: options.api,
     connection: connectionOf({

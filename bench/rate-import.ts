@@ -13,6 +13,7 @@ import { type Context, openContext } from '../src/context.js';
 import { submitSheet } from '../src/intake/submit.js';
 import { loadCatalogue } from '../src/orders/catalogue.js';
 import { defaultProductsFile } from '../src/package-root.js';
+import { installationOf } from '../src/store/installation.js';
 import { sheetProgress } from '../src/store/progress.js';
 import { closeContext } from '../src/workers/stop.js';
 
@@ -44,6 +45,7 @@ export async function importOnce(options: {
         sheetsDir: join(options.dir, 'sheets'),
         maxAttachmentBytes: 20 * 1024 * 1024,
       },
+      installation: await installationOf(options.dir),
       catalogue: await loadCatalogue(defaultProductsFile()),
       api: new ApiClient({
         baseUrl: apiBaseUrl,

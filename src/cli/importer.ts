@@ -12,7 +12,13 @@ import { startWorkers } from '../workers/start.js';
 import { type CloseOptions, closeContext, forceStop } from '../workers/stop.js';
 import { probeApi } from './api-connection.js';
 import type { CommandIo } from './io.js';
-import { catalogueOf, contextSettings, reachableApi, redisOf } from './process-parts.js';
+import {
+  catalogueOf,
+  contextSettings,
+  installationOfSettings,
+  reachableApi,
+  redisOf,
+} from './process-parts.js';
 
 export interface Importer {
   ctx: Context;
@@ -41,8 +47,15 @@ export interface OpenImporterOptions {
   connection?: Settings['connections'][number];
   /** The process's metrics, shared by its importers; none: the context's own. */
   metrics?: Metrics;
-  /** Redis and the catalogue when several importers share them: their opener releases them. */
-  shared?: { redis: Awaited<ReturnType<typeof redisOf>>; catalogue: Context['catalogue'] };
+  /**
+   * Redis, the catalogue and the data folder's marker when several importers share them: their
+   * opener releases them.
+   */
+  shared?: {
+    redis: Awaited<ReturnType<typeof redisOf>>;
+    catalogue: Context['catalogue'];
+    installation: Context['installation'];
+  };
 }
 
 /**
@@ -77,6 +90,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
   const undo = new UndoStack();
   try {
     const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
+    const installation = options.shared?.installation ?? (await installationOfSettings(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce));
     if (!options.shared) undo.push(() => redis.release());
     const { metrics } = options;
@@ -89,6 +103,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       catalogue,
       api: api.client,
       connection: api.connection,
+      installation,
       logger,
       announce,
       ...(options.metrics && { metrics: options.metrics }),
