@@ -13,6 +13,7 @@ import iconv from 'iconv-lite';
 import { MappingError } from './columns.js';
 import { type Mapping, type MappingKind, parseMappingFile } from './mapping.js';
 import { AttachmentRefused, openInside } from './open-attachment.js';
+import { MAX_NESTING, nestsDeeperThan } from './json-depth.js';
 import { jsonMistake } from './json-mistake.js';
 
 /** The name a mapping beside a sheet has (case ignored): never itself a sheet. */
@@ -165,6 +166,12 @@ export function parseMappingBytes(
     throw new MappingError(
       `Mapping ${source.file} is not valid JSON: ${jsonMistake(text, error)}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
       { cause: error },
+    );
+  }
+  // Before anything recursive reads it (zod, the messages quoting its values).
+  if (typeof json === 'object' && json !== null && nestsDeeperThan(json, MAX_NESTING)) {
+    throw new MappingError(
+      `Mapping ${source.file} nests objects or lists more than ${MAX_NESTING} levels deep; a mapping needs three at most, like { "columns": { "Straat": "address1" } }: is it the right file?`,
     );
   }
   return parseMappingFile(json, source);
