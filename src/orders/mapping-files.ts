@@ -134,7 +134,9 @@ function besideUnread(file: string, error: unknown): MappingError {
   const why =
     error.kind === 'link'
       ? 'it is a symbolic link, and a mapping beside a sheet is never read through one: put the file itself there'
-      : 'it is not a regular file';
+      : error.kind === 'hard-link'
+        ? 'it is a hard link, whose other name may be outside the folder: copy the file there instead of linking it'
+        : 'it is not a regular file';
   return new MappingError(`Mapping ${file} cannot be read: ${why}.`, { cause: error });
 }
 
