@@ -12,6 +12,7 @@ import { z } from 'zod';
 
 import type { OrderPayload } from '../orders/row.js';
 import { classifyNetwork, classifyStatus, MAX_WAIT_MS, retryAfterMs } from './classify.js';
+import { readCapped } from './answer-body.js';
 import { Deadline } from './deadline.js';
 import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
@@ -80,6 +81,15 @@ export interface FileBody {
 const SMALL_FILE_BYTES = 256 * 1024;
 
 const MAX_REDIRECTS = 3;
+
+/**
+ * The most of an answer's body that is read. The documented answers are a few KB; what goes on
+ * past this is cut and its connection dropped, rather than read whole into the process's memory.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** The code of an ApiError whose answer went on past MAX_ANSWER_BYTES. */
+export const ANSWER_TOO_LARGE = 'ANSWER_TOO_LARGE';
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -175,7 +185,7 @@ export class ApiClient {
 
   /** GET /api/files/{id} → the file's bytes. */
   async getFile(id: number, signal?: AbortSignal): Promise<Buffer> {
-    return Buffer.from(await this.#send('GET', `/api/files/${id}`, signal, undefined, 'bytes'));
+    return this.#send('GET', `/api/files/${id}`, signal, undefined, 'bytes');
   }
 
   /** A boundary no file can be made to contain, and never the same twice. */
@@ -195,14 +205,14 @@ export class ApiClient {
     signal: AbortSignal | undefined,
     body: undefined,
     as: 'bytes',
-  ): Promise<ArrayBuffer>;
+  ): Promise<Buffer>;
   async #send(
     method: 'GET' | 'POST',
     path: string,
     signal: AbortSignal | undefined,
     body?: () => Promise<RequestBody> | RequestBody,
     as: 'text' | 'bytes' = 'text',
-  ): Promise<string | ArrayBuffer> {
+  ): Promise<string | Buffer> {
     let url = `${this.baseUrl}${path}`;
     const seen = { method, route: routeOf(path) };
     for (let hop = 0; ; hop++) {
@@ -221,8 +231,7 @@ export class ApiClient {
     body: (() => Promise<RequestBody> | RequestBody) | undefined,
     as: 'text' | 'bytes',
   ): Promise<
-    | { body: string | ArrayBuffer; redirect?: undefined }
-    | { redirect: { url: string; error: ApiError } }
+    { body: string | Buffer; redirect?: undefined } | { redirect: { url: string; error: ApiError } }
   > {
     const { method } = seen;
     const payload = body ? await body() : undefined;
@@ -250,8 +259,7 @@ export class ApiClient {
     payload: RequestBody | undefined,
     as: 'text' | 'bytes',
   ): Promise<
-    | { body: string | ArrayBuffer; redirect?: undefined }
-    | { redirect: { url: string; error: ApiError } }
+    { body: string | Buffer; redirect?: undefined } | { redirect: { url: string; error: ApiError } }
   > {
     const { method } = seen;
     let response: Dispatcher.ResponseData;
@@ -283,15 +291,20 @@ export class ApiClient {
     for (const listener of this.#listeners)
       listener({ status, headers, sentAt, receivedAt: this.#now() });
     if (status >= 200 && status < 300) {
+      let answer;
       try {
-        return {
-          body: as === 'bytes' ? await response.body.arrayBuffer() : await response.body.text(),
-        };
+        answer = await readCapped(response, MAX_ANSWER_BYTES);
       } catch (error) {
         throw this.#networkError(error, method, url, deadline);
       }
+      if (answer.cut) throw tooLarge(method, url, status);
+      return { body: as === 'bytes' ? answer.bytes : answer.bytes.toString('utf8') };
     }
-    const text = await response.body.text().catch(() => '');
+    // An error's body only says why: what fits under the cap is enough, its status says the rest.
+    const text = await readCapped(response, MAX_ANSWER_BYTES).then(
+      ({ bytes }) => bytes.toString('utf8'),
+      () => '',
+    );
     const error = this.#statusError(status, headers, text, method, url);
     const location = headers.location;
     if ((status !== 307 && status !== 308) || typeof location !== 'string') throw error;
@@ -423,6 +436,17 @@ function uploadForm(
     body: Readable.from(parts(), { objectMode: false }),
     headers: { ...headers, 'content-length': String(head.length + streamed.size + tail.length) },
   };
+}
+
+/**
+ * A success whose body went on past MAX_ANSWER_BYTES: what was asked may well have been done (an
+ * order created, a file attached), but what the answer says of it is not known — ambiguous (§3).
+ */
+function tooLarge(method: string, url: string, status: number): ApiError {
+  return new ApiError(
+    `${method} ${url} answered ${status} with a body over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, which was not read: what was asked may have been done, but its answer is unknown.`,
+    { kind: 'ambiguous', method, url, status, code: ANSWER_TOO_LARGE },
+  );
 }
 
 /** A documented path's route: its id as `{id}`, no query (bounded, never a raw id). */

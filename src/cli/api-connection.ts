@@ -89,7 +89,7 @@ export async function connectApi(
 }
 
 export async function readToken(settings: Settings): Promise<string> {
-  if (settings.apiToken !== undefined) return bareToken(settings.apiToken);
+  if (settings.apiToken !== undefined) return bareToken(settings.apiToken, 'API_TOKEN');
   if (settings.apiTokenFile !== undefined)
     return readTokenFile(settings.apiTokenFile, `API_TOKEN_FILE ${settings.apiTokenFile}`);
   throw new CliError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
@@ -105,7 +105,7 @@ async function readTokenFile(file: string, named: string): Promise<string> {
       cause: error,
     });
   }
-  const token = bareToken(text);
+  const token = bareToken(text, named);
   if (token === '') throw new CliError(`${named} is empty.`);
   return token;
 }
@@ -114,8 +114,29 @@ async function readTokenFile(file: string, named: string): Promise<string> {
  * The token itself: copied with its header's `Bearer ` (which an API may accept twice over), it
  * would be another connection, with a ledger of its own, and import every row again.
  */
-function bareToken(text: string): string {
-  return text.trim().replace(/^bearer\s+/i, '');
+function bareToken(text: string, named: string): string {
+  const token = text.trim().replace(/^bearer\s+/i, '');
+  const unfit = headerUnfit(token);
+  if (unfit !== undefined)
+    throw new CliError(
+      `${named} holds ${unfit} inside the token, which no request can send: keep the token alone on one line (a line break at its end is fine).`,
+    );
+  return token;
+}
+
+/**
+ * What in a token an HTTP header cannot carry (a line break, another control character), said
+ * for a person; undefined when nothing. Sent, it would fail every request as if the API were
+ * away, and the process would wait for an answer that cannot come.
+ */
+function headerUnfit(token: string): string | undefined {
+  // Control characters and anything beyond Latin-1 (a header's bytes); a tab is allowed.
+  // eslint-disable-next-line no-control-regex -- finding controls is the point
+  const found = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/u.exec(token)?.[0];
+  if (found === undefined) return undefined;
+  if (found === '\r' || found === '\n') return 'a line break';
+  const code = (found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `a character a request header cannot carry (U+${code})`;
 }
 
 /** undefined when the API answers and takes the token (a 404 for order 0), else why not. */

@@ -1,12 +1,18 @@
 /**
  * Attachment checks, all made before any order is created so that an order never exists without
  * its files: each path must name a regular file inside the sheet's folder tree, reached without
- * any symbolic link, no larger than the limit.
+ * any symbolic link, with no other name (a hard link), no larger than the limit.
  */
 import { realpathSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { AttachmentRefused, firstLinkSync, linkMessage, plainRelative } from './open-attachment.js';
+import {
+  AttachmentRefused,
+  firstLinkSync,
+  hardLinkMessage,
+  linkMessage,
+  plainRelative,
+} from './open-attachment.js';
 
 export interface Attachment {
   /** As the sheet wrote it (slashes normalised). */
@@ -85,6 +91,8 @@ export class AttachmentChecker {
       return fail(
         `"${path}" is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not a document.`,
       );
+    // Its other name may be anywhere on the disk: the upload refuses it too (open-attachment.ts).
+    if (stats.nlink > 1) return fail(hardLinkMessage(path, stats.nlink));
     if (stats.size > this.maxBytes) {
       return fail(
         `"${path}" is ${megabytes(stats.size)} MB (${stats.size} bytes), over the limit of ${megabytes(this.maxBytes)} MB (${this.maxBytes} bytes) per attachment (MAX_ATTACHMENT_MB).`,

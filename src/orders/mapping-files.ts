@@ -13,6 +13,7 @@ import iconv from 'iconv-lite';
 import { MappingError } from './columns.js';
 import { type Mapping, type MappingKind, parseMappingFile } from './mapping.js';
 import { AttachmentRefused, openInside } from './open-attachment.js';
+import { MAX_NESTING, nestsDeeperThan } from './json-depth.js';
 import { jsonMistake } from './json-mistake.js';
 
 /** The name a mapping beside a sheet has (case ignored): never itself a sheet. */
@@ -133,7 +134,9 @@ function besideUnread(file: string, error: unknown): MappingError {
   const why =
     error.kind === 'link'
       ? 'it is a symbolic link, and a mapping beside a sheet is never read through one: put the file itself there'
-      : 'it is not a regular file';
+      : error.kind === 'hard-link'
+        ? 'it is a hard link, whose other name may be outside the folder: copy the file there instead of linking it'
+        : 'it is not a regular file';
   return new MappingError(`Mapping ${file} cannot be read: ${why}.`, { cause: error });
 }
 
@@ -165,6 +168,12 @@ export function parseMappingBytes(
     throw new MappingError(
       `Mapping ${source.file} is not valid JSON: ${jsonMistake(text, error)}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
       { cause: error },
+    );
+  }
+  // Before anything recursive reads it (zod, the messages quoting its values).
+  if (typeof json === 'object' && json !== null && nestsDeeperThan(json, MAX_NESTING)) {
+    throw new MappingError(
+      `Mapping ${source.file} nests objects or lists more than ${MAX_NESTING} levels deep; a mapping needs three at most, like { "columns": { "Straat": "address1" } }: is it the right file?`,
     );
   }
   return parseMappingFile(json, source);

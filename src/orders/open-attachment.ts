@@ -21,7 +21,8 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-export type RefusalKind = 'invalid' | 'absolute' | 'outside' | 'link' | 'not-file' | 'too-large';
+export type RefusalKind =
+  'invalid' | 'absolute' | 'outside' | 'link' | 'hard-link' | 'not-file' | 'too-large';
 
 /** A file that must not be read from where it is; trying again changes nothing until it is fixed. */
 export class AttachmentRefused extends Error {
@@ -70,6 +71,14 @@ export function linkMessage(path: string, link: string): string {
   return whole
     ? `"${path}" is a symbolic link: attachments are never read through a link; put the file itself there.`
     : `"${path}" goes through ${link}, a symbolic link: attachments are never read through a link; put the folder itself there.`;
+}
+
+/**
+ * Why a regular file with more than one name (a hard link) is refused, in words for the user: its
+ * other name may lie anywhere on the disk, outside the sheet's folder, and nothing tells where.
+ */
+export function hardLinkMessage(path: string, names: number): string {
+  return `"${path}" is a hard link (the same file has ${names} names on the disk, maybe outside the sheet's folder, and attachments are read only from inside it): copy the file into the folder instead of linking it.`;
 }
 
 /**
@@ -151,6 +160,19 @@ export interface ResolvedFolder {
   dev?: number;
 }
 
+/**
+ * Whether a regular file with more than one name is refused (the default: an attachment's other
+ * name may be outside its folder), or read (the importer's own report files, which a backup made
+ * of hard links may well share).
+ */
+export type HardLinks = 'refuse' | 'allow';
+
+/** What an opened file must be besides a regular file inside its folder. */
+interface Fit {
+  maxBytes?: number | undefined;
+  hardLinks?: HardLinks | undefined;
+}
+
 /** A file up to this size, in a local folder, is read whole at once (readAtOnce). */
 export const AT_ONCE_BYTES = 256 * 1024;
 
@@ -162,7 +184,7 @@ export const AT_ONCE_BYTES = 256 * 1024;
 export async function openInside(
   root: string,
   path: string,
-  options: { maxBytes?: number; folder?: ResolvedFolder } = {},
+  options: Fit & { folder?: ResolvedFolder } = {},
 ): Promise<OpenedFile> {
   const plain = plainRelative(path);
   // A caller that opens many files of one folder resolves it once (resolve-folder.ts): the file
@@ -173,7 +195,7 @@ export async function openInside(
   if (process.platform !== 'linux') await refuseLinkOnTheWay(realRoot, plain, path);
   const where = { realRoot, plain, target: posix.join(realRoot, plain) };
   if (options.folder?.local === true && process.platform === 'linux') {
-    const read = await readAtOnce(where, path, options.maxBytes, options.folder.dev);
+    const read = await readAtOnce(where, path, options, options.folder.dev);
     if (read !== undefined) return read;
   }
   let handle: FileHandle;
@@ -185,7 +207,7 @@ export async function openInside(
   try {
     const stats = await handle.stat();
     await confirmOpenedAt(handle.fd, where, stats, path);
-    refuseUnfit(path, stats, options.maxBytes);
+    refuseUnfit(path, stats, options);
     return openedFile(handle, plain, stats.size);
   } catch (error) {
     await handle.close();
@@ -220,7 +242,7 @@ async function openFailed(error: unknown, where: Where, path: string): Promise<n
 async function readAtOnce(
   where: Where,
   path: string,
-  maxBytes: number | undefined,
+  fit: Fit,
   dev: number | undefined,
 ): Promise<OpenedFile | undefined> {
   let fd: number;
@@ -233,7 +255,7 @@ async function readAtOnce(
   try {
     const stats = fstatSync(fd);
     await confirmOpenedAt(fd, where, stats, path);
-    refuseUnfit(path, stats, maxBytes);
+    refuseUnfit(path, stats, fit);
     if (stats.size > AT_ONCE_BYTES || (dev !== undefined && stats.dev !== dev)) return undefined;
     bytes = Buffer.allocUnsafe(stats.size);
     for (let read = 0; read < stats.size;) {
@@ -255,14 +277,15 @@ async function readAtOnce(
 
 /**
  * `name` in `dir` opened as openInside opens it, or undefined when the folder or the file is not
- * there (AttachmentRefused still says a link or a file that is not plain).
+ * there (AttachmentRefused still says a link or a file that is not plain). For the importer's own
+ * files (reports): one with other names is read, as a backup made of hard links shares them.
  */
 export async function openInsideIfThere(
   dir: string,
   name: string,
 ): Promise<OpenedFile | undefined> {
   if (!(await lstatIfThere(dir))?.isDirectory()) return undefined;
-  return openInside(dir, name).catch(missing);
+  return openInside(dir, name, { hardLinks: 'allow' }).catch(missing);
 }
 
 /** Where the kernel says an opened file is (Linux). */
@@ -275,7 +298,7 @@ async function refuseLinkOnTheWay(realRoot: string, plain: string, path: string)
   if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
 }
 
-function refuseUnfit(path: string, stats: Stats, maxBytes: number | undefined): void {
+function refuseUnfit(path: string, stats: Stats, { maxBytes, hardLinks }: Fit = {}): void {
   if (!stats.isFile()) {
     throw new AttachmentRefused(
       path,
@@ -283,6 +306,8 @@ function refuseUnfit(path: string, stats: Stats, maxBytes: number | undefined): 
       `"${path}" is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not a document.`,
     );
   }
+  if (stats.nlink > 1 && hardLinks !== 'allow')
+    throw new AttachmentRefused(path, 'hard-link', hardLinkMessage(path, stats.nlink));
   if (maxBytes !== undefined && stats.size > maxBytes) {
     throw new AttachmentRefused(
       path,
@@ -336,7 +361,7 @@ export async function moveInside(root: string, path: string, to: string): Promis
   const from = posix.join(realRoot, plain);
   const stats = await lstat(from);
   if (stats.isSymbolicLink()) throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
-  refuseUnfit(path, stats, undefined);
+  refuseUnfit(path, stats);
   await mkdir(posix.dirname(to), { recursive: true });
   const folder =
     process.platform === 'linux' ? await openFolder(posix.dirname(from), path) : undefined;

@@ -1,3 +1,4 @@
+import { MAX_NESTING, nestsDeeperThan } from '../orders/json-depth.js';
 import { decodedStream } from './decode.js';
 import { SheetError } from './errors.js';
 import type { SheetScan } from './scan.js';
@@ -5,12 +6,6 @@ import type { SourceRecord } from './types.js';
 
 /** One element of a JSON array larger than this is not an order: refuse rather than buffer it. */
 const MAX_ELEMENT_CHARS = 1024 * 1024;
-
-/**
- * An order is a few levels deep (the order, its products, a product); anything deeper than this is
- * not an order, and recursive code further on (JSON.stringify, validation) must never see it.
- */
-export const MAX_NESTING = 64;
 
 /**
  * The elements of a JSON array sheet, a batch per chunk read: the file is cut at the array's
@@ -83,28 +78,6 @@ function toRecord(row: number, line: number | null, text: string, textLine: numb
     return { row, line, data: {}, problem };
   }
   return { row, line, data: value as Record<string, unknown> };
-}
-
-/**
- * Whether a parsed JSON value holds objects or lists more than `limit` levels deep (the value
- * itself is level 1). Walked with a stack of its own, not by recursion, so a line nested 400,000
- * levels costs no more than `limit` levels of it; an order of plain values costs one look per key.
- */
-export function nestsDeeperThan(value: object, limit: number): boolean {
-  const pending: object[] = [value];
-  const depths: number[] = [1];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const depth = depths.pop() ?? 1;
-    if (depth > limit) return true;
-    const values: unknown[] = Array.isArray(next) ? next : Object.values(next);
-    for (const inner of values) {
-      if (typeof inner === 'object' && inner !== null) {
-        pending.push(inner);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
 }
 
 type State = 'before-array' | 'between' | 'after-comma' | 'in-element' | 'after-array';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { z } from 'zod';
 
-import type { RetrievedOrder } from '../api/client.js';
+import { ANSWER_TOO_LARGE, type RetrievedOrder } from '../api/client.js';
 import { AbortedError, ApiError, apiAway } from '../api/errors.js';
 import { type Context, stopSignals } from '../context.js';
 import { interruptibleWait } from '../stopping.js';
@@ -113,8 +113,10 @@ export async function readOrder(
       const redirected = status !== undefined && status >= 300 && status < 400;
       if (error.kind === 'auth' || (error.kind === 'config' && !redirected))
         throw new StatusFatalError(error.message, { cause: error });
-      // A GET changes nothing: whatever may have been an answer lost is safe to ask again.
-      if (!apiAway(error) && error.kind !== 'ambiguous')
+      // A GET changes nothing: whatever may have been an answer lost is safe to ask again. An
+      // answer too large to read would be as large again: this order is not read now.
+      const tooLarge = error.details.code === ANSWER_TOO_LARGE;
+      if (tooLarge || (!apiAway(error) && error.kind !== 'ambiguous'))
         return { kind: 'unreadable', reason: error.message };
       last = error.message;
       if (retryAfterMs !== undefined) {

@@ -3,6 +3,8 @@
  * waited out for up to API_WAIT_S, said on one line; a refused token stops at once. `import` in
  * process; a worker waiting for the API, stopped by signals, in api-start.e2e.test.ts.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +106,28 @@ describe('the API check at start', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(finished.stderr).toMatch(/refused the token/);
     expect(finished.stderr).not.toMatch(/waiting/i);
+  });
+
+  it('refuses a token file with a line break inside the token at once, as a bad setting, sending nothing', async () => {
+    const api = await proxy();
+    const dir = await tempDir('token-break-');
+    const path = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1005)]);
+    const tokenFile = join(dir, 'token.txt');
+    await writeFile(tokenFile, 'T1\r\nX\r\n');
+    const finished = await cli(
+      ['import', path],
+      env(api.url, { API_TOKEN: '', API_TOKEN_FILE: tokenFile, API_WAIT_S: '2' }),
+    ).finished;
+    expect(finished.code, finished.stderr).toBe(1);
+    const last = finished.stderr.trim().split('\n').at(-1) ?? '';
+    expect(last).toMatch(
+      new RegExp(
+        `^order-importer: API_TOKEN_FILE ${tokenFile} holds a line break inside the token`,
+      ),
+    );
+    expect(finished.stderr).not.toMatch(/waiting|does not answer/i);
+    expect(noise(finished.stderr)).toEqual([]);
+    expect(api.received).toBe(0);
   });
 
   it('gives up after API_WAIT_S with a one-line message and exit 1', async () => {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { readToken } from '../../src/cli/api-connection.js';
+import { connectApi, readToken } from '../../src/cli/api-connection.js';
+import { CliError } from '../../src/cli/errors.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
 
@@ -24,5 +25,47 @@ describe('readToken', () => {
       'tokA',
     );
     expect(file).toContain('token.txt');
+  });
+
+  it.each([
+    ['API_TOKEN_FILE', 'T1\r\nX\r\n', /^API_TOKEN_FILE \S+ holds a line break inside the token/],
+    ['API_TOKEN_FILE', 'T1\nX', /^API_TOKEN_FILE \S+ holds a line break inside the token/],
+    ['API_TOKEN', 'T1\r\nX', /^API_TOKEN holds a line break inside the token/],
+    [
+      'API_TOKEN',
+      'T1\u0007X',
+      /^API_TOKEN holds a character a request header cannot carry \(U\+0007\)/,
+    ],
+    ['API_TOKEN_FILE', 'T1\u0000X', /holds a character a request header cannot carry \(U\+0000\)/],
+  ])('refuses %s holding %j at once, as a bad setting (exit 1)', async (name, value, said) => {
+    const env: Record<string, string> =
+      name === 'API_TOKEN'
+        ? { API_TOKEN: value }
+        : { API_TOKEN_FILE: await put(cwd, 'bad.txt', value) };
+    const refused = await readToken(await settingsWith(env)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(CliError);
+    expect((refused as CliError).message).toMatch(said);
+    expect((refused as CliError).message).toMatch(/keep the token alone on one line/);
+    expect((refused as CliError).exitCode).toBe(1);
+  });
+
+  it("refuses a connection's tokenFile with a line break inside the token, naming the connection", async () => {
+    const tokenFile = await put(cwd, 'gent.token', 'T1\r\nX');
+    const settings = await settingsWith({});
+    const refused = await connectApi(settings, () => undefined, {
+      name: 'gent',
+      apiBaseUrl: 'https://api.example.be',
+      tokenFile,
+      inbox: 'gent',
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((refused as Error).message).toMatch(
+      /^The token file of connection "gent" \(.*gent\.token\) holds a line break inside the token/,
+    );
   });
 });

@@ -218,6 +218,29 @@ describe('order-importer status', () => {
     }
   });
 
+  it('takes an answer over 4 MiB as that one order not readable now, asked once, and reads the rest', async () => {
+    const summary = await imported([sheetRow(51), sheetRow(52)]);
+    const [first, second] = await orderIds(summary);
+    const padding = ' '.repeat(5 * 1024 * 1024);
+    proxy.faults.set(first ?? 0, {
+      status: 200,
+      body: `{"data":{"id":${first},"status":"planned","inspections":[]}${padding}}`,
+    });
+    try {
+      const run = await status([summary.sheetId]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.json[0]).toMatchObject({ orders: 2, byStatus: { 'to schedule': 1 } });
+      expect(run.stderr).toMatch(new RegExp(`row 1, order ${first}: .*body over 4 MiB`));
+      expect(proxy.gets.filter((id) => id === first)).toHaveLength(1);
+      const written = await statusCsv(summary);
+      expect(written.lines.find((l) => l.order_id === String(second))).toMatchObject({
+        order_status: 'to schedule',
+      });
+    } finally {
+      proxy.faults.clear();
+    }
+  });
+
   it('keeps the previous lines of an order it cannot read now, says so and exits 2', async () => {
     const summary = await imported([sheetRow(21), sheetRow(22), sheetRow(23), sheetRow(24)]);
     const [first, second, third, fourth] = await orderIds(summary);

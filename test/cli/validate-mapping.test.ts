@@ -113,6 +113,26 @@ describe('order-importer validate with a mapping', () => {
     expect(summary).toMatchObject({ total: 3, valid: 2, invalid: 1 });
   });
 
+  it('refuses a mapping nested 6,000 levels deep in one plain line: beside the sheet, or given', async () => {
+    const dir = await tempDir('validate-deep-');
+    const { sheet } = await writeDutchSheet(dir, { mapping: null });
+    const deep = `{"columns":${'{"a":'.repeat(6000)}"address1"${'}'.repeat(6001)}`;
+    const mapping = await put(dir, 'mapping.json', deep);
+    const beside = await runInProcess(['validate', sheet]);
+    expect(beside.code, beside.stderr).toBe(2);
+    expect(beside.stdout).toContain(
+      `cannot be read: Mapping ${mapping} nests objects or lists more than 64 levels deep;`,
+    );
+    expect(`${beside.stdout}${beside.stderr}`).not.toMatch(/RangeError|call stack|\n\s+at /);
+
+    const given = await runInProcess(['validate', sheet, '--mapping', mapping]);
+    expect(given.code).toBe(1);
+    expect(given.stderr).toMatch(
+      new RegExp(`^order-importer: Mapping ${mapping} nests objects or lists more than 64`),
+    );
+    expect(given.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('exits 1 with one line for a config file whose mapping cannot be read', async () => {
     const dir = await tempDir('validate-config-');
     const config = await put(dir, 'config.json', JSON.stringify({ mapping: 'gone.json' }));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, rm, symlink } from 'node:fs/promises';
+import { link, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +43,7 @@ describe('a sheet whose attachments are links', () => {
     await symlink(outside.file, join(dir, 'docs', 'passwd.pdf'));
     await symlink(outside.folder, join(dir, 'linkdir'));
     await symlink(join(dir, 'docs', 'plan.pdf'), join(dir, 'docs', 'inside-link.pdf'));
+    await link(outside.file, join(dir, 'docs', 'hard.pdf'));
     // A `failed/` folder beside the sheet's own: `../failed/other.txt` is outside it.
     await put(root, 'failed/other.txt', `${outside.marker} beside`);
     const sheet = await writeCsvSheet(dir, 'orders.csv', [
@@ -52,14 +53,16 @@ describe('a sheet whose attachments are links', () => {
       sheetRow(4, { files: 'docs/inside-link.pdf' }),
       sheetRow(5, { files: '../failed/other.txt' }),
       sheetRow(6, { city: '', files: 'docs/plan.pdf|docs/passwd.pdf|linkdir/inner.pdf' }),
+      sheetRow(7, { files: 'docs/hard.pdf' }),
     ]);
 
     const t = await pipelineFor();
     const progress = await t.importSheet(sheet);
-    expect(progress.counts).toMatchObject({ created: 1, invalid: 5 });
+    expect(progress.counts).toMatchObject({ created: 1, invalid: 6 });
     const lines = await reportLines(progress.reportDir ?? '');
     for (const row of [2, 3, 4]) expect(lines[row - 1]).toMatch(/a symbolic link/);
     expect(lines[4]).toMatch(/points outside the sheet's folder/);
+    expect(lines[6]).toMatch(/docs\/hard\.pdf"+ is a hard link .*copy the file into the folder/);
 
     expect(await uploadedLeaks(t.sandbox.api, outside)).toEqual([]);
     expect(await leaksIn(progress.reportDir ?? '', outside.marker)).toEqual({
@@ -71,15 +74,17 @@ describe('a sheet whose attachments are links', () => {
   });
 });
 
-describe('an attachment swapped for a link after validation, before its upload', () => {
+describe('an attachment swapped for a link (symbolic or hard) after validation, before its upload', () => {
   it('is not sent: the row fails with its order id, and no outside byte is uploaded or bundled', async () => {
     const outside = await outsideFiles();
     const dir = await tempDir('swap-sheet-');
     await put(dir, 'docs/plan.pdf', '%PDF plan');
     await put(dir, 'docs/sub/inner.pdf', '%PDF inner, inside');
+    await put(dir, 'docs/deed.pdf', '%PDF deed');
     const sheet = await writeCsvSheet(dir, 'orders.csv', [
       sheetRow(1, { files: 'docs/plan.pdf' }),
       sheetRow(2, { files: 'docs/sub/inner.pdf' }),
+      sheetRow(3, { files: 'docs/deed.pdf' }),
     ]);
     const t = await pipelineFor({ workers: false });
     // The sheet job by hand (validation, row jobs queued); no worker runs the rows yet.
@@ -91,25 +96,28 @@ describe('an attachment swapped for a link after validation, before its upload',
       t.config.connection.id,
     );
     await runSheetJob(t.ctx, 'swap');
-    expect(await t.ctx.queues.rows.getWaitingCount()).toBe(2);
+    expect(await t.ctx.queues.rows.getWaitingCount()).toBe(3);
 
     // Swapped: the file for a link to an outside file, a folder on the path for an outside folder.
     await rm(join(dir, 'docs', 'plan.pdf'));
     await symlink(outside.file, join(dir, 'docs', 'plan.pdf'));
     await rename(join(dir, 'docs', 'sub'), join(dir, 'docs', 'sub-was'));
     await symlink(outside.folder, join(dir, 'docs', 'sub'));
+    await rm(join(dir, 'docs', 'deed.pdf'));
+    await link(outside.file, join(dir, 'docs', 'deed.pdf'));
 
     await startWorkers(t.ctx);
     const progress = await waitForReport(t.ctx, 'swap');
-    expect(progress.counts).toMatchObject({ failed: 2 });
+    expect(progress.counts).toMatchObject({ failed: 3 });
     const lines = await reportLines(progress.reportDir ?? '');
     // (CSV doubles the quotes around the file's name.)
     expect(lines[0]).toMatch(/^1;2;R-1;failed;\d+;.*docs\/plan\.pdf"+ is a symbolic link/);
     expect(lines[1]).toMatch(
       /^2;3;R-2;failed;\d+;.*docs\/sub\/inner\.pdf"+ goes through docs\/sub, a symbolic link/,
     );
+    expect(lines[2]).toMatch(/^3;4;R-3;failed;\d+;.*docs\/deed\.pdf"+ is a hard link/);
     const orders = await t.sandbox.api.listOrders();
-    expect(orders).toHaveLength(2);
+    expect(orders).toHaveLength(3);
     expect(orders.flatMap((o) => o.files)).toEqual([]);
     expect(await uploadedLeaks(t.sandbox.api, outside)).toEqual([]);
     expect(await leaksIn(progress.reportDir ?? '', outside.marker)).toEqual({

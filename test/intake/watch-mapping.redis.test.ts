@@ -218,6 +218,20 @@ describe('watch with a mapping.json beside the sheet', () => {
     });
   });
 
+  it('refuses a sheet whose mapping.json nests 6,000 levels deep once, in a line, on the list not taken', async () => {
+    const dropped = await dropFolder(watch.inbox, 'agency-deep', async (dir) => {
+      await writeDutchSheet(dir, { name: 'deep.csv', mapping: null });
+      await put(dir, 'mapping.json', `{"columns":${'{"a":'.repeat(6000)}1${'}'.repeat(6001)}`);
+    });
+    await watch.cli.waitForStderr(
+      /deep\.csv is not taken until its mapping can be used: Mapping .*mapping\.json nests objects or lists more than 64 levels deep/,
+    );
+    expect(await watch.ctx.notTaken.recent()).toContainEqual(
+      expect.objectContaining({ path: join(dropped, 'deep.csv') }),
+    );
+    expect(watch.cli.stderr).not.toMatch(/RangeError|call stack/);
+  });
+
   it('leaves a sheet whose mapping.json cannot be used in the inbox, and takes it once fixed', async () => {
     const rows = DUTCH_ROWS.slice(0, 1).map((cells) => {
       const row = [...cells];

@@ -1,4 +1,4 @@
-import { mkdir, symlink } from 'node:fs/promises';
+import { link, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ await symlink(join(sheetDir, 'plans'), join(sheetDir, 'linked-plans'));
 await symlink(join(root, 'elsewhere'), join(sheetDir, 'linked-away'));
 await put(root, 'elsewhere/b.pdf', 'secret too');
 await put(sheetDir, '..notes.txt', 'a plain name');
+await link(join(root, 'outside.pdf'), join(sheetDir, 'hard.pdf'));
 
 const checker = new AttachmentChecker(sheetDir, 2 * 1024 * 1024);
 const message = (path: string) => {
@@ -70,6 +71,10 @@ describe('AttachmentChecker', () => {
       /is 2 MB \(2097153 bytes\), over the limit of 2 MB \(2097152 bytes\) per attachment \(MAX_ATTACHMENT_MB\)/,
     ],
     ['a\0b', /is not a valid path/],
+    [
+      'hard.pdf',
+      /"hard\.pdf" is a hard link .*: copy the file into the folder instead of linking it\.$/,
+    ],
   ])('refuses %j', (path, expected) => {
     expect(message(path)).toMatch(expected);
   });

@@ -129,10 +129,13 @@ describe('resolveMapping', () => {
     expect(await refusal(resolveMapping({}, dir))).toMatch(/is over 64 KB/);
   });
 
-  it('refuses deep nesting with a plain error', async () => {
-    const deep = await put(root, 'deep.json', `${'['.repeat(30_000)}${']'.repeat(30_000)}`);
+  it.each([
+    ['lists', `${'['.repeat(30_000)}${']'.repeat(30_000)}`],
+    ['objects under "columns"', `{"columns":${'{"a":'.repeat(6000)}1${'}'.repeat(6001)}`],
+  ])('refuses %s nested deep with a plain error naming the file', async (_shape, text) => {
+    const deep = await put(root, 'deep.json', text);
     expect(await refusal(resolveMapping({ flag: deep }, undefined))).toMatch(
-      /must be a JSON object/,
+      /^Mapping .*deep\.json nests objects or lists more than 64 levels deep;/,
     );
   });
 });

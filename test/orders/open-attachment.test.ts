@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, realpath, rename, symlink, writeFile } from 'node:fs/promises';
+import {
+  link,
+  lstat,
+  mkdir,
+  readFile,
+  realpath,
+  rename,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { join } from 'node:path';
 
@@ -32,6 +41,8 @@ await symlink(join(root, 'outside'), join(sheetDir, 'linkdir'));
 await symlink(join(sheetDir, 'docs'), join(sheetDir, 'docs-link'));
 await symlink(join(root, 'nowhere'), join(sheetDir, 'dangling'));
 execFileSync('mkfifo', [join(sheetDir, 'pipe.pdf')]);
+// The same file under a second name: read through the sheet's folder, it would be read from outside.
+await link(join(root, 'outside', 'secret.pdf'), join(sheetDir, 'hard.pdf'));
 // The sheet's folder reached through a link of its own is fine: only what lies below it counts.
 await symlink(sheetDir, join(root, 'sheet-link'));
 
@@ -84,6 +95,11 @@ describe.each<Way>(['per file', 'local', 'pool'])('openInside, folder resolved %
     ['folder', 'not-file', /is a folder, not a document/],
     ['pipe.pdf', 'not-file', /is not a regular file/],
     ['big.bin', 'too-large', /is 101 bytes, over the limit of 100 bytes/],
+    [
+      'hard.pdf',
+      'hard-link',
+      /"hard\.pdf" is a hard link .*: copy the file into the folder instead of linking it\.$/,
+    ],
   ])('refuses %j (%s)', async (path, kind, message) => {
     const error = await refusal(path, way);
     expect(error.kind).toBe(kind);
