@@ -26,6 +26,7 @@ import {
   type SettingValue,
 } from './table.js';
 import { jsonMistake } from '../orders/json-mistake.js';
+import { MAX_NESTING, nestsDeeperThan } from '../orders/json-depth.js';
 
 /** A setting that cannot be used: the message is one line and names the setting. */
 export class ConfigError extends Error {
@@ -357,6 +358,12 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
+  }
+  // Before anything recursive (zod, JSON.stringify in messages) sees it: it would overflow the stack.
+  if (nestsDeeperThan(json, MAX_NESTING)) {
+    throw new ConfigError(
+      `--config ${file} is nested more than ${MAX_NESTING} levels deep: no setting is; check that it is the importer's config file.`,
+    );
   }
   const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'connections', 'mapping']);
   const unknown = Object.keys(json).filter((key) => !known.has(key));

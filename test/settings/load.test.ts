@@ -179,6 +179,16 @@ describe('loadSettings', () => {
     );
   });
 
+  it('refuses a config file nested deeper than any setting, in one line naming it', async () => {
+    const deep = `${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`;
+    const configFile = await put(cwd, 'deep.json', `{"mapping":${deep}}`);
+    await expect(loadSettings({ cwd, configFile })).rejects.toThrow(
+      new ConfigError(
+        `--config ${configFile} is nested more than 64 levels deep: no setting is; check that it is the importer's config file.`,
+      ),
+    );
+  });
+
   it('reads schedules from the config file', async () => {
     const configFile = await put(
       cwd,
