@@ -12,6 +12,7 @@ import { Agent } from 'undici';
 import { ApiClient } from '../src/api/client.js';
 import { connectionOf } from '../src/connections/connection.js';
 import { type Context, openContext } from '../src/context.js';
+import { installationOf } from '../src/store/installation.js';
 import { submitSheet } from '../src/intake/submit.js';
 import type { Catalogue } from '../src/orders/catalogue.js';
 import type { OrderPayload } from '../src/orders/row.js';
@@ -66,6 +67,7 @@ export async function openBenchContext(options: {
     },
     catalogue: options.catalogue,
     api: options.api,
+    installation: await installationOf(options.dir),
     connection: connectionOf({
       apiBaseUrl: options.apiUrl,
       token: options.token,

@@ -10,6 +10,7 @@ import { Agent } from 'undici';
 import { ApiClient } from '../src/api/client.js';
 import { connectionOf, normaliseBaseUrl } from '../src/connections/connection.js';
 import { type Context, openContext } from '../src/context.js';
+import { installationOf } from '../src/store/installation.js';
 import { submitSheet } from '../src/intake/submit.js';
 import { loadCatalogue } from '../src/orders/catalogue.js';
 import { defaultProductsFile } from '../src/package-root.js';
@@ -51,6 +52,7 @@ export async function importOnce(options: {
         timeoutMs: 30_000,
         dispatcher,
       }),
+      installation: await installationOf(options.dir),
       connection: connectionOf({
         apiBaseUrl,
         token: options.api.token,

@@ -6,6 +6,7 @@
  */
 import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
+import { installationOf } from '../store/installation.js';
 import { apiHost } from '../store/progress.js';
 import type { CloseOptions } from '../workers/stop.js';
 import { CliError } from './errors.js';
@@ -52,9 +53,12 @@ export async function openEach(
     return { all: [one], close: (how = {}) => one.close(closingOne(one, how)) };
   }
   const catalogue = await catalogueOf(settings);
+  const installation = await installationOf(settings.dataDir);
   const redis = await redisOf(settings, announce);
   const opening = await Promise.allSettled(
-    connections.map((connection) => open({ connection, shared: { redis, catalogue } })),
+    connections.map((connection) =>
+      open({ connection, shared: { redis, catalogue, installation } }),
+    ),
   );
   const all = opening.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   let released: Promise<void> | undefined;

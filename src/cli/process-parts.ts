@@ -12,7 +12,7 @@ import type { Settings } from '../settings/load.js';
 import type { ContextSettings } from '../context.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
 import {
-  redisAnnouncement,
+  announceRedis,
   RedisUnavailableError,
   resolveRedis,
   type ResolvedRedis,
@@ -28,10 +28,14 @@ export async function catalogueOf(settings: Settings): Promise<Catalogue> {
   });
 }
 
-/** The Redis of the settings (or a private one), said in one line. */
+/**
+ * The Redis of the settings (or a private one), said in one line; and, once, what a restart of
+ * it would cost when it keeps nothing on disk.
+ */
 export async function redisOf(
   settings: Settings,
   announce: (line: string) => void,
+  logger?: Logger,
 ): Promise<ResolvedRedis> {
   const redis = await resolveRedis({
     configured: settings.redisUrl,
@@ -41,7 +45,7 @@ export async function redisOf(
       throw new CliError(error.message, 1, { cause: error });
     throw error;
   });
-  announce(redisAnnouncement(redis));
+  await announceRedis(redis, announce, logger);
   return redis;
 }
 

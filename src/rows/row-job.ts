@@ -13,7 +13,8 @@
  * A step that makes the row final, or sends the job back to wait, ends the run.
  */
 import type { Context } from '../context.js';
-import { ForeignJobError } from './interruption.js';
+import { RedisForgotError } from '../store/redis-marker.js';
+import { ForeignJobError, RowInterruption } from './interruption.js';
 import { orderOutcome } from './order-outcome.js';
 import { type RowJobHandle, RowRun } from './row-run.js';
 import { startRow } from './start.js';
@@ -28,9 +29,26 @@ export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> 
     );
   }
   const run = new RowRun(ctx, job);
-  if ((await startRow(ctx, run)) === 'final') return;
+  if ((await startOrWait(ctx, run)) === 'final') return;
   const orderId = run.state.orderId;
   if (orderId === undefined) throw new Error(`row ${row} of sheet ${sheetId} has no order yet`);
   const uploads = await uploadFiles(ctx, run, orderId);
   await run.finish(orderOutcome(run, orderId, uploads));
+}
+
+/** How long a row waits before looking again whether `ledger rebuild` has run. */
+const FORGOT_WAIT_MS = 30_000;
+
+/**
+ * The row's start; in a Redis that lost the installation's data (its claim refused), no create
+ * and no verdict: the job waits, no attempt spent, until `ledger rebuild` has run.
+ */
+async function startOrWait(ctx: Context, run: RowRun): ReturnType<typeof startRow> {
+  try {
+    return await startRow(ctx, run);
+  } catch (error) {
+    if (error instanceof RedisForgotError)
+      throw new RowInterruption({ kind: 'delay', ms: FORGOT_WAIT_MS });
+    throw error;
+  }
 }

@@ -14,6 +14,7 @@ import { importStopped } from '../../src/rows/stop-import.js';
 import { type SheetProgress, sheetProgress } from '../../src/store/progress.js';
 import { startWorkers } from '../../src/workers/start.js';
 import { closeContext } from '../../src/workers/stop.js';
+import { installationOf } from '../../src/store/installation.js';
 import { takeSheetCopy } from '../../src/store/sheet-copy.js';
 import type { SheetStore } from '../../src/store/sheet-store.js';
 import type { SandboxOptionsInput } from '../../sandbox/options.js';
@@ -79,6 +80,7 @@ export async function testPipelineConfig(parts: {
       dispatcher: parts.dispatcher,
     }),
     connection: connectionOf({ apiBaseUrl: parts.sandbox.url, token, name: 'test', sandbox: true }),
+    installation: await installationOf(join(dirname(parts.reportsDir), 'data')),
     logger: parts.logger ?? pino({ level: 'silent' }),
   };
 }
