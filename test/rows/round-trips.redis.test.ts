@@ -39,13 +39,15 @@ describe('a row imported with no rate limit to wait for', () => {
       // BullMQ's updateData: a script with the job's key alone.
       const oneKey = args[0] === 'evalsha' && args[2] === '1' ? (args[3] ?? '') : '';
       if (/:rows-[0-9a-f]+:.+\.r\d+$/.test(oneKey)) counted.updateData += 1;
+      // A create claimed apart: the row's creates, and the installations its marker is in.
+      const claimKey = args[0] === 'evalsha' && args[2] === '2' ? (args[3] ?? '') : '';
       // The progress polls of this test read the sheet's record: they are not the rows' cost.
       if (args[0] === 'hgetall' || args[0] === 'scard' || args[0] === 'hmget') return;
       if (!args.some((a) => a.startsWith(own))) return;
       counted.own += 1;
       if (args.some((a) => a.startsWith(`${own}connection:`) && a.endsWith(':pace')))
         counted.paceLooks += 1;
-      else if (oneKey.endsWith(':creates')) counted.claimsApart += 1;
+      else if (claimKey.endsWith(':creates')) counted.claimsApart += 1;
     });
     try {
       const progress = await t.importSheet(sheet, 60_000);

@@ -10,6 +10,7 @@
  * Reports and records are files a person may have edited: read as data to check, never through a
  * link (status/report-folder.ts, creates-log.ts); what cannot be read is skipped and said.
  */
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { ConnectionInfo } from '../../connections/connection.js';
@@ -59,6 +60,7 @@ export async function rebuildSources(where: {
 }): Promise<RebuildSources> {
   const skipped: string[] = [];
   const createsDir = createsDirOf(join(where.dataDir, 'sheets'));
+  skipped.push(...(await linksAmong(where.reportsDir)));
   const reports = await recentReports(where.reportsDir, where.ledgerDays, where.now, (error) =>
     skipped.push(error.message),
   );
@@ -74,6 +76,29 @@ export async function rebuildSources(where: {
     creates.set(sheetId, read.creates);
   }
   return { reports, creates, skipped };
+}
+
+/** Report folders, and report.csv files, that are links: never followed, and said. */
+async function linksAmong(reportsDir: string): Promise<string[]> {
+  const said: string[] = [];
+  let entries;
+  try {
+    entries = await readdir(reportsDir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return said;
+    throw error;
+  }
+  for (const entry of entries) {
+    const path = join(reportsDir, entry.name);
+    if (entry.isSymbolicLink()) said.push(`${path} is a link: not followed.`);
+    if (!entry.isDirectory()) continue;
+    const csv = await lstat(join(path, 'report.csv')).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (csv?.isSymbolicLink() === true) said.push(`${path}/report.csv is a link: not followed.`);
+  }
+  return said;
 }
 
 type Entries = Map<string, { state: 'created' | 'unknown'; entry: string }>;
