@@ -119,7 +119,12 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       argument: ['<action...>', '"rebuild"'],
       settings: ['dataDir', 'reportsDir', 'ledgerDays', 'embeddedSandboxPlanningS'],
       afterHelp: WHERE_TO,
-      options: [connection()],
+      options: [
+        new Option(
+          '--connection <name>',
+          "rebuild only this one of the config file's connections (default: every one)",
+        ),
+      ],
     },
     async (action, options) =>
       (await import('./commands/ledger.js')).ledgerCommand(action, options, io),
