@@ -12,10 +12,10 @@ import { Agent } from 'undici';
 import { ApiClient } from '../src/api/client.js';
 import { connectionOf } from '../src/connections/connection.js';
 import { type Context, openContext } from '../src/context.js';
-import { installationOf } from '../src/store/installation.js';
 import { submitSheet } from '../src/intake/submit.js';
 import type { Catalogue } from '../src/orders/catalogue.js';
 import type { OrderPayload } from '../src/orders/row.js';
+import { installationOf } from '../src/store/installation.js';
 import { sheetProgress } from '../src/store/progress.js';
 import { startWorkers } from '../src/workers/start.js';
 import { closeContext } from '../src/workers/stop.js';
@@ -65,9 +65,9 @@ export async function openBenchContext(options: {
       sheetsDir: join(options.dir, 'sheets'),
       maxAttachmentBytes: 20 * 1024 * 1024,
     },
+    installation: await installationOf(options.dir),
     catalogue: options.catalogue,
     api: options.api,
-    installation: await installationOf(options.dir),
     connection: connectionOf({
       apiBaseUrl: options.apiUrl,
       token: options.token,

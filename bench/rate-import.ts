@@ -10,10 +10,10 @@ import { Agent } from 'undici';
 import { ApiClient } from '../src/api/client.js';
 import { connectionOf, normaliseBaseUrl } from '../src/connections/connection.js';
 import { type Context, openContext } from '../src/context.js';
-import { installationOf } from '../src/store/installation.js';
 import { submitSheet } from '../src/intake/submit.js';
 import { loadCatalogue } from '../src/orders/catalogue.js';
 import { defaultProductsFile } from '../src/package-root.js';
+import { installationOf } from '../src/store/installation.js';
 import { sheetProgress } from '../src/store/progress.js';
 import { closeContext } from '../src/workers/stop.js';
 
@@ -45,6 +45,7 @@ export async function importOnce(options: {
         sheetsDir: join(options.dir, 'sheets'),
         maxAttachmentBytes: 20 * 1024 * 1024,
       },
+      installation: await installationOf(options.dir),
       catalogue: await loadCatalogue(defaultProductsFile()),
       api: new ApiClient({
         baseUrl: apiBaseUrl,
@@ -52,7 +53,6 @@ export async function importOnce(options: {
         timeoutMs: 30_000,
         dispatcher,
       }),
-      installation: await installationOf(options.dir),
       connection: connectionOf({
         apiBaseUrl,
         token: options.api.token,

@@ -16,7 +16,7 @@ import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
-import { type Installation, markerKept, openStores, type Stores } from './store/stores.js';
+import { markerKept, openStores, type Stores } from './store/stores.js';
 
 export interface ContextSettings extends QueueSettings {
   /** Row jobs in flight in this process. */
@@ -26,7 +26,10 @@ export interface ContextSettings extends QueueSettings {
   /** How long a worker holds a job before another may take it over (stall recovery). */
   lockMs: number;
   reportsDir: string;
-  /** Where each queued sheet's private copy is kept (`$DATA_DIR/sheets`; shared by every host). */
+  /**
+   * Where each queued sheet's private copy is kept (`$DATA_DIR/sheets`): on this installation's
+   * disk, read only by its workers (store/sheet-home.ts).
+   */
   sheetsDir: string;
   /** Hot folder: sheets taken into `workDir/<sheetId>/` are archived there once reported. */
   archive?: { workDir: string; archiveDir: string };
@@ -61,8 +64,13 @@ export interface ContextParts {
    * scopes "imported before" (the ledger, the sheet registry).
    */
   connection: ConnectionInfo;
-  /** The data folder's marker (`$DATA_DIR/installation.json`), read once by the process. */
-  installation: Installation;
+  /**
+   * The data folder this process uses (`$DATA_DIR/installation.json`), read once where the
+   * process is assembled: a sheet's files are on the disk of the installation that queued it,
+   * and only that installation's workers work its jobs. (store/installation.ts's `Installation`,
+   * spelled out: this module imports as few others as it can.)
+   */
+  installation: { id: string; createdAt: string; created: boolean };
   logger: Logger;
   /** Where an outage of Redis or the API is told: one line when it starts, one when it ends. */
   announce?: (line: string) => void;
@@ -79,8 +87,7 @@ export interface Context extends Stores {
   catalogue: Catalogue;
   api: ApiClient;
   connection: ConnectionInfo;
-  /** The data folder's marker (`$DATA_DIR/installation.json`), read once by the process. */
-  installation: Installation;
+  installation: ContextParts['installation'];
   logger: Logger;
   now: () => number;
   /** What this process did since it started (`/metrics`): rows, sheets, API requests, queues. */

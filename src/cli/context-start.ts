@@ -10,8 +10,6 @@ import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { RedisForgotError } from '../store/redis-marker.js';
 import { CliError } from './errors.js';
 
-export { type Installation, installationOf } from '../store/installation.js';
-
 /** How often a service waiting for `ledger rebuild` looks again. */
 const FORGOT_POLL_MS = 2_000;
 

@@ -7,12 +7,18 @@ import type { Logger } from 'pino';
 import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
 import type { Context } from '../context.js';
-import { type Installation, installationOf, openRemembering } from './context-start.js';
+import { openRemembering } from './context-start.js';
 import { startWorkers } from '../workers/start.js';
 import { type CloseOptions, closeContext, forceStop } from '../workers/stop.js';
 import { probeApi } from './api-connection.js';
 import type { CommandIo } from './io.js';
-import { catalogueOf, contextSettings, reachableApi, redisOf } from './process-parts.js';
+import {
+  catalogueOf,
+  contextSettings,
+  installationOfSettings,
+  reachableApi,
+  redisOf,
+} from './process-parts.js';
 
 export interface Importer {
   ctx: Context;
@@ -45,7 +51,7 @@ export interface OpenImporterOptions {
   shared?: {
     redis: Awaited<ReturnType<typeof redisOf>>;
     catalogue: Context['catalogue'];
-    installation: Installation;
+    installation: Context['installation'];
   };
 }
 
@@ -81,7 +87,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
   const undo = new UndoStack();
   try {
     const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
-    const installation = options.shared?.installation ?? (await installationOf(settings.dataDir));
+    const installation = options.shared?.installation ?? (await installationOfSettings(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce, logger));
     if (!options.shared) undo.push(() => redis.release());
     const { metrics } = options;

@@ -11,7 +11,7 @@ import { apiHost } from '../store/progress.js';
 import type { CloseOptions } from '../workers/stop.js';
 import { CliError } from './errors.js';
 import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
-import { catalogueOf, redisOf } from './process-parts.js';
+import { catalogueOf, installationOfSettings, redisOf } from './process-parts.js';
 
 // Where it was first; `validate` imports it from its own module, without the importer.
 export { chosenConnection } from './chosen-connection.js';
@@ -53,7 +53,7 @@ export async function openEach(
     return { all: [one], close: (how = {}) => one.close(closingOne(one, how)) };
   }
   const catalogue = await catalogueOf(settings);
-  const installation = await installationOf(settings.dataDir);
+  const installation = await installationOfSettings(settings);
   const redis = await redisOf(settings, announce);
   const opening = await Promise.allSettled(
     connections.map((connection) =>

@@ -9,8 +9,13 @@ import { Agent } from 'undici';
 
 import { ApiClient, type RequestSeen } from '../api/client.js';
 import type { Settings } from '../settings/load.js';
-import type { ContextSettings } from '../context.js';
+import type { Context, ContextSettings } from '../context.js';
 import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
+import {
+  type Installation,
+  installationOf,
+  InstallationMarkerError,
+} from '../store/installation.js';
 import {
   announceRedis,
   RedisUnavailableError,
@@ -24,6 +29,15 @@ import { waitForApi } from './wait-for-api.js';
 export async function catalogueOf(settings: Settings): Promise<Catalogue> {
   return loadCatalogue(settings.productsFile).catch((error: unknown) => {
     if (error instanceof CatalogueError) throw new CliError(error.message, 1, { cause: error });
+    throw error;
+  });
+}
+
+/** The data folder's marker (written the first time it is used), read once per process. */
+export async function installationOfSettings(settings: Settings): Promise<Installation> {
+  return installationOf(settings.dataDir).catch((error: unknown) => {
+    if (error instanceof InstallationMarkerError)
+      throw new CliError(error.message, 1, { cause: error });
     throw error;
   });
 }
@@ -56,7 +70,7 @@ export async function redisOf(
 export async function reachableApi(
   options: {
     settings: Settings;
-    logger: Logger;
+    logger: Context['logger'];
     announce: (line: string) => void;
     /** `watch` and `worker`: an API still away after API_WAIT_S is waited for on, not fatal. */
     service?: boolean;

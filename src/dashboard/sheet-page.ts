@@ -59,6 +59,15 @@ function facts(view: SheetView): string {
   if (sheet.duplicateOf !== undefined) {
     items.push(['Same content as', duplicateNote(sheet.duplicateOf, view.earlierName)]);
   }
+  // Its files are on one data folder's disk: until it is reported, only that folder's workers
+  // work it, and this is the folder it waits for.
+  if (sheet.installation !== undefined && sheet.state !== 'done') {
+    const folder = sheet.dataDir === undefined ? '' : `${shown(sheet.dataDir)} `;
+    items.push([
+      'Worked by',
+      `workers of data folder ${folder}(installation ${shown(sheet.installation)})`,
+    ]);
+  }
   if (sheet.reportDir !== undefined) items.push(['Report', reportLinks(sheet)]);
   const orders = ordersSummary(view.orders?.seen);
   if (orders !== '') items.push(['Orders', orders]);

@@ -5,14 +5,14 @@
  * rather than starts again), unless the sheet comes with an id of its own (the hot folder's).
  */
 import { randomBytes } from 'node:crypto';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Context } from '../context.js';
 import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
 import { discardSheetCopy, takeSheetCopy } from '../store/sheet-copy.js';
-import type { NewSheet } from '../store/sheet-store.js';
+import { handedNothingOn, type NewSheet } from '../store/sheet-store.js';
 
 export interface SubmitOptions {
   /** Import these bytes again, whatever was imported before. */
@@ -45,6 +45,9 @@ export async function submitSheet(
     sha256,
     connectionId: ctx.connection.id,
     connectionName: ctx.connection.name,
+    // The copy was taken on this installation's disk: only its workers can read it.
+    installation: ctx.installation.id,
+    dataDir: dirname(ctx.settings.sheetsDir),
     origin,
     apiBaseUrl: ctx.connection.apiBaseUrl,
     sandbox: ctx.connection.sandbox,
@@ -84,9 +87,11 @@ async function submittedBefore(
   }
   const earlier = await holderRecord(ctx, holder);
   // A registration without a record was left by an older version that stopped in between
-  // (registration and record are written together now): nothing was sent for it, so this
-  // import takes the content over (the rows' own claims still stand guard).
-  if (!earlier && (await ctx.store.replaceSha(content, holder, sheetId))) {
+  // (registration and record are written together now), and one of a sheet that ended before a
+  // row of it was handed on by an older version that kept it: nothing was sent for either, so
+  // this import takes the content over (the rows' own claims still stand guard).
+  const imported = earlier !== undefined && !handedNothingOn(earlier);
+  if (!imported && (await ctx.store.replaceSha(content, holder, sheetId))) {
     await ctx.store.create(sheet);
     await queueSheet(ctx.queues, sheetId);
     ctx.metrics.sheet(ctx.connection.name, 'queued');

@@ -52,6 +52,10 @@ export async function closeSheetEarly(
     notProcessed.push([row, { status: 'failed', attempts: 0, error: `not processed: ${reason}` }]);
   }
   await recordOutcomes(ctx, sheetId, notProcessed);
+  // Not one row of it was handed on (none final before, none queued): the content was never
+  // imported, and must not make the rows of its next import `duplicate`.
+  if (sheet.checkpoint === 0 && notProcessed.length === total)
+    await ctx.store.forgetSha(`${sheet.connectionId}|${sheet.sha256}`, sheetId);
   const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
   await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
   ctx.logger.warn({ sheetId, reason }, 'sheet closed early');

@@ -14,6 +14,7 @@
  */
 import type { Context } from '../context.js';
 import { RedisForgotError } from '../store/redis-marker.js';
+import { awayFromHome } from '../store/sheet-home.js';
 import { ForeignJobError, RowInterruption } from './interruption.js';
 import { orderOutcome } from './order-outcome.js';
 import { type RowJobHandle, RowRun } from './row-run.js';
@@ -28,6 +29,10 @@ export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> 
       `row ${row} of sheet ${sheetId} belongs to connection ${connectionId}, not ${ctx.connection.id}: not sent from here.`,
     );
   }
+  // Its attachments are beside the sheet, on the disk of the installation that queued it: a
+  // worker of another waits, neither sending the row nor giving it up.
+  const away = await awayFromHome(ctx, sheetId);
+  if (away !== undefined) throw new RowInterruption({ kind: 'delay', ms: away.retryInMs });
   const run = new RowRun(ctx, job);
   if ((await startOrWait(ctx, run)) === 'final') return;
   const orderId = run.state.orderId;

@@ -8,7 +8,8 @@ import { queueReport } from '../queue/queues.js';
 import { readEarlierReport } from '../report/earlier-report.js';
 import { closeSheetEarly } from '../rows/outcome.js';
 import { SheetError } from '../sheets/errors.js';
-import type { SheetRecord } from '../store/sheet-store.js';
+import { awayFromHome } from '../store/sheet-home.js';
+import { handedNothingOn, type SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
 import { countRecords, type CountedSheet } from './sheet-reading.js';
 
@@ -40,12 +41,17 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
       `sheet ${sheetId} belongs to connection ${sheet.connectionId ?? '(none)'}, not ${ctx.connection.id}: nothing of it is sent from here.`,
     );
   }
+  // Its private copy is on the disk of the installation that queued it.
+  const away = await awayFromHome(ctx, sheetId);
+  if (away !== undefined) throw new NotYetError(away.message, away.retryInMs);
   // Its rows are told what became of them in the earlier import, so that must be over first.
   const earlierSheet =
     sheet.duplicateOf === undefined ? undefined : await store.get(sheet.duplicateOf);
   if (earlierSheet !== undefined && earlierSheet.state !== 'done') {
     throw new NotYetError(`waits for sheet ${sheet.duplicateOf ?? ''}, the same content`, 2000);
   }
+  if (earlierSheet !== undefined && (await neverImported(ctx, sheet, earlierSheet)))
+    return runSheetJob(ctx, sheetId); // its own import now, or another sheet's duplicate
   const log = ctx.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
 
@@ -69,6 +75,27 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
   await store.update(sheetId, { warnings: read.warnings });
   log.info({ rows: read.rows }, 'sheet read');
   if (await store.setTotal(sheetId, read.rows)) await queueReport(ctx.queues, sheetId);
+}
+
+/**
+ * Whether the earlier sheet this one duplicates ended without importing the content (not one
+ * row handed on): then this sheet takes the content over and is imported, or, when a third
+ * sheet registered it meanwhile, becomes that one's duplicate.
+ */
+async function neverImported(
+  ctx: Context,
+  sheet: SheetRecord,
+  earlier: SheetRecord,
+): Promise<boolean> {
+  const content = `${sheet.connectionId ?? ctx.connection.id}|${sheet.sha256}`;
+  const released = (await ctx.store.findBySha(content)) !== earlier.sheetId;
+  if (!released && !handedNothingOn(earlier)) return false;
+  const holder = await ctx.store.adoptSha(content, earlier.sheetId, sheet.sheetId);
+  ctx.logger.info(
+    { sheetId: sheet.sheetId, earlier: earlier.sheetId, ...(holder && { duplicateOf: holder }) },
+    'the earlier sheet of the same content imported none of it',
+  );
+  return true;
 }
 
 /**

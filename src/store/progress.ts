@@ -24,6 +24,10 @@ export interface SheetProgress {
   connection?: string;
   /** The sheet that imported the same content before (its rows are all `duplicate`). */
   duplicateOf?: string;
+  /** The installation whose data folder holds its files: only its workers work the sheet. */
+  installation?: string;
+  /** That data folder, as the process that queued the sheet knew it. */
+  dataDir?: string;
 }
 
 /** A sheet as its own page shows it: its progress and what its import said of it. */
@@ -75,6 +79,8 @@ export async function sheetDetail(
     ...(sheet.connectionId !== undefined && { connectionId: sheet.connectionId }),
     ...(sheet.connectionName !== undefined && { connection: sheet.connectionName }),
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
+    ...(sheet.installation !== undefined && { installation: sheet.installation }),
+    ...(sheet.dataDir !== undefined && { dataDir: sheet.dataDir }),
     warnings: sheet.warnings,
   };
 }

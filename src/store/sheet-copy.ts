@@ -1,7 +1,7 @@
 /**
  * The sheet imported is the sheet hashed. When a sheet is queued, its bytes are copied into a
- * private, read-only file under the data folder (`sheets/<sheetId>/<name>`, shared by the workers
- * of every host) and hashed as they are copied; every later read — both passes of the sheet job
+ * private, read-only file under the data folder (`sheets/<sheetId>/<name>`, read by the workers
+ * of every host that shares that folder: sheet-home.ts) and hashed as they are copied; every later read — both passes of the sheet job
  * and the report's failed/ — parses that copy. No row can then come from bytes other than the
  * ones hashed, however the user's file is rewritten meanwhile.
  *

@@ -44,6 +44,14 @@ const sheetSchema = z.object({
   connectionId: z.string().optional(),
   /** That connection's name when it was queued (`gent`; `default`, `sandbox`): for people. */
   connectionName: z.string().optional(),
+  /**
+   * The installation (installation.ts) whose data folder holds the sheet's private copy and, beside
+   * the original it was taken from, its attachments: only its workers work the sheet's jobs.
+   * Unset for a sheet queued by an older version: any worker works it, as then.
+   */
+  installation: z.string().optional(),
+  /** That data folder's path as the process that queued the sheet knew it: for people. */
+  dataDir: z.string().optional(),
   apiBaseUrl: z.string(),
   sandbox: z.enum(['0', '1']).transform((v) => v === '1'),
   allowDuplicates: z.enum(['0', '1']).transform((v) => v === '1'),
@@ -103,10 +111,27 @@ export function sheetMapping(sheet: SheetRecord): Mapping | undefined {
   return parseMappingFile(Object.fromEntries(pairs), source);
 }
 
+/**
+ * A sheet that ended before a single row of it was handed on (its copy lost, a job given up):
+ * its content was never imported, so it is no "imported before" for a later sheet of the same
+ * bytes. (One that ends so now gives its registration up at once, outcome.ts; this also tells
+ * one left registered by an older version.)
+ */
+export function handedNothingOn(sheet: SheetRecord): boolean {
+  return sheet.state === 'done' && sheet.checkpoint === 0 && sheet.error !== undefined;
+}
+
 /** Fields of a sheet's record that change while it is imported. */
 export type SheetUpdate = Partial<
   Record<
-    'state' | 'format' | 'delimiter' | 'encoding' | 'error' | 'finishedAt' | 'reportDir',
+    | 'state'
+    | 'format'
+    | 'delimiter'
+    | 'encoding'
+    | 'error'
+    | 'finishedAt'
+    | 'reportDir'
+    | 'duplicateOf',
     string
   >
 > & {
@@ -124,6 +149,8 @@ export interface NewSheet {
   sha256: string;
   connectionId: string;
   connectionName?: string;
+  installation?: string;
+  dataDir?: string;
   origin?: string;
   apiBaseUrl: string;
   sandbox: boolean;
@@ -171,6 +198,20 @@ end
 return 0
 `;
 
+// KEYS: by-sha, sheet. ARGV: content, earlier, sheetId. A sheet queued as a duplicate of
+// `earlier` takes the content over when `earlier` never imported it (its registration released,
+// or still its own): it is no duplicate then. Returns the holder when a third sheet has it.
+const ADOPT_SHA = `
+local holder = redis.call('HGET', KEYS[1], ARGV[1])
+if holder == false or holder == ARGV[2] or holder == ARGV[3] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  redis.call('HDEL', KEYS[2], 'duplicateOf')
+  return false
+end
+redis.call('HSET', KEYS[2], 'duplicateOf', holder)
+return holder
+`;
+
 // KEYS: by-sha, sheet, active, all. ARGV: content, sheetId, score, field, value, …
 // Registers the content to this sheet and writes the sheet's record in one step, so a
 // registration never points at a sheet without a record; returns the holder when taken.
@@ -193,6 +234,13 @@ type ScriptedRedis = Redis & {
   ): Promise<[string[], number]>;
   oiSetTotal(sheet: string, final: string, total: string): Promise<number>;
   oiReplaceSha(bySha: string, content: string, from: string, to: string): Promise<number>;
+  oiAdoptSha(
+    bySha: string,
+    sheet: string,
+    content: string,
+    earlier: string,
+    sheetId: string,
+  ): Promise<string | null>;
   oiRegister(
     bySha: string,
     sheet: string,
@@ -212,6 +260,8 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     startedAt: sheet.startedAt,
     connectionId: sheet.connectionId,
     ...(sheet.connectionName !== undefined && { connectionName: sheet.connectionName }),
+    ...(sheet.installation !== undefined && { installation: sheet.installation }),
+    ...(sheet.dataDir !== undefined && { dataDir: sheet.dataDir }),
     apiBaseUrl: sheet.apiBaseUrl,
     sandbox: sheet.sandbox ? '1' : '0',
     allowDuplicates: sheet.allowDuplicates ? '1' : '0',
@@ -221,12 +271,24 @@ function recordFields(sheet: NewSheet): Record<string, string> {
   };
 }
 
-/** Sheet paths remembered by a process (a path never changes); forgotten all at once past this. */
-const PATHS_KEPT = 1000;
+/** Where a sheet's files are: fields of its record that never change once it is queued. */
+export interface SheetPlace {
+  /** Where it was read from (its record's `path`). */
+  path: string;
+  /** The installation whose disk holds its files; undefined for a sheet of an older version. */
+  installation?: string;
+  /** That installation's data folder, as the process that queued it knew it. */
+  dataDir?: string;
+}
+
+/** Sheet places remembered by a process; forgotten all at once past this. */
+const PLACES_KEPT = 1000;
 
 export class SheetStore {
   readonly #redis: ScriptedRedis;
-  readonly #paths = new Map<string, string>();
+  readonly #places = new Map<string, SheetPlace>();
+  /** Sheets this process was told are another installation's (sheet-home.ts says it once). */
+  readonly #away = new Set<string>();
   /** Sheets' folders as this process resolved them, once per sheet (orders/resolve-folder.ts). */
   readonly #folders = folderOf();
 
@@ -238,6 +300,7 @@ export class SheetStore {
       redis.defineCommand('oiFinalize', { numberOfKeys: 3, lua: FINALIZE });
       redis.defineCommand('oiSetTotal', { numberOfKeys: 2, lua: SET_TOTAL });
       redis.defineCommand('oiReplaceSha', { numberOfKeys: 1, lua: REPLACE_SHA });
+      redis.defineCommand('oiAdoptSha', { numberOfKeys: 2, lua: ADOPT_SHA });
       redis.defineCommand('oiRegister', { numberOfKeys: 4, lua: REGISTER });
     }
     this.#redis = redis as ScriptedRedis;
@@ -283,13 +346,39 @@ export class SheetStore {
    * upload of its rows needs it.
    */
   async pathOf(sheetId: string): Promise<string | undefined> {
-    const known = this.#paths.get(sheetId);
+    return (await this.placeOf(sheetId))?.path;
+  }
+
+  /**
+   * Where a sheet's files are (its path, and the installation whose disk holds them), asked of
+   * Redis once per sheet and process; undefined when the sheet has no record.
+   */
+  async placeOf(sheetId: string): Promise<SheetPlace | undefined> {
+    const known = this.#places.get(sheetId);
     if (known !== undefined) return known;
-    const path = await this.#redis.hget(this.keys.sheet(sheetId), 'path');
-    if (path === null) return undefined;
-    if (this.#paths.size >= PATHS_KEPT) this.#paths.clear();
-    this.#paths.set(sheetId, path);
-    return path;
+    const [path, installation, dataDir] = await this.#redis.hmget(
+      this.keys.sheet(sheetId),
+      'path',
+      'installation',
+      'dataDir',
+    );
+    if (path === null || path === undefined) return undefined;
+    const place: SheetPlace = {
+      path,
+      ...(typeof installation === 'string' && { installation }),
+      ...(typeof dataDir === 'string' && { dataDir }),
+    };
+    if (this.#places.size >= PLACES_KEPT) this.#places.clear();
+    this.#places.set(sheetId, place);
+    return place;
+  }
+
+  /** True the first time this process asks for a sheet whose files are on another disk. */
+  firstTimeAway(sheetId: string): boolean {
+    if (this.#away.has(sheetId)) return false;
+    if (this.#away.size >= PLACES_KEPT) this.#away.clear();
+    this.#away.add(sheetId);
+    return true;
   }
 
   /**
@@ -327,6 +416,22 @@ export class SheetStore {
   /** Moves this content's registration from `from` to `to`; false when `from` no longer holds it. */
   async replaceSha(content: string, from: string, to: string): Promise<boolean> {
     return (await this.#redis.oiReplaceSha(this.keys.bySha, content, from, to)) === 1;
+  }
+
+  /**
+   * Sheet `sheetId`, queued as a duplicate of `earlier`, which never imported `content`, takes
+   * the content over and is a duplicate no more: undefined. Else the sheet that holds it now
+   * (recorded as the one this sheet duplicates).
+   */
+  async adoptSha(content: string, earlier: string, sheetId: string): Promise<string | undefined> {
+    const holder = await this.#redis.oiAdoptSha(
+      this.keys.bySha,
+      this.keys.sheet(sheetId),
+      content,
+      earlier,
+      sheetId,
+    );
+    return holder ?? undefined;
   }
 
   async forgetSha(content: string, sheetId: string): Promise<void> {

@@ -39,7 +39,7 @@ export async function startWorkers(ctx: Context): Promise<void> {
   const reconcile = reconcileProcessor(ctx);
   const reports = new Worker(
     queues.reports.name,
-    async (job) => (job.name === 'reconcile' ? reconcile(job) : report(job)),
+    async (job, token) => (job.name === 'reconcile' ? reconcile(job) : report(job, token)),
     options(1),
   );
   // Notifications wait on receivers, not on the API: a few at once, apart from the rows.

@@ -80,7 +80,8 @@ export async function testPipelineConfig(parts: {
       dispatcher: parts.dispatcher,
     }),
     connection: connectionOf({ apiBaseUrl: parts.sandbox.url, token, name: 'test', sandbox: true }),
-    installation: await installationOf(join(dirname(parts.reportsDir), 'data')),
+    // The data folder is the reports' parent, as `sheetsDir` says.
+    installation: await installationOf(dirname(parts.reportsDir)),
     logger: parts.logger ?? pino({ level: 'silent' }),
   };
 }

@@ -61,8 +61,10 @@ export async function importCommand(
       const same = configured
         ? `the connection "${configured.name}" in their config file`
         : 'the same API_BASE_URL and token';
+      const dataDir = settings.dataDir;
+      const installation = importer.ctx.installation.id;
       announce(
-        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with ${same} (connection ${id}, ${apiBaseUrl}); workers of other connections leave these rows alone.`,
+        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with ${same} (connection ${id}, ${apiBaseUrl}) and this data folder ${dataDir} (installation ${installation}), where the sheets' copies are; workers of other connections or data folders leave these rows alone.`,
       );
     }
     void io.stopSignal().then(() => {

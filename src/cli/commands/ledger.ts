@@ -9,10 +9,9 @@ import { connectApi } from '../api-connection.js';
 import { chosenConnection } from '../chosen-connection.js';
 import { CliError } from '../errors.js';
 import type { CommandIo } from '../io.js';
-import { redisOf } from '../process-parts.js';
+import { installationOfSettings, redisOf } from '../process-parts.js';
 import { commandSettings } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import { installationOf } from '../context-start.js';
 import {
   type RebuildCounts,
   rebuildLedger,
@@ -36,7 +35,7 @@ export async function ledgerCommand(
   const settings = await commandSettings(io, opts.config, opts.settings);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = chosenOnes(settings, opts.connection);
-  const installation = await installationOf(settings.dataDir);
+  const installation = await installationOfSettings(settings);
   const resolved = await redisOf(settings, announce);
   try {
     const sources = await rebuildSources({

@@ -1,0 +1,54 @@
+/**
+ * A sheet's files (its private copy under `$DATA_DIR/sheets/`, its attachments beside the
+ * original, its report's archive) are on the disk of the installation that queued it. Processes
+ * may share a Redis without sharing that disk (another host, a share not mounted, another
+ * DATA_DIR), so a worker works a sheet's jobs only when the sheet's installation is its own;
+ * another's job goes back to its queue, no attempt spent, for a worker of that data folder. A
+ * file missing on the sheet's own installation is a real loss, and is handled as one elsewhere.
+ */
+import type { Logger } from 'pino';
+
+import type { Installation } from './installation.js';
+import type { SheetStore } from './sheet-store.js';
+
+/** How long another installation's job waits before a worker looks at it again. */
+export const ELSEWHERE_WAIT_MS = 5000;
+
+/** The sheet's files are on another installation's disk: its job goes back to wait for it. */
+export class SheetElsewhereError extends Error {
+  override name = 'SheetElsewhereError';
+  readonly retryable = true;
+  readonly retryInMs = ELSEWHERE_WAIT_MS;
+  constructor(
+    message: string,
+    readonly installation: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the check needs (a context has it). */
+export interface HomeParts {
+  store: SheetStore;
+  installation: Pick<Installation, 'id'>;
+  logger: Logger;
+}
+
+/**
+ * Undefined when this process's installation holds the sheet's files (or the sheet has no record,
+ * or one of an older version that did not say: then as before); else why its job must wait. The
+ * first time for a sheet, this process says which data folder it waits for: once, not per job.
+ */
+export async function awayFromHome(
+  parts: HomeParts,
+  sheetId: string,
+): Promise<SheetElsewhereError | undefined> {
+  const place = await parts.store.placeOf(sheetId);
+  const home = place?.installation;
+  if (home === undefined || home === parts.installation.id) return undefined;
+  const folder = place?.dataDir === undefined ? '' : `${place.dataDir} `;
+  const message = `sheet ${sheetId} waits for a worker of data folder ${folder}(installation ${home}): its files are on that disk, not on this process's (installation ${parts.installation.id}). Its jobs are left to such a worker; start one there (\`order-importer worker\` with that DATA_DIR) if none runs.`;
+  if (parts.store.firstTimeAway(sheetId))
+    parts.logger.warn({ sheetId, installation: home, dataDir: place?.dataDir }, message);
+  return new SheetElsewhereError(message, home);
+}

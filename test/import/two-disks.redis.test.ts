@@ -1,0 +1,88 @@
+/**
+ * Two processes on one Redis, one prefix and one connection, with different data folders: the
+ * rows of a sheet queued on B are not sent, nor given up, by A's workers; B's workers send them.
+ */
+import { join } from 'node:path';
+
+import { pino } from 'pino';
+import { Agent } from 'undici';
+import { describe, expect, it } from 'vitest';
+
+import { type Context, openContext } from '../../src/context.js';
+import { submitSheet } from '../../src/intake/submit.js';
+import { runSheetJob } from '../../src/split/sheet-job.js';
+import { startWorkers } from '../../src/workers/start.js';
+import { closeContext } from '../../src/workers/stop.js';
+import { put, tempDir } from '../helpers/files.js';
+import { testPipelineConfig, waitForReport } from '../helpers/pipeline.js';
+import { useTestRedis } from '../helpers/redis.js';
+import { testSandbox } from '../helpers/sandbox.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a row job of a sheet whose files are on another data folder', () => {
+  it('goes back to its queue, no attempt spent, until a worker of that folder sends it', async () => {
+    const redis = await useTestRedis();
+    const sandbox = await testSandbox();
+    const dispatcher = new Agent();
+    const logsA: string[] = [];
+    const open: Context[] = [];
+    try {
+      const parts = async (prefix: string, logger?: pino.Logger) =>
+        testPipelineConfig({
+          redis,
+          sandbox,
+          dispatcher,
+          reportsDir: join(await tempDir(prefix), 'reports'),
+          ...(logger && { logger }),
+        });
+      const b = await openContext(await parts('rows-disk-b-'));
+      open.push(b);
+      const loggerA = pino({ level: 'info' }, { write: (line: string) => logsA.push(line) });
+      const a = await openContext(await parts('rows-disk-a-', loggerA));
+      open.push(a);
+      expect(a.installation.id).not.toBe(b.installation.id);
+
+      const dir = await tempDir('rows-two-disks-');
+      await put(dir, 'plan.pdf', '%PDF-1.4 plan');
+      const rows = [1501, 1502, 1503].map((n) => sheetRow(n, { files: 'plan.pdf' }));
+      const { sheetId } = await submitSheet(b, await writeCsvSheet(dir, 'orders.csv', rows));
+      expect(await b.store.get(sheetId)).toMatchObject({
+        installation: b.installation.id,
+        dataDir: join(b.settings.sheetsDir, '..'),
+      });
+      await runSheetJob(b, sheetId); // its rows queued, as B's sheet job would
+      await startWorkers(a);
+      await until('all three rows handed back by A', async () => {
+        const delayed = await a.queues.rows.getDelayed();
+        return delayed.length === 3;
+      });
+      for (const job of await a.queues.rows.getDelayed()) expect(job.attemptsMade).toBe(0);
+      expect(await sandbox.api.listOrders()).toEqual([]);
+      expect(await a.store.finalCount(sheetId)).toBe(0);
+      const said = logsA.filter((line) => line.includes('waits for a worker of data folder'));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain(b.installation.id);
+
+      await startWorkers(b);
+      const done = await waitForReport(b, sheetId, 60_000);
+      expect(done.counts).toMatchObject({ created: 3, failed: 0 });
+      expect(done.reportDir?.startsWith(b.settings.reportsDir)).toBe(true);
+      const orders = await sandbox.api.listOrders();
+      expect(orders).toHaveLength(3);
+      expect(orders.flatMap((o) => o.files)).toHaveLength(3);
+    } finally {
+      for (const ctx of open) await closeContext(ctx, { graceMs: 2000 });
+      await dispatcher.close();
+      await sandbox.close();
+      await redis.cleanup();
+    }
+  }, 90_000);
+});
