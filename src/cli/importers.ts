@@ -6,7 +6,6 @@
  */
 import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
-import { installationOf } from '../store/installation.js';
 import { apiHost } from '../store/progress.js';
 import type { CloseOptions } from '../workers/stop.js';
 import { CliError } from './errors.js';

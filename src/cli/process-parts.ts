@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path';
 
-import type { Logger } from 'pino';
 import { Agent } from 'undici';
 
 import { ApiClient, type RequestSeen } from '../api/client.js';
@@ -49,7 +48,7 @@ export async function installationOfSettings(settings: Settings): Promise<Instal
 export async function redisOf(
   settings: Settings,
   announce: (line: string) => void,
-  logger?: Logger,
+  logger?: Parameters<typeof announceRedis>[2],
 ): Promise<ResolvedRedis> {
   const redis = await resolveRedis({
     configured: settings.redisUrl,
