@@ -6,8 +6,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { type Context, type ContextParts, openContext } from '../context.js';
+import { connectRedis } from '../redis/connect.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
-import { RedisForgotError } from '../store/redis-marker.js';
+import { Keys } from '../store/keys.js';
+import { markFirstUse, RedisForgotError } from '../store/redis-marker.js';
 import { CliError } from './errors.js';
 
 /** How often a service waiting for `ledger rebuild` looks again. */
@@ -36,6 +38,21 @@ export async function openRemembering(
       told = true;
       await sleep(FORGOT_POLL_MS, undefined, options.signal && { signal: options.signal });
     }
+  }
+}
+
+/** A new data folder marked in Redis before the checks at start, which may fail (redis-marker.ts). */
+export async function markedFirstUse(
+  url: string,
+  prefix: string,
+  installation: ContextParts['installation'],
+): Promise<void> {
+  if (!installation.created) return;
+  const redis = await connectRedis(url);
+  try {
+    await markFirstUse(redis, new Keys(prefix), installation);
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
 import type { Context } from '../context.js';
-import { openRemembering } from './context-start.js';
+import { markedFirstUse, openRemembering } from './context-start.js';
 import { startWorkers } from '../workers/start.js';
 import { type CloseOptions, closeContext, forceStop } from '../workers/stop.js';
 import { probeApi } from './api-connection.js';
@@ -90,6 +90,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     const installation = options.shared?.installation ?? (await installationOfSettings(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce, logger));
     if (!options.shared) undo.push(() => redis.release());
+    await markedFirstUse(redis.url, settings.queuePrefix, installation);
     const { metrics } = options;
     const api = await reachableApi(
       { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },

@@ -77,6 +77,21 @@ export async function checkMarker(
   throw new Error(`unexpected answer of the marker check: ${state}`);
 }
 
+/**
+ * A data folder used for the first time marks this Redis at once, before anything can fail (an
+ * API away, a refused token, a Ctrl+C): its next start, no longer `created`, must not take the
+ * missing field for a Redis that forgot.
+ */
+export async function markFirstUse(
+  redis: Redis,
+  keys: Keys,
+  installation: Installation,
+  now: () => number = Date.now,
+): Promise<void> {
+  if (installation.created)
+    await redis.hsetnx(keys.installations, installation.id, new Date(now()).toISOString());
+}
+
 /** Whether the connection's ledger is still whole here (after a reconnect: Redis may be new). */
 export async function markerKept(
   redis: Redis,

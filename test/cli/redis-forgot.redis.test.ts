@@ -142,6 +142,18 @@ describe('an import after Redis lost its data', () => {
   }, 60_000);
 });
 
+describe('a new data folder whose first start failed', () => {
+  it('is not taken for one a Redis forgot at its next start', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'one.csv', [sheetRow(601)]);
+    const refused = await runInProcess(['import', sheet], { ...s.env, API_TOKEN: 'wrong-token' });
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).not.toMatch(/ledger rebuild`\.$/m);
+    const imported = await runInProcess(['import', sheet], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+  }, 60_000);
+});
+
 describe('the start against a Redis', () => {
   it('that keeps nothing on disk says so once, with what a restart would cost', async () => {
     const s = await setup();
