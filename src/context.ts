@@ -16,7 +16,7 @@ import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
-import { openStores, type Stores } from './store/stores.js';
+import { markerKept, openStores, type Stores } from './store/stores.js';
 
 export interface ContextSettings extends QueueSettings {
   /** Row jobs in flight in this process. */
@@ -131,6 +131,8 @@ export async function openContext(parts: ContextParts): Promise<Context> {
       ledgerDays: settings.ledgerDays,
       logger,
       now,
+      // Refused in a Redis that lost this installation's data; each create's claim checks it.
+      installation: parts.installation,
     });
   } catch (error) {
     redis.disconnect();
@@ -176,14 +178,39 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   redis.on('error', (error: Error) => {
     redisTrouble(ctx, error);
   });
+  const forgetting = { told: false, announce: parts.announce };
   redis.on('ready', () => {
     outages.redis.recovered();
+    void noticeForgetting(ctx, forgetting);
   });
   for (const queue of Object.values(ctx.queues))
     queue.on('error', (error: Error) => {
       redisTrouble(ctx, error);
     });
   return ctx;
+}
+
+/**
+ * Redis back after an outage without the installation's marker: it came back empty. Said once;
+ * each create's claim refuses meanwhile (row-scripts.ts), so nothing is sent twice.
+ */
+async function noticeForgetting(
+  ctx: Context,
+  forgetting: { told: boolean; announce: ((line: string) => void) | undefined },
+): Promise<void> {
+  if (forgetting.told) return;
+  let kept: boolean;
+  try {
+    kept = await markerKept(ctx.redis, ctx.keys, ctx.installation.id, ctx.connection.id);
+  } catch (error) {
+    ctx.logger.debug({ err: error }, 'the installation marker could not be read');
+    return;
+  }
+  if (kept) return;
+  forgetting.told = true;
+  const line = `Redis came back without its data (it keeps nothing on disk): the work of connection "${ctx.connection.name}" stops, no create is sent again, and creates whose answer was lost are left for review. Run \`order-importer ledger rebuild\` before importing again.`;
+  ctx.logger.error({ connection: ctx.connection.id }, 'Redis came back without its data');
+  forgetting.announce?.(line);
 }
 
 /** A Redis client's error: an outage is told once; anything else is logged as it comes. */

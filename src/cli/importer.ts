@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 
 import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
-import { type Context, openContext } from '../context.js';
-import { importStopped, resumeImport } from '../rows/stop-import.js';
+import type { Context } from '../context.js';
+import { markedFirstUse, openRemembering } from './context-start.js';
 import { startWorkers } from '../workers/start.js';
 import { type CloseOptions, closeContext, forceStop } from '../workers/stop.js';
 import { probeApi } from './api-connection.js';
@@ -47,10 +47,7 @@ export interface OpenImporterOptions {
   connection?: Settings['connections'][number];
   /** The process's metrics, shared by its importers; none: the context's own. */
   metrics?: Metrics;
-  /**
-   * Redis, the catalogue and the data folder's marker when several importers share them: their
-   * opener releases them.
-   */
+  /** Redis and the catalogue when several importers share them: their opener releases them. */
   shared?: {
     redis: Awaited<ReturnType<typeof redisOf>>;
     catalogue: Context['catalogue'];
@@ -91,24 +88,27 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
   try {
     const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
     const installation = options.shared?.installation ?? (await installationOfSettings(settings));
-    const redis = options.shared?.redis ?? (await redisOf(settings, announce));
+    const redis = options.shared?.redis ?? (await redisOf(settings, announce, logger));
     if (!options.shared) undo.push(() => redis.release());
+    await markedFirstUse(redis.url, settings.queuePrefix, installation);
     const { metrics } = options;
     const api = await reachableApi(
       { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },
       undo,
     );
-    const ctx = await openContext({
-      settings: contextSettings(settings, redis.url),
-      catalogue,
-      api: api.client,
-      connection: api.connection,
-      installation,
-      logger,
-      announce,
-      ...(options.metrics && { metrics: options.metrics }),
-    });
-    await liftEarlierStop(ctx, announce);
+    const ctx = await openRemembering(
+      {
+        settings: contextSettings(settings, redis.url),
+        catalogue,
+        api: api.client,
+        connection: api.connection,
+        installation,
+        logger,
+        announce,
+        ...(options.metrics && { metrics: options.metrics }),
+      },
+      options,
+    );
     let closeOptions: CloseOptions = {};
     undo.push(() => closeContext(ctx, closeOptions));
     if (options.workers) await startWorkers(ctx);
@@ -130,14 +130,6 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     await undo.run();
     throw error;
   }
-}
-
-/** An earlier import stopped on a refused token; the check at start just took this one. */
-async function liftEarlierStop(ctx: Context, announce: (line: string) => void): Promise<void> {
-  const stopped = await importStopped(ctx);
-  if (stopped === undefined) return;
-  await resumeImport(ctx);
-  announce(`An earlier stop (${stopped}) is lifted: the API takes the token now.`);
 }
 
 /** What was opened, closed in the reverse order, once however often it is asked. */

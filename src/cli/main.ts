@@ -110,6 +110,25 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
     },
     async (_, options) => (await import('./commands/worker.js')).workerCommand(options, io),
   );
+  // `ledger rebuild` takes what `import` does of these: which config, settings, connection.
+  cli.declare<Pick<ImportCommandOptions, 'config' | 'settings' | 'connection'>>(
+    {
+      name: 'ledger',
+      description:
+        "ledger rebuild: after Redis lost its data (a restart without AOF), rebuild each connection's duplicates ledger from the reports (REPORTS_DIR) and the record of creates (DATA_DIR/creates), so that rows imported before are duplicates again; imports are refused until it has run. Exit 0 rebuilt, 1 fatal.",
+      argument: ['<action...>', '"rebuild"'],
+      settings: ['dataDir', 'reportsDir', 'ledgerDays', 'embeddedSandboxPlanningS'],
+      afterHelp: WHERE_TO,
+      options: [
+        new Option(
+          '--connection <name>',
+          "rebuild only this one of the config file's connections (default: every one)",
+        ),
+      ],
+    },
+    async (action, options) =>
+      (await import('./commands/ledger.js')).ledgerCommand(action, options, io),
+  );
 }
 
 /** The commands beside the imports: the dashboard alone, a dry run, the sandbox. */

@@ -16,7 +16,7 @@ import {
   InstallationMarkerError,
 } from '../store/installation.js';
 import {
-  redisAnnouncement,
+  announceRedis,
   RedisUnavailableError,
   resolveRedis,
   type ResolvedRedis,
@@ -41,10 +41,14 @@ export async function installationOfSettings(settings: Settings): Promise<Instal
   });
 }
 
-/** The Redis of the settings (or a private one), said in one line. */
+/**
+ * The Redis of the settings (or a private one), said in one line; and, once, what a restart of
+ * it would cost when it keeps nothing on disk.
+ */
 export async function redisOf(
   settings: Settings,
   announce: (line: string) => void,
+  logger?: Parameters<typeof announceRedis>[2],
 ): Promise<ResolvedRedis> {
   const redis = await resolveRedis({
     configured: settings.redisUrl,
@@ -54,7 +58,7 @@ export async function redisOf(
       throw new CliError(error.message, 1, { cause: error });
     throw error;
   });
-  announce(redisAnnouncement(redis));
+  await announceRedis(redis, announce, logger);
   return redis;
 }
 

@@ -7,7 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 
+import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
 
@@ -121,4 +123,17 @@ export function redisAnnouncement(redis: ResolvedRedis): string {
   const hint =
     redis.source === 'default' ? ' (the local default; set REDIS_URL to use another)' : '';
   return `Redis: ${redactUrl(redis.url)}${hint}.`;
+}
+
+/**
+ * Which Redis a process uses, said once at start; and, when it keeps nothing on disk, what a
+ * restart of it would cost (persistence.ts).
+ */
+export async function announceRedis(
+  redis: ResolvedRedis,
+  announce: (line: string) => void,
+  logger?: Logger,
+): Promise<void> {
+  announce(redisAnnouncement(redis));
+  await warnIfForgetful(redis.url, announce, logger);
 }

@@ -13,6 +13,7 @@
  * A step that makes the row final, or sends the job back to wait, ends the run.
  */
 import type { Context } from '../context.js';
+import { RedisForgotError } from '../store/redis-marker.js';
 import { awayFromHome } from '../store/sheet-home.js';
 import { ForeignJobError, RowInterruption } from './interruption.js';
 import { orderOutcome } from './order-outcome.js';
@@ -33,9 +34,26 @@ export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> 
   const away = await awayFromHome(ctx, sheetId);
   if (away !== undefined) throw new RowInterruption({ kind: 'delay', ms: away.retryInMs });
   const run = new RowRun(ctx, job);
-  if ((await startRow(ctx, run)) === 'final') return;
+  if ((await startOrWait(ctx, run)) === 'final') return;
   const orderId = run.state.orderId;
   if (orderId === undefined) throw new Error(`row ${row} of sheet ${sheetId} has no order yet`);
   const uploads = await uploadFiles(ctx, run, orderId);
   await run.finish(orderOutcome(run, orderId, uploads));
+}
+
+/** How long a row waits before looking again whether `ledger rebuild` has run. */
+const FORGOT_WAIT_MS = 30_000;
+
+/**
+ * The row's start; in a Redis that lost the installation's data (its claim refused), no create
+ * and no verdict: the job waits, no attempt spent, until `ledger rebuild` has run.
+ */
+async function startOrWait(ctx: Context, run: RowRun): ReturnType<typeof startRow> {
+  try {
+    return await startRow(ctx, run);
+  } catch (error) {
+    if (error instanceof RedisForgotError)
+      throw new RowInterruption({ kind: 'delay', ms: FORGOT_WAIT_MS });
+    throw error;
+  }
 }

@@ -80,6 +80,16 @@ export class Keys {
     return `${this.#base}:connection:${connectionId}:pace`;
   }
 
+  /**
+   * Which installations (data folders, store/installation.ts) use this Redis, and whose ledger
+   * is whole here (hash): `<installationId>` → when it first used it; `<installationId>:<connectionId>`
+   * → when that connection's ledger was first kept here, or rebuilt (store/redis-marker.ts).
+   * Gone while the data folder says it was used: Redis lost its data.
+   */
+  get installations(): string {
+    return `${this.#base}:installations`;
+  }
+
   /** Why a connection's imports had to stop for every row (a refused token), if they did. */
   fatal(connectionId: string): string {
     return `${this.#base}:connection:${connectionId}:fatal`;

@@ -309,7 +309,7 @@ export function ledgerKey(
   scope: string,
   row: { reference?: string | undefined; order: OrderPayload; files: readonly string[] },
 ): string {
-  if (row.reference !== undefined) return `${scope}|ref|${row.reference}`;
+  if (row.reference !== undefined) return referenceKey(scope, row.reference);
   const canonical = JSON.stringify([
     Object.keys(row.order)
       .sort()
@@ -317,4 +317,9 @@ export function ledgerKey(
     row.files,
   ]);
   return `${scope}|fp|${createHash('sha256').update(canonical).digest('hex')}`;
+}
+
+/** The ledger key of a row with a reference (as ledgerKey makes it): all `ledger rebuild` needs. */
+export function referenceKey(scope: string, reference: string): string {
+  return `${scope}|ref|${reference}`;
 }

@@ -14,6 +14,11 @@ import type { Redis } from 'ioredis';
 
 import type { Keys } from './keys.js';
 import type { Ledger, RowRef } from './ledger.js';
+import { RedisForgotError } from './redis-marker.js';
+
+// What opening the stores needs of the installation's marker, from here (stores.ts).
+export type { Installation } from './installation.js';
+export { markerField, markerKept, refuseForgetful } from './redis-marker.js';
 import { ANSWER, BEGIN, CLAIM_CREATE, UNCLAIM } from './row-scripts.js';
 
 /** What is stored of a row's create and uploads. */
@@ -89,7 +94,13 @@ export function decodeProgress(value: string | null): Progress {
 type ScriptedRedis = Redis & {
   oiRowBegin(...args: Array<string | Buffer>): Promise<[string, string?]>;
   oiRowAnswer(...args: Array<string | Buffer>): Promise<number>;
-  oiRowClaim(creates: string, row: string, claim: string): Promise<string | null>;
+  oiRowClaim(
+    creates: string,
+    installations: string,
+    row: string,
+    claim: string,
+    marker: string,
+  ): Promise<string | null>;
   oiRowUnclaim(creates: string, row: string, claim: string): Promise<number>;
 };
 
@@ -99,15 +110,20 @@ export class RowProgress {
   readonly #mark = randomBytes(6).toString('hex');
   #tokens = 0;
 
+  /**
+   * `marker`: the field of redis-marker.ts that each claim checks (a create never leaves from a
+   * Redis that lost the installation's data); '' checks nothing (a store of a test, or a tool).
+   */
   constructor(
     redis: Redis,
     private readonly keys: Keys,
     private readonly ledger: Ledger,
+    private readonly marker = '',
   ) {
     if (!('oiRowBegin' in redis)) {
-      redis.defineCommand('oiRowBegin', { numberOfKeys: 5, lua: BEGIN });
+      redis.defineCommand('oiRowBegin', { numberOfKeys: 6, lua: BEGIN });
       redis.defineCommand('oiRowAnswer', { numberOfKeys: 3, lua: ANSWER });
-      redis.defineCommand('oiRowClaim', { numberOfKeys: 1, lua: CLAIM_CREATE });
+      redis.defineCommand('oiRowClaim', { numberOfKeys: 2, lua: CLAIM_CREATE });
       redis.defineCommand('oiRowUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
     }
     this.#redis = redis as ScriptedRedis;
@@ -121,7 +137,8 @@ export class RowProgress {
 
   /**
    * In one step: is the row final; what is stored of it; else its ledger `key` claimed (when it
-   * has one) and its create claimed (`claim`, an entry of `sentEntry`) when asked for.
+   * has one) and its create claimed (`claim`, an entry of `sentEntry`) when asked for. Throws
+   * RedisForgotError when Redis lost the installation's data.
    */
   async begin(
     me: RowRef,
@@ -134,10 +151,13 @@ export class RowProgress {
       this.keys.final(me.sheetId),
       this.keys.sheet(me.sheetId),
       this.keys.creates(me.sheetId),
+      this.keys.installations,
       ...ledger.args,
       String(me.row),
       asked.claim ?? '',
+      this.marker,
     );
+    if (kind === 'forgot') throw forgot();
     if (kind === 'progress') return { kind, progress: decodeProgress(value ?? null) };
     if (kind === 'ledger') return { kind, entry: value ?? '' };
     if (kind === 'final' || kind === 'claimed' || kind === 'free') return { kind };
@@ -146,7 +166,14 @@ export class RowProgress {
 
   /** Claims the create (`claim`, from `sentEntry`); what holds the row instead, if anything. */
   async claim(me: RowRef, claim: string): Promise<Progress | undefined> {
-    const held = await this.#redis.oiRowClaim(this.keys.creates(me.sheetId), String(me.row), claim);
+    const held = await this.#redis.oiRowClaim(
+      this.keys.creates(me.sheetId),
+      this.keys.installations,
+      String(me.row),
+      claim,
+      this.marker,
+    );
+    if (held === 'forgot') throw forgot();
     return held === null ? undefined : decodeProgress(held);
   }
 
@@ -176,4 +203,10 @@ export class RowProgress {
   async unclaim(me: RowRef, claim: string): Promise<void> {
     await this.#redis.oiRowUnclaim(this.keys.creates(me.sheetId), String(me.row), claim);
   }
+}
+
+function forgot(): RedisForgotError {
+  return new RedisForgotError(
+    "Redis no longer has this installation's data: no create is sent until `order-importer ledger rebuild` has run.",
+  );
 }

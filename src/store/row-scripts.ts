@@ -9,13 +9,24 @@
 import { COMMON } from './ledger-scripts.js';
 
 /**
- * KEYS: ledger shape, ledger sheets, final rows, sheet record, creates. ARGV: the ledger's six,
- * row, claim ('' to claim nothing).
- * Returns {'final'} for a row already final or of a sheet reported; {'progress', entry} when
+ * A claim refused in a Redis that no longer has the installation's marker (redis-marker.ts): the
+ * answers of creates sent before were in the data it lost, so no create may leave until the
+ * ledger is rebuilt. Checked in the claim's own step: no extra round trip, no window after a
+ * restart. KEYS[k]: installations; ARGV[a]: the marker's field ('' checks nothing).
+ */
+const FORGOT = (k: number, a: number) => `
+if ARGV[${a}] ~= '' and redis.call('HEXISTS', KEYS[${k}], ARGV[${a}]) == 0 then return {'forgot'} end
+`;
+
+/**
+ * KEYS: ledger shape, ledger sheets, final rows, sheet record, creates, installations. ARGV: the
+ * ledger's six, row, claim ('' to claim nothing), the marker's field.
+ * Returns {'forgot'} in a Redis that lost the installation's data (FORGOT); {'final'} for a row already final or of a sheet reported; {'progress', entry} when
  * something is stored of its create; {'ledger', entry} when its key is another row's (or was
  * made into an order); else claims the key, then the create when asked: {'claimed'} or {'free'}.
  */
 export const BEGIN = `${COMMON}
+${FORGOT(6, 9)}
 local row, claim = ARGV[7], ARGV[8]
 if redis.call('SISMEMBER', KEYS[3], row) == 1 or redis.call('HEXISTS', KEYS[4], 'reportDir') == 1 then
   return {'final'}
@@ -64,11 +75,12 @@ return 1
 `;
 
 /**
- * KEYS: creates. ARGV: row, claim. Claims the create when nothing is stored of it (nil), else
- * returns what is. A claim carried out already, its reply lost to a Redis restart and sent again
+ * KEYS: creates, installations. ARGV: row, claim, the marker's field. Claims the create when
+ * nothing is stored of it (nil), else returns what is; 'forgot' as BEGIN. A claim carried out already, its reply lost to a Redis restart and sent again
  * by the client on reconnecting, comes back as itself: the caller knows it as its own.
  */
 export const CLAIM_CREATE = `
+if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[3]) == 0 then return 'forgot' end
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 if held then return held end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])

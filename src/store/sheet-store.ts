@@ -335,7 +335,9 @@ export class SheetStore {
 
   async get(sheetId: string): Promise<SheetRecord | undefined> {
     const hash = await this.#redis.hgetall(this.keys.sheet(sheetId));
-    if (Object.keys(hash).length === 0) return undefined;
+    // No record, only counters a row wrote since: a Redis that came back without its data
+    // (docs/design.md §3) knows the sheet no more than one that never had it.
+    if (hash.sheetId === undefined) return undefined;
     return sheetSchema.parse(hash);
   }
 

@@ -12,8 +12,10 @@ import { adoptLegacyScope } from './legacy-scope.js';
 import { DEFAULT_LEDGER_DAYS, Ledger } from './ledger.js';
 import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
-import { RowProgress } from './row-progress.js';
+import { type Installation, markerField, refuseForgetful, RowProgress } from './row-progress.js';
 import { SheetStore } from './sheet-store.js';
+
+export { type Installation, markerKept } from './row-progress.js';
 
 export interface Stores {
   keys: Keys;
@@ -36,10 +38,18 @@ export async function openStores(
     ledgerDays?: number;
     logger: Logger;
     now: () => number;
+    /**
+     * The data folder's marker: refused (RedisForgotError) in a Redis that lost its data, and
+     * checked by each create's claim (redis-marker.ts); none: neither (a tool, a test).
+     */
+    installation?: Installation;
   },
 ): Promise<Stores> {
   const { id, name, apiBaseUrl, sandbox } = options.connection;
   const keys = new Keys(options.prefix);
+  const { installation } = options;
+  if (installation !== undefined)
+    await refuseForgetful(redis, keys, installation, options.connection, options.now);
   await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
   const ledger = new Ledger(redis, keys, {
     connectionId: id,
@@ -60,7 +70,12 @@ export async function openStores(
   return {
     keys,
     store: new SheetStore(redis, keys),
-    progress: new RowProgress(redis, keys, ledger),
+    progress: new RowProgress(
+      redis,
+      keys,
+      ledger,
+      installation && markerField(installation.id, id),
+    ),
     ledger,
     // The pace keeps the Redis server's time, one clock for every host (pace-scripts.ts).
     pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, { logger: options.logger }),

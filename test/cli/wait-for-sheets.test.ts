@@ -71,7 +71,7 @@ describe('waitForSheets', () => {
     expect(error).toBeInstanceOf(CliError);
     expect((error as CliError).exitCode).toBe(1);
     expect((error as CliError).message).toMatch(
-      /^Redis no longer knows sheet s2 .*redis:\/\/:\*\*\*@127\.0\.0\.1:6390.*AOF.*again/,
+      /^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:6390 lost its data \(sheet s2 .*AOF.*`order-importer ledger rebuild`/,
     );
   });
 

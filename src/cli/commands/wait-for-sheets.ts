@@ -108,7 +108,7 @@ function redisGone(outage: RedisOutage, options: RedisWait, now: () => number): 
 /** Redis answers but no longer has a sheet it was given: nothing more will come of it. */
 function forgottenError(sheetId: string, options: RedisWait): CliError {
   return new CliError(
-    `Redis no longer knows sheet ${sheetId} (${redactUrl(options.redisUrl)}): it came back without its data (keep its AOF on), or the keys were removed. The import stops. Orders it created before are at the API but no longer in the duplicates ledger: check them before importing the sheet again.`,
+    `Redis at ${redactUrl(options.redisUrl)} lost its data (sheet ${sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run \`order-importer ledger rebuild\` before importing again, so that the orders made are duplicates, not second orders.`,
   );
 }
 

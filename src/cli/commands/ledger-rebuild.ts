@@ -1,0 +1,223 @@
+/**
+ * The duplicates ledger rebuilt from what is on disk (docs/design.md §3, "A Redis that forgot"):
+ * each report's orders (report.csv: `created` rows and `failed` rows with an order id), each row's
+ * key from its `reference` (or, without one, from the record of creates, store/creates-log.ts),
+ * and, for sheets that have no report yet (an import cut short), that record itself: an answered
+ * create is an order, a create sent with no answer kept is `unknown` — a re-import makes that row
+ * `needs-review`, never a second order. An entry already in the ledger is kept: run twice, the
+ * rebuild adds nothing the second time.
+ *
+ * Reports and records are files a person may have edited: read as data to check, never through a
+ * link (status/report-folder.ts, creates-log.ts); what cannot be read is skipped and said.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { ConnectionInfo } from '../../connections/connection.js';
+import { connectRedis } from '../../redis/connect.js';
+import {
+  readReportedOrders,
+  recentReports,
+  ReportFolderError,
+  type ReportedSheet,
+} from '../../status/report-folder.js';
+import {
+  createsDirOf,
+  loggedSheets,
+  readCreates,
+  type SheetCreates,
+} from '../../store/creates-log.js';
+import { Keys } from '../../store/keys.js';
+import { Ledger, referenceKey } from '../../store/ledger.js';
+import { markRebuilt } from '../../store/redis-marker.js';
+
+/** What the rebuild reads, once for every connection. */
+export interface RebuildSources {
+  reports: ReportedSheet[];
+  creates: Map<string, SheetCreates>;
+  /** What could not be read, one line each. */
+  skipped: string[];
+}
+
+export interface RebuildCounts {
+  /** Entries written now: orders, and creates whose outcome is unknown. */
+  created: number;
+  unknown: number;
+  /** Entries the ledger had already. */
+  kept: number;
+  reports: number;
+  /** Sheets with no report, taken from the record of creates. */
+  unreported: number;
+  /** Orders of a report whose row has no reference and no record of its key. */
+  keyless: number;
+}
+
+export async function rebuildSources(where: {
+  reportsDir: string;
+  dataDir: string;
+  ledgerDays: number;
+  now: number;
+}): Promise<RebuildSources> {
+  const skipped: string[] = [];
+  const createsDir = createsDirOf(join(where.dataDir, 'sheets'));
+  skipped.push(...(await linksAmong(where.reportsDir)));
+  const reports = await recentReports(where.reportsDir, where.ledgerDays, where.now, (error) =>
+    skipped.push(error.message),
+  );
+  const creates = new Map<string, SheetCreates>();
+  for (const sheetId of await loggedSheets(createsDir)) {
+    const read = await readCreates(createsDir, sheetId);
+    if (read === undefined) {
+      skipped.push(`${createsDir}/${sheetId}.ndjson is not a file of its own (a link?).`);
+      continue;
+    }
+    if (read.skipped > 0)
+      skipped.push(`${createsDir}/${sheetId}.ndjson: ${read.skipped} lines not understood.`);
+    creates.set(sheetId, read.creates);
+  }
+  return { reports, creates, skipped };
+}
+
+/** Report folders, and report.csv files, that are links: never followed, and said. */
+async function linksAmong(reportsDir: string): Promise<string[]> {
+  const said: string[] = [];
+  let entries;
+  try {
+    entries = await readdir(reportsDir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return said;
+    throw error;
+  }
+  for (const entry of entries) {
+    const path = join(reportsDir, entry.name);
+    if (entry.isSymbolicLink()) said.push(`${path} is a link: not followed.`);
+    if (!entry.isDirectory()) continue;
+    const csv = await lstat(join(path, 'report.csv')).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (csv?.isSymbolicLink() === true) said.push(`${path}/report.csv is a link: not followed.`);
+  }
+  return said;
+}
+
+type Entries = Map<string, { state: 'created' | 'unknown'; entry: string }>;
+
+/** One connection's ledger, rebuilt from `sources`. */
+export async function rebuildLedger(
+  ledger: Ledger,
+  connection: Pick<ConnectionInfo, 'id' | 'name'>,
+  sources: RebuildSources,
+  onlyOne: boolean,
+): Promise<RebuildCounts> {
+  const entries: Entries = new Map();
+  const counts = { created: 0, unknown: 0, kept: 0, reports: 0, unreported: 0, keyless: 0 };
+  const reported = new Set<string>();
+  for (const report of sources.reports) {
+    if (!belongs(report, connection, onlyOne)) continue;
+    reported.add(report.sheetId);
+    try {
+      counts.keyless += await fromReport(report, connection.id, sources, entries);
+      counts.reports += 1;
+    } catch (error) {
+      if (!(error instanceof ReportFolderError)) throw error;
+      sources.skipped.push(error.message);
+    }
+  }
+  for (const [sheetId, sheet] of sources.creates) {
+    if (sheet.connectionId !== connection.id || reported.has(sheetId)) continue;
+    counts.unreported += 1;
+    for (const row of sheet.rows) {
+      if (row.released === true) continue;
+      const state = row.orderId === undefined ? 'unknown' : 'created';
+      add(entries, row.key, state, sheetId, row.row, row.orderId);
+    }
+  }
+  await write(ledger, entries, counts);
+  return counts;
+}
+
+/** A report's orders into `entries`; returns how many had no key to file them under. */
+async function fromReport(
+  report: ReportedSheet,
+  connectionId: string,
+  sources: RebuildSources,
+  entries: Entries,
+): Promise<number> {
+  const { orders } = await readReportedOrders(report.dir);
+  const logged = new Map(
+    (sources.creates.get(report.sheetId)?.rows ?? []).map((row) => [row.row, row.key]),
+  );
+  let keyless = 0;
+  for (const order of orders) {
+    const key =
+      order.reference !== '' ? referenceKey(connectionId, order.reference) : logged.get(order.row);
+    if (key === undefined) keyless += 1;
+    else add(entries, key, 'created', report.sheetId, order.row, order.orderId);
+  }
+  return keyless;
+}
+
+/** The first import of a key is the one its later rows are duplicates of. */
+function add(
+  entries: Entries,
+  key: string,
+  state: 'created' | 'unknown',
+  sheetId: string,
+  row: number,
+  orderId: number | undefined,
+): void {
+  if (entries.has(key)) return;
+  entries.set(key, { state, entry: `${state}|${sheetId}|${row}|${orderId ?? ''}` });
+}
+
+/** Written as an earlier version's entries are adopted: never over one the ledger has. */
+async function write(ledger: Ledger, entries: Entries, counts: RebuildCounts): Promise<void> {
+  const all = [...entries];
+  for (let i = 0; i < all.length; i += BATCH) {
+    const batch = all.slice(i, i + BATCH);
+    const taken = await Promise.all(batch.map(([key, { entry }]) => ledger.adopt(key, entry)));
+    batch.forEach(([, { state }], j) => {
+      if (!taken[j]) counts.kept += 1;
+      else if (state === 'created') counts.created += 1;
+      else counts.unknown += 1;
+    });
+  }
+}
+
+/** Entries written at once (one batch of round trips to Redis). */
+const BATCH = 500;
+
+/** Whether a report is of `connection`: by its id; an older summary by its name. */
+function belongs(
+  report: ReportedSheet,
+  connection: Pick<ConnectionInfo, 'id' | 'name'>,
+  onlyOne: boolean,
+): boolean {
+  if (report.connectionId !== undefined) return report.connectionId === connection.id;
+  if (report.connectionName !== undefined) return report.connectionName === connection.name;
+  return onlyOne;
+}
+
+/** The Redis a rebuild writes to: each connection's ledger, then the installation's marker. */
+export async function rebuildingIn(
+  url: string,
+  settings: { queuePrefix: string; ledgerDays: number },
+  installationId: string,
+): Promise<{
+  ledgerOf(connectionId: string): Ledger;
+  markRebuilt(connectionIds: readonly string[], whole: boolean): Promise<void>;
+  close(): void;
+}> {
+  const redis = await connectRedis(url);
+  const keys = new Keys(settings.queuePrefix);
+  const { ledgerDays } = settings;
+  return {
+    ledgerOf: (connectionId) =>
+      new Ledger(redis, keys, { connectionId, ledgerDays, now: Date.now }),
+    markRebuilt: (ids, whole) => markRebuilt(redis, keys, installationId, ids, whole),
+    close: () => {
+      redis.disconnect();
+    },
+  };
+}

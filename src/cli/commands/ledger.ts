@@ -1,0 +1,90 @@
+/**
+ * `order-importer ledger rebuild [--connection NAME]`: after a Redis lost its data, the
+ * duplicates ledger of each connection rebuilt from the reports and the record of creates on
+ * disk (ledger-rebuild.ts); then the installation's marker is written in Redis again, so that
+ * imports of those connections run again (store/redis-marker.ts).
+ */
+import type { SettingFlags, Settings } from '../../settings/load.js';
+import { connectApi } from '../api-connection.js';
+import { chosenConnection } from '../chosen-connection.js';
+import { CliError } from '../errors.js';
+import type { CommandIo } from '../io.js';
+import { installationOfSettings, redisOf } from '../process-parts.js';
+import { commandSettings } from '../setup.js';
+import { terminalText } from '../terminal-text.js';
+import {
+  type RebuildCounts,
+  rebuildLedger,
+  rebuildSources,
+  rebuildingIn,
+} from './ledger-rebuild.js';
+
+export interface LedgerCommandOptions {
+  config?: string;
+  settings?: SettingFlags;
+  connection?: string;
+}
+
+export async function ledgerCommand(
+  args: readonly string[],
+  opts: LedgerCommandOptions,
+  io: CommandIo,
+): Promise<number> {
+  if (args.join(' ') !== 'rebuild')
+    throw new CliError(`order-importer ledger ${args.join(' ')}: the one action is "rebuild".`);
+  const settings = await commandSettings(io, opts.config, opts.settings);
+  const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
+  const chosen = chosenOnes(settings, opts.connection);
+  const installation = await installationOfSettings(settings);
+  const resolved = await redisOf(settings, announce);
+  try {
+    const sources = await rebuildSources({
+      reportsDir: settings.reportsDir,
+      dataDir: settings.dataDir,
+      ledgerDays: settings.ledgerDays,
+      now: Date.now(),
+    });
+    const redis = await rebuildingIn(resolved.url, settings, installation.id);
+    try {
+      const ids: string[] = [];
+      for (const configured of chosen) {
+        const api = await connectApi(settings, announce, configured);
+        try {
+          const ledger = redis.ledgerOf(api.connection.id);
+          const counts = await rebuildLedger(ledger, api.connection, sources, chosen.length === 1);
+          announce(rebuiltLine(api.connection.name, counts));
+          ids.push(api.connection.id);
+        } finally {
+          await api.close();
+        }
+      }
+      for (const line of sources.skipped) announce(`Skipped: ${line}`);
+      // Every connection rebuilt: the installation is whole in this Redis again.
+      await redis.markRebuilt(ids, opts.connection === undefined);
+    } finally {
+      redis.close();
+    }
+  } finally {
+    await resolved.release();
+  }
+  announce('Imports may run again: rows imported before are duplicates, not second orders.');
+  return 0;
+}
+
+/** The connections to rebuild: the one named, else every one (API_BASE_URL's when none). */
+function chosenOnes(
+  settings: Settings,
+  name: string | undefined,
+): Array<Settings['connections'][number] | undefined> {
+  if (name !== undefined) return [chosenConnection(settings, name)];
+  return settings.connections.length === 0 ? [undefined] : [...settings.connections];
+}
+
+function rebuiltLine(name: string, counts: RebuildCounts): string {
+  const from = `${counts.reports} report${counts.reports === 1 ? '' : 's'} and ${counts.unreported} sheet${counts.unreported === 1 ? '' : 's'} cut short`;
+  const keyless =
+    counts.keyless > 0
+      ? ` ${counts.keyless} orders of reported rows without a reference could not be filed (no record of their key): their rows are not known as imported.`
+      : '';
+  return `Connection "${name}": the duplicates ledger rebuilt from ${from}: ${counts.created} orders and ${counts.unknown} creates of unknown outcome written, ${counts.kept} already there.${keyless}`;
+}

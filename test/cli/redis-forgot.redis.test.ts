@@ -1,0 +1,250 @@
+/**
+ * A Redis that lost its data (docs/design.md §3, "A Redis that forgot"), in process: a real
+ * redis-server that keeps nothing on disk (`--save '' --appendonly no`), killed -9 and started
+ * again empty on the same port. Imports are refused until `ledger rebuild`, which rebuilds the
+ * duplicates ledger from the reports and the record of creates on disk.
+ */
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { Summary } from '../../src/report/report.js';
+import { connectionOf } from '../../src/connections/connection.js';
+import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
+import { referenceKey } from '../../src/store/ledger.js';
+import { InProcessCli, runInProcess } from '../helpers/cli.js';
+import { put, tempDir } from '../helpers/files.js';
+import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function redisServer(options: { port?: number; aof?: boolean } = {}): Promise<LocalRedis> {
+  const redis = await startLocalRedis({
+    dir: await tempDir('forgot-redis-'),
+    appendOnly: options.aof ?? false,
+    ...(options.port !== undefined && { port: options.port }),
+  });
+  cleanups.push(() => redis.stop());
+  return redis;
+}
+
+/** kill -9, then the same port again, empty. */
+async function forgets(redis: LocalRedis): Promise<LocalRedis> {
+  redis.process.kill('SIGKILL');
+  await new Promise((resolve) => redis.process.once('exit', resolve));
+  return redisServer({ port: redis.port });
+}
+
+interface Setup {
+  redis: LocalRedis;
+  sandbox: TestSandbox;
+  env: Record<string, string>;
+  reportsDir: string;
+  dataDir: string;
+}
+
+async function setup(options: { aof?: boolean } = {}): Promise<Setup> {
+  const redis = await redisServer(options);
+  const sandbox = await testSandbox();
+  cleanups.push(() => sandbox.close());
+  const dataDir = await tempDir('forgot-data-');
+  const reportsDir = await tempDir('forgot-reports-');
+  const env = {
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: '{forgot}',
+    API_BASE_URL: sandbox.url,
+    API_TOKEN: 'sandbox-demo-token',
+    DATA_DIR: dataDir,
+    REPORTS_DIR: reportsDir,
+    RETRY_DELAY_MS: '50',
+  };
+  return { redis, sandbox, env, reportsDir, dataDir };
+}
+
+const orderCount = async (sandbox: TestSandbox) => (await sandbox.api.listOrders()).length;
+
+/** Lines of a stack trace, or of an error nobody handled. */
+const traces = (stderr: string) =>
+  stderr.split('\n').filter((line) => /^\s+at |ZodError|unexpected error/.test(line));
+
+describe('an import after Redis lost its data', () => {
+  it('is refused with one line until `ledger rebuild`; then the rows imported before are duplicates', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(
+      await tempDir('forgot-sheet-'),
+      'orders.csv',
+      Array.from({ length: 6 }, (_, i) => sheetRow(100 + i)),
+    );
+    const first = await runInProcess(['import', sheet], s.env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await orderCount(s.sandbox)).toBe(6);
+
+    s.redis = await forgets(s.redis);
+    const refused = await runInProcess(['import', sheet], s.env);
+    expect(refused.code, refused.stderr).toBe(1);
+    // The error of the command: one line (the start's note on persistence apart).
+    const why = refused.stderr.split('\n').filter((l) => l.startsWith('order-importer:'));
+    expect(why).toEqual([
+      expect.stringMatching(
+        /^order-importer: Redis has none of this data folder's imports .*connection "default" .*refused until you run `order-importer ledger rebuild`\.$/,
+      ),
+    ]);
+    expect(traces(refused.stderr)).toEqual([]);
+    expect(await orderCount(s.sandbox)).toBe(6);
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toMatch(
+      /Connection "default": the duplicates ledger rebuilt from 1 report and 0 sheets cut short: 6 orders and 0 creates of unknown outcome written, 0 already there\./,
+    );
+    const again = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(again.stderr).toMatch(/: 0 orders and 0 creates of unknown outcome written, 6 already/);
+
+    const imported = await runInProcess(['import', '--json', sheet], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const [summary] = JSON.parse(imported.stdout) as Summary[];
+    expect(summary).toMatchObject({ total: 6, duplicate: 6, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(6);
+  }, 60_000);
+
+  it('makes a row whose create was sent with no answer kept `needs-review`, never a second order', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'orders.csv', [
+      sheetRow(201),
+      sheetRow(202),
+    ]);
+    await runInProcess(['import', sheet], s.env); // marks the installation in this Redis
+    s.redis = await forgets(s.redis);
+    // What an import cut short left on disk: a create of R-900 sent, its answer lost.
+    const connection = connectionOf({
+      apiBaseUrl: s.sandbox.url,
+      token: 'sandbox-demo-token',
+      name: 'default',
+      sandbox: false,
+    });
+    const sent = { c: connection.id, r: 1, k: referenceKey(connection.id, 'R-900'), s: 'then' };
+    await put(join(s.dataDir, 'creates'), 'cut-short-1.ndjson', `${JSON.stringify(sent)}\n`);
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.stderr).toMatch(/1 sheet cut short: 2 orders and 1 creates of unknown outcome/);
+
+    const before = await orderCount(s.sandbox);
+    const again = await writeCsvSheet(await tempDir('forgot-sheet-'), 'again.csv', [sheetRow(900)]);
+    const imported = await runInProcess(['import', '--json', again], s.env);
+    expect(imported.code, imported.stderr).toBe(2);
+    const [summary] = JSON.parse(imported.stdout) as Summary[];
+    expect(summary).toMatchObject({ total: 1, needsReview: 1, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(before);
+  }, 60_000);
+});
+
+describe('a new data folder whose first start failed', () => {
+  it('is not taken for one a Redis forgot at its next start', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'one.csv', [sheetRow(601)]);
+    const refused = await runInProcess(['import', sheet], { ...s.env, API_TOKEN: 'wrong-token' });
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).not.toMatch(/ledger rebuild`\.$/m);
+    const imported = await runInProcess(['import', sheet], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+  }, 60_000);
+});
+
+describe('the start against a Redis', () => {
+  it('that keeps nothing on disk says so once, with what a restart would cost', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'one.csv', [sheetRow(301)]);
+    const finished = await runInProcess(['import', sheet], s.env);
+    expect(finished.code, finished.stderr).toBe(0);
+    const said = finished.stderr.split('\n').filter((l) => /keeps nothing on disk/.test(l));
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^Redis at redis:\/\/127\.0\.0\.1:\d+ keeps nothing on disk \(no AOF, no snapshots\): a restart of it loses the imports in flight and the duplicates ledger; .*`order-importer ledger rebuild`.*AOF/,
+      ),
+    ]);
+  }, 60_000);
+
+  it('with AOF on says nothing of it', async () => {
+    const s = await setup({ aof: true });
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'one.csv', [sheetRow(302)]);
+    const finished = await runInProcess(['import', sheet], s.env);
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(finished.stderr).not.toMatch(/on disk|AOF/);
+  }, 60_000);
+});
+
+describe('a worker after Redis lost its data', () => {
+  it('says so once and works nothing until `ledger rebuild`, then starts', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'one.csv', [sheetRow(401)]);
+    expect((await runInProcess(['import', sheet], s.env)).code).toBe(0);
+    s.redis = await forgets(s.redis);
+    const worker = new InProcessCli(['worker'], s.env);
+    cleanups.push(async () => {
+      worker.stop();
+      await worker.finished;
+    });
+    await worker.waitForStderr(/imports are refused until you run .* Waiting: .*no row is worked/);
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    await worker.waitForStderr(/Worker ready/, 20_000);
+    expect(worker.stderr.split('\n').filter((l) => /Waiting: /.test(l))).toHaveLength(1);
+    worker.stop();
+    expect((await worker.finished).code).toBe(0);
+  }, 60_000);
+});
+
+describe('ledger rebuild from hostile report folders', () => {
+  it('says what it skipped, files the rest, and does not crash', async () => {
+    const s = await setup();
+    const sheet = await writeCsvSheet(await tempDir('forgot-sheet-'), 'good.csv', [sheetRow(501)]);
+    expect((await runInProcess(['import', sheet], s.env)).code).toBe(0);
+    const [good = ''] = await readdir(s.reportsDir);
+    const summary = await put(join(s.reportsDir, 'broken-csv-x1'), 'summary.json', '');
+    await writeFile(
+      summary,
+      JSON.stringify({
+        sheetId: 'x1',
+        finishedAt: new Date().toISOString(),
+        connection: 'default',
+      }),
+    );
+    await put(join(s.reportsDir, 'broken-csv-x1'), 'report.csv', 'row,status,"order_id\n1,created');
+    await put(join(s.reportsDir, 'not-json-x2'), 'summary.json', '{ not json');
+    await put(join(s.reportsDir, 'not-json-x2'), 'report.csv', 'row\n');
+    // A report.csv that is a link to the good one, and a folder that is a link to it.
+    await mkdir(join(s.reportsDir, 'linked-x3'));
+    await writeFile(
+      join(s.reportsDir, 'linked-x3', 'summary.json'),
+      JSON.stringify({
+        sheetId: 'x3',
+        finishedAt: new Date().toISOString(),
+        connection: 'default',
+      }),
+    );
+    await symlink(
+      join(s.reportsDir, good, 'report.csv'),
+      join(s.reportsDir, 'linked-x3', 'report.csv'),
+    );
+    await symlink(join(s.reportsDir, good), join(s.reportsDir, 'folder-link-x4'));
+    await put(join(s.dataDir, 'creates'), 'garbage-x5.ndjson', 'not json\n{"r":-1}\n');
+
+    s.redis = await forgets(s.redis);
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(traces(rebuilt.stderr)).toEqual([]);
+    expect(rebuilt.stderr).toMatch(/^Skipped: .*broken-csv-x1\/report\.csv cannot be read/m);
+    expect(rebuilt.stderr).toMatch(/^Skipped: .*not-json-x2: its summary\.json is not JSON/m);
+    expect(rebuilt.stderr).toMatch(/^Skipped: .*garbage-x5\.ndjson: 2 lines not understood/m);
+    expect(rebuilt.stderr).toMatch(
+      /^Skipped: .*linked-x3\/report\.csv is a link: not followed\.$/m,
+    );
+    expect(rebuilt.stderr).toMatch(/^Skipped: .*folder-link-x4 is a link: not followed\.$/m);
+    // The good report alone is filed: a link is never followed.
+    expect(rebuilt.stderr).toMatch(/: 1 orders and 0 creates of unknown outcome written/);
+  }, 60_000);
+});
