@@ -4,11 +4,9 @@
  * follows the one before, as the standard says. Only `<sheetData>` is read, with the scanner of
  * workbook-scan.ts (why not saxes: there).
  */
-import { StringDecoder } from 'node:string_decoder';
-
 import { CellError, type CellTables, xmlCellText } from './cell-text.js';
 import { SheetError } from './errors.js';
-import { eachAttribute, type ScanHandlers, XmlScanner } from './workbook-scan.js';
+import { eachAttribute, type ScanHandlers, scanXml } from './workbook-scan.js';
 
 /** Excel's own bounds: a reference beyond them is no cell Excel shows. */
 const MAX_ROW = 1_048_576;
@@ -29,20 +27,9 @@ export async function* worksheetRows(
   tables: CellTables,
 ): AsyncGenerator<SheetRow[]> {
   const reader = new RowReader(tables);
-  const scanner = new XmlScanner(reader);
-  const decoder = new StringDecoder('utf8');
-  let first = true;
-  for await (const chunk of chunks) {
-    let text = decoder.write(chunk);
-    if (first && text.length > 0) {
-      first = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    scanner.write(text);
+  for await (const _ of scanXml(chunks, reader)) {
     if (reader.rows.length > 0) yield reader.rows.splice(0);
   }
-  scanner.write(decoder.end());
-  scanner.end();
   if (reader.rows.length > 0) yield reader.rows;
 }
 
@@ -64,17 +51,17 @@ class RowReader implements ScanHandlers {
 
   constructor(private readonly tables: CellTables) {}
 
-  open(name: string, attributes: string): void {
+  open(name: string, xml: string, from: number, to: number): void {
     if (!this.#inData) {
       if (name === 'sheetData') this.#inData = true;
       return;
     }
     switch (name) {
       case 'row':
-        this.#openRow(attributes);
+        this.#openRow(xml, from, to);
         return;
       case 'c':
-        this.#openCell(attributes);
+        this.#openCell(xml, from, to);
         return;
       case 'v':
         this.#capturing = !this.#inInline;
@@ -129,8 +116,8 @@ class RowReader implements ScanHandlers {
     }
   }
 
-  #openRow(attributes: string): void {
-    const { r } = this.#read(attributes);
+  #openRow(xml: string, from: number, to: number): void {
+    const { r } = this.#read(xml, from, to);
     const last = this.#lastLine;
     const line = r === undefined ? last + 1 : Number(r);
     if (!Number.isInteger(line) || line <= last || line > MAX_ROW)
@@ -150,17 +137,17 @@ class RowReader implements ScanHandlers {
     else if (name === 's') this.#attributes.s = Number(value);
   };
 
-  #read(attributes: string): { r: string | undefined; t: string; s: number } {
+  #read(xml: string, from: number, to: number): { r: string | undefined; t: string; s: number } {
     const a = this.#attributes;
     a.r = undefined;
     a.t = 'n';
     a.s = 0;
-    eachAttribute(attributes, this.#cellAttribute);
+    eachAttribute(xml, from, to, this.#cellAttribute);
     return a;
   }
 
-  #openCell(attributes: string): void {
-    const a = this.#read(attributes);
+  #openCell(xml: string, from: number, to: number): void {
+    const a = this.#read(xml, from, to);
     const column = a.r === undefined ? this.#column + 1 : columnOf(a.r);
     if (column < 1 || column > MAX_COLUMN)
       throw new SheetError(

@@ -1,10 +1,12 @@
 /**
  * The two tables a worksheet's cells point into: the shared strings (each `<si>`'s text, its rich
- * text runs joined, its phonetic runs `<rPh>` left out, as Excel shows the cell) and the styles
- * (for each cell style, whether its number format shows a date).
+ * text runs joined, its phonetic runs `<rPh>` left out, as Excel shows the cell; read with the
+ * scanner of workbook-scan.ts, as they may be large) and the styles (for each cell style, whether
+ * its number format shows a date; read with saxes).
  */
 import { isDateFormat } from './cell-text.js';
 import { MAX_PART_BYTES } from './workbook-parts.js';
+import { type ScanHandlers, scanXml } from './workbook-scan.js';
 import { readXml } from './workbook-xml.js';
 import type { WorkbookZip } from './workbook-zip.js';
 
@@ -17,21 +19,24 @@ export async function readSharedStrings(zip: WorkbookZip, part: string): Promise
   let text = '';
   let inText = false;
   let phonetic = 0;
-  await readXml(zip.chunks(part, MAX_PART_BYTES.sharedStrings, 'sharedStrings.xml part'), part, {
+  const chunks = zip.chunks(part, MAX_PART_BYTES.sharedStrings, 'sharedStrings.xml part');
+  const handlers: ScanHandlers = {
     open: (name) => {
       if (name === 'si') text = '';
       else if (name === 'rPh') phonetic += 1;
       else if (name === 't') inText = phonetic === 0;
     },
+    wantsText: () => inText,
     text: (piece) => {
-      if (inText) text += piece;
+      text += piece;
     },
     close: (name) => {
       if (name === 't') inText = false;
       else if (name === 'rPh') phonetic -= 1;
       else if (name === 'si') texts.push(text);
     },
-  });
+  };
+  for await (const _ of scanXml(chunks, handlers));
   return texts;
 }
 

@@ -1,13 +1,14 @@
 /**
  * A workbook's zip, read through its central directory only (yauzl): an entry the directory does
  * not list is never read, two entries of one name are refused as ambiguous, and each part read is
- * checked as it inflates: its declared size against a cap before a byte is inflated, its actual
- * size against the declared one (yauzl's `validateEntrySizes`) and its checksum at its end.
+ * checked as it inflates: its declared size against a cap before a byte is inflated, its stored
+ * bytes against the directory's (yauzl), its inflated bytes against the declared size as they
+ * come, and its checksum at its end.
  * Nothing is written to disk. Every failure is a SheetError in plain words: the file is the user's.
  */
 import { open } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
-import { crc32 } from 'node:zlib';
+import { pipeline, type Readable } from 'node:stream';
+import { crc32, createInflateRaw } from 'node:zlib';
 
 import yauzl from 'yauzl';
 
@@ -17,6 +18,7 @@ export const SAVE_AGAIN = 'open it in Excel and save it again as .xlsx, or save 
 const MB = 1024 * 1024;
 /** A workbook has tens of parts, a few thousand with many charts or images; more is no workbook. */
 const MAX_ENTRIES = 20_000;
+const INFLATED_CHUNK = 128 * 1024;
 
 /** The parts of a workbook's zip by name (compared ignoring case, as the standard compares them). */
 export interface WorkbookZip {
@@ -134,10 +136,10 @@ async function* partChunks(
   if (entry.uncompressedSize > maxBytes) throw tooBig(label, entry.uncompressedSize, maxBytes);
   const broken = (error?: unknown) =>
     damaged(`is damaged (its part ${entry.fileName} cannot be unpacked)`, error);
-  let stream: Readable;
+  let raw: Readable;
   try {
-    stream = await new Promise<Readable>((resolve, reject) => {
-      zip.openReadStream(entry, (error, opened) => {
+    raw = await new Promise<Readable>((resolve, reject) => {
+      zip.openReadStream(entry, { decodeFileData: false }, (error, opened) => {
         if (error === null) resolve(opened);
         else reject(error);
       });
@@ -145,13 +147,19 @@ async function* partChunks(
   } catch (error) {
     throw broken(error);
   }
+  // Inflated here rather than by yauzl, in larger chunks: a fifth of the calls for a worksheet.
+  const stream =
+    entry.compressionMethod === 8
+      ? pipeline(raw, createInflateRaw({ chunkSize: INFLATED_CHUNK }), () => undefined)
+      : raw;
   let bytes = 0;
   let crc = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytes += chunk.length;
-      // validateEntrySizes stops at the declared size; this holds whatever yauzl does.
       if (bytes > maxBytes) throw tooBig(label, bytes, maxBytes);
+      // Stopped at the size declared: a part that inflates past it is damaged, or a bomb.
+      if (bytes > entry.uncompressedSize) throw broken();
       crc = crc32(chunk, crc);
       yield chunk;
     }
@@ -159,6 +167,7 @@ async function* partChunks(
     throw error instanceof SheetError ? error : broken(error);
   } finally {
     stream.destroy();
+    raw.destroy();
   }
   if (bytes !== entry.uncompressedSize || crc !== entry.crc32) throw broken();
 }
