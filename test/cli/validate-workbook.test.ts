@@ -2,7 +2,6 @@
  * `validate` on workbooks a user might drop (in process): a refused one is one plain line, with no
  * stack trace anywhere, and a worksheet's name is shown escaped like any text from a sheet.
  */
-import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
