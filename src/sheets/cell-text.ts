@@ -30,7 +30,8 @@ const LAST_SERIAL = 2_958_466;
 
 /** What a worksheet's cells point into: shared strings, date styles, the date system. */
 export interface CellTables {
-  sharedStrings: readonly string[];
+  /** The shared strings' texts by index (workbook-tables.ts). */
+  sharedStrings: { at(index: number): string | undefined };
   /** For each cell style (`s`), whether its number format shows a date. */
   dateStyles: readonly boolean[];
   date1904: boolean;
@@ -50,7 +51,7 @@ export function xmlCellText(
   if (value === undefined) return formula ? new CellError('a formula without a saved result') : '';
   switch (type) {
     case 's': {
-      const text = tables.sharedStrings[Number(value)];
+      const text = tables.sharedStrings.at(Number(value));
       return text ?? new CellError("a text missing from the workbook's table of texts");
     }
     case 'inlineStr':

@@ -12,7 +12,7 @@ import { SheetError } from './errors.js';
 import type { SourceRecord } from './types.js';
 import { findParts, type Worksheet } from './workbook-parts.js';
 import { type SheetRow, worksheetRows } from './workbook-sheet.js';
-import { readDateStyles, readSharedStrings } from './workbook-tables.js';
+import { readDateStyles, readSharedStrings, SharedStrings } from './workbook-tables.js';
 import { openWorkbookZip, SAVE_AGAIN, type WorkbookZip } from './workbook-zip.js';
 
 /**
@@ -40,7 +40,9 @@ export async function readWorkbookRows(path: string, worksheet?: string): Promis
     const found = chooseWorksheet(parts.worksheets, worksheet);
     const tables: CellTables = {
       sharedStrings:
-        parts.sharedStrings === undefined ? [] : await readSharedStrings(zip, parts.sharedStrings),
+        parts.sharedStrings === undefined
+          ? SharedStrings.none
+          : await readSharedStrings(zip, parts.sharedStrings),
       dateStyles: parts.styles === undefined ? [] : await readDateStyles(zip, parts.styles),
       date1904: parts.date1904,
     };
