@@ -18,7 +18,7 @@ import type { FromWorker, WorkerInput } from './workbook-worker.js';
  * The worker's old generation, at most: the shared strings of 100,000 rows of distinct texts (one
  * flat text, workbook-tables.ts) take about 10 MB of it; a smaller bound keeps the peak RSS down.
  */
-const WORKER_HEAP_MB = 64;
+const WORKER_HEAP_MB = 48;
 /** Its young generation: a small one is swept often, and little of the parser's garbage lives on. */
 const YOUNG_MB = 8;
 
