@@ -92,7 +92,7 @@ async function workbookPart(
   return { sheets, date1904 };
 }
 
-export function isTrue(value: string | undefined): boolean {
+function isTrue(value: string | undefined): boolean {
   return value === '1' || value === 'true';
 }
 
@@ -123,7 +123,7 @@ async function relationshipsById(
 }
 
 /** A relationship's target as a part name, or undefined when it leads outside the zip. */
-export function resolveTarget(folder: string, target: string): string | undefined {
+function resolveTarget(folder: string, target: string): string | undefined {
   let path: string;
   try {
     path = decodeURIComponent(target.split('#')[0] ?? '');

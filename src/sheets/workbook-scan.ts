@@ -47,7 +47,7 @@ export async function* scanXml(
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Scans XML given piece by piece; `end()` checks that it was whole. */
-export class XmlScanner {
+class XmlScanner {
   #rest = '';
   readonly #open: string[] = [];
   #rootClosed = false;
@@ -167,7 +167,7 @@ export function eachAttribute(
 }
 
 /** Text with its entities and character references replaced. */
-export function decode(text: string): string {
+function decode(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&([^;&]*);?/g, (whole, name: string) => {
     if (!whole.endsWith(';')) throw notXml(`an "&" that begins no entity`);

@@ -17,7 +17,7 @@ export interface XmlHandlers {
 }
 
 /** An element's name without its namespace prefix. */
-export function localName(name: string): string {
+function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
 }
