@@ -157,22 +157,30 @@ describe('watch and a workbook', () => {
     expect(two?.files.map((f) => f.file_name)).toEqual(['plan-2.pdf']);
   });
 
-  it('moves a damaged workbook to failed/ in one plain line and goes on to the next sheet', async () => {
-    // Its worksheet's data is broken, and a hidden entry (not in the central directory) too.
-    const parts = workbookParts({ sheets: [{ name: 'O', rows: inlineRow(1, HEADER) }] });
-    const damaged = rawZip([
-      {
-        name: 'xl/worksheets/sheet9.xml',
-        packed: Buffer.alloc(7 * 1024, 0xff),
-        size: 1 << 20,
-        listed: false,
-      },
-      ...parts.map((p) =>
-        p.name.endsWith('sheet1.xml') ? { ...p, packed: Buffer.alloc(7 * 1024, 0xff) } : p,
-      ),
-    ]);
+  it('reads past an entry the zip does not list, refuses a damaged workbook, and goes on', async () => {
+    // An entry of broken data that the central directory does not list comes first: never read.
+    const hidden = {
+      name: 'xl/worksheets/sheet9.xml',
+      packed: Buffer.alloc(7 * 1024, 0xff),
+      size: 1 << 20,
+      listed: false,
+    };
+    const cells = (n: number) =>
+      row(n, 'Gent').map((cell) => (cell === null ? '' : `${cell as string | number}`));
+    const listed = workbookParts({
+      sheets: [{ name: 'O', rows: `${inlineRow(1, HEADER)}${inlineRow(2, cells(8))}` }],
+    });
+    const first = join(await tempDir('drop-hidden-'), 'hidden');
+    await put(first, 'plans/plan-8.pdf', '%PDF-1.4 eight');
+    await put(first, 'mapping.json', JSON.stringify({ columns: { Referentie: 'reference' } }));
+    await put(first, 'hidden.xlsx', rawZip([hidden, ...listed]));
+    await drop(first, 'hidden');
+    // Then one whose worksheet's data is broken: refused, moved to failed/.
+    const broken = listed.map((p) =>
+      p.name.endsWith('sheet1.xml') ? { ...p, packed: Buffer.alloc(7 * 1024, 0xff) } : p,
+    );
     const staging = await tempDir('drop-damaged-');
-    await put(staging, 'damaged.xlsx', damaged);
+    await put(staging, 'damaged.xlsx', rawZip(broken));
     await rename(join(staging, 'damaged.xlsx'), join(inbox, 'damaged.xlsx'));
     const good = join(await tempDir('drop-good-'), 'next');
     await put(good, 'plans/plan-7.pdf', '%PDF-1.4 seven');
@@ -180,8 +188,8 @@ describe('watch and a workbook', () => {
     await writeWorkbook(join(good, 'next.xlsx'), [{ name: 'O', rows: [HEADER, row(7, 'Gent')] }]);
     await drop(good, 'next');
 
-    const next = await doneSheet('next.xlsx');
-    expect(next.counts).toMatchObject({ created: 1 });
+    expect((await doneSheet('hidden.xlsx')).counts).toMatchObject({ created: 1 });
+    expect((await doneSheet('next.xlsx')).counts).toMatchObject({ created: 1 });
     const failed = (await readdir(join(dataDir, 'failed'))).find((f) =>
       f.endsWith('-damaged.xlsx'),
     );
