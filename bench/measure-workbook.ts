@@ -1,7 +1,8 @@
 /**
- * `validate` on a workbook of 100,000 rows of 30 columns (issue 14: bounded memory, ≤ 300 MB peak
- * RSS), beside its CSV twin (the same rows, generated first) in the same run: rows/s and peak RSS
- * of each, each a process of its own (validate-run.ts) so that its peak RSS is its own.
+ * `validate` on a workbook of 100,000 rows of 30 columns (DESIGN "Workbooks": ≤ 150 MB peak RSS at
+ * any load, at ≥ 0.5 of its CSV twin's rows per second), beside its CSV twin (the same rows,
+ * generated first) in the same run: rows/s and peak RSS of each, each a process of its own
+ * (validate-run.ts) so that its peak RSS is its own.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,13 +26,15 @@ import {
 } from './lines.js';
 
 const ROWS = 100_000;
-const MAX_RSS_MB = 300;
+const MAX_RSS_MB = 150;
+/** Of the CSV twin's rows per second, at least. */
+const MIN_RATIO = 0.5;
 
 const workbookLine: LineSpec = {
   key: 'validateWorkbook',
   label: 'validate, a workbook (.xlsx, 30 columns)',
-  targets: { maxPeakRssMB: MAX_RSS_MB },
-  target: [`≤ ${MAX_RSS_MB} MB peak RSS`],
+  targets: { maxPeakRssMB: MAX_RSS_MB, minRatioToCsv: MIN_RATIO },
+  target: [`≤ ${MAX_RSS_MB} MB peak RSS`, `≥ ${MIN_RATIO} of the CSV twin's rows/s`],
 };
 
 export const workbookMeasure: Measure = {
@@ -69,7 +72,7 @@ export const workbookMeasure: Measure = {
       };
       return [
         line(workbookLine, {
-          status: rssMB <= MAX_RSS_MB ? 'met' : 'NOT met',
+          status: rssMB <= MAX_RSS_MB && figures.ratioToCsv >= MIN_RATIO ? 'met' : 'NOT met',
           product: [
             `${figure(figures.validateWorkbook.rowsPerSecond)} rows/s`,
             `${rssMB.toFixed(0)} MB peak RSS`,
@@ -80,7 +83,10 @@ export const workbookMeasure: Measure = {
             `${figures.validateCsv.peakRssMB.toFixed(0)} MB peak RSS`,
             `${figures.csvMB.toFixed(1)} MB`,
           ],
-          target: [`${rssMB.toFixed(0)} MB (≤ ${MAX_RSS_MB})`],
+          target: [
+            `${rssMB.toFixed(0)} MB (≤ ${MAX_RSS_MB})`,
+            `${figures.ratioToCsv.toFixed(2)} of the CSV twin (≥ ${MIN_RATIO})`,
+          ],
           figures,
           load: { before, after },
         }),

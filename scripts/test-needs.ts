@@ -1,7 +1,8 @@
 /**
  * `npm test`'s pretest: what the tests need from the machine, got when it is missing. The
- * dashboard's browser test drives a Chromium, and the Redis tests start a private redis-server
- * when REDIS_URL is not set. A missing one is installed from Debian's packages with apt-get (as
+ * dashboard's browser test drives a Chromium, the workbook tests read workbooks written by
+ * Debian's python3-openpyxl, and the Redis tests start a private redis-server when REDIS_URL is
+ * not set. A missing one is installed from Debian's packages with apt-get (as
  * root, or through `sudo -n`), with one line saying why; when that cannot be done, this fails
  * saying what to install. Never a skip: a test that cannot run must not pass.
  */
@@ -39,6 +40,8 @@ interface Need {
 }
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+/** Debian's python3, whose openpyxl writes workbooks for the workbook tests (test/helpers/openpyxl.ts). */
+const DEBIAN_PYTHON = '/usr/bin/python3';
 
 const NEEDS: readonly Need[] = [
   {
@@ -51,6 +54,13 @@ const NEEDS: readonly Need[] = [
       m.env.CHROMIUM_PATH
         ? `CHROMIUM_PATH is ${m.env.CHROMIUM_PATH}, which does not exist: set it to a Chromium or Chrome binary, or unset it to use Debian's ${DEBIAN_CHROMIUM}`
         : undefined,
+  },
+  {
+    package: 'python3-openpyxl',
+    ready: (m) => m.exists('/usr/lib/python3/dist-packages/openpyxl/__init__.py'),
+    missing: () =>
+      `no openpyxl for Debian's ${DEBIAN_PYTHON} (the workbook tests read workbooks it writes)`,
+    advice: "install openpyxl for Debian's python3 (`sudo apt-get install python3-openpyxl`)",
   },
   {
     package: 'redis-server',

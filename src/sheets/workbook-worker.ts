@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { SheetError } from './errors.js';
-import { readWorkbookRows, unreadable } from './workbook-rows.js';
+import { readWorkbookRows } from './workbook-rows.js';
 
 export type FromWorker =
   | { kind: 'header'; header: string[]; headerLine: number; worksheet: string }
@@ -41,10 +41,9 @@ if (port !== null) {
     }
     send({ kind: 'end' });
   } catch (error) {
-    const plain = unreadable(error);
-    // Anything else is a bug, sent as it is: the reading thread shows it.
-    send({ kind: 'error', message: plain instanceof Error ? plain.message : String(plain) });
-    if (!(plain instanceof SheetError)) throw plain;
+    // Anything but a SheetError is a bug, sent as it is: the reading thread shows it.
+    send({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+    if (!(error instanceof SheetError)) throw error;
   } finally {
     port.close();
   }

@@ -1,11 +1,10 @@
 /**
  * Opens an Excel workbook (.xlsx) as a stream of records, as csv.ts opens a CSV. The file is
- * hashed and its zip checked here (workbook-zip.ts); its rows are read in a worker thread
- * (workbook-worker.ts → workbook-rows.ts) with a heap of its own, bounded: exceljs' streaming
- * reader makes so much short-lived garbage that in the main thread the heap grows to 350 MB for
- * 100,000 rows before it is collected, while a bounded heap is collected as it goes (about 50 MB
- * live). A workbook that needs more than that bound (a huge shared-strings table) is refused, not
- * read at the cost of the whole process. Batches are asked for one at a time: backpressure.
+ * hashed here while its rows are read in a worker thread (workbook-worker.ts → workbook-rows.ts):
+ * the worksheet is parsed on a second core beside validation on this one, and in a heap of its
+ * own, bounded, which is collected as it goes. A workbook that needs more than that bound (a huge
+ * shared-strings table) is refused, not read at the cost of the whole process. Batches are asked
+ * for one at a time: backpressure.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -14,11 +13,13 @@ import { SheetError } from './errors.js';
 import { hashAndSize } from './scan.js';
 import type { SourceRecord } from './types.js';
 import type { FromWorker, WorkerInput } from './workbook-worker.js';
-import { checkWorkbookZip } from './workbook-zip.js';
 
-/** The worker's old generation, at most: the shared strings of 100,000 rows of distinct texts fit. */
-const WORKER_HEAP_MB = 96;
-/** Its young generation: a small one is swept often, and little of exceljs' garbage lives on. */
+/**
+ * The worker's old generation, at most: the shared strings of 100,000 rows of distinct texts (one
+ * flat text, workbook-tables.ts) take about 10 MB of it; a smaller bound keeps the peak RSS down.
+ */
+const WORKER_HEAP_MB = 48;
+/** Its young generation: a small one is swept often, and little of the parser's garbage lives on. */
 const YOUNG_MB = 8;
 
 export interface Workbook {
@@ -33,7 +34,6 @@ export interface Workbook {
 
 /** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
 export async function openWorkbook(path: string, worksheet?: string): Promise<Workbook> {
-  const [{ sha256, bytes }] = await Promise.all([hashAndSize(path), checkWorkbookZip(path)]);
   const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
   const worker = new Worker(workerFile(), {
     workerData: input,
@@ -41,7 +41,12 @@ export async function openWorkbook(path: string, worksheet?: string): Promise<Wo
   });
   const inbox = new WorkerInbox(worker);
   try {
-    const first = await inbox.next();
+    // Both settled before either's failure is told: no rejection is left unhandled.
+    const [hashed, read] = await Promise.allSettled([hashAndSize(path), inbox.next()]);
+    if (read.status === 'rejected') throw read.reason;
+    if (hashed.status === 'rejected') throw hashed.reason;
+    const { sha256, bytes } = hashed.value;
+    const first = read.value;
     if (first.kind !== 'header') throw new SheetError('the workbook reader stopped early.');
     return {
       sheet: {

@@ -121,7 +121,8 @@ async function countRows(sheet: SheetRecord, ctx: Context): Promise<CountedSheet
  * says so; after some were (the file changed half-way), those are reported as they end.
  */
 async function unreadable(sheet: SheetRecord, error: SheetError, ctx: Context): Promise<void> {
-  ctx.logger.warn({ sheetId: sheet.sheetId, err: error }, 'sheet cannot be read');
+  // The user's file, not a fault of the program: its reason, without a stack trace.
+  ctx.logger.warn({ sheetId: sheet.sheetId, reason: error.message }, 'sheet cannot be read');
   const current = await ctx.store.get(sheet.sheetId);
   if ((current?.checkpoint ?? 0) > 0) return closeSheetEarly(ctx, sheet.sheetId, error.message);
   await ctx.store.update(sheet.sheetId, { error: error.message });

@@ -4,7 +4,7 @@
  * .xlsx, its attachments and a mapping.json naming the worksheet is imported; its failed/ workbook
  * is fixed in "Excel" (exceljs) and dropped back, and its row is then created with its file.
  */
-import { cp, readdir, rename } from 'node:fs/promises';
+import { cp, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import ExcelJS from 'exceljs';
@@ -18,6 +18,8 @@ import { observingContext } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { type Cell, writeWorkbook } from '../helpers/workbooks.js';
+import { inlineRow, workbookParts } from '../helpers/xlsx-parts.js';
+import { rawZip } from '../helpers/zip.js';
 
 const HEADER = [
   'Referentie',
@@ -59,13 +61,14 @@ let redis: TestRedis;
 let sandbox: TestSandbox;
 let cli: InProcessCli;
 let inbox: string;
+let dataDir: string;
 let ctx: Context;
 let closeObserver: () => Promise<void>;
 
 beforeAll(async () => {
   redis = await useTestRedis();
   sandbox = await testSandbox();
-  const dataDir = await tempDir('watch-workbook-');
+  dataDir = await tempDir('watch-workbook-');
   cli = new InProcessCli(
     ['watch', '--no-dashboard'],
     importerEnv(
@@ -152,5 +155,47 @@ describe('watch and a workbook', () => {
     const two = orders.find((o) => o.contact_name === 'Werkboek 2');
     expect(two).toMatchObject({ city: 'Gent', address2: '2', postal_code: '9000' });
     expect(two?.files.map((f) => f.file_name)).toEqual(['plan-2.pdf']);
+  });
+
+  it('reads past an entry the zip does not list, refuses a damaged workbook, and goes on', async () => {
+    // An entry of broken data that the central directory does not list comes first: never read.
+    const hidden = {
+      name: 'xl/worksheets/sheet9.xml',
+      packed: Buffer.alloc(7 * 1024, 0xff),
+      size: 1 << 20,
+      listed: false,
+    };
+    const cells = (n: number) =>
+      row(n, 'Gent').map((cell) => (cell === null ? '' : `${cell as string | number}`));
+    const listed = workbookParts({
+      sheets: [{ name: 'O', rows: `${inlineRow(1, HEADER)}${inlineRow(2, cells(8))}` }],
+    });
+    const first = join(await tempDir('drop-hidden-'), 'hidden');
+    await put(first, 'plans/plan-8.pdf', '%PDF-1.4 eight');
+    await put(first, 'mapping.json', JSON.stringify({ columns: { Referentie: 'reference' } }));
+    await put(first, 'hidden.xlsx', rawZip([hidden, ...listed]));
+    await drop(first, 'hidden');
+    // Then one whose worksheet's data is broken: refused, moved to failed/.
+    const broken = listed.map((p) =>
+      p.name.endsWith('sheet1.xml') ? { ...p, packed: Buffer.alloc(7 * 1024, 0xff) } : p,
+    );
+    const staging = await tempDir('drop-damaged-');
+    await put(staging, 'damaged.xlsx', rawZip(broken));
+    await rename(join(staging, 'damaged.xlsx'), join(inbox, 'damaged.xlsx'));
+    const good = join(await tempDir('drop-good-'), 'next');
+    await put(good, 'plans/plan-7.pdf', '%PDF-1.4 seven');
+    await put(good, 'mapping.json', JSON.stringify({ columns: { Referentie: 'reference' } }));
+    await writeWorkbook(join(good, 'next.xlsx'), [{ name: 'O', rows: [HEADER, row(7, 'Gent')] }]);
+    await drop(good, 'next');
+
+    expect((await doneSheet('hidden.xlsx')).counts).toMatchObject({ created: 1 });
+    expect((await doneSheet('next.xlsx')).counts).toMatchObject({ created: 1 });
+    const failed = (await readdir(join(dataDir, 'failed'))).find((f) =>
+      f.endsWith('-damaged.xlsx'),
+    );
+    expect(failed).toBeDefined();
+    const why = await readFile(join(dataDir, 'failed', failed ?? '', 'error.txt'), 'utf8');
+    expect(why).toMatch(/damaged \(its part xl\/worksheets\/sheet1\.xml cannot be unpacked\)/);
+    expect(cli.stderr).not.toMatch(/\n\s+at /);
   });
 });

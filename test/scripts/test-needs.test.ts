@@ -12,11 +12,15 @@ interface Setup {
   installExit?: number;
   /** Whether a successful install really brings the packages' files. */
   installWorks?: boolean;
+  /** Whether Debian's python3 has openpyxl (default true). */
+  openpyxl?: boolean;
 }
+
+const OPENPYXL = '/usr/lib/python3/dist-packages/openpyxl/__init__.py';
 
 /** A made-up machine that records what it was asked to run and say. */
 function machine(setup: Setup) {
-  const files = new Set(setup.files ?? []);
+  const files = new Set([...(setup.files ?? []), ...(setup.openpyxl === false ? [] : [OPENPYXL])]);
   const commands = new Set(setup.commands ?? ['apt-get', 'sudo']);
   const ran: string[] = [];
   const said: string[] = [];
@@ -33,6 +37,7 @@ function machine(setup: Setup) {
       if (exit === 0 && (setup.installWorks ?? true)) {
         if (args.includes('chromium')) files.add('/usr/bin/chromium');
         if (args.includes('redis-server')) commands.add('redis-server');
+        if (args.includes('python3-openpyxl')) files.add(OPENPYXL);
       }
       return exit;
     },
@@ -69,6 +74,22 @@ describe('provideTestNeeds', () => {
     expect(ran).toEqual([`${APT} update`, `${APT} install -y --no-install-recommends chromium`]);
     expect(said).toEqual([
       "npm test: no Chromium at /usr/bin/chromium (the dashboard's browser test drives one): installing Debian's chromium with apt-get.",
+    ]);
+  });
+
+  it('installs python3-openpyxl when Debian’s python3 has no openpyxl', () => {
+    const { m, ran, said } = machine({
+      files: ['/usr/bin/chromium'],
+      commands: ['apt-get', 'redis-server'],
+      openpyxl: false,
+    });
+    expect(provideTestNeeds(m)).toBe(0);
+    expect(ran).toEqual([
+      `${APT} update`,
+      `${APT} install -y --no-install-recommends python3-openpyxl`,
+    ]);
+    expect(said).toEqual([
+      "npm test: no openpyxl for Debian's /usr/bin/python3 (the workbook tests read workbooks it writes): installing Debian's python3-openpyxl with apt-get.",
     ]);
   });
 

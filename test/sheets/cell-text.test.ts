@@ -2,69 +2,70 @@ import { describe, expect, it } from 'vitest';
 
 import {
   CellError,
-  cellText,
+  type CellTables,
   dateText,
   isDateFormat,
   numberText,
   serialText,
+  xmlCellText,
 } from '../../src/sheets/cell-text.js';
 
+const TABLES: CellTables = {
+  sharedStrings: ['Gent', '  Kerkstraat '],
+  dateStyles: [false, true],
+  date1904: false,
+};
+const text = (type: string, value: string | undefined, style = 0, formula = false) =>
+  xmlCellText(type, value, style, formula, TABLES);
+
 describe('a workbook cell as the text Excel shows', () => {
-  it.each<[unknown, string]>([
-    [null, ''],
-    [undefined, ''],
-    ['', ''],
-    ['  Gent ', '  Gent '],
-    ['=not a formula', '=not a formula'],
-    [1398, '1398'],
-    [1398.0, '1398'],
-    [-0, '0'],
-    [-12, '-12'],
-    [9000, '9000'],
-    [12.5, '12.5'],
-    [0.1 + 0.2, '0.3'],
-    [1 / 3, '0.333333333333333'],
-    [123456789012345, '123456789012345'],
-    [1e21, '1e+21'],
-    [true, 'TRUE'],
-    [false, 'FALSE'],
-    [new Date(Date.UTC(2026, 11, 1)), '2026-12-01'],
-    [new Date(Date.UTC(2026, 11, 1, 14, 30, 5)), '2026-12-01 14:30:05'],
-    [new Date(Date.UTC(2026, 11, 1, 11, 59, 59, 999)), '2026-12-01 12:00:00'],
-    [new Date(Date.UTC(2026, 11, 1, 23, 59, 59, 600)), '2026-12-02'],
-    [{ richText: [{ text: 'Kerk' }, { text: 'straat' }] }, 'Kerkstraat'],
-    [{ richText: [] }, ''],
-    [{ formula: 'A1+1', result: 12 }, '12'],
-    [{ formula: 'A1&""', result: 'Gent' }, 'Gent'],
-    [{ sharedFormula: 'B2', result: 7.25 }, '7.25'],
-    [{ formula: 'TODAY()', result: new Date(Date.UTC(2026, 0, 2)) }, '2026-01-02'],
-    [{ text: 'the plan', hyperlink: 'https://example.invalid/plan' }, 'the plan'],
-    [{ text: { richText: [{ text: 'a' }, { text: 'b' }] }, hyperlink: 'x' }, 'ab'],
-  ])('%j → %j', (value, text) => {
-    expect(cellText(value)).toBe(text);
+  it.each<[string, string | undefined, string]>([
+    ['n', undefined, ''],
+    ['n', '', ''],
+    ['s', '0', 'Gent'],
+    ['s', '1', '  Kerkstraat '],
+    ['inlineStr', '=not a formula', '=not a formula'],
+    ['str', 'Gent', 'Gent'],
+    ['n', '1398', '1398'],
+    ['n', '1398.0', '1398'],
+    ['n', '-0', '0'],
+    ['n', '-12', '-12'],
+    ['n', '12.5', '12.5'],
+    ['n', '0.30000000000000004', '0.3'],
+    ['n', '0.33333333333333331', '0.333333333333333'],
+    ['n', '123456789012345', '123456789012345'],
+    ['n', '1E+21', '1e+21'],
+    ['b', '1', 'TRUE'],
+    ['b', '0', 'FALSE'],
+    ['d', '2026-12-01', '2026-12-01'],
+    ['d', '2026-12-01T14:30:05', '2026-12-01 14:30:05'],
+    ['d', '2026-12-01T11:59:59.999', '2026-12-01 12:00:00'],
+    ['d', '2026-12-01T23:59:59.600Z', '2026-12-02'],
+  ])('t="%s" <v>%s</v> → %j', (type, value, shown) => {
+    expect(text(type, value)).toBe(shown);
   });
 
-  it.each<[unknown, string]>([
-    [{ error: '#N/A' }, '#N/A'],
-    [{ error: '#DIV/0!' }, '#DIV/0!'],
-    [{ formula: 'A1' }, 'a formula without a saved result'],
-    [{ formula: 'NA()', result: Number.NaN }, 'a formula whose result is an error'],
-    [Number.POSITIVE_INFINITY, '#NUM!'],
-    [new Date(Number.NaN), '#VALUE!'],
-    [{ sharedString: 3 }, 'a value of an unknown kind'],
-  ])('%j shows an error', (value, shows) => {
-    const text = cellText(value);
-    expect(text).toBeInstanceOf(CellError);
-    expect((text as CellError).shows).toBe(shows);
+  it.each<[string, string | undefined, boolean, string]>([
+    ['e', '#N/A', false, '#N/A'],
+    ['e', '#DIV/0!', false, '#DIV/0!'],
+    ['n', undefined, true, 'a formula without a saved result'],
+    ['str', undefined, true, 'a formula without a saved result'],
+    ['s', '7', false, "a text missing from the workbook's table of texts"],
+    ['n', 'abc', false, 'a number that cannot be read ("abc")'],
+    ['b', 'yes', false, 'a true/false value that cannot be read ("yes")'],
+    ['d', 'soon', false, 'a date that cannot be read ("soon")'],
+  ])('t="%s" <v>%s</v> shows an error', (type, value, formula, shows) => {
+    const shown = text(type, value, 0, formula);
+    expect(shown).toBeInstanceOf(CellError);
+    expect((shown as CellError).shows).toBe(shows);
   });
 
-  it('reads a number formatted as a date (a formula’s result) as a date', () => {
-    expect(cellText(46357, 'yyyy-mm-dd')).toBe('2026-12-01');
-    expect(cellText({ formula: 'A1+1', result: 46357.5 }, 'dd/mm/yyyy hh:mm')).toBe(
-      '2026-12-01 12:00:00',
-    );
-    expect(cellText(46357, '0.00')).toBe('46357');
-    expect(cellText(46357)).toBe('46357');
+  it('reads a number in a date style (a formula’s result too) as a date, in either date system', () => {
+    expect(text('n', '46357', 1)).toBe('2026-12-01');
+    expect(text('n', '46357.5', 1, true)).toBe('2026-12-01 12:00:00');
+    expect(text('n', '46357', 0)).toBe('46357');
+    expect(text('n', '46357', 9)).toBe('46357');
+    expect(xmlCellText('n', '44895', 1, false, { ...TABLES, date1904: true })).toBe('2026-12-01');
   });
 
   it.each([
@@ -86,7 +87,9 @@ describe('a workbook cell as the text Excel shows', () => {
   it('counts Excel’s serials from 1899-12-30', () => {
     expect(serialText(1)).toBe('1899-12-31');
     expect(serialText(45658)).toBe('2025-01-01');
-    expect(serialText(-1)).toBe('-1');
+    expect(serialText(2958465)).toBe('9999-12-31');
+    for (const outside of [-1, 2958466, Number.NaN])
+      expect(serialText(outside)).toBeInstanceOf(CellError);
     expect(dateText(new Date(Date.UTC(2000, 1, 29, 0, 0, 0, 400)))).toBe('2000-02-29');
     expect(numberText(2.5)).toBe('2.5');
   });

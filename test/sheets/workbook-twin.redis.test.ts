@@ -6,10 +6,12 @@ import type ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ValidateSummary } from '../../src/cli/commands/validate.js';
+import { readRecords } from '../../src/sheets/records.js';
 import { runInProcess } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestPipeline, testPipeline } from '../helpers/pipeline.js';
 import { COLUMNS, sheetRow } from '../helpers/sheets.js';
+import { type PyCell, writeOpenpyxl } from '../helpers/openpyxl.js';
 import { type Cell, readWorksheet, writeWorkbook } from '../helpers/workbooks.js';
 
 /** The test sheets' columns, with a free-text `remark` before `files`. */
@@ -75,6 +77,25 @@ async function twins(dir: string) {
   return { book, csv };
 }
 
+/** The same rows written by openpyxl (no formulas: openpyxl saves no result with them). */
+async function openpyxlTwin(dir: string): Promise<string> {
+  const row = (n: number, cells: Record<string, PyCell> = {}): PyCell[] => {
+    const values: Record<string, PyCell> = {
+      ...csvCells(n),
+      address2: 10 + n,
+      postal_code: 9000,
+      breaker_boxes: 2,
+      remark: n === 1 ? { date: '2026-12-01' } : n + 0.25,
+      ...cells,
+    };
+    return HEADER.map((name) => values[name] ?? null);
+  };
+  return writeOpenpyxl(join(dir, 'orders-openpyxl.xlsx'), [
+    { name: 'Orders', rows: [[], HEADER, row(1), row(2), [], row(3, { city: null }), row(4)] },
+    { name: 'Notes', rows: [['not', 'orders']] },
+  ]);
+}
+
 function csvRecords(text: string, delimiter: string): string[][] {
   const records: string[][] = parse(text, { bom: true, delimiter });
   return records;
@@ -107,6 +128,25 @@ describe('a workbook and its CSV twin', () => {
     expect(fromBook?.problems).toEqual([
       expect.objectContaining({ row: 3, line: 6, column: 'city' }),
     ]);
+  });
+
+  it('validate the same when openpyxl wrote the workbook', async () => {
+    const dir = await tempDir('twin-openpyxl-');
+    const { csv } = await twins(dir);
+    const book = await openpyxlTwin(dir);
+    const finished = await runInProcess(['validate', '--json', book, csv]);
+    expect(finished.code).toBe(2);
+    const [fromBook, fromCsv] = JSON.parse(finished.stdout) as ValidateSummary[];
+    expect(fromBook).toMatchObject({ format: 'xlsx', total: 4, valid: 3, invalid: 1 });
+    expect(fromBook?.problems).toEqual(fromCsv?.problems);
+    // Cell by cell, line by line: the same records.
+    const records = async (path: string) => {
+      const all: unknown[] = [];
+      for await (const batch of (await readRecords(path)).batches)
+        all.push(...batch.map((r) => [r.line, r.data]));
+      return all;
+    };
+    expect(await records(book)).toEqual(await records(csv));
   });
 
   it('import the same: report.csv (but for its delimiter) and the orders sent', async () => {

@@ -80,7 +80,7 @@ export async function validateSheet(
     summary.format = info.format;
     summary.encoding = info.encoding;
     summary.delimiter = info.delimiter ?? null;
-    write(`${out.bold(name)}  ${out.dim(`(${describeSheet(info)})`)}\n`);
+    write(`${out.bold(name)}  ${out.dim(`(${shown(describeSheet(info))})`)}\n`);
     const tally = tallier(summary, out);
     for await (const batch of opened.batches) {
       check.status(`  ${name}: ${summary.total.toLocaleString('en')} rows checked…`);
