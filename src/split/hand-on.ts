@@ -27,6 +27,7 @@ export async function handOn(
   let rows = 0;
   let handed = sheet.checkpoint;
   let changed = false;
+  let marked = sheet.handing;
   const same = new Set<string>();
   for await (const batch of opened.batches) {
     rows = batch.at(-1)?.row ?? rows;
@@ -39,6 +40,9 @@ export async function handOn(
       await refuseRows(sheet, fresh, ctx);
       continue;
     }
+    // Durable before any row is: from here on, rows of it may be on their way (handedNothingOn).
+    if (!marked) await ctx.store.markHanding(sheet.sheetId);
+    marked = true;
     await recordOrQueue(sheet, fresh, earlier, ctx);
     await ctx.store.update(sheet.sheetId, { checkpoint: rows });
     handed = rows;
