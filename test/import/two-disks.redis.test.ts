@@ -4,12 +4,14 @@
  */
 import { join } from 'node:path';
 
+import { QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 
 import { type Context, openContext } from '../../src/context.js';
 import { submitSheet } from '../../src/intake/submit.js';
+import { bullConnection } from '../../src/queue/queues.js';
 import { runSheetJob } from '../../src/split/sheet-job.js';
 import { startWorkers } from '../../src/workers/start.js';
 import { closeContext } from '../../src/workers/stop.js';
@@ -34,6 +36,7 @@ describe('a row job of a sheet whose files are on another data folder', () => {
     const dispatcher = new Agent();
     const logsA: string[] = [];
     const open: Context[] = [];
+    let events: QueueEvents | undefined;
     try {
       const parts = async (prefix: string, logger?: pino.Logger) =>
         testPipelineConfig({
@@ -59,7 +62,19 @@ describe('a row job of a sheet whose files are on another data folder', () => {
         dataDir: join(b.settings.sheetsDir, '..'),
       });
       await runSheetJob(b, sheetId); // its rows queued, as B's sheet job would
+      // Every hand-back moves a row job to the delayed set, which its queue's events tell.
+      events = new QueueEvents(a.queues.rows.name, {
+        connection: bullConnection(redis.url),
+        prefix: a.settings.prefix,
+      });
+      await events.waitUntilReady();
+      const handedBack = new Map<string, number>();
+      events.on('delayed', ({ jobId }) => handedBack.set(jobId, (handedBack.get(jobId) ?? 0) + 1));
       await startWorkers(a);
+      // Twice for one row at least: the second time it is taken is not said again.
+      await until('a row handed back twice by A', async () =>
+        [...handedBack.values()].some((times) => times >= 2),
+      );
       await until('all three rows handed back by A', async () => {
         const delayed = await a.queues.rows.getDelayed();
         return delayed.length === 3;
@@ -79,6 +94,7 @@ describe('a row job of a sheet whose files are on another data folder', () => {
       expect(orders).toHaveLength(3);
       expect(orders.flatMap((o) => o.files)).toHaveLength(3);
     } finally {
+      await events?.close();
       for (const ctx of open) await closeContext(ctx, { graceMs: 2000 });
       await dispatcher.close();
       await sandbox.close();
