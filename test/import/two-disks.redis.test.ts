@@ -190,3 +190,56 @@ describe("a reported sheet's status and e-mail jobs taken by a worker of another
     }
   }, 90_000);
 });
+
+describe('the same content imported on B while A still imports it', () => {
+  it("is B's own sheet, a duplicate that waits for A's import, reported on B's disk", async () => {
+    const redis = await useTestRedis();
+    const sandbox = await testSandbox();
+    const dispatcher = new Agent();
+    const open: Context[] = [];
+    try {
+      const parts = async (prefix: string) =>
+        testPipelineConfig({
+          redis,
+          sandbox,
+          dispatcher,
+          reportsDir: join(await tempDir(prefix), 'reports'),
+        });
+      const a = await openContext(await parts('same-disk-a-'));
+      open.push(a);
+      const b = await openContext(await parts('same-disk-b-'));
+      open.push(b);
+      const path = await writeCsvSheet(await tempDir('same-two-disks-'), 'orders.csv', [
+        sheetRow(1701),
+        sheetRow(1702),
+      ]);
+      const first = await submitSheet(a, path);
+      const again = await submitSheet(b, path);
+      expect(again).toEqual({
+        sheetId: expect.not.stringMatching(first.sheetId) as unknown,
+        resumed: false,
+        awaits: {
+          sheetId: first.sheetId,
+          installation: a.installation.id,
+          dataDir: join(a.settings.sheetsDir, '..'),
+        },
+      });
+      expect(await b.store.get(again.sheetId)).toMatchObject({
+        duplicateOf: first.sheetId,
+        installation: b.installation.id,
+      });
+      await startWorkers(a);
+      await startWorkers(b);
+      expect((await waitForReport(a, first.sheetId, 60_000)).counts).toMatchObject({ created: 2 });
+      const done = await waitForReport(b, again.sheetId, 60_000);
+      expect(done.counts).toMatchObject({ created: 0, duplicate: 2 });
+      expect(done.reportDir?.startsWith(b.settings.reportsDir)).toBe(true);
+      expect(await sandbox.api.listOrders()).toHaveLength(2);
+    } finally {
+      for (const ctx of open) await closeContext(ctx, { graceMs: 2000 });
+      await dispatcher.close();
+      await sandbox.close();
+      await redis.cleanup();
+    }
+  }, 90_000);
+});
