@@ -56,8 +56,8 @@ export async function closeSheetEarly(
   // Not one row of it was handed on (none final before, none queued): the content was never
   // imported, and must not make the rows of its next import `duplicate`. The checkpoint is read
   // again here: a run that went on meanwhile may have moved it.
-  const now = await ctx.store.get(sheetId);
-  if (now?.checkpoint === 0 && notProcessed.length === total)
+  const latest = await ctx.store.get(sheetId);
+  if (latest?.checkpoint === 0 && notProcessed.length === total)
     await ctx.store.forgetSha(`${sheet.connectionId}|${sheet.sha256}`, sheetId);
   const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
   await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
