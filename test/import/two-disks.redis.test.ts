@@ -228,9 +228,12 @@ describe('the same content imported on B while A still imports it', () => {
         duplicateOf: first.sheetId,
         installation: b.installation.id,
       });
+      // One folder's workers at a time: each folder's jobs then go to its own workers only.
       await startWorkers(a);
-      await startWorkers(b);
       expect((await waitForReport(a, first.sheetId, 60_000)).counts).toMatchObject({ created: 2 });
+      open.splice(open.indexOf(a), 1);
+      await closeContext(a, { graceMs: 2000 });
+      await startWorkers(b);
       const done = await waitForReport(b, again.sheetId, 60_000);
       expect(done.counts).toMatchObject({ created: 0, duplicate: 2 });
       expect(done.reportDir?.startsWith(b.settings.reportsDir)).toBe(true);
