@@ -2,14 +2,20 @@
 import { type Job, UnrecoverableError } from 'bullmq';
 
 import type { Context } from '../src/context.js';
-import { deliverNotification, nextTryInMs } from '../src/notify/deliver.js';
+import { deliverNotification, nextTryInMs, reportSheetOf } from '../src/notify/deliver.js';
 import { NotifyError } from '../src/notify/errors.js';
 import { notifyJobSchema } from '../src/notify/queue-notification.js';
+import { awayFromHome } from '../src/store/sheet-home.js';
 import { backToQueue } from './back-to-queue.js';
 
 export function notifyProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<void> => {
     const data = notifyJobSchema.parse(job.data);
+    // Its report.csv is on the disk of the sheet's installation: a worker of another hands the
+    // job back, no try spent, rather than send the e-mail without it.
+    const sheetId = reportSheetOf(data);
+    const away = sheetId === undefined ? undefined : await awayFromHome(ctx, sheetId);
+    if (away !== undefined) return backToQueue(job, token, away.retryInMs);
     try {
       await deliverNotification(ctx, data);
       return;

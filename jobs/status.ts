@@ -12,6 +12,7 @@ import { STATUS_SYNC } from '../src/queue/queues.js';
 import { StatusFatalError } from '../src/status/read-order.js';
 import { queueStatusRun, refreshQueuedSheet } from '../src/status/refresh.js';
 import { ReportFolderError } from '../src/status/report-folder.js';
+import { awayFromHome } from '../src/store/sheet-home.js';
 import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
 
@@ -32,7 +33,12 @@ export function statusProcessor(ctx: Context) {
       // A firing's own id names the run: its jobs are queued once, however often it is retried.
       if (job.name === STATUS_SYNC)
         return await queueStatusRun(ctx, job.id ?? String(job.timestamp));
-      const status = await refreshQueuedSheet(ctx, statusJobSchema.parse(job.data).sheetId);
+      const { sheetId: id } = statusJobSchema.parse(job.data);
+      // Its report folder is on the disk of the sheet's installation: a worker of another hands
+      // the job back, no attempt spent.
+      const away = await awayFromHome(ctx, id);
+      if (away !== undefined) return await backToQueue(job, token, away.retryInMs);
+      const status = await refreshQueuedSheet(ctx, id);
       const { sheetId, orders, byStatus, changed, unreadable, skipped } = status;
       return { sheetId, orders, byStatus, changed, unreadable, skipped };
     } catch (error) {

@@ -2,7 +2,8 @@
  * A sheet submitted for import (by `import`, the hot folder or a schedule): its private copy
  * taken, its record written, its job queued. The same bytes imported before give a sheet whose
  * rows are all `duplicate`; the same bytes still being imported give that import back (it resumes
- * rather than starts again), unless the sheet comes with an id of its own (the hot folder's).
+ * rather than starts again), unless the sheet comes with an id of its own (the hot folder's) or
+ * that import is another data folder's (its report is on that disk).
  */
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, resolve } from 'node:path';
@@ -27,6 +28,11 @@ export interface Submitted {
   sheetId: string;
   /** An import of these bytes under way (or this very sheet, queued before) goes on. */
   resumed: boolean;
+  /**
+   * The import of these bytes under way on another data folder, which this sheet (a duplicate
+   * of it, with a copy and a report on this one's disk) waits for.
+   */
+  awaits?: { sheetId: string; installation: string; dataDir?: string };
 }
 
 export async function submitSheet(
@@ -97,12 +103,19 @@ async function submittedBefore(
     ctx.metrics.sheet(ctx.connection.name, 'queued');
     return { sheetId, resumed: false };
   }
-  if (earlier && earlier.state !== 'done') {
+  const running = earlier !== undefined && earlier.state !== 'done';
+  // Another data folder's import: its report is on that disk, and only its workers resume it.
+  const elsewhere =
+    running && earlier.installation !== undefined && earlier.installation !== sheet.installation
+      ? earlier
+      : undefined;
+  if (running) {
     await queueSheet(ctx.queues, holder);
     // Given again by path (`import` run twice), it is that import, resumed. A copy taken by the
-    // hot folder has a folder of its own and must get its own report: it becomes a duplicate
-    // sheet, whose job waits until the earlier one is done.
-    if (options.sheetId === undefined) {
+    // hot folder has a folder of its own and must get its own report, as must one taken on
+    // another data folder: it becomes a duplicate sheet, whose job waits until the earlier one
+    // is done.
+    if (options.sheetId === undefined && elsewhere === undefined) {
       await dropCopy();
       return { sheetId: holder, resumed: true };
     }
@@ -110,7 +123,10 @@ async function submittedBefore(
   // The content stays registered to the import that sent its orders.
   await ctx.store.create({ ...sheet, duplicateOf: holder });
   await queueSheet(ctx.queues, sheetId);
-  return { sheetId, resumed: false };
+  if (elsewhere?.installation === undefined) return { sheetId, resumed: false };
+  const { installation, dataDir } = elsewhere;
+  const awaits = { sheetId: holder, installation, ...(dataDir !== undefined && { dataDir }) };
+  return { sheetId, resumed: false, awaits };
 }
 
 /** How long a registration may wait for its record: an older version writes them one by one. */

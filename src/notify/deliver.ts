@@ -4,6 +4,8 @@
  * (doubling waits, the receiver's Retry-After obeyed) until NOTIFY_RETRY_HOURS after the event
  * was queued.
  */
+import { z } from 'zod';
+
 import type { Context } from '../context.js';
 import { sendEmail } from './email.js';
 import type { BodyRead } from './email-text.js';
@@ -32,6 +34,25 @@ export async function deliverNotification(
   if (email === undefined) throw unconfigured('NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL');
   await sendEmail(email, JSON.parse(job.body) as BodyRead, ctx.settings.reportsDir);
   ctx.logger.info({ ...where, to: email.to.length }, 'notification delivered');
+}
+
+const reportBodySchema = z.object({ summary: z.object({ sheetId: z.string().min(1) }) });
+
+/**
+ * The sheet whose report folder a delivery reads (an e-mail of `sheet.done` attaches its
+ * report.csv, on the disk of the sheet's installation); undefined for one that reads no file.
+ */
+export function reportSheetOf(job: NotifyJob): string | undefined {
+  if (job.channel !== 'email' || job.event !== 'sheet.done') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(job.body);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+  const parsed = reportBodySchema.safeParse(body);
+  return parsed.success ? parsed.data.summary.sheetId : undefined;
 }
 
 /** A process without the channel's settings cannot send it: the one that has them will. */

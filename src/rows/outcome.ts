@@ -47,14 +47,17 @@ export async function closeSheetEarly(
   }
   const notProcessed: Array<[number, RowOutcome]> = [];
   for (let row = sheet.checkpoint + 1; row <= total; row++) {
-    if ((await ctx.store.isFinal(sheetId, row)) || (await hasRowJob(ctx.queues, sheetId, row)))
+    // Its job first: one that ends meanwhile has made its row final before it is removed.
+    if ((await hasRowJob(ctx.queues, sheetId, row)) || (await ctx.store.isFinal(sheetId, row)))
       continue;
     notProcessed.push([row, { status: 'failed', attempts: 0, error: `not processed: ${reason}` }]);
   }
   await recordOutcomes(ctx, sheetId, notProcessed);
   // Not one row of it was handed on (none final before, none queued): the content was never
-  // imported, and must not make the rows of its next import `duplicate`.
-  if (sheet.checkpoint === 0 && notProcessed.length === total)
+  // imported, and must not make the rows of its next import `duplicate`. The checkpoint is read
+  // again here: a run that went on meanwhile may have moved it.
+  const latest = await ctx.store.get(sheetId);
+  if (latest?.checkpoint === 0 && notProcessed.length === total)
     await ctx.store.forgetSha(`${sheet.connectionId}|${sheet.sha256}`, sheetId);
   const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
   await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });

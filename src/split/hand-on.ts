@@ -27,6 +27,7 @@ export async function handOn(
   let rows = 0;
   let handed = sheet.checkpoint;
   let changed = false;
+  let marked = sheet.handing;
   const same = new Set<string>();
   for await (const batch of opened.batches) {
     rows = batch.at(-1)?.row ?? rows;
@@ -39,6 +40,9 @@ export async function handOn(
       await refuseRows(sheet, fresh, ctx);
       continue;
     }
+    // Durable before any row is: from here on, rows of it may be on their way (handedNothingOn).
+    if (!marked) await ctx.store.markHanding(sheet.sheetId);
+    marked = true;
     await recordOrQueue(sheet, fresh, earlier, ctx);
     await ctx.store.update(sheet.sheetId, { checkpoint: rows });
     handed = rows;
@@ -53,9 +57,14 @@ export async function handOn(
   return { rows, warnings };
 }
 
+/**
+ * Waits while more rows than the high water mark are queued and not yet run. Delayed rows count:
+ * a worker of another data folder hands this sheet's rows back as delayed, and rows waiting for
+ * a retry or the API's turn are in Redis all the same (one round trip: one counting script).
+ */
 async function backpressure(ctx: Context): Promise<void> {
   const highWater = ctx.settings.rowsHighWater ?? 10_000;
-  while ((await ctx.queues.rows.getWaitingCount()) > highWater) {
+  while ((await ctx.queues.rows.getJobCountByTypes('waiting', 'delayed')) > highWater) {
     // Rows drain only while workers run: a stopping process hands the sheet back instead.
     await interruptibleWait(
       (signal) => sleep(250, undefined, signal && { signal }),

@@ -118,13 +118,15 @@ async function countRows(sheet: SheetRecord, ctx: Context): Promise<CountedSheet
 
 /**
  * A sheet that cannot be read: with no row handed on yet, no rows, one error and a report that
- * says so; after some were (the file changed half-way), those are reported as they end.
+ * says so; once rows may have been (the file changed half-way, or a run stopped between queueing
+ * rows and its checkpoint), those are reported as they end, and the content stays imported.
  */
 async function unreadable(sheet: SheetRecord, error: SheetError, ctx: Context): Promise<void> {
   // The user's file, not a fault of the program: its reason, without a stack trace.
   ctx.logger.warn({ sheetId: sheet.sheetId, reason: error.message }, 'sheet cannot be read');
   const current = await ctx.store.get(sheet.sheetId);
-  if ((current?.checkpoint ?? 0) > 0) return closeSheetEarly(ctx, sheet.sheetId, error.message);
+  if ((current?.checkpoint ?? 0) > 0 || current?.handing === true)
+    return closeSheetEarly(ctx, sheet.sheetId, error.message);
   await ctx.store.update(sheet.sheetId, { error: error.message });
   await ctx.store.forgetSha(`${ctx.connection.id}|${sheet.sha256}`, sheet.sheetId);
   if (await ctx.store.setTotal(sheet.sheetId, 0)) await queueReport(ctx.queues, sheet.sheetId);

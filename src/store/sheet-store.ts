@@ -59,6 +59,14 @@ const sheetSchema = z.object({
   total: z.coerce.number().int().optional(),
   /** The last row the sheet job has enqueued or settled. */
   checkpoint: z.coerce.number().int().default(0),
+  /**
+   * Set before the sheet job hands its first row on: rows are queued before the checkpoint
+   * passes them, so a checkpoint of 0 alone does not prove that none was.
+   */
+  handing: z
+    .literal('1')
+    .optional()
+    .transform((v) => v !== undefined),
   /** Rows counted by the sheet job's first pass (for progress before all are enqueued). */
   expected: z.coerce.number().int().optional(),
   format: z.string().optional(),
@@ -115,10 +123,12 @@ export function sheetMapping(sheet: SheetRecord): Mapping | undefined {
  * A sheet that ended before a single row of it was handed on (its copy lost, a job given up):
  * its content was never imported, so it is no "imported before" for a later sheet of the same
  * bytes. (One that ends so now gives its registration up at once, outcome.ts; this also tells
- * one left registered by an older version.)
+ * one left registered by an older version, which wrote no `handing` mark.)
  */
 export function handedNothingOn(sheet: SheetRecord): boolean {
-  return sheet.state === 'done' && sheet.checkpoint === 0 && sheet.error !== undefined;
+  return (
+    sheet.state === 'done' && !sheet.handing && sheet.checkpoint === 0 && sheet.error !== undefined
+  );
 }
 
 /** Fields of a sheet's record that change while it is imported. */
@@ -401,6 +411,11 @@ export class SheetStore {
     if (expected !== undefined) values.expected = String(expected);
     if (columns !== undefined) values.columns = JSON.stringify(columns);
     await this.#redis.hset(this.keys.sheet(sheetId), values);
+  }
+
+  /** Marks the sheet as handing rows on: written before its first row is queued or recorded. */
+  async markHanding(sheetId: string): Promise<void> {
+    await this.#redis.hset(this.keys.sheet(sheetId), 'handing', '1');
   }
 
   /** The sheet that imported this content (`<api scope>|<sha256>`) before, if any. */

@@ -199,7 +199,7 @@ export async function waitForReport(
  */
 export function withRowsQueue(
   ctx: Context,
-  hooks: Partial<Pick<Queue, 'addBulk' | 'getWaitingCount'>>,
+  hooks: Partial<Pick<Queue, 'addBulk' | 'getJobCountByTypes'>>,
 ): Context {
   const rows = Object.assign(Object.create(ctx.queues.rows) as Queue, hooks);
   return { ...ctx, queues: { ...ctx.queues, rows } };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { runSheetJob } from '../../src/split/sheet-job.js';
+import { startWorkers } from '../../src/workers/start.js';
 import type { Summary } from '../../src/report/report.js';
 import { tempDir } from '../helpers/files.js';
 import {
@@ -196,5 +197,54 @@ describe('the same sheet given again while it is imported', () => {
     expect(await readdir(t.ctx.settings.sheetsDir)).toEqual([first.sheetId]);
     await t.ctx.queues.sheets.resume();
     expect((await waitForReport(t.ctx, first.sheetId)).counts.created).toBe(1);
+  });
+});
+
+describe('a sheet job stopped after queueing rows, before its checkpoint, then the sheet saved over', () => {
+  it('reports those rows as they end and keeps the content: the same bytes again are duplicates', async () => {
+    const t = await testPipeline({ workers: false });
+    open.push(t);
+    const dir = await tempDir('killed-before-checkpoint-');
+    const { old, fresh } = versions(6);
+    const path = await writeCsvSheet(dir, 'orders.csv', old);
+    const oldBytes = await readFile(path);
+    const { sheetId } = await submitSheet(t.ctx, path);
+    // The rows are queued, then the process dies before the checkpoint is written.
+    let queued = 0;
+    const dying = withRowsQueue(t.ctx, {
+      addBulk: async (jobs) => {
+        await t.ctx.queues.rows.addBulk(jobs);
+        queued = jobs.length;
+        throw new Error('the process died');
+      },
+    });
+    await expect(runSheetJob(dying, sheetId)).rejects.toThrow('the process died');
+    expect(queued).toBeGreaterThan(0);
+    expect((await t.ctx.store.get(sheetId))?.checkpoint).toBe(0);
+    await writeCsvSheet(dir, 'orders.csv', fresh);
+    await runSheetJob(t.ctx, sheetId); // the stalled job, run again
+
+    // Rows of it may be on their way: its content stays registered, and no report yet.
+    const record = await t.ctx.store.get(sheetId);
+    expect(await t.ctx.store.findBySha(`${t.ctx.connection.id}|${record?.sha256 ?? ''}`)).toBe(
+      sheetId,
+    );
+    expect(record?.state).not.toBe('done');
+    await startWorkers(t.ctx);
+    const progress = await waitForReport(t.ctx, sheetId);
+    const orders = await t.sandbox.api.listOrders();
+    expect(orders).toHaveLength(queued);
+    const { summary, lines } = await readReport(progress.reportDir ?? '');
+    // The rows queued are each reported as they ended; those never queued, as not processed.
+    expect(summary).toMatchObject({ total: 6, created: queued, failed: 6 - queued });
+    expect(lines.map((l) => l[3])).toEqual(
+      Array.from({ length: 6 }, (_, i) => (i < queued ? 'created' : 'failed')),
+    );
+
+    const copy = join(await tempDir('same-bytes-'), 'orders.csv');
+    await writeFile(copy, oldBytes);
+    const again = await t.importSheet(copy);
+    expect(again.counts).toMatchObject({ created: 0, duplicate: 6 });
+    expect(await t.sandbox.api.listOrders()).toHaveLength(queued);
   });
 });

@@ -91,7 +91,7 @@ describe('a graceful stop', () => {
           }, 300);
           return [];
         },
-        getWaitingCount: async () => waiting,
+        getJobCountByTypes: async () => waiting,
       },
     );
     await expect(runSheetJob(ctx, 's-held')).rejects.toBeInstanceOf(StoppingError);

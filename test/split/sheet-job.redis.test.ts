@@ -12,6 +12,7 @@ import {
   withRowsQueue,
 } from '../helpers/pipeline.js';
 import { submitSheet } from '../../src/intake/submit.js';
+import { StoppingError } from '../../src/stopping.js';
 
 describe('a sheet job that dies part-way and runs again', () => {
   it('neither skips a row nor enqueues one twice', async () => {
@@ -33,7 +34,7 @@ describe('a sheet job that dies part-way and runs again', () => {
           added.push(...jobs.map((j) => j.opts?.jobId ?? ''));
           return [];
         },
-        getWaitingCount: async () => 0,
+        getJobCountByTypes: async () => 0,
       });
       await expect(runSheetJob(ctx, 's-cp')).rejects.toThrow('the process died');
       dieAt = -1;
@@ -85,7 +86,7 @@ describe('a sheet too large to keep in memory between the passes', () => {
           added.push(...jobs.map((j) => j.opts?.jobId ?? ''));
           return [];
         },
-        getWaitingCount: async () => 0,
+        getJobCountByTypes: async () => 0,
       });
       await expect(runSheetJob(ctx, 's-large')).rejects.toThrow('the process died');
       expect((await store.get('s-large'))?.expected).toBe(4000);
@@ -116,6 +117,51 @@ describe('--allow-duplicates', () => {
       const progress = await waitForReport(t.ctx, sheetId);
       expect(progress.counts).toMatchObject({ created: 3, duplicate: 0 });
       expect(await t.sandbox.api.listOrders()).toHaveLength(5);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a sheet job whose rows queue holds rows handed back to wait', () => {
+  it('counts them as queued: it waits for them rather than pours the sheet into Redis', async () => {
+    const t = await testPipeline({ workers: false, settings: { rowsHighWater: 100 } });
+    try {
+      // Rows of another data folder's sheet, handed back by this one's workers: delayed, not waiting.
+      const away = Array.from({ length: 150 }, (_, i) => ({
+        name: 'row',
+        data: {},
+        opts: { jobId: `away.r${i + 1}`, delay: 600_000 },
+      }));
+      await t.ctx.queues.rows.addBulk(away);
+      const path = await writeCsvSheet(
+        await tempDir('held-by-delayed-'),
+        'orders.csv',
+        Array.from({ length: 20 }, (_, i) => sheetRow(i + 1)),
+      );
+      await recordTestSheet(
+        t.ctx.store,
+        's-delayed',
+        path,
+        t.ctx.settings.sheetsDir,
+        t.ctx.connection.id,
+      );
+      const stop = { ...t.ctx.stop, stopping: new AbortController() };
+      const ctx = withRowsQueue(
+        { ...t.ctx, stop },
+        {
+          addBulk: async (jobs) => {
+            const added = await t.ctx.queues.rows.addBulk(jobs);
+            // Held up by the full queue, the job is stopped: it ends with a StoppingError.
+            setTimeout(() => {
+              stop.stopping.abort();
+            }, 300);
+            return added;
+          },
+        },
+      );
+      await expect(runSheetJob(ctx, 's-delayed')).rejects.toBeInstanceOf(StoppingError);
+      expect((await t.ctx.store.get('s-delayed'))?.total).toBeUndefined();
     } finally {
       await t.close();
     }

@@ -25,12 +25,19 @@ export async function queueSheets(
       ...(mapping && { mapping }),
     });
     // Still being written: the user's to wait for, said in one line.
-    const { sheetId, resumed } = await unlessRedisGone(
+    const { sheetId, resumed, awaits } = await unlessRedisGone(
       forUser(queued, SheetUnsettledError),
       importer.ctx.outages.redis,
       { redisWaitS: opts.redisWaitS, redisUrl: importer.redisUrl },
     );
-    announce(`${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, cwd)} as sheet ${sheetId}.`);
+    const what = `${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, cwd)} as sheet ${sheetId}`;
+    if (awaits === undefined) announce(`${what}.`);
+    else {
+      const folder = `data folder ${awaits.dataDir ?? '(not recorded)'} (installation ${awaits.installation})`;
+      announce(
+        `${what}: the same content is being imported by sheet ${awaits.sheetId} of ${folder}; this sheet waits until that import ends, for that folder's workers, then reports its rows as duplicate.`,
+      );
+    }
     ids.push(sheetId);
   }
   return ids;
