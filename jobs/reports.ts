@@ -14,7 +14,7 @@ export function reportsProcessor(ctx: Context) {
     const { sheetId } = reportJobSchema.parse(job.data);
     // The copy it reads and the work folder it archives are on the sheet's installation's disk:
     // a worker of another hands the job back, no attempt spent.
-    const away = await awayFromHome(ctx, sheetId);
+    const away = await awayFromHome(ctx, sheetId, job.attemptsStarted);
     if (away !== undefined) return backToQueue(job, token, away.retryInMs);
     await writeReport(ctx, sheetId);
   };

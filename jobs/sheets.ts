@@ -14,7 +14,7 @@ export function sheetsProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<void> => {
     const { sheetId } = sheetJobSchema.parse(job.data);
     try {
-      await runSheetJob(ctx, sheetId);
+      await runSheetJob(ctx, sheetId, job.attemptsStarted);
     } catch (error) {
       // Its checkpoint says how far it got: whoever takes it next goes on from there.
       if (error instanceof StoppingError) await backToQueue(job, token);

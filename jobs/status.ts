@@ -36,7 +36,7 @@ export function statusProcessor(ctx: Context) {
       const { sheetId: id } = statusJobSchema.parse(job.data);
       // Its report folder is on the disk of the sheet's installation: a worker of another hands
       // the job back, no attempt spent.
-      const away = await awayFromHome(ctx, id);
+      const away = await awayFromHome(ctx, id, job.attemptsStarted);
       if (away !== undefined) return await backToQueue(job, token, away.retryInMs);
       const status = await refreshQueuedSheet(ctx, id);
       const { sheetId, orders, byStatus, changed, unreadable, skipped } = status;

@@ -31,7 +31,7 @@ export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> 
   }
   // Its attachments are beside the sheet, on the disk of the installation that queued it: a
   // worker of another waits, neither sending the row nor giving it up.
-  const away = await awayFromHome(ctx, sheetId);
+  const away = await awayFromHome(ctx, sheetId, job.attemptsStarted);
   if (away !== undefined) throw new RowInterruption({ kind: 'delay', ms: away.retryInMs });
   const run = new RowRun(ctx, job);
   if ((await startOrWait(ctx, run)) === 'final') return;

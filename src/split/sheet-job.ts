@@ -31,7 +31,7 @@ export class NotYetError extends Error {
   }
 }
 
-export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> {
+export async function runSheetJob(ctx: Context, sheetId: string, started = 1): Promise<void> {
   const { store } = ctx;
   const sheet = await store.get(sheetId);
   if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
@@ -42,7 +42,7 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
     );
   }
   // Its private copy is on the disk of the installation that queued it.
-  const away = await awayFromHome(ctx, sheetId);
+  const away = await awayFromHome(ctx, sheetId, started);
   if (away !== undefined) throw new NotYetError(away.message, away.retryInMs);
   // Its rows are told what became of them in the earlier import, so that must be over first.
   const earlierSheet =
@@ -51,7 +51,7 @@ export async function runSheetJob(ctx: Context, sheetId: string): Promise<void> 
     throw new NotYetError(`waits for sheet ${sheet.duplicateOf ?? ''}, the same content`, 2000);
   }
   if (earlierSheet !== undefined && (await neverImported(ctx, sheet, earlierSheet)))
-    return runSheetJob(ctx, sheetId); // its own import now, or another sheet's duplicate
+    return runSheetJob(ctx, sheetId, started); // its own import now, or another sheet's duplicate
   const log = ctx.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
 

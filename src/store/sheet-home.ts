@@ -11,17 +11,32 @@ import type { Logger } from 'pino';
 import type { Installation } from './installation.js';
 import type { SheetStore } from './sheet-store.js';
 
-/** How long another installation's job waits before a worker looks at it again. */
+/** The longest another installation's job waits before a worker looks at it again. */
 export const ELSEWHERE_WAIT_MS = 5000;
+/** Its first wait: short, so that a job a wrong worker took soon reaches a right one. */
+const FIRST_ELSEWHERE_WAIT_MS = 100;
+
+/**
+ * How long a job handed back for the `started`-th time waits: doubling from 100 ms to 5 s, with
+ * jitter. Every idle worker of the connection may take a job that becomes ready, a wrong one as
+ * likely as a right one: a fixed 5 s made each wrong turn cost 5 s (a sheet's report a minute
+ * late under load), while a short wait alone would have a lone wrong worker spin on it.
+ */
+export function elsewhereWaitMs(started: number, random: () => number = Math.random): number {
+  const doublings = Math.min(Math.max(started - 1, 0), 6);
+  const ceiling = Math.min(ELSEWHERE_WAIT_MS, FIRST_ELSEWHERE_WAIT_MS * 2 ** doublings);
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
 
 /** The sheet's files are on another installation's disk: its job goes back to wait for it. */
 export class SheetElsewhereError extends Error {
   override name = 'SheetElsewhereError';
   readonly retryable = true;
-  readonly retryInMs = ELSEWHERE_WAIT_MS;
   constructor(
     message: string,
     readonly installation: string,
+    /** How long the job waits before it is looked at again (elsewhereWaitMs). */
+    readonly retryInMs: number,
   ) {
     super(message);
   }
@@ -42,6 +57,8 @@ export interface HomeParts {
 export async function awayFromHome(
   parts: HomeParts,
   sheetId: string,
+  /** How many times the job asking was taken by a worker (BullMQ's attemptsStarted). */
+  started: number,
 ): Promise<SheetElsewhereError | undefined> {
   const place = await parts.store.placeOf(sheetId);
   const home = place?.installation;
@@ -50,5 +67,5 @@ export async function awayFromHome(
   const message = `sheet ${sheetId} waits for a worker of data folder ${folder}(installation ${home}): its files are on that disk, not on this process's (installation ${parts.installation.id}). Its jobs are left to such a worker; start one there (\`order-importer worker\` with that DATA_DIR) if none runs.`;
   if (parts.store.firstTimeAway(sheetId))
     parts.logger.warn({ sheetId, installation: home, dataDir: place?.dataDir }, message);
-  return new SheetElsewhereError(message, home);
+  return new SheetElsewhereError(message, home, elsewhereWaitMs(started));
 }
