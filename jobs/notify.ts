@@ -14,7 +14,8 @@ export function notifyProcessor(ctx: Context) {
     // Its report.csv is on the disk of the sheet's installation: a worker of another hands the
     // job back, no try spent, rather than send the e-mail without it.
     const sheetId = reportSheetOf(data);
-    const away = sheetId === undefined ? undefined : await awayFromHome(ctx, sheetId, job.attemptsStarted);
+    const away =
+      sheetId === undefined ? undefined : await awayFromHome(ctx, sheetId, job.attemptsStarted);
     if (away !== undefined) return backToQueue(job, token, away.retryInMs);
     try {
       await deliverNotification(ctx, data);
