@@ -4,7 +4,7 @@
  * again empty on the same port. Imports are refused until `ledger rebuild`, which rebuilds the
  * duplicates ledger from the reports and the record of creates on disk.
  */
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,6 +139,57 @@ describe('an import after Redis lost its data', () => {
     const [summary] = JSON.parse(imported.stdout) as Summary[];
     expect(summary).toMatchObject({ total: 1, needsReview: 1, created: 0 });
     expect(await orderCount(s.sandbox)).toBe(before);
+  }, 60_000);
+});
+
+describe('rows without a reference reported before the record of creates existed', () => {
+  /** Imported, then the record of creates removed (an older version kept none), then forgotten. */
+  async function importedThenForgotten(s: Setup, rows: number) {
+    const dir = await tempDir('forgot-sheet-');
+    const cells = (n: number) => sheetRow(n, { reference: '' });
+    const sheet = await writeCsvSheet(
+      dir,
+      'orders.csv',
+      Array.from({ length: rows }, (_, i) => cells(300 + i)),
+    );
+    const first = await runInProcess(['import', '--json', sheet], s.env);
+    expect(first.code, first.stderr).toBe(0);
+    const [{ sheetId, created }] = JSON.parse(first.stdout) as [Summary];
+    expect(created).toBe(rows);
+    await rm(join(s.dataDir, 'creates', `${sheetId}.ndjson`));
+    s.redis = await forgets(s.redis);
+    return { sheet, sheetId };
+  }
+
+  it('are keyed again from the sheet on disk: a re-import makes them duplicates, not second orders', async () => {
+    const s = await setup();
+    const { sheet } = await importedThenForgotten(s, 4);
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+
+    const imported = await runInProcess(['import', '--json', sheet], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const [summary] = JSON.parse(imported.stdout) as Summary[];
+    expect(summary).toMatchObject({ total: 4, duplicate: 4, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(4);
+    expect(rebuilt.stderr).toMatch(
+      /: 4 orders and 0 creates of unknown outcome written, 0 already there\. 4 orders of rows without a reference keyed again from their sheets on disk\./,
+    );
+    expect(rebuilt.stderr).not.toMatch(/could not be/);
+  }, 60_000);
+
+  it('whose sheet is gone are said, per sheet, never guessed', async () => {
+    const s = await setup();
+    const { sheet, sheetId } = await importedThenForgotten(s, 3);
+    await writeFile(sheet, 'reference;address1\n;Elsewhere\n'); // saved over: not the bytes imported
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain(
+      `3 rows of sheet ${sheetId} (${join(s.reportsDir, `orders-${sheetId}`)}) could not be keyed: its sheet is no longer on disk; re-importing it could create them again.`,
+    );
+    expect(rebuilt.stderr).toMatch(
+      /: 0 orders and 0 creates .* 3 orders of reported rows without a reference could not be filed/,
+    );
   }, 60_000);
 });
 
