@@ -4,8 +4,8 @@
  * again empty on the same port. Imports are refused until `ledger rebuild`, which rebuilds the
  * duplicates ledger from the reports and the record of creates on disk.
  */
-import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -142,6 +142,19 @@ describe('an import after Redis lost its data', () => {
   }, 60_000);
 });
 
+/** The one summary written under `reportsDir`, once it is there. */
+async function oneSummary(reportsDir: string, cli: InProcessCli): Promise<Summary> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    for (const dir of await readdir(reportsDir).catch(() => [])) {
+      const text = await readFile(join(reportsDir, dir, 'summary.json'), 'utf8').catch(() => '');
+      if (text !== '') return JSON.parse(text) as Summary;
+    }
+    if (Date.now() > deadline) throw new Error(`no report in time:\n${cli.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('rows without a reference reported before the record of creates existed', () => {
   /** Imported, then the record of creates removed (an older version kept none), then forgotten. */
   async function importedThenForgotten(s: Setup, rows: number) {
@@ -177,6 +190,39 @@ describe('rows without a reference reported before the record of creates existed
     );
     expect(rebuilt.stderr).not.toMatch(/could not be/);
   }, 60_000);
+
+  it("are keyed from a hot-folder sheet's archive copy, read with the mapping it was taken with", async () => {
+    const s = await setup();
+    const inbox = join(s.dataDir, 'inbox');
+    const mapping = await put(inbox, 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+    const rows = Array.from({ length: 4 }, (_, i) => sheetRow(400 + i, { reference: '' }));
+    const text = (
+      await readFile(await writeCsvSheet(await tempDir('forgot-sheet-'), 'o.csv', rows), 'utf8')
+    ).replace('address1', 'Straat');
+    const watch = new InProcessCli(['watch', '--no-dashboard'], s.env);
+    await watch.waitForStderr(/Watching /, 30_000);
+    await put(inbox, 'orders.csv', text);
+    const summary = await oneSummary(s.reportsDir, watch);
+    watch.stop('SIGTERM');
+    expect((await watch.finished).code, watch.stderr).toBe(0);
+    expect(summary).toMatchObject({ created: 4 });
+    expect(summary.sheet).toBe(join(s.dataDir, 'archive', summary.sheetId, 'orders.csv'));
+    await rm(join(s.dataDir, 'creates', `${summary.sheetId}.ndjson`));
+    s.redis = await forgets(s.redis);
+    // Gone from the inbox: only the journal archived with the sheet says how it was read.
+    await rm(mapping);
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const again = await put(await tempDir('forgot-again-'), 'again.csv', text);
+    await put(dirname(again), 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+    const imported = await runInProcess(['import', '--json', again], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const [reimported] = JSON.parse(imported.stdout) as Summary[];
+    expect(reimported).toMatchObject({ total: 4, duplicate: 4, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(4);
+    expect(rebuilt.stderr).toMatch(/4 orders of rows without a reference keyed again/);
+  }, 90_000);
 
   it('whose sheet is gone are said, per sheet, never guessed', async () => {
     const s = await setup();

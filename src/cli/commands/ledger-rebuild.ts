@@ -31,7 +31,8 @@ import {
 import { Keys } from '../../store/keys.js';
 import { Ledger, referenceKey } from '../../store/ledger.js';
 import { markRebuilt } from '../../store/redis-marker.js';
-import { keysFromSheet, type SheetsOnDisk } from './ledger-sheet-keys.js';
+import { keysFromSheet } from './ledger-sheet-keys.js';
+import type { SheetsOnDisk } from './ledger-sheet-source.js';
 
 /** What the rebuild reads, once for every connection. */
 export interface RebuildSources {

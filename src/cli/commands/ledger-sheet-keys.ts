@@ -9,32 +9,14 @@
  * report.csv describes (its line, its address and contact name where the report echoes them):
  * otherwise the sheet is said not to be keyable, never guessed.
  */
-import { basename, dirname, join, sep } from 'node:path';
-
-import { MappingError } from '../../orders/columns.js';
-import type { Catalogue } from '../../orders/catalogue.js';
-import { type MappingSources, resolveMapping } from '../../orders/mapping-files.js';
 import type { Mapping } from '../../orders/mapping.js';
-import { lstatIfThere } from '../../orders/open-attachment.js';
-import { archivedJournal } from '../../intake/journal.js';
-import { journalMapping } from '../../intake/sheet-mapping.js';
 import { echoOf } from '../../report/row-echo.js';
 import { SheetError } from '../../sheets/errors.js';
 import { readSheet } from '../../sheets/read-sheet.js';
 import { readRecords } from '../../sheets/records.js';
-import { hashFile } from '../../sheets/scan.js';
 import type { ReportedOrder, ReportedSheet } from '../../status/report-folder.js';
 import { ledgerKey } from '../../store/ledger.js';
-import { sheetCopyPath } from '../../store/sheet-copy.js';
-
-/** Where a reported sheet's bytes may still be, and how its rows are read. */
-export interface SheetsOnDisk {
-  archiveDir: string;
-  sheetsDir: string;
-  catalogue: Catalogue;
-  maxAttachmentBytes: number;
-  mappings: MappingSources;
-}
+import { sheetOnDisk, type SheetsOnDisk } from './ledger-sheet-source.js';
 
 /** The keys of the rows asked for, by row; and, when some have none, why. */
 export interface SheetKeys {
@@ -48,17 +30,9 @@ export async function keysFromSheet(
   orders: readonly ReportedOrder[],
   disk: SheetsOnDisk,
 ): Promise<SheetKeys> {
-  if (report.sha256 === undefined || report.sheet === undefined)
-    return refused('its summary.json does not say which bytes were imported (no sha256 or sheet)');
-  const path = await sameBytes(report.sheetId, report.sha256, report.sheet, disk);
-  if (path === undefined) return refused('its sheet is no longer on disk');
-  let mapping: Mapping | undefined;
-  try {
-    mapping = await mappingOf(path, report.sheetId, disk);
-  } catch (error) {
-    if (!(error instanceof MappingError)) throw error;
-    return refused(`its mapping cannot be used (${error.message})`);
-  }
+  const found = await sheetOnDisk(report, disk);
+  if ('why' in found) return refused(found.why);
+  const { path, mapping } = found;
   try {
     const wanted = new Map(orders.map((order) => [order.row, order]));
     const mismatch = await firstMismatch(path, mapping, wanted);
@@ -72,38 +46,6 @@ export async function keysFromSheet(
 
 function refused(why: string): SheetKeys {
   return { keys: new Map(), why };
-}
-
-/** The first of the sheet's possible copies whose bytes are the ones imported (never a link). */
-async function sameBytes(
-  sheetId: string,
-  sha256: string,
-  reported: string,
-  disk: SheetsOnDisk,
-): Promise<string | undefined> {
-  const candidates = [reported, sheetCopyPath(disk.sheetsDir, sheetId, basename(reported))];
-  for (const candidate of candidates) {
-    const stats = await lstatIfThere(candidate).catch((error: unknown) => {
-      // A folder it may not enter, a name too long: not this copy.
-      if (typeof (error as NodeJS.ErrnoException).code === 'string') return undefined;
-      throw error;
-    });
-    if (stats?.isFile() !== true) continue;
-    if ((await hashFile(candidate)) === sha256) return candidate;
-  }
-  return undefined;
-}
-
-/** The archived journal's mapping for a hot-folder sheet; else the one `import` would use now. */
-async function mappingOf(
-  path: string,
-  sheetId: string,
-  disk: SheetsOnDisk,
-): Promise<Mapping | undefined> {
-  const work = join(disk.archiveDir, sheetId);
-  const journal = path.startsWith(`${work}${sep}`) ? await archivedJournal(work) : undefined;
-  if (journal?.mapping !== undefined) return journalMapping(journal, work);
-  return resolveMapping(disk.mappings, dirname(path));
 }
 
 /** Why the sheet's records are not the rows report.csv describes; undefined when they are. */
