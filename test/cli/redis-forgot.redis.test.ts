@@ -180,11 +180,20 @@ describe('rows without a reference reported before the record of creates existed
     const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
 
-    const imported = await runInProcess(['import', '--json', sheet], s.env);
+    // Other bytes, the same four rows and a new one: each row is looked up in the ledger.
+    const rows = Array.from({ length: 5 }, (_, i) => sheetRow(300 + i, { reference: '' }));
+    const other = await writeCsvSheet(await tempDir('forgot-other-'), 'more.csv', rows);
+    const imported = await runInProcess(['import', '--json', other], s.env);
     expect(imported.code, imported.stderr).toBe(0);
     const [summary] = JSON.parse(imported.stdout) as Summary[];
-    expect(summary).toMatchObject({ total: 4, duplicate: 4, created: 0 });
-    expect(await orderCount(s.sandbox)).toBe(4);
+    expect(summary).toMatchObject({ total: 5, duplicate: 4, created: 1 });
+    expect(await orderCount(s.sandbox)).toBe(5);
+    // The same bytes again: row by row too (which sheet had them is not restored).
+    const same = await runInProcess(['import', '--json', sheet], s.env);
+    expect(same.code, same.stderr).toBe(0);
+    const [again] = JSON.parse(same.stdout) as Summary[];
+    expect(again).toMatchObject({ total: 4, duplicate: 4, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(5);
     expect(rebuilt.stderr).toMatch(
       /: 4 orders and 0 creates of unknown outcome written, 0 already there\. 4 orders of rows without a reference keyed again from their sheets on disk\./,
     );
