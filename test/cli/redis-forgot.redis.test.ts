@@ -304,6 +304,48 @@ describe('a worker after Redis lost its data', () => {
   }, 60_000);
 });
 
+describe('the hot folder after Redis lost its data mid-work', () => {
+  it('takes no sheet out of the inbox until `ledger rebuild`, says so once, then takes it', async () => {
+    const s = await setup();
+    const env = { ...s.env, INBOX_STABLE_MS: '200' };
+    const watch = new InProcessCli(['watch', '--no-dashboard'], env);
+    cleanups.push(async () => {
+      watch.stop();
+      await watch.finished;
+    });
+    await watch.waitForStderr(/Watching /, 30_000);
+    s.redis = await forgets(s.redis);
+    await watch.waitForStderr(/Redis came back without its data/, 30_000);
+    const inbox = join(s.dataDir, 'inbox');
+    const sheet = await writeCsvSheet(inbox, 'later.csv', [sheetRow(601)]);
+    // Either it is held off (said), or it is taken: whichever comes first, it must be the first.
+    await untilEither(
+      () => /held off|holds off/.test(watch.stderr),
+      async () => !(await readdir(inbox)).includes('later.csv'),
+    );
+    expect(await readdir(inbox)).toContain('later.csv');
+    expect(await readFile(sheet, 'utf8')).toContain('R-601');
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const summary = await oneSummary(s.reportsDir, watch);
+    expect(summary).toMatchObject({ total: 1, created: 1 });
+    expect(watch.stderr.split('\n').filter((l) => /holds off/.test(l))).toHaveLength(1);
+    watch.stop('SIGTERM');
+    expect((await watch.finished).code, watch.stderr).toBe(0);
+  }, 120_000);
+});
+
+/** Waits until one of the conditions holds. */
+async function untilEither(...conditions: Array<() => boolean | Promise<boolean>>): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    for (const condition of conditions) if (await condition()) return;
+    if (Date.now() > deadline) throw new Error('neither came in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('ledger rebuild from hostile report folders', () => {
   it('says what it skipped, files the rest, and does not crash', async () => {
     const s = await setup();
