@@ -233,6 +233,27 @@ describe('rows without a reference reported before the record of creates existed
     expect(rebuilt.stderr).toMatch(/4 orders of rows without a reference keyed again/);
   }, 90_000);
 
+  it('read otherwise now than when imported (its mapping gone) are said, not keyed', async () => {
+    const s = await setup();
+    const dir = await tempDir('forgot-sheet-');
+    const mapping = await put(dir, 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+    const rows = Array.from({ length: 2 }, (_, i) => sheetRow(700 + i, { reference: '' }));
+    const written = await writeCsvSheet(dir, 'mapped.csv', rows);
+    await writeFile(written, (await readFile(written, 'utf8')).replace('address1', 'Straat'));
+    const first = await runInProcess(['import', '--json', written], s.env);
+    const [{ sheetId, created }] = JSON.parse(first.stdout) as [Summary];
+    expect(created, first.stderr).toBe(2);
+    await rm(join(s.dataDir, 'creates', `${sheetId}.ndjson`));
+    s.redis = await forgets(s.redis);
+    await rm(mapping); // the same bytes, read now without it: `Straat` is no address
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain(
+      `2 rows of sheet ${sheetId} (${join(s.reportsDir, `mapped-${sheetId}`)}) could not be keyed: ${written} has at row 1 another row than the report's; re-importing it could create them again.`,
+    );
+  }, 60_000);
+
   it('whose sheet is gone are said, per sheet, never guessed', async () => {
     const s = await setup();
     const { sheet, sheetId } = await importedThenForgotten(s, 3);
