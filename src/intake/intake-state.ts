@@ -36,6 +36,8 @@ export interface IntakeState extends Required<IntakeOptions> {
   siblingFiles: Map<string, { version: string; files: readonly string[] }>;
   /** What was told of a path not taken, by path, so that a rescan does not tell it again. */
   told: Map<string, string>;
+  /** Whether the intake said it holds off (Redis forgot: see take.ts), so that it says it once. */
+  heldOff: boolean;
 }
 
 export type IntakeResult =
@@ -65,5 +67,6 @@ export function intakeState(options: IntakeOptions): IntakeState {
     folderTurns: new Map(),
     siblingFiles: new Map(),
     told: new Map(),
+    heldOff: false,
   };
 }

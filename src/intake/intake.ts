@@ -3,7 +3,7 @@
  * (or found by a schedule). Its parts: take.ts (a sheet into `work/<sheetId>/`, submitted),
  * siblings.ts (the attachments it carries along), journal.ts (how far each intake got),
  * recover.ts (finishing what a crash interrupted), refuse.ts (links, told, never followed),
- * failed.ts (an unreadable sheet to `failed/`). Nothing is ever deleted.
+ * failed.ts (an unreadable sheet to `failed/`), held-off.ts (none while Redis has forgotten). Nothing is ever deleted.
  */
 import {
   type IntakeOptions,
@@ -12,6 +12,7 @@ import {
   intakeState,
   type Recovery,
 } from './intake-state.js';
+import { heldOff } from './held-off.js';
 import { recoverIntakes } from './recover.js';
 import { tellNotTaken } from './refuse.js';
 import { takeSheet } from './take.js';
@@ -26,8 +27,9 @@ export class Intake {
     this.#state = intakeState(options);
   }
 
-  /** See take.ts, `takeSheet`. */
-  take(path: string, signal?: AbortSignal, root?: string): Promise<IntakeResult> {
+  /** See take.ts, `takeSheet`; none while Redis has forgotten (held-off.ts). */
+  async take(path: string, signal?: AbortSignal, root?: string): Promise<IntakeResult> {
+    if (await heldOff(this.#state)) return { kind: 'skipped', why: 'held off: Redis forgot' };
     return takeSheet(this.#state, path, signal, root);
   }
 

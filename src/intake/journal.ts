@@ -52,6 +52,27 @@ export async function readJournal(
 }
 
 /**
+ * The journal an archived work folder kept (for `ledger rebuild`: the mapping its sheet was read
+ * with), or undefined when it has none that can be read.
+ */
+export async function archivedJournal(work: string): Promise<Journal | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(work, JOURNAL), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const parsed = journalSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * The attachments (as the sheets name them) of the sheets from `dir` whose intake is under way
  * in another work folder than `work`, perhaps by another watch process: not yet queued, and not
  * `sheet` itself (a watcher that lost the race for it leaves a journal a moment).

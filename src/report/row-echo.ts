@@ -117,12 +117,7 @@ class EchoReader implements RowEchoes {
 
   #echo(record: SourceRecord): RowEcho {
     if (record.problem !== undefined) return NO_ECHO;
-    const cells = this.#records.cellsOf(record);
-    return {
-      address: addressOf(cells),
-      contactName: text(cells, 'contact_name'),
-      sourceRow: this.#sourceRowOf(record),
-    };
+    return { ...echoOf(this.#records.cellsOf(record)), sourceRow: this.#sourceRowOf(record) };
   }
 
   #sourceRowOf(record: SourceRecord): string {
@@ -131,6 +126,11 @@ class EchoReader implements RowEchoes {
     const key = Object.keys(data).find((name) => normaliseHeader(name) === SOURCE_ROW);
     return key === undefined ? '' : sourceRowNumber(data[key]);
   }
+}
+
+/** What report.csv echoes of a row's cells (`ledger rebuild` checks a sheet's rows by it). */
+export function echoOf(cells: Cells): { address: string; contactName: string } {
+  return { address: addressOf(cells), contactName: text(cells, 'contact_name') };
 }
 
 /** `Kerkstraat 12, 9000 Gent`: the parts the row gives, in the order a letter is addressed. */

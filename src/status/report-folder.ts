@@ -26,6 +26,10 @@ export interface ReportedSheet {
   /** The connection's id (a hash of its API and token); undefined in a summary that has none. */
   connectionId?: string;
   connectionName?: string;
+  /** Of the sheet's bytes as imported (to know them again on disk); undefined in an odd summary. */
+  sha256?: string;
+  /** Where the sheet was when reported (its archive copy, for a hot-folder sheet). */
+  sheet?: string;
 }
 
 /** An order the report says a row made. */
@@ -33,11 +37,21 @@ export interface ReportedOrder {
   row: number;
   reference: string;
   orderId: number;
+  /** What report.csv echoes of the row (empty in a report of a version that echoed nothing). */
+  line: string;
+  address: string;
+  contactName: string;
 }
 
 const summarySchema = z.object({
   sheetId: z.string().regex(/^[\w.-]{1,200}$/),
   finishedAt: z.string().refine((v) => !Number.isNaN(Date.parse(v))),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .catch(undefined),
+  sheet: z.string().min(1).max(4096).optional().catch(undefined),
   connection: z
     .union([
       z.string(),
@@ -86,7 +100,7 @@ export async function readReportedSheet(dir: string): Promise<ReportedSheet | un
   const parsed = summarySchema.safeParse(json);
   if (!parsed.success)
     throw new ReportFolderError(`${dir}: its summary.json is not one the importer wrote.`);
-  const { sheetId, finishedAt, connection } = parsed.data;
+  const { sheetId, finishedAt, connection, sha256, sheet } = parsed.data;
   const named = typeof connection === 'string' ? { name: connection } : connection;
   return {
     dir,
@@ -94,6 +108,8 @@ export async function readReportedSheet(dir: string): Promise<ReportedSheet | un
     finishedAt,
     ...(named?.id !== undefined && { connectionId: named.id }),
     ...(named?.name !== undefined && { connectionName: named.name }),
+    ...(sha256 !== undefined && { sha256 }),
+    ...(sheet !== undefined && { sheet }),
   };
 }
 
@@ -151,7 +167,14 @@ export async function readReportedOrders(
     const orderId = Number(record.order_id);
     if (!Number.isSafeInteger(row) || !Number.isSafeInteger(orderId) || seen.has(orderId)) continue;
     seen.add(orderId);
-    orders.push({ row, reference: record.reference ?? '', orderId });
+    orders.push({
+      row,
+      reference: record.reference ?? '',
+      orderId,
+      line: record.line ?? '',
+      address: record.address ?? '',
+      contactName: record.contact_name ?? '',
+    });
   }
   return { delimiter, orders };
 }

@@ -4,8 +4,8 @@
  * again empty on the same port. Imports are refused until `ledger rebuild`, which rebuilds the
  * duplicates ledger from the reports and the record of creates on disk.
  */
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -142,6 +142,133 @@ describe('an import after Redis lost its data', () => {
   }, 60_000);
 });
 
+/** The one summary written under `reportsDir`, once it is there. */
+async function oneSummary(reportsDir: string, cli: InProcessCli): Promise<Summary> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    for (const dir of await readdir(reportsDir).catch(() => [])) {
+      const text = await readFile(join(reportsDir, dir, 'summary.json'), 'utf8').catch(() => '');
+      if (text !== '') return JSON.parse(text) as Summary;
+    }
+    if (Date.now() > deadline) throw new Error(`no report in time:\n${cli.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('rows without a reference reported before the record of creates existed', () => {
+  /** Imported, then the record of creates removed (an older version kept none), then forgotten. */
+  async function importedThenForgotten(s: Setup, rows: number) {
+    const dir = await tempDir('forgot-sheet-');
+    const cells = (n: number) => sheetRow(n, { reference: '' });
+    const sheet = await writeCsvSheet(
+      dir,
+      'orders.csv',
+      Array.from({ length: rows }, (_, i) => cells(300 + i)),
+    );
+    const first = await runInProcess(['import', '--json', sheet], s.env);
+    expect(first.code, first.stderr).toBe(0);
+    const [{ sheetId, created }] = JSON.parse(first.stdout) as [Summary];
+    expect(created).toBe(rows);
+    await rm(join(s.dataDir, 'creates', `${sheetId}.ndjson`));
+    s.redis = await forgets(s.redis);
+    return { sheet, sheetId };
+  }
+
+  it('are keyed again from the sheet on disk: a re-import makes them duplicates, not second orders', async () => {
+    const s = await setup();
+    const { sheet } = await importedThenForgotten(s, 4);
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+
+    // Other bytes, the same four rows and a new one: each row is looked up in the ledger.
+    const rows = Array.from({ length: 5 }, (_, i) => sheetRow(300 + i, { reference: '' }));
+    const other = await writeCsvSheet(await tempDir('forgot-other-'), 'more.csv', rows);
+    const imported = await runInProcess(['import', '--json', other], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const [summary] = JSON.parse(imported.stdout) as Summary[];
+    expect(summary).toMatchObject({ total: 5, duplicate: 4, created: 1 });
+    expect(await orderCount(s.sandbox)).toBe(5);
+    // The same bytes again: row by row too (which sheet had them is not restored).
+    const same = await runInProcess(['import', '--json', sheet], s.env);
+    expect(same.code, same.stderr).toBe(0);
+    const [again] = JSON.parse(same.stdout) as Summary[];
+    expect(again).toMatchObject({ total: 4, duplicate: 4, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(5);
+    expect(rebuilt.stderr).toMatch(
+      /: 4 orders and 0 creates of unknown outcome written, 0 already there\. 4 orders of rows without a reference keyed again from their sheets on disk\./,
+    );
+    expect(rebuilt.stderr).not.toMatch(/could not be/);
+  }, 60_000);
+
+  it("are keyed from a hot-folder sheet's archive copy, read with the mapping it was taken with", async () => {
+    const s = await setup();
+    const inbox = join(s.dataDir, 'inbox');
+    const mapping = await put(inbox, 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+    const rows = Array.from({ length: 4 }, (_, i) => sheetRow(400 + i, { reference: '' }));
+    const text = (
+      await readFile(await writeCsvSheet(await tempDir('forgot-sheet-'), 'o.csv', rows), 'utf8')
+    ).replace('address1', 'Straat');
+    const watch = new InProcessCli(['watch', '--no-dashboard'], s.env);
+    await watch.waitForStderr(/Watching /, 30_000);
+    await put(inbox, 'orders.csv', text);
+    const summary = await oneSummary(s.reportsDir, watch);
+    watch.stop('SIGTERM');
+    expect((await watch.finished).code, watch.stderr).toBe(0);
+    expect(summary).toMatchObject({ created: 4 });
+    expect(summary.sheet).toBe(join(s.dataDir, 'archive', summary.sheetId, 'orders.csv'));
+    await rm(join(s.dataDir, 'creates', `${summary.sheetId}.ndjson`));
+    s.redis = await forgets(s.redis);
+    // Gone from the inbox: only the journal archived with the sheet says how it was read.
+    await rm(mapping);
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const again = await put(await tempDir('forgot-again-'), 'again.csv', text);
+    await put(dirname(again), 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+    const imported = await runInProcess(['import', '--json', again], s.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const [reimported] = JSON.parse(imported.stdout) as Summary[];
+    expect(reimported).toMatchObject({ total: 4, duplicate: 4, created: 0 });
+    expect(await orderCount(s.sandbox)).toBe(4);
+    expect(rebuilt.stderr).toMatch(/4 orders of rows without a reference keyed again/);
+  }, 90_000);
+
+  it('read otherwise now than when imported (its mapping gone) are said, not keyed', async () => {
+    const s = await setup();
+    const dir = await tempDir('forgot-sheet-');
+    const mapping = await put(dir, 'mapping.json', JSON.stringify({ Straat: 'address1' }));
+    const rows = Array.from({ length: 2 }, (_, i) => sheetRow(700 + i, { reference: '' }));
+    const written = await writeCsvSheet(dir, 'mapped.csv', rows);
+    await writeFile(written, (await readFile(written, 'utf8')).replace('address1', 'Straat'));
+    const first = await runInProcess(['import', '--json', written], s.env);
+    const [{ sheetId, created }] = JSON.parse(first.stdout) as [Summary];
+    expect(created, first.stderr).toBe(2);
+    await rm(join(s.dataDir, 'creates', `${sheetId}.ndjson`));
+    s.redis = await forgets(s.redis);
+    await rm(mapping); // the same bytes, read now without it: `Straat` is no address
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain(
+      `2 rows of sheet ${sheetId} (${join(s.reportsDir, `mapped-${sheetId}`)}) could not be keyed: ${written} has at row 1 another row than the report's; re-importing it could create them again.`,
+    );
+  }, 60_000);
+
+  it('whose sheet is gone are said, per sheet, never guessed', async () => {
+    const s = await setup();
+    const { sheet, sheetId } = await importedThenForgotten(s, 3);
+    await writeFile(sheet, 'reference;address1\n;Elsewhere\n'); // saved over: not the bytes imported
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain(
+      `3 rows of sheet ${sheetId} (${join(s.reportsDir, `orders-${sheetId}`)}) could not be keyed: its sheet is no longer on disk; re-importing it could create them again.`,
+    );
+    expect(rebuilt.stderr).toMatch(
+      /: 0 orders and 0 creates .* 3 orders of reported rows without a reference could not be filed/,
+    );
+  }, 60_000);
+});
+
 describe('a new data folder whose first start failed', () => {
   it('is not taken for one a Redis forgot at its next start', async () => {
     const s = await setup();
@@ -197,6 +324,48 @@ describe('a worker after Redis lost its data', () => {
     expect((await worker.finished).code).toBe(0);
   }, 60_000);
 });
+
+describe('the hot folder after Redis lost its data mid-work', () => {
+  it('takes no sheet out of the inbox until `ledger rebuild`, says so once, then takes it', async () => {
+    const s = await setup();
+    const env = { ...s.env, INBOX_STABLE_MS: '200' };
+    const watch = new InProcessCli(['watch', '--no-dashboard'], env);
+    cleanups.push(async () => {
+      watch.stop();
+      await watch.finished;
+    });
+    await watch.waitForStderr(/Watching /, 30_000);
+    s.redis = await forgets(s.redis);
+    await watch.waitForStderr(/Redis came back without its data/, 30_000);
+    const inbox = join(s.dataDir, 'inbox');
+    const sheet = await writeCsvSheet(inbox, 'later.csv', [sheetRow(601)]);
+    // Either it is held off (said), or it is taken: whichever comes first, it must be the first.
+    await untilEither(
+      () => /held off|holds off/.test(watch.stderr),
+      async () => !(await readdir(inbox)).includes('later.csv'),
+    );
+    expect(await readdir(inbox)).toContain('later.csv');
+    expect(await readFile(sheet, 'utf8')).toContain('R-601');
+
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], s.env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const summary = await oneSummary(s.reportsDir, watch);
+    expect(summary).toMatchObject({ total: 1, created: 1 });
+    expect(watch.stderr.split('\n').filter((l) => /holds off/.test(l))).toHaveLength(1);
+    watch.stop('SIGTERM');
+    expect((await watch.finished).code, watch.stderr).toBe(0);
+  }, 120_000);
+});
+
+/** Waits until one of the conditions holds. */
+async function untilEither(...conditions: Array<() => boolean | Promise<boolean>>): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    for (const condition of conditions) if (await condition()) return;
+    if (Date.now() > deadline) throw new Error('neither came in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('ledger rebuild from hostile report folders', () => {
   it('says what it skipped, files the rest, and does not crash', async () => {

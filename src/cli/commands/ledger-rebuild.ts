@@ -1,8 +1,8 @@
 /**
  * The duplicates ledger rebuilt from what is on disk (docs/design.md §3, "A Redis that forgot"):
  * each report's orders (report.csv: `created` rows and `failed` rows with an order id), each row's
- * key from its `reference` (or, without one, from the record of creates, store/creates-log.ts),
- * and, for sheets that have no report yet (an import cut short), that record itself: an answered
+ * key from its `reference` (or, without one, from the record of creates, store/creates-log.ts,
+ * else from the sheet's bytes when they are still on disk, ledger-sheet-keys.ts), and, for sheets that have no report yet (an import cut short), that record itself: an answered
  * create is an order, a create sent with no answer kept is `unknown` — a re-import makes that row
  * `needs-review`, never a second order. An entry already in the ledger is kept: run twice, the
  * rebuild adds nothing the second time.
@@ -19,6 +19,7 @@ import {
   readReportedOrders,
   recentReports,
   ReportFolderError,
+  type ReportedOrder,
   type ReportedSheet,
 } from '../../status/report-folder.js';
 import {
@@ -30,6 +31,8 @@ import {
 import { Keys } from '../../store/keys.js';
 import { Ledger, referenceKey } from '../../store/ledger.js';
 import { markRebuilt } from '../../store/redis-marker.js';
+import { keysFromSheet } from './ledger-sheet-keys.js';
+import type { SheetsOnDisk } from './ledger-sheet-source.js';
 
 /** What the rebuild reads, once for every connection. */
 export interface RebuildSources {
@@ -50,6 +53,10 @@ export interface RebuildCounts {
   unreported: number;
   /** Orders of a report whose row has no reference and no record of its key. */
   keyless: number;
+  /** Of those, the ones keyed again from their sheet's bytes on disk. */
+  rekeyed: number;
+  /** Per sheet, why some of its rows could not be keyed. */
+  unkeyed: string[];
 }
 
 export async function rebuildSources(where: {
@@ -109,15 +116,19 @@ export async function rebuildLedger(
   connection: Pick<ConnectionInfo, 'id' | 'name'>,
   sources: RebuildSources,
   onlyOne: boolean,
+  disk: SheetsOnDisk,
 ): Promise<RebuildCounts> {
   const entries: Entries = new Map();
-  const counts = { created: 0, unknown: 0, kept: 0, reports: 0, unreported: 0, keyless: 0 };
+  const counts: RebuildCounts = {
+    ...{ created: 0, unknown: 0, kept: 0, reports: 0, unreported: 0, keyless: 0, rekeyed: 0 },
+    unkeyed: [],
+  };
   const reported = new Set<string>();
   for (const report of sources.reports) {
     if (!belongs(report, connection, onlyOne)) continue;
     reported.add(report.sheetId);
     try {
-      counts.keyless += await fromReport(report, connection.id, sources, entries);
+      await fromReport(report, connection.id, { sources, disk, entries, counts });
       counts.reports += 1;
     } catch (error) {
       if (!(error instanceof ReportFolderError)) throw error;
@@ -137,25 +148,40 @@ export async function rebuildLedger(
   return counts;
 }
 
-/** A report's orders into `entries`; returns how many had no key to file them under. */
+/**
+ * A report's orders into `entries`: each under its reference, else its key in the record of
+ * creates, else its fingerprint computed again from the sheet's bytes (ledger-sheet-keys.ts).
+ */
 async function fromReport(
   report: ReportedSheet,
   connectionId: string,
-  sources: RebuildSources,
-  entries: Entries,
-): Promise<number> {
+  into: { sources: RebuildSources; disk: SheetsOnDisk; entries: Entries; counts: RebuildCounts },
+): Promise<void> {
   const { orders } = await readReportedOrders(report.dir);
   const logged = new Map(
-    (sources.creates.get(report.sheetId)?.rows ?? []).map((row) => [row.row, row.key]),
+    (into.sources.creates.get(report.sheetId)?.rows ?? []).map((row) => [row.row, row.key]),
   );
-  let keyless = 0;
+  const keyless: ReportedOrder[] = [];
   for (const order of orders) {
     const key =
       order.reference !== '' ? referenceKey(connectionId, order.reference) : logged.get(order.row);
-    if (key === undefined) keyless += 1;
-    else add(entries, key, 'created', report.sheetId, order.row, order.orderId);
+    if (key === undefined) keyless.push(order);
+    else add(into.entries, key, 'created', report.sheetId, order.row, order.orderId);
   }
-  return keyless;
+  if (keyless.length === 0) return;
+  const { keys, why } = await keysFromSheet(report, connectionId, keyless, into.disk);
+  let unkeyed = 0;
+  for (const order of keyless) {
+    const key = keys.get(order.row);
+    if (key === undefined) unkeyed += 1;
+    else add(into.entries, key, 'created', report.sheetId, order.row, order.orderId);
+  }
+  into.counts.keyless += keyless.length;
+  into.counts.rekeyed += keyless.length - unkeyed;
+  if (unkeyed > 0)
+    into.counts.unkeyed.push(
+      `${unkeyed} row${unkeyed === 1 ? '' : 's'} of sheet ${report.sheetId} (${report.dir}) could not be keyed: ${why ?? 'no reason known'}; re-importing it could create ${unkeyed === 1 ? 'it' : 'them'} again.`,
+    );
 }
 
 /** The first import of a key is the one its later rows are duplicates of. */

@@ -4,12 +4,14 @@
  * disk (ledger-rebuild.ts); then the installation's marker is written in Redis again, so that
  * imports of those connections run again (store/redis-marker.ts).
  */
+import { join } from 'node:path';
+
 import type { SettingFlags, Settings } from '../../settings/load.js';
 import { connectApi } from '../api-connection.js';
 import { chosenConnection } from '../chosen-connection.js';
 import { CliError } from '../errors.js';
 import type { CommandIo } from '../io.js';
-import { installationOfSettings, redisOf } from '../process-parts.js';
+import { catalogueOf, installationOfSettings, redisOf } from '../process-parts.js';
 import { commandSettings } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import {
@@ -36,6 +38,7 @@ export async function ledgerCommand(
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = chosenOnes(settings, opts.connection);
   const installation = await installationOfSettings(settings);
+  const catalogue = await catalogueOf(settings);
   const resolved = await redisOf(settings, announce);
   try {
     const sources = await rebuildSources({
@@ -51,8 +54,26 @@ export async function ledgerCommand(
         const api = await connectApi(settings, announce, configured);
         try {
           const ledger = redis.ledgerOf(api.connection.id);
-          const counts = await rebuildLedger(ledger, api.connection, sources, chosen.length === 1);
+          const disk = {
+            archiveDir: settings.archiveDir,
+            sheetsDir: join(settings.dataDir, 'sheets'),
+            catalogue,
+            maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
+            // Not checked now: a mapping that cannot be used is said for the sheets it concerns.
+            mappings: {
+              ...(configured?.mapping !== undefined && { connection: configured.mapping }),
+              ...(settings.mappingFile !== undefined && { config: settings.mappingFile }),
+            },
+          };
+          const counts = await rebuildLedger(
+            ledger,
+            api.connection,
+            sources,
+            chosen.length === 1,
+            disk,
+          );
           announce(rebuiltLine(api.connection.name, counts));
+          for (const line of counts.unkeyed) announce(line);
           ids.push(api.connection.id);
         } finally {
           await api.close();
@@ -82,9 +103,14 @@ function chosenOnes(
 
 function rebuiltLine(name: string, counts: RebuildCounts): string {
   const from = `${counts.reports} report${counts.reports === 1 ? '' : 's'} and ${counts.unreported} sheet${counts.unreported === 1 ? '' : 's'} cut short`;
-  const keyless =
-    counts.keyless > 0
-      ? ` ${counts.keyless} orders of reported rows without a reference could not be filed (no record of their key): their rows are not known as imported.`
+  const unkeyed = counts.keyless - counts.rekeyed;
+  const rekeyed =
+    counts.rekeyed > 0
+      ? ` ${counts.rekeyed} orders of rows without a reference keyed again from their sheets on disk.`
       : '';
-  return `Connection "${name}": the duplicates ledger rebuilt from ${from}: ${counts.created} orders and ${counts.unknown} creates of unknown outcome written, ${counts.kept} already there.${keyless}`;
+  const keyless =
+    unkeyed > 0
+      ? ` ${unkeyed} orders of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.`
+      : '';
+  return `Connection "${name}": the duplicates ledger rebuilt from ${from}: ${counts.created} orders and ${counts.unknown} creates of unknown outcome written, ${counts.kept} already there.${rekeyed}${keyless}`;
 }
