@@ -127,7 +127,7 @@ async function* records(
   let batch: SourceRecord[] = [];
   let cellsInBatch = 0;
   try {
-    for (let rows = first; ; ) {
+    for (let rows = first; ;) {
       for (const { cells, errors, line } of rows) {
         if (errors.length === 0 && cells.every((cell) => cell.trim() === '')) continue;
         while (cells.length < headerWidth) cells.push('');

@@ -140,7 +140,11 @@ class RowReader implements ScanHandlers {
   /** The value of the one-letter attribute `letter` (a character code), if the tag has it. */
   #attribute(xml: string, from: number, to: number, letter: number): string | undefined {
     const span = this.#span;
-    for (let at = nextAttribute(xml, from, to, span); at >= 0; at = nextAttribute(xml, at, to, span))
+    for (
+      let at = nextAttribute(xml, from, to, span);
+      at >= 0;
+      at = nextAttribute(xml, at, to, span)
+    )
       if (span.nameTo - span.nameFrom === 1 && xml.charCodeAt(span.nameFrom) === letter)
         return attributeValue(xml, span);
     return undefined;
