@@ -1,7 +1,7 @@
 /**
  * The worker thread that reads a workbook's rows (workbook-rows.ts) for workbook.ts: it sends the
- * header, then a batch of records ahead and one more each time it is asked for one, then `end`; or the one-line
- * error that ends it.
+ * header, then a batch of records ahead and one more each time it is asked for one, then `end`;
+ * or the one-line error that ends it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
