@@ -47,12 +47,12 @@ export async function readWorkbookRows(path: string, worksheet?: string): Promis
       date1904: parts.date1904,
     };
     const rows = rowsOf(zip, found, tables);
-    const { header, headerLine } = await readHeader(rows);
+    const { header, headerLine, rest } = await readHeader(rows);
     return {
       header,
       headerLine,
       worksheet: found.name,
-      batches: records(rows, header.length, () => {
+      batches: records(rest, rows, header.length, () => {
         zip.close();
       }),
     };
@@ -80,30 +80,46 @@ function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-async function* rowsOf(zip: WorkbookZip, sheet: Worksheet, tables: CellTables) {
+/**
+ * The worksheet's rows, as many at a time as an inflated chunk holds: an async generator's step
+ * per row (a promise and a result object each) cost more than the rows' parsing.
+ */
+function rowsOf(zip: WorkbookZip, sheet: Worksheet, tables: CellTables): Rows {
   const label = `worksheet "${sheet.name}"`;
   const chunks = zip.chunks(sheet.part, MAX_WORKSHEET_BYTES, label);
-  for await (const rows of worksheetRows(chunks, tables)) yield* rows;
+  return worksheetRows(chunks, tables);
 }
 
-type Rows = AsyncGenerator<SheetRow>;
+type Rows = AsyncGenerator<SheetRow[]>;
+
+interface Header {
+  header: string[];
+  headerLine: number;
+  /** The rows read with the header that come after it. */
+  rest: SheetRow[];
+}
 
 /** The first row that is not blank, its cells trimmed. */
-async function readHeader(rows: Rows): Promise<{ header: string[]; headerLine: number }> {
+async function readHeader(rows: Rows): Promise<Header> {
   for (;;) {
     const next = await rows.next();
     if (next.done) {
       throw new SheetError('the sheet is empty: it needs a header row and at least one order.');
     }
-    const { cells, errors, line } = next.value;
+    const found = next.value.findIndex(
+      (row) => row.errors.length > 0 || row.cells.some((cell) => cell.trim() !== ''),
+    );
+    if (found < 0) continue;
+    const { cells, errors, line } = next.value[found] as SheetRow;
     if (errors.length > 0) throw new SheetError(`the header row has ${errors.join('; ')}.`, line);
-    if (cells.every((cell) => cell.trim() === '')) continue;
-    return { header: trimEnd(cells.map((cell) => cell.trim())), headerLine: line };
+    const header = trimEnd(cells.map((cell) => cell.trim()));
+    return { header, headerLine: line, rest: next.value.slice(found + 1) };
   }
 }
 
 async function* records(
-  rows: Rows,
+  first: SheetRow[],
+  more: Rows,
   headerWidth: number,
   close: () => void,
 ): AsyncGenerator<SourceRecord[]> {
@@ -111,23 +127,33 @@ async function* records(
   let batch: SourceRecord[] = [];
   let cellsInBatch = 0;
   try {
-    for await (const { cells, errors, line } of rows) {
-      if (errors.length === 0 && cells.every((cell) => cell.trim() === '')) continue;
-      while (cells.length < headerWidth) cells.push('');
-      row += 1;
-      const record: SourceRecord = { row, line, data: cells };
-      if (errors.length > 0) record.problem = `this row has ${errors.join('; ')}.`;
-      batch.push(record);
-      cellsInBatch += cells.length;
-      if (batch.length >= BATCH_ROWS || cellsInBatch >= BATCH_CELLS) {
-        yield batch;
-        batch = [];
-        cellsInBatch = 0;
+    for (let rows = first; ;) {
+      for (const { cells, errors, line } of rows) {
+        if (errors.length === 0 && cells.every((cell) => cell.trim() === '')) continue;
+        while (cells.length < headerWidth) cells.push('');
+        row += 1;
+        const record: SourceRecord = { row, line, data: cells };
+        if (errors.length > 0) record.problem = `this row has ${errors.join('; ')}.`;
+        batch.push(record);
+        cellsInBatch += cells.length;
+        if (batch.length >= BATCH_ROWS || cellsInBatch >= BATCH_CELLS) {
+          yield batch;
+          batch = [];
+          cellsInBatch = 0;
+        }
       }
+      const next = await more.next();
+      if (next.done) break;
+      rows = next.value;
     }
     if (batch.length > 0) yield batch;
   } finally {
-    close();
+    // Stopped early, the worksheet's inflating is ended too, as a loop over it would end it.
+    try {
+      await more.return(undefined);
+    } finally {
+      close();
+    }
   }
 }
 

@@ -96,7 +96,7 @@ class XmlScanner {
     const end = selfClosing ? gt - 1 : gt;
     let nameEnd = lt + 1;
     while (nameEnd < end && xml.charCodeAt(nameEnd) > 0x20) nameEnd += 1;
-    const name = xml.slice(lt + 1, nameEnd);
+    const name = tagName(xml, lt + 1, nameEnd);
     if (name === '' || this.#rootClosed) throw notXml(`an unexpected "<${name}"`);
     this.#open.push(name);
     this.handlers.open(localPart(name), xml, nameEnd, end);
@@ -132,6 +132,21 @@ class XmlScanner {
   }
 }
 
+/**
+ * The name of the tag from `from` to `to`. A worksheet's tags are nearly all `row`, `c` and `v`:
+ * those are told by their characters and given as constants, not cut from the text (a string
+ * per tag was a good part of the scanner's garbage).
+ */
+function tagName(xml: string, from: number, to: number): string {
+  const first = xml.charCodeAt(from);
+  if (to - from === 1) {
+    if (first === 0x63 /* c */) return 'c';
+    if (first === 0x76 /* v */) return 'v';
+    if (first === 0x74 /* t */) return 't';
+  } else if (to - from === 3 && first === 0x72 && xml.startsWith('row', from)) return 'row';
+  return xml.slice(from, to);
+}
+
 function skipTo(xml: string, lt: number, end: string): number {
   const at = xml.indexOf(end, lt);
   return at < 0 ? -1 : at + end.length;
@@ -140,6 +155,48 @@ function skipTo(xml: string, lt: number, end: string): number {
 function localPart(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** Where an attribute's name and value (as written) lie in the XML: one, reused, per reader. */
+export interface AttributeSpan {
+  nameFrom: number;
+  nameTo: number;
+  valueFrom: number;
+  valueTo: number;
+}
+
+/**
+ * Finds the attribute after `at` (and before `to`) into `span`, without cutting any string; where
+ * the next one may begin, or -1 if there is none. For the hot `<c>` tags, read this way rather
+ * than through `eachAttribute`'s strings and callback.
+ */
+export function nextAttribute(xml: string, at: number, to: number, span: AttributeSpan): number {
+  const eq = xml.indexOf('=', at);
+  if (eq < 0 || eq >= to) return -1;
+  let nameFrom = at;
+  while (nameFrom < eq && xml.charCodeAt(nameFrom) <= 0x20) nameFrom += 1;
+  let nameTo = eq;
+  while (nameTo > nameFrom && xml.charCodeAt(nameTo - 1) <= 0x20) nameTo -= 1;
+  const colon = xml.indexOf(':', nameFrom);
+  if (colon >= 0 && colon < nameTo) nameFrom = colon + 1;
+  let open = eq + 1;
+  while (xml.charCodeAt(open) <= 0x20 && open < xml.length) open += 1;
+  const quote = xml[open];
+  if (quote !== '"' && quote !== "'")
+    throw notXml(`an attribute ${xml.slice(nameFrom, nameTo)} without quotes`);
+  const close = xml.indexOf(quote, open + 1);
+  if (close < 0 || close >= to)
+    throw notXml(`an attribute ${xml.slice(nameFrom, nameTo)} without its closing quote`);
+  span.nameFrom = nameFrom;
+  span.nameTo = nameTo;
+  span.valueFrom = open + 1;
+  span.valueTo = close;
+  return close + 1;
+}
+
+/** An attribute's value found by `nextAttribute`, its entities decoded. */
+export function attributeValue(xml: string, span: AttributeSpan): string {
+  return decode(xml.slice(span.valueFrom, span.valueTo));
 }
 
 /** Calls `visit` with each attribute's name (without prefix) and value (entities decoded). */

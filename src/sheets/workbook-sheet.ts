@@ -6,7 +6,13 @@
  */
 import { CellError, type CellTables, xmlCellText } from './cell-text.js';
 import { SheetError } from './errors.js';
-import { eachAttribute, type ScanHandlers, scanXml } from './workbook-scan.js';
+import {
+  type AttributeSpan,
+  attributeValue,
+  nextAttribute,
+  type ScanHandlers,
+  scanXml,
+} from './workbook-scan.js';
 
 /** Excel's own bounds: a reference beyond them is no cell Excel shows. */
 const MAX_ROW = 1_048_576;
@@ -117,7 +123,7 @@ class RowReader implements ScanHandlers {
   }
 
   #openRow(xml: string, from: number, to: number): void {
-    const { r } = this.#read(xml, from, to);
+    const r = this.#attribute(xml, from, to, 0x72 /* r */);
     const last = this.#lastLine;
     const line = r === undefined ? last + 1 : Number(r);
     if (!Number.isInteger(line) || line <= last || line > MAX_ROW)
@@ -129,33 +135,50 @@ class RowReader implements ScanHandlers {
     this.#column = 0;
   }
 
-  /** The attributes of the cell being opened (one object for all cells: no garbage per cell). */
-  readonly #attributes = { r: undefined as string | undefined, t: 'n', s: 0 };
-  readonly #cellAttribute = (name: string, value: string) => {
-    if (name === 'r') this.#attributes.r = value;
-    else if (name === 't') this.#attributes.t = value;
-    else if (name === 's') this.#attributes.s = Number(value);
-  };
+  readonly #span: AttributeSpan = { nameFrom: 0, nameTo: 0, valueFrom: 0, valueTo: 0 };
 
-  #read(xml: string, from: number, to: number): { r: string | undefined; t: string; s: number } {
-    const a = this.#attributes;
-    a.r = undefined;
-    a.t = 'n';
-    a.s = 0;
-    eachAttribute(xml, from, to, this.#cellAttribute);
-    return a;
+  /** The value of the one-letter attribute `letter` (a character code), if the tag has it. */
+  #attribute(xml: string, from: number, to: number, letter: number): string | undefined {
+    const span = this.#span;
+    for (
+      let at = nextAttribute(xml, from, to, span);
+      at >= 0;
+      at = nextAttribute(xml, at, to, span)
+    )
+      if (span.nameTo - span.nameFrom === 1 && xml.charCodeAt(span.nameFrom) === letter)
+        return attributeValue(xml, span);
+    return undefined;
   }
 
+  /**
+   * A cell's `r`, `t` and `s`, read where they are written: a worksheet holds millions of cells,
+   * and a string and a call per attribute were most of the scanner's garbage.
+   */
   #openCell(xml: string, from: number, to: number): void {
-    const a = this.#read(xml, from, to);
-    const column = a.r === undefined ? this.#column + 1 : columnOf(a.r);
+    const span = this.#span;
+    let column = this.#column + 1;
+    let reference: string | undefined;
+    this.#type = 'n';
+    this.#style = 0;
+    let at = nextAttribute(xml, from, to, span);
+    for (; at >= 0; at = nextAttribute(xml, at, to, span)) {
+      if (span.nameTo - span.nameFrom !== 1) continue;
+      const name = xml.charCodeAt(span.nameFrom);
+      if (name === 0x72 /* r */) {
+        column = columnOf(xml, span.valueFrom, span.valueTo);
+        // Rare enough to cut as a string: a reference that is no cell, or that has an entity.
+        if (column < 1 || column > MAX_COLUMN) {
+          reference = attributeValue(xml, span);
+          column = columnOf(reference, 0, reference.length);
+        }
+      } else if (name === 0x74 /* t */) this.#type = cellType(xml, span);
+      else if (name === 0x73 /* s */) this.#style = styleIndex(xml, span);
+    }
     if (column < 1 || column > MAX_COLUMN)
       throw new SheetError(
-        `the worksheet has a cell "${a.r ?? column}" beyond Excel's last column: the workbook is damaged; open it in Excel and save it again as .xlsx, or save it as CSV.`,
+        `the worksheet has a cell "${reference ?? column}" beyond Excel's last column: the workbook is damaged; open it in Excel and save it again as .xlsx, or save it as CSV.`,
       );
     this.#column = column;
-    this.#type = a.t;
-    this.#style = a.s;
     this.#formula = false;
     this.#value = undefined;
     this.#capturing = false;
@@ -178,11 +201,36 @@ class RowReader implements ScanHandlers {
   }
 }
 
-/** The column number of a reference such as `AB12` (its letters), 0 when it has none. */
-function columnOf(reference: string): number {
+/** A cell's type: the common ones as constants, not cut from the text. */
+function cellType(xml: string, span: AttributeSpan): string {
+  if (span.valueTo - span.valueFrom === 1) {
+    const code = xml.charCodeAt(span.valueFrom);
+    if (code === 0x73) return 's';
+    if (code === 0x6e) return 'n';
+    if (code === 0x62) return 'b';
+  }
+  return attributeValue(xml, span);
+}
+
+/** A cell's style index, read from its digits; anything else as `Number` reads it. */
+function styleIndex(xml: string, span: AttributeSpan): number {
+  let index = 0;
+  for (let i = span.valueFrom; i < span.valueTo; i++) {
+    const digit = xml.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9 || i - span.valueFrom > 8) return Number(attributeValue(xml, span));
+    index = index * 10 + digit;
+  }
+  return span.valueTo > span.valueFrom ? index : Number(attributeValue(xml, span));
+}
+
+/**
+ * The column number of a reference such as `AB12` (its letters), 0 when it has none; read in the
+ * XML where it is written (a reference with an entity in it is no reference Excel writes).
+ */
+function columnOf(xml: string, from: number, to: number): number {
   let column = 0;
-  for (let i = 0; i < reference.length; i++) {
-    const code = reference.charCodeAt(i) | 0x20; // lower case
+  for (let i = from; i < to; i++) {
+    const code = xml.charCodeAt(i) | 0x20; // lower case
     if (code < 0x61 || code > 0x7a) break;
     column = column * 26 + (code - 0x60);
     if (column > MAX_COLUMN) return column;

@@ -1,7 +1,7 @@
 /**
  * The worker thread that reads a workbook's rows (workbook-rows.ts) for workbook.ts: it sends the
- * header, then one batch of records each time it is asked for one, then `end`; or the one-line
- * error that ends it.
+ * header, then a batch of records ahead and one more each time it is asked for one, then `end`;
+ * or the one-line error that ends it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -19,9 +19,17 @@ export interface WorkerInput {
   worksheet?: string;
 }
 
+/**
+ * Batches sent before they are asked for: one, so that the reading thread finds the next batch
+ * already there when it asks, and this thread parses the one after meanwhile. Measured on 100,000
+ * rows × 30 columns: faster (median 5.9 s against 6.9 s), and the peak RSS at about 160 MB in
+ * five runs of six against about 220 MB in five of six without.
+ */
+const SENT_AHEAD = 1;
+
 const port = parentPort;
 if (port !== null) {
-  let asked = 0;
+  let asked = SENT_AHEAD;
   let wake: (() => void) | undefined;
   port.on('message', () => {
     asked += 1;
