@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 import iconv from 'iconv-lite';
 
@@ -139,12 +140,20 @@ export async function hashFile(path: string): Promise<string> {
 /** The sha256 of a file's bytes and how many there were, as one streamed read saw them. */
 export async function hashAndSize(path: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
+  // One buffer read into again and again: a stream's fresh 1 MB chunk each time lay about until
+  // the next collection, the whole workbook's size of memory beside its reader.
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  const file = await open(path, 'r');
   let bytes = 0;
-  for await (const chunk of createReadStream(path, {
-    highWaterMark: READ_CHUNK,
-  }) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    bytes += chunk.length;
+  try {
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+  } finally {
+    await file.close();
   }
   return { sha256: hash.digest('hex'), bytes };
 }
