@@ -20,9 +20,13 @@ import { openWorkbookZip, SAVE_AGAIN, type WorkbookZip } from './workbook-zip.js
  * strings) to 250 MB (inline strings); Excel's own limit of 1,048,576 rows bounds the rest.
  */
 const MAX_WORKSHEET_BYTES = 512 * 1024 * 1024;
-/** A batch: this many records, or fewer when they are wide. */
-const BATCH_ROWS = 1000;
-const BATCH_CELLS = 60_000;
+/**
+ * A batch: this many records, or fewer when they are wide. Up to three are alive at once (being
+ * validated, in transit, being read), each in both threads' heaps: 1,000 rows of 30 columns put
+ * the peak RSS 10–15 MB higher than 250 did, for no measurable gain in speed.
+ */
+const BATCH_ROWS = 250;
+const BATCH_CELLS = 15_000;
 
 interface WorkbookRows {
   header: string[];
