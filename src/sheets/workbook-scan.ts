@@ -86,7 +86,7 @@ class XmlScanner {
     const second = xml.charCodeAt(lt + 1);
     if (second === 0x3f /* ? */) return skipTo(xml, lt, '?>');
     if (second === 0x21 /* ! */) return this.#declaration(xml, lt);
-    const gt = xml.indexOf('>', lt);
+    const gt = tagEnd(xml, lt);
     if (gt < 0) return -1;
     if (second === 0x2f /* / */) {
       this.#close(xml, lt + 2, gt);
@@ -145,6 +145,23 @@ function tagName(xml: string, from: number, to: number): string {
     if (first === 0x74 /* t */) return 't';
   } else if (to - from === 3 && first === 0x72 && xml.startsWith('row', from)) return 'row';
   return xml.slice(from, to);
+}
+
+/**
+ * The `>` that ends the tag opened at `lt`, or -1 if it is not all there yet. XML allows a `>`
+ * inside a quoted attribute value (`x="a>b"`): the first `>` would end the tag too soon and refuse
+ * a workbook Excel reads. Only the tag's own characters are looked at, one by one.
+ */
+function tagEnd(xml: string, lt: number): number {
+  let quote = 0;
+  for (let at = lt + 1; at < xml.length; at++) {
+    const code = xml.charCodeAt(at);
+    if (quote !== 0) {
+      if (code === quote) quote = 0;
+    } else if (code === 0x3e /* > */) return at;
+    else if (code === 0x22 /* " */ || code === 0x27 /* ' */) quote = code;
+  }
+  return -1;
 }
 
 function skipTo(xml: string, lt: number, end: string): number {

@@ -152,6 +152,23 @@ describe('a hand-made workbook', () => {
     ]);
   });
 
+  it('reads a ">" inside a quoted attribute value as part of the value, as XML allows', async () => {
+    const path = await zipped(
+      parts({
+        sheets: [
+          {
+            name: 'Q',
+            rows:
+              header +
+              `<row r="2" x="2 > 1"><c r="A2" t="inlineStr" x="a>b" y='c>"d'><is><t>R-1</t></is></c>` +
+              `<c r="B2" x='>' t="inlineStr"><is><t>Gent</t></is></c><c r="C2" x=">"/></row>`,
+          },
+        ],
+      }),
+    );
+    expect(rowsOf((await read(path)).records)).toEqual([[2, ['R-1', 'Gent', '']]]);
+  });
+
   it('reads every kind of cell; without a styles part a number stays a number', async () => {
     const cells =
       '<c r="A2" t="str"><f>"R"&amp;1</f><v>R1</v></c><c r="B2" t="b"><v>1</v></c><c r="C2" t="d"><v>2026-12-01T14:30:05</v></c><c r="D2"><v>46357</v></c><c r="E2" t="n"><v>1.50</v></c>';
