@@ -4,13 +4,13 @@
  * ever made twice — not by the import in flight, not by the next one — and once `ledger rebuild`
  * has run, the rows imported before are `duplicate` again.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Summary } from '../../src/report/report.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
-import { type CliExit, type CliProcess, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
+import { endsWithin, ordersReach } from '../helpers/cli-waits.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -42,22 +42,6 @@ function run(args: string[], env: Record<string, string>): CliProcess {
     }
   });
   return cli;
-}
-
-async function endsWithin(cli: CliProcess, ms: number): Promise<CliExit> {
-  const late = sleep(ms).then(() => 'late' as const);
-  const outcome = await Promise.race([cli.finished, late]);
-  if (outcome === 'late') throw new Error(`still running after ${ms} ms:\n${cli.stderr}`);
-  return outcome;
-}
-
-async function ordersReach(sandbox: TestSandbox, count: number, cli: CliProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while ((await sandbox.api.listOrders()).length < count) {
-    if (cli.child.exitCode !== null) throw new Error(`import ended early:\n${cli.stderr}`);
-    if (Date.now() > deadline) throw new Error(`not ${count} orders in time:\n${cli.stderr}`);
-    await sleep(50);
-  }
 }
 
 /** Contacts with more than one order: each sheet row has a contact of its own. */

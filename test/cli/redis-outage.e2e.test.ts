@@ -14,7 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/report/report.js';
 import { ROW_STATUSES } from '../../src/glossary.js';
 import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
-import { type CliProcess, type CliExit, orderImporter } from '../helpers/cli.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
+import { endsWithin, ordersReach } from '../helpers/cli-waits.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
@@ -73,24 +74,6 @@ function importing(s: Setup, extra: Record<string, string> = {}): CliProcess {
     }
   });
   return cli;
-}
-
-/** Resolves once the sandbox holds at least `count` orders. */
-async function ordersReach(sandbox: TestSandbox, count: number, cli: CliProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while ((await sandbox.api.listOrders()).length < count) {
-    if (cli.child.exitCode !== null) throw new Error(`import ended early:\n${cli.stderr}`);
-    if (Date.now() > deadline) throw new Error(`not ${count} orders in time:\n${cli.stderr}`);
-    await sleep(50);
-  }
-}
-
-/** The process's end, or an error naming what it said if it has not ended within `ms`. */
-async function endsWithin(cli: CliProcess, ms: number): Promise<CliExit> {
-  const late = sleep(ms).then(() => 'late' as const);
-  const outcome = await Promise.race([cli.finished, late]);
-  if (outcome === 'late') throw new Error(`still running after ${ms} ms:\n${cli.stderr}`);
-  return outcome;
 }
 
 /** Lines of stack traces or of an unhandled error, one of which comes per retry when unhandled. */
