@@ -161,18 +161,21 @@ describe('ApiPace on hosts whose clocks disagree', () => {
     await ahead.untilLearned();
     behind.learn(answer(t + 1000 - 60_000, 10, 9));
     await behind.untilLearned();
-    // A 1 s window (not 121 s, nor minus 119 s), give or take the calls' own time.
+    // A 1 s window (not 121 s, nor minus 119 s).
     const said = logs.find((line) => line.includes('window is about'));
     const windowMs = (JSON.parse(said ?? '{}') as { windowMs?: number }).windowMs ?? 0;
-    expect(windowMs).toBeGreaterThan(950);
-    expect(windowMs).toBeLessThan(1050);
+    // The calls' own time counts in it: 200 ms either way stays far from 121 s and -119 s, and a
+    // loaded machine's slow Redis round trip cannot fail it.
+    expect(windowMs).toBeGreaterThan(800);
+    expect(windowMs).toBeLessThan(1200);
 
     // A second's hold said by the process a minute ahead holds the one behind for a second.
     const held = keyOf('skew-hold');
     const other = new ApiPace(client(), held, 600, { now: () => Date.now() - 60_000 });
     await new ApiPace(client(), held, 600, { now: () => Date.now() + 60_000 }).holdFor(1000);
     const wait = await other.reserve();
-    expect(wait).toBeGreaterThan(900);
+    // Less the time since the hold (long on a loaded machine), yet nowhere near 0 or 61 s.
+    expect(wait).toBeGreaterThan(500);
     expect(wait).toBeLessThanOrEqual(1000);
   });
 });
