@@ -3,7 +3,7 @@
 # only what the built CLI reads: dist/, bin/, the production node_modules, samples/ (the default
 # product catalogue), the dashboard's page files and package.json (how the code finds its root).
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary fits the platform; the compilers
 # stay in this stage.
@@ -22,7 +22,7 @@ COPY samples ./samples
 # build stops here whatever npm does with lifecycle scripts.
 RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 # Node carries its own time-zone data (full ICU): TZ (e.g. Europe/Brussels) sets the local time
 # of the schedules (STATUS_SYNC_CRON, scheduled scans) without tzdata in the image.
 ENV NODE_ENV=production DATA_DIR=/data TZ=UTC DASHBOARD_PORT=3000

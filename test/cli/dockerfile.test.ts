@@ -23,11 +23,14 @@ beforeAll(async () => {
 });
 
 describe('the Dockerfile', () => {
-  it('builds in a stage of its own and runs from a slim Node 20 without it', () => {
+  it('builds in a stage of its own and runs from a slim Node 22 without it', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const build = stages[0];
     expect(build?.name).toBeDefined();
-    expect(final.from).toMatch(/^node:20(\.[\d.]+)?-bookworm-slim$/);
+    // Node 20 left maintenance in April 2026; 22 is maintained, and both stages build and run on
+    // one Node (better-sqlite3 is compiled for the Node it runs on).
+    expect(final.from).toMatch(/^node:22(\.[\d.]+)?-bookworm-slim$/);
+    expect(build?.from.split(' ')[0]).toBe(final.from);
     const buildRuns = instructions(build ?? final, 'RUN').join('\n');
     expect(buildRuns).toMatch(/npm ci/);
     expect(buildRuns).toMatch(/npm run build/);
@@ -36,6 +39,16 @@ describe('the Dockerfile', () => {
     for (const copy of copies(final)) {
       if (copy.from !== undefined) expect(copy.from).toBe(build?.name);
     }
+  });
+
+  it('runs on a Node that package.json says it supports', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    const major = /^node:(\d+)/.exec(final.from)?.[1];
+    expect(pkg.engines.node.split('||').map((range) => /\^(\d+)\./.exec(range)?.[1])).toContain(
+      major,
+    );
   });
 
   it('keeps compilers, npm installs and the TypeScript sources out of the final stage', () => {
