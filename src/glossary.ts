@@ -3,9 +3,10 @@
  * this file; it imports nothing of the project.
  *
  * Terminology (docs/design.md is the contract these words come from):
- * - **sheet**: a CSV, JSON or NDJSON file of orders a user drops or names. Known by its
- *   **sheetId** (`20261126-101502-3fa9c1`) and by the sha256 of its bytes; read from a private
- *   **copy** taken when it is queued (store/sheet-copy.ts), so the sheet imported is the one hashed.
+ * - **sheet**: a file of orders a user drops or names: an Excel workbook (.xlsx, .xlsm), CSV,
+ *   JSON or NDJSON. Known by its **sheetId** (`20261126-101502-3fa9c1`) and by the sha256 of its
+ *   bytes; read from a private **copy** taken when it is queued (store/sheet-copy.ts), so the
+ *   sheet imported is the one hashed.
  * - **row**: one record of a sheet, numbered from 1 (`row`); **line** is where it starts in the
  *   file (null in a JSON array); its **reference** is the user's own id for it, if any.
  * - **mapping**: the user's column names → the API's field names, and their words → the API's

@@ -16,6 +16,10 @@ import type { WorkerCommandOptions } from './commands/worker.js';
 import { type CommandIo, processIo } from './io.js';
 import { commandLine, Option } from './program.js';
 
+/** The kinds of sheet `import` and `validate` read (sheets/records.ts), as their help names them. */
+const SHEETS =
+  'sheets: Excel workbooks (.xlsx, .xlsm), CSV (.csv), JSON (.json) or NDJSON (.ndjson, .jsonl)';
+
 /** The settings of every command that imports. */
 const IMPORTING: readonly SettingKey[] = [
   'concurrency',
@@ -35,8 +39,8 @@ const IMPORTING: readonly SettingKey[] = [
 const WHERE_TO = [
   'Where orders go: API_BASE_URL with API_TOKEN or API_TOKEN_FILE, in the environment or the',
   '--config file; with none, the embedded sandbox. Several offices: "connections" in the --config',
-  'file. Redis: REDIS_URL (else 127.0.0.1:6379, else a private redis-server). Every setting: the',
-  'README, "Settings".',
+  'file. Redis: REDIS_URL (else 127.0.0.1:6379, else a private redis-server). Every setting:',
+  'docs/reference.md.',
 ].join('\n');
 
 const mapping = () =>
@@ -72,7 +76,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       name: 'import',
       description:
         'Import sheets: create an order per valid row and attach its files, then write a report per sheet. Exit 0 all created or duplicate, 2 some invalid, failed or needs-review, 1 fatal.',
-      argument: ['<sheet...>', 'CSV, JSON or NDJSON sheets'],
+      argument: ['<sheet...>', SHEETS],
       settings: IMPORTING,
       afterHelp: WHERE_TO,
       options: [
@@ -168,7 +172,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       name: 'validate',
       description:
         'Dry run: read, map and validate sheets and check their attachments, without any API call. Exit 0 all valid, 2 some invalid, 1 fatal.',
-      argument: ['<sheet...>', 'CSV (.csv), JSON (.json) or NDJSON (.ndjson, .jsonl) sheets'],
+      argument: ['<sheet...>', SHEETS],
       settings: ['productsFile', 'maxAttachmentMb'],
       options: [mapping(), connection(), json()],
     },

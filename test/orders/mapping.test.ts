@@ -235,10 +235,10 @@ describe('parseMappingFile with prototype keys', () => {
   });
 });
 
-describe('the README’s mappings', () => {
+describe('the guide’s mappings', () => {
   it('are read by the importer as they are written', async () => {
-    const readme = await readFile(join(packageRoot(), 'README.md'), 'utf8');
-    const examples = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
+    const guide = await readFile(join(packageRoot(), 'docs', 'guide.md'), 'utf8');
+    const examples = [...guide.matchAll(/```json\n([\s\S]*?)```/g)]
       .map((m) => JSON.parse(m[1] ?? '') as unknown)
       .filter((json) => typeof json === 'object' && json !== null && 'columns' in json);
     expect(examples.length).toBeGreaterThanOrEqual(2);

@@ -20,18 +20,18 @@ import { FLAG_WORDS } from '../../src/orders/normalise.js';
 import { MAIL_FLAGS, REQUIRED } from '../../src/orders/row.js';
 import { defaultProductsFile, packageRoot } from '../../src/package-root.js';
 
-// README's "Your sheet" is what a user fills a sheet by: it is held to the code's own lists.
-const README = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
+// The guide's "Your sheet" is what a user fills a sheet by: it is held to the code's own lists.
+const GUIDE = readFileSync(join(packageRoot(), 'docs', 'guide.md'), 'utf8');
 
-/** A `## title` section of the README, up to the next one. */
+/** A `## title` section of the guide, up to the next one. */
 function section(text: string, title: string): string {
   const start = text.indexOf(`\n## ${title}\n`);
-  if (start < 0) throw new Error(`README has no "## ${title}" section`);
+  if (start < 0) throw new Error(`docs/guide.md has no "## ${title}" section`);
   const end = text.indexOf('\n## ', start + 1);
   return text.slice(start, end < 0 ? undefined : end);
 }
 
-const SHEET = section(README, 'Your sheet');
+const SHEET = section(GUIDE, 'Your sheet');
 
 /** A Markdown table line's cells, `\|` kept inside its cell. */
 function cells(line: string): string[] {
@@ -76,7 +76,7 @@ const ENUMERATIONS: Record<string, readonly string[]> = {
   is_contact_owner: IS_CONTACT_OWNER,
 };
 
-describe('README "Your sheet"', () => {
+describe('docs/guide.md "Your sheet"', () => {
   it('has a line for every order field and every other column a sheet may have, and for no other', () => {
     const expected = [...ORDER_FIELDS.map(([name]) => name), ...EXTRA_COLUMNS].sort();
     expect([...fieldTable().keys()].sort()).toEqual(expected);
