@@ -7,7 +7,7 @@
 import type { Job } from 'bullmq';
 
 import type { Context } from '../src/context.js';
-import { queueReport } from '../src/queue/queues.js';
+import { reportIfDue } from '../src/report/due.js';
 import { giveUpJob } from '../src/rows/give-up.js';
 
 const PAGE = 500;
@@ -26,12 +26,7 @@ export function reconcileProcessor(ctx: Context) {
     for (const job of await ctx.queues.sheets.getFailed(0, PAGE - 1))
       await giveUpJob(ctx, 'sheets', job, job.failedReason || 'failed');
     for (const sheetId of await ctx.store.activeSheets()) {
-      // Another connection's sheet is reconciled by its own workers.
-      const owned = async () => (await ctx.store.get(sheetId))?.connectionId === ctx.connection.id;
-      if ((await ctx.store.reportOverdue(sheetId)) && (await owned())) {
-        await queueReport(ctx.queues, sheetId);
-        settled += 1;
-      }
+      if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) settled += 1;
     }
     return settled;
   };

@@ -4,7 +4,7 @@
  * retried sheet job neither skips nor re-adds a row. Rows are validated once, in the second pass.
  */
 import { type Context } from '../context.js';
-import { queueReport } from '../queue/queues.js';
+import { reportIfDue } from '../report/due.js';
 import { readEarlierReport } from '../report/earlier-report.js';
 import { closeSheetEarly } from '../rows/outcome.js';
 import { SheetError } from '../sheets/errors.js';
@@ -74,7 +74,7 @@ export async function runSheetJob(ctx: Context, sheetId: string, started = 1): P
   }
   await store.update(sheetId, { warnings: read.warnings });
   log.info({ rows: read.rows }, 'sheet read');
-  if (await store.setTotal(sheetId, read.rows)) await queueReport(ctx.queues, sheetId);
+  await reportIfDue(ctx, sheetId, { total: read.rows });
 }
 
 /**
@@ -129,5 +129,5 @@ async function unreadable(sheet: SheetRecord, error: SheetError, ctx: Context): 
     return closeSheetEarly(ctx, sheet.sheetId, error.message);
   await ctx.store.update(sheet.sheetId, { error: error.message });
   await ctx.store.forgetSha(`${ctx.connection.id}|${sheet.sha256}`, sheet.sheetId);
-  if (await ctx.store.setTotal(sheet.sheetId, 0)) await queueReport(ctx.queues, sheet.sheetId);
+  await reportIfDue(ctx, sheet.sheetId, { total: 0 });
 }
