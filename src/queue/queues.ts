@@ -97,7 +97,10 @@ export async function queueSheet(queues: Queues, sheetId: string): Promise<void>
   await queues.sheets.add('sheet', { sheetId }, { jobId: `${sheetId}.sheet` });
 }
 
-/** Queues a sheet's report (once: its id is the sheet's; a failed one may be queued again). */
+/**
+ * Queues a sheet's report (once: its id is the sheet's; a failed one may be queued again). Called
+ * only where a report is decided due (`report/due.ts`).
+ */
 export async function queueReport(queues: Queues, sheetId: string): Promise<void> {
   await queues.reports.add(
     'report',

@@ -28,10 +28,10 @@ const ADDED_COLUMNS = ['order_id', SOURCE_ROW, 'error'] as const;
 
 /** failed/ and needs-review.csv for `rows`, from the sheet's records; returns warnings. */
 export async function writeBundles(
+  ctx: Context,
   sheet: SheetRecord,
   rows: ReadonlySet<number>,
   dir: string,
-  ctx: Context,
 ): Promise<string[]> {
   try {
     const records = await readImportedRecords(sheet, ctx.settings);

@@ -87,14 +87,14 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   // report.csv comes from the recorded results alone; failed/ and needs-review.csv need the rows
   // as written, and come from the sheet's private copy: the bytes imported, whatever the user's
   // file holds now.
-  const { counts, toBundle, problems } = await writeReportCsv(sheet, join(tmp, 'report.csv'), ctx);
+  const { counts, toBundle, problems } = await writeReportCsv(ctx, sheet, join(tmp, 'report.csv'));
   const warnings = [...sheet.warnings, ...(await changedWarning(sheet)), ...problems];
   if (toBundle.size > 0 && sheet.error === undefined) {
-    warnings.push(...(await writeBundles(sheet, toBundle, tmp, ctx)));
+    warnings.push(...(await writeBundles(ctx, sheet, toBundle, tmp)));
   }
 
   const finishedAt = new Date(ctx.now()).toISOString();
-  const summary = summaryOf(sheet, { counts, warnings, finishedAt, reportDir: finalDir }, ctx);
+  const summary = summaryOf(ctx, sheet, { counts, warnings, finishedAt, reportDir: finalDir });
   await writeFile(join(tmp, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await rm(finalDir, { recursive: true, force: true }); // a report of an earlier, interrupted run
   await rename(tmp, finalDir);
@@ -103,7 +103,7 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   ctx.metrics.sheet(ctx.connection.name, 'reported');
   await ctx.store.markReported(sheetId, finalDir, finishedAt);
   ctx.logger.info({ sheetId, reportDir: finalDir, ...counts }, 'report written');
-  if (sheet.origin !== undefined) await dropCopy(sheet, ctx);
+  if (sheet.origin !== undefined) await dropCopy(ctx, sheet);
   const archive = ctx.settings.archive;
   const archived = archive && (await archiveWorkFolder(sheet, archive, ctx.logger));
   if (archived) {
@@ -117,9 +117,9 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
 
 /** report.csv, a line per row in sheet order; returns the counts and the rows to bundle. */
 async function writeReportCsv(
+  ctx: Context,
   sheet: SheetRecord,
   path: string,
-  ctx: Context,
 ): Promise<{ counts: Record<RowStatus, number>; toBundle: Set<number>; problems: string[] }> {
   const counts: Record<RowStatus, number> = {
     created: 0,
@@ -162,6 +162,7 @@ async function changedWarning(sheet: SheetRecord): Promise<string[]> {
 }
 
 function summaryOf(
+  ctx: Context,
   sheet: SheetRecord,
   report: {
     counts: Record<RowStatus, number>;
@@ -169,7 +170,6 @@ function summaryOf(
     finishedAt: string;
     reportDir: string;
   },
-  ctx: Context,
 ): Summary {
   const { counts, finishedAt } = report;
   return {
@@ -197,7 +197,7 @@ function summaryOf(
 }
 
 /** The private copy has served: the report holds what is needed of its rows. */
-async function dropCopy(sheet: SheetRecord, ctx: Context): Promise<void> {
+async function dropCopy(ctx: Context, sheet: SheetRecord): Promise<void> {
   try {
     await discardSheetCopy(ctx.settings.sheetsDir, sheet.sheetId, sheet.name);
   } catch (error) {

@@ -3,7 +3,7 @@
  * often, or a sheet that stopped being readable half-way), its rows still end in a status and its
  * sheet still gets its report. `giveUpJob` is the one way in, from the row processor, the
  * workers' `failed` events and the reconciler; every call is idempotent (a row keeps its first
- * result).
+ * result), so a job settled twice (its process died before the job was removed) is harmless.
  */
 import type { Context } from '../context.js';
 import type { RowOutcome } from '../glossary.js';
@@ -16,17 +16,23 @@ export interface GivenUpJob {
   attemptsStarted: number;
 }
 
-/** Ends a given-up job of the rows or sheets queue: its row gets a status, its sheet closes early. */
+/**
+ * Ends a given-up job of the rows or sheets queue: its row gets a status, its sheet closes early.
+ * True when the job is settled, now or before (its row final, its sheet's rows all counted): it
+ * has nothing left to do here. False for a job not this connection's to settle, or unreadable.
+ */
 export async function giveUpJob(
   ctx: Context,
   queue: 'rows' | 'sheets',
   job: GivenUpJob,
   reason: string,
-): Promise<void> {
+): Promise<boolean> {
   if (queue === 'rows') return giveUpRow(ctx, job.data, job.attemptsStarted, reason);
   const sheetId = (job.data as { sheetId?: unknown } | undefined)?.sheetId;
-  if (typeof sheetId === 'string')
-    await closeSheetEarly(ctx, sheetId, `the sheet job gave up: ${reason}`);
+  if (typeof sheetId !== 'string') return false;
+  await closeSheetEarly(ctx, sheetId, `the sheet job gave up: ${reason}`);
+  const sheet = await ctx.store.get(sheetId);
+  return sheet?.connectionId === ctx.connection.id && sheet.total !== undefined;
 }
 
 /** `needs-review` when its create may have been sent, else `failed` with what is known. */
@@ -35,12 +41,12 @@ async function giveUpRow(
   data: unknown,
   attempts: number,
   reason: string,
-): Promise<void> {
+): Promise<boolean> {
   const parsed = rowJobSchema.safeParse(data);
-  if (!parsed.success) return;
+  if (!parsed.success) return false;
   const { sheetId, row, state, attachments, key, line, reference } = parsed.data;
-  if (parsed.data.connectionId !== ctx.connection.id) return;
-  if (await ctx.store.isFinal(sheetId, row)) return;
+  if (parsed.data.connectionId !== ctx.connection.id) return false;
+  if (await ctx.store.isFinal(sheetId, row)) return true;
   const progress = await ctx.progress.read({ sheetId, row });
   const answered = progress.kind === 'answered' ? progress : undefined;
   const orderId = answered?.orderId ?? state.orderId;
@@ -73,4 +79,5 @@ async function giveUpRow(
         error: `the row job gave up: ${reason}`,
       };
   await recordOutcome(ctx, sheetId, row, outcome);
+  return true;
 }

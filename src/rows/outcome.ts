@@ -4,8 +4,9 @@
  * A sheet closed early gives its rows that no job will end their result here too.
  */
 import type { Context } from '../context.js';
-import { hasRowJob, queueReport } from '../queue/queues.js';
+import { hasRowJob } from '../queue/queues.js';
 import type { RowOutcome } from '../glossary.js';
+import { reportIfDue } from '../report/due.js';
 
 export async function recordOutcomes(
   ctx: Context,
@@ -14,10 +15,10 @@ export async function recordOutcomes(
 ): Promise<void> {
   // An order made is the API answering again, whatever outage was told.
   if (outcomes.some(([, outcome]) => outcome.status === 'created')) ctx.outages.api.recovered();
-  const { due, added } = await ctx.store.finalizeCounted(sheetId, outcomes);
+  // Recorded where the sheet's report is decided: the call that completes the sheet queues it.
+  const { added } = await reportIfDue(ctx, sheetId, { rowsFinal: outcomes });
   // Counted where a row becomes final, once: a row recorded again is not in `added`.
   ctx.metrics.rowsFinal(ctx.connection.name, added);
-  if (due) await queueReport(ctx.queues, sheetId);
 }
 
 export async function recordOutcome(
@@ -62,5 +63,5 @@ export async function closeSheetEarly(
   const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
   await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
   ctx.logger.warn({ sheetId, reason }, 'sheet closed early');
-  if (await ctx.store.setTotal(sheetId, total)) await queueReport(ctx.queues, sheetId);
+  await reportIfDue(ctx, sheetId, { total });
 }

@@ -15,6 +15,7 @@ import {
   ConnectionsConfigError,
   parseConnections,
 } from './connections.js';
+import { cronProblem } from './cron.js';
 import { issueText } from './issue-text.js';
 import {
   IMPORTER_KEYS,
@@ -103,6 +104,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
   if (!schedules.success) {
     throw new ConfigError(`"schedules" in ${where}: ${describe(schedules.error)}.`);
   }
+  refuseBadCrons(schedules.data, where);
   refuseHalfNotify(values);
   const connections = connectionsOf(fromFile.connections, file, values);
   refuseScheduleConnections(schedules.data, connections, where);
@@ -195,6 +197,20 @@ function refuseHalfNotify(values: Values<ImporterSettingKey>): void {
     throw new ConfigError(
       'NOTIFY_WEBHOOK_SECRET is set without NOTIFY_WEBHOOK_URL: set the URL the events are POSTed to, or unset the secret.',
     );
+}
+
+/** A schedule whose pattern no scheduler can run on: refused before anything starts. */
+function refuseBadCrons(
+  schedules: ReadonlyArray<z.output<typeof scheduleSchema>>,
+  where: string,
+): void {
+  for (const s of schedules) {
+    const problem = cronProblem(s.cron);
+    if (problem === undefined) continue;
+    throw new ConfigError(
+      `"schedules" in ${where}: "${s.name}" has the cron pattern "${s.cron}", which cannot be used: ${problem}. A pattern has 5 fields (minute hour day month weekday), or 6 with seconds first, e.g. "0 2 * * *".`,
+    );
+  }
 }
 
 /** With several connections a schedule must say whose sheets it finds; it may name only those. */

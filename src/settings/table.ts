@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
 import { hostOfHeader } from '../dashboard/hosts.js';
+import { cronProblem } from './cron.js';
 import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
 import { DEMO_TOKEN, parseTokens } from '../../sandbox/tokens.js';
 
@@ -206,8 +207,13 @@ export const SETTINGS = {
     schema: z
       .string()
       .trim()
-      .refine((v) => v === 'off' || /^\S+(\s+\S+){4,5}$/.test(v), {
-        error: "must be a cron pattern of 5 or 6 fields (e.g. '0 * * * *'), or 'off'",
+      .superRefine((v, context) => {
+        const problem = v === 'off' ? undefined : cronProblem(v);
+        if (problem !== undefined)
+          context.addIssue({
+            code: 'custom',
+            message: `must be a cron pattern of 5 or 6 fields (e.g. '0 * * * *'), or 'off': ${problem}`,
+          });
       })
       .default('0 * * * *'),
   },

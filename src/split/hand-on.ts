@@ -18,12 +18,12 @@ import { CHANGED_BEFORE_READ, changedSinceQueued, rowsToHandOn } from './sheet-r
 
 /** Hands on every row after the checkpoint (`kept`: the sheet as the first pass read it); returns how many rows the sheet has, and its warnings. */
 export async function handOn(
+  ctx: Context,
   sheet: SheetRecord,
   earlier: Map<number, EarlierRow> | undefined,
-  ctx: Context,
   kept?: SheetSource,
 ): Promise<{ rows: number; warnings: string[] }> {
-  const opened = await rowsToHandOn(sheet, ctx, kept);
+  const opened = await rowsToHandOn(ctx, sheet, kept);
   let rows = 0;
   let handed = sheet.checkpoint;
   let changed = false;
@@ -37,13 +37,13 @@ export async function handOn(
     if (changed && handed === 0) throw new SheetError(CHANGED_BEFORE_READ);
     if (changed) {
       // The checkpoint stays at the last row handed on: a retry refuses these again, harmlessly.
-      await refuseRows(sheet, fresh, ctx);
+      await refuseRows(ctx, sheet, fresh);
       continue;
     }
     // Durable before any row is: from here on, rows of it may be on their way (handedNothingOn).
     if (!marked) await ctx.store.markHanding(sheet.sheetId);
     marked = true;
-    await recordOrQueue(sheet, fresh, earlier, ctx);
+    await recordOrQueue(ctx, sheet, fresh, earlier);
     await ctx.store.update(sheet.sheetId, { checkpoint: rows });
     handed = rows;
     await backpressure(ctx);

@@ -20,10 +20,10 @@ type RowJob = { name: string; data: RowJobData; opts: { jobId: string } };
 
 /** Records invalid rows and queues valid ones (or, for a sheet imported before, records all). */
 export async function recordOrQueue(
+  ctx: Context,
   sheet: SheetRecord,
   batch: readonly RowResult[],
   earlier: Map<number, EarlierRow> | undefined,
-  ctx: Context,
 ): Promise<void> {
   const outcomes: Array<[number, RowOutcome]> = [];
   const jobs: RowJob[] = [];
@@ -52,7 +52,7 @@ export async function recordOrQueue(
         result.row,
         { ...where, status: 'invalid', attempts: 0, error: error.join(' | ') },
       ]);
-    } else jobs.push(rowJob(sheet, result, where, key, ctx));
+    } else jobs.push(rowJob(ctx, sheet, result, where, key));
   }
   await recordOutcomes(ctx, sheet.sheetId, outcomes);
   for (let i = 0; i < jobs.length; i += CHUNK) {
@@ -61,11 +61,11 @@ export async function recordOrQueue(
 }
 
 function rowJob(
+  ctx: Context,
   sheet: SheetRecord,
   result: RowResult & { ok: true },
   where: { line: number | null; reference?: string },
   key: string | null,
-  ctx: Context,
 ): RowJob {
   return {
     name: 'row',
@@ -97,9 +97,9 @@ const ROW_REFUSED =
 
 /** Rows of a sheet that changed while it was imported: each `failed`, with why. */
 export async function refuseRows(
+  ctx: Context,
   sheet: SheetRecord,
   batch: readonly RowResult[],
-  ctx: Context,
 ): Promise<void> {
   const outcomes = batch.map((result): [number, RowOutcome] => [
     result.row,

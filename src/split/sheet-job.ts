@@ -4,7 +4,7 @@
  * retried sheet job neither skips nor re-adds a row. Rows are validated once, in the second pass.
  */
 import { type Context } from '../context.js';
-import { queueReport } from '../queue/queues.js';
+import { reportIfDue } from '../report/due.js';
 import { readEarlierReport } from '../report/earlier-report.js';
 import { closeSheetEarly } from '../rows/outcome.js';
 import { SheetError } from '../sheets/errors.js';
@@ -57,24 +57,24 @@ export async function runSheetJob(ctx: Context, sheetId: string, started = 1): P
 
   let counted: CountedSheet;
   try {
-    counted = await countRows(sheet, ctx);
+    counted = await countRows(ctx, sheet);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
-    return unreadable(sheet, error, ctx);
+    return unreadable(ctx, sheet, error);
   }
 
   const earlier =
     sheet.duplicateOf === undefined ? undefined : await readEarlierReport(earlierSheet);
   let read: { rows: number; warnings: string[] };
   try {
-    read = await handOn(sheet, earlier, ctx, counted.kept);
+    read = await handOn(ctx, sheet, earlier, counted.kept);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
-    return unreadable(sheet, error, ctx);
+    return unreadable(ctx, sheet, error);
   }
   await store.update(sheetId, { warnings: read.warnings });
   log.info({ rows: read.rows }, 'sheet read');
-  if (await store.setTotal(sheetId, read.rows)) await queueReport(ctx.queues, sheetId);
+  await reportIfDue(ctx, sheetId, { total: read.rows });
 }
 
 /**
@@ -103,8 +103,8 @@ async function neverImported(
  * open at row 90,000 must not leave 89,999 orders behind a sheet that "cannot be read"): its
  * records are parsed and counted, not validated (and kept, for a small sheet, for the second).
  */
-async function countRows(sheet: SheetRecord, ctx: Context): Promise<CountedSheet> {
-  const counted = await countRecords(sheet, ctx);
+async function countRows(ctx: Context, sheet: SheetRecord): Promise<CountedSheet> {
+  const counted = await countRecords(ctx, sheet);
   const { info } = counted;
   await ctx.store.update(sheet.sheetId, {
     format: info.format,
@@ -121,7 +121,7 @@ async function countRows(sheet: SheetRecord, ctx: Context): Promise<CountedSheet
  * says so; once rows may have been (the file changed half-way, or a run stopped between queueing
  * rows and its checkpoint), those are reported as they end, and the content stays imported.
  */
-async function unreadable(sheet: SheetRecord, error: SheetError, ctx: Context): Promise<void> {
+async function unreadable(ctx: Context, sheet: SheetRecord, error: SheetError): Promise<void> {
   // The user's file, not a fault of the program: its reason, without a stack trace.
   ctx.logger.warn({ sheetId: sheet.sheetId, reason: error.message }, 'sheet cannot be read');
   const current = await ctx.store.get(sheet.sheetId);
@@ -129,5 +129,5 @@ async function unreadable(sheet: SheetRecord, error: SheetError, ctx: Context): 
     return closeSheetEarly(ctx, sheet.sheetId, error.message);
   await ctx.store.update(sheet.sheetId, { error: error.message });
   await ctx.store.forgetSha(`${ctx.connection.id}|${sheet.sha256}`, sheet.sheetId);
-  if (await ctx.store.setTotal(sheet.sheetId, 0)) await queueReport(ctx.queues, sheet.sheetId);
+  await reportIfDue(ctx, sheet.sheetId, { total: 0 });
 }

@@ -35,7 +35,7 @@ export interface CountedSheet {
 }
 
 /** Reads the sheet's records to the end, validating nothing: proves it readable, and counts. */
-export async function countRecords(sheet: SheetRecord, ctx: Context): Promise<CountedSheet> {
+export async function countRecords(ctx: Context, sheet: SheetRecord): Promise<CountedSheet> {
   await refuseChangedBeforeRead(sheet);
   const source = orRefused(await openImported(sheet, ctx.settings));
   const { rows, kept } = await readToEnd(source, source.info.bytes <= KEEP_BYTES ? KEEP_MEMORY : 0);
@@ -48,8 +48,8 @@ export async function countRecords(sheet: SheetRecord, ctx: Context): Promise<Co
  * on before the rest of the first thousand are checked.
  */
 export async function rowsToHandOn(
-  sheet: SheetRecord,
   ctx: Context,
+  sheet: SheetRecord,
   kept?: SheetSource,
 ): Promise<OpenedSheet> {
   await refuseChangedBeforeRead(sheet);

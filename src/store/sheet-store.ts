@@ -456,7 +456,7 @@ export class SheetStore {
 
   /**
    * Records final results; a row already final keeps its first result. True when this call made
-   * the sheet complete: the caller then queues the report.
+   * the sheet complete: the caller (`report/due.ts`, the one that decides) then queues the report.
    */
   async finalize(
     sheetId: string,

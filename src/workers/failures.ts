@@ -35,7 +35,7 @@ function isGivenUp(job: Job, error: Error): boolean {
 }
 
 /** Runs background work of an event handler, logging rather than losing what goes wrong. */
-function guard(ctx: Context, work: Promise<void>): void {
+function guard(ctx: Context, work: Promise<unknown>): void {
   work.catch((error: unknown) => {
     ctx.logger.error({ err: error }, 'could not settle a given-up job');
   });

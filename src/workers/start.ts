@@ -15,6 +15,9 @@ import type { Context } from '../context.js';
 import { bullConnection } from '../queue/queues.js';
 import { reportFailures, settleWhenGivenUp } from './failures.js';
 
+/** A limiter that no number of row jobs reaches (BullMQ's rate-limit hold is far above it). */
+const NO_JOB_CAP = { max: 1_000_000_000, duration: 60_000 };
+
 /** How often the reconciler looks for what a lost signal left behind. */
 const RECONCILE_EVERY_MS = 30_000;
 
@@ -32,8 +35,10 @@ export async function startWorkers(ctx: Context): Promise<void> {
   const sheets = new Worker(queues.sheets.name, sheetsProcessor(ctx), options(2));
   const rows = new Worker(queues.rows.name, rowsProcessor(ctx), {
     ...options(settings.concurrency),
-    // Also what makes a Retry-After (queue.rateLimit) take effect at all.
-    limiter: { max: settings.apiRateLimit ?? 1_000_000, duration: 60_000 },
+    // Only what makes a Retry-After (queue.rateLimit) hold the workers: BullMQ looks at that
+    // hold only for a worker with a limiter. It caps no jobs: the API's budget is of requests,
+    // and the pace (store/pace.ts) governs them; a row may send several, or none (a duplicate).
+    limiter: NO_JOB_CAP,
   });
   const report = reportsProcessor(ctx);
   const reconcile = reconcileProcessor(ctx);

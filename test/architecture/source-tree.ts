@@ -1,6 +1,7 @@
 /**
  * Reads the project's own sources (src/, jobs/, sandbox/) with the TypeScript compiler, for the
- * architecture tests: which module imports which, and how long each function is.
+ * architecture tests: which module imports which, how long each function is, and where it takes
+ * the context.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -15,7 +16,7 @@ export interface SourceModule {
   path: string;
   /** Every module named in an import or export … from (relative ones resolved to repo paths). */
   imports: string[];
-  functions: { name: string; line: number; lines: number }[];
+  functions: { name: string; line: number; lines: number; contextAt: number }[];
 }
 
 function tsFiles(dir: string): string[] {
@@ -63,7 +64,12 @@ function functionsOf(file: ts.SourceFile): SourceModule['functions'] {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const start = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
       const end = file.getLineAndCharacterOfPosition(node.getEnd()).line;
-      found.push({ name: functionName(node), line: start + 1, lines: end - start + 1 });
+      found.push({
+        name: functionName(node),
+        line: start + 1,
+        lines: end - start + 1,
+        contextAt: node.parameters.findIndex((p) => p.type?.getText(file) === 'Context'),
+      });
     }
     ts.forEachChild(node, visit);
   };

@@ -18,6 +18,15 @@ describe('the source tree', () => {
     expect(long).toEqual([]);
   });
 
+  it('has every function that takes the context take it first', () => {
+    const later = modules.flatMap((module) =>
+      module.functions
+        .filter((fn) => fn.contextAt > 0)
+        .map((fn) => `${module.path}:${fn.line} ${fn.name} (parameter ${fn.contextAt + 1})`),
+    );
+    expect(later).toEqual([]);
+  });
+
   it('has no module importing more than 10 others', () => {
     const wide = modules
       .map((module) => ({

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ApiAnswer } from '../../src/api/rate-headers.js';
 import { type Context, openContext } from '../../src/context.js';
+import { submitSheet } from '../../src/intake/submit.js';
 import { PEEK_MS } from '../../src/store/pace.js';
 import { startWorkers } from '../../src/workers/start.js';
 import { closeContext } from '../../src/workers/stop.js';
@@ -14,6 +15,7 @@ import {
   type TestPipelineOptions,
   testPipeline,
   testPipelineConfig,
+  waitForReport,
 } from '../helpers/pipeline.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
@@ -178,3 +180,39 @@ describe('no rate limit known (API_RATE_LIMIT unset, none advertised)', () => {
     }
   });
 });
+
+describe('API_RATE_LIMIT set', () => {
+  it('spends its budget on requests, not on row jobs: rows that send nothing are not held to it', async () => {
+    const t = await pipelineWith({ workers: false });
+    const dir = await tempDir('budget-');
+    const first = await openContext(t.config);
+    await startWorkers(first);
+    try {
+      const sheet = await writeCsvSheet(dir, 'orders.csv', rows(4));
+      expect((await submitAndWait(first, sheet)).counts.created).toBe(4);
+    } finally {
+      await closeContext(first);
+    }
+    // One request a minute: the same rows again (other bytes) are each `duplicate` from the
+    // ledger, without a request, so they owe the budget nothing and end at once.
+    const limited = await openContext({
+      ...t.config,
+      settings: { ...t.config.settings, apiRateLimit: 1 },
+    });
+    closing.push(() => closeContext(limited));
+    await startWorkers(limited);
+    const again = await writeCsvSheet(dir, 'again.csv', rows(4).reverse());
+    const progress = await submitAndWait(limited, again);
+    expect(progress.counts.duplicate).toBe(4);
+    expect(await sandboxRequests(t.sandbox.api)).toHaveLength(4);
+  }, 60_000);
+});
+
+/**
+ * Queues a sheet on this context and waits for its report: for less than the budget's minute,
+ * which a row job held to it would wait for.
+ */
+async function submitAndWait(ctx: Context, path: string) {
+  const { sheetId } = await submitSheet(ctx, path);
+  return waitForReport(ctx, sheetId, 25_000);
+}

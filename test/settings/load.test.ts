@@ -236,6 +236,57 @@ describe('loadSettings', () => {
   });
 });
 
+describe('cron patterns', () => {
+  // Five or six fields that a regex of fields takes, but no schedule can run on: found when the
+  // settings are read, before Redis, the API or a worker is started.
+  it.each([
+    ['61 * * * *', /61/],
+    ['0 25 * * *', /25/],
+    ['0 0 31 2 *', /day of month/],
+    ['0 2 * * 9', /9/],
+    ['a b c d e', /a/],
+    ['0 2 * *', /4 fields/],
+  ])('refuses STATUS_SYNC_CRON %j in one line naming the setting', async (value, why) => {
+    const error = await loadSettings({ cwd, env: { STATUS_SYNC_CRON: value } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^STATUS_SYNC_CRON: must be a cron pattern of 5 or 6 fields/);
+    expect(message).toMatch(why);
+    expect(message.endsWith(`(got "${value}").`)).toBe(true);
+  });
+
+  it('refuses a bad pattern of the config file, naming where it is', async () => {
+    const configFile = await put(cwd, 'cron.json', '{"statusSyncCron": "0 0 30 2 *"}');
+    await expect(loadSettings({ cwd, configFile })).rejects.toThrow(
+      /^"statusSyncCron" in .*cron\.json: must be a cron pattern/,
+    );
+  });
+
+  it('refuses a schedule whose cron pattern cannot run, naming the schedule', async () => {
+    const configFile = await put(
+      cwd,
+      'bad-schedule.json',
+      JSON.stringify({ schedules: [{ name: 'nightly', cron: '0 2 * * 9', dir: 'share' }] }),
+    );
+    const error = await loadSettings({ cwd, configFile }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /^"schedules" in .*bad-schedule\.json: "nightly" has the cron pattern "0 2 \* \* 9", which .*9/,
+    );
+  });
+
+  it.each(['0 * * * *', '*/15 * * * * *', '0 9 * * mon-fri', '0 0 L * *', 'off'])(
+    'takes %j',
+    async (value) => {
+      expect((await loadSettings({ cwd, env: { STATUS_SYNC_CRON: value } })).statusSyncCron).toBe(
+        value,
+      );
+    },
+  );
+});
+
 describe('DASHBOARD_HOSTS', () => {
   it('is none by default, and reads comma-separated names or a list in the config file', async () => {
     expect((await loadSettings({ cwd })).dashboardHosts).toEqual([]);

@@ -1,0 +1,71 @@
+/**
+ * The reconciler, run every 30 s by a repeating job (jobs/reconcile.ts). It catches what a lost
+ * signal leaves behind:
+ * - a row or sheet job BullMQ gave up on while no worker was there to hear it: its row gets its
+ *   status (its sheet closes early), then the job is removed from the failed set, so that the
+ *   next pass reads only what failed since. Settling comes first: a process that dies between
+ *   the two leaves a job whose settling again changes nothing (a row keeps its first result),
+ *   and the next pass removes it;
+ * - a sheet whose rows are all final but whose report was never queued.
+ */
+import type { Job, Queue } from 'bullmq';
+
+import type { Context } from '../context.js';
+import { reportIfDue } from '../report/due.js';
+import { giveUpJob } from './give-up.js';
+
+/** Failed jobs read at once. */
+const PAGE = 500;
+
+/** What one pass settled. */
+export interface Reconciled {
+  /** Failed row jobs settled (now or before) and removed. */
+  rows: number;
+  /** Failed sheet jobs settled (now or before) and removed. */
+  sheets: number;
+  /** Reports queued for sheets whose signal was lost. */
+  reports: number;
+}
+
+export async function reconcile(ctx: Context): Promise<Reconciled> {
+  const rows = await settleFailed(ctx, 'rows');
+  const sheets = await settleFailed(ctx, 'sheets');
+  let reports = 0;
+  for (const sheetId of await ctx.store.activeSheets()) {
+    if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) reports += 1;
+  }
+  return { rows, sheets, reports };
+}
+
+/**
+ * Settles the failed jobs of a queue, oldest first (a job failing meanwhile goes to the end, not
+ * between the pages), and removes each one settled; a job not this connection's stays, and the
+ * next page starts after those kept.
+ */
+async function settleFailed(ctx: Context, name: 'rows' | 'sheets'): Promise<number> {
+  const queue = ctx.queues[name];
+  let settled = 0;
+  let kept = 0;
+  for (;;) {
+    const failed = await queue.getJobs(['failed'], kept, kept + PAGE - 1, true);
+    for (const job of failed) {
+      if (await settleOne(ctx, name, queue, job)) settled += 1;
+      else kept += 1;
+    }
+    if (failed.length < PAGE) return settled;
+  }
+}
+
+/** Whether the job was settled and removed. */
+async function settleOne(
+  ctx: Context,
+  name: 'rows' | 'sheets',
+  queue: Queue,
+  job: Job,
+): Promise<boolean> {
+  if (!(await giveUpJob(ctx, name, job, job.failedReason || 'failed'))) return false;
+  // 0: locked, as when someone retried the job meanwhile and a worker took it: it is then no
+  // longer in the failed set, nor settled by us twice (its row is final).
+  if (job.id !== undefined) await queue.remove(job.id);
+  return true;
+}
