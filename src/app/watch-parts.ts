@@ -4,18 +4,14 @@
  */
 import { join } from 'node:path';
 
-import type { RunningDashboard } from '../../dashboard/server.js';
-import { statIfThere } from '../../intake/files.js';
-import { ScheduledFolders, ScheduleError } from '../../intake/schedules.js';
-import { startWatcher } from '../../intake/watcher.js';
-import { recentProgress, sheetDetail } from '../../store/progress.js';
-import { ProcessHealth } from '../../workers/health.js';
-import {
-  startSchedules,
-  StatusScheduleError,
-  syncStatusSchedule,
-} from '../../workers/schedules.js';
-import { forUser } from '../errors.js';
+import type { RunningDashboard } from '../dashboard/server.js';
+import { statIfThere } from '../intake/files.js';
+import { ScheduledFolders, ScheduleError } from '../intake/schedules.js';
+import { startWatcher } from '../intake/watcher.js';
+import { recentProgress, sheetDetail } from '../store/progress.js';
+import { ProcessHealth } from '../workers/health.js';
+import { startSchedules, StatusScheduleError, syncStatusSchedule } from '../workers/schedules.js';
+import { forUser } from './errors.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
