@@ -10,14 +10,14 @@ import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
-import type { MappingSources } from '../orders/mapping-files.js';
-import type { Settings } from '../settings/load.js';
-import { checkMappingSources } from '../orders/mapping-files.js';
 import { MappingError } from '../orders/columns.js';
+import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
+import type { Settings } from '../settings/load.js';
 import { recentProgress } from '../store/progress.js';
 import { CliError, forUser } from './errors.js';
 import type { Importer } from './importer.js';
 
+/** How often an intake cut short (a file locked, a share gone a moment) is looked for again. */
 const RECOVERY_EVERY_MS = 60_000;
 
 /** What every part of `watch` is given. */

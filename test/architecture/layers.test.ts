@@ -34,7 +34,7 @@ const LAYERS: Record<string, number> = {
   /** A running process put together (`watch`, `worker`, `import`, `dashboard`): the one assembly. */
   'src/app': 7,
   'src/index': 7,
-  /** Apart: it imports nothing of the project, and only the assembly starts it. */
+  /** Apart: it imports nothing of the project, and only the top layers start it. */
   sandbox: 7,
   /** Parses arguments, calls the assembly, prints: nothing imports it. */
   'src/cli': 8,
