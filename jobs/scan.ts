@@ -1,24 +1,40 @@
-/** The `intake` queue: a schedule's scan of its folder, taking each sheet as the watcher does. */
+/**
+ * The `intake` queue: a schedule's scan, taking each sheet of its folder as the watcher does. The
+ * payload names the schedule only; its folder comes from this process's settings
+ * (`ScheduledFolders`). A payload of another shape (an older version's, with a folder in it) or
+ * naming a schedule this process does not have is refused: logged, nothing scanned, and not
+ * retried (the schedule fires again at its time).
+ */
 import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import type { Intake, IntakeResult } from '../src/intake/intake.js';
-import { sheetsIn } from '../src/intake/sheets-in.js';
+import { type ScheduledFolders, ScheduleError, scanSchedule } from '../src/intake/schedules.js';
 
-export const scanJobSchema = z.object({ name: z.string(), dir: z.string() });
+export const scanJobSchema = z.object({ schedule: z.string().min(1).max(200) }).strict();
 
 export function scanProcessor(
-  intake: Intake,
+  folders: ScheduledFolders,
+  intake: Pick<Intake, 'take'>,
+  logger: Logger,
   onResult?: (path: string, result: IntakeResult) => void,
 ) {
   return async (job: Job): Promise<number> => {
-    const { dir } = scanJobSchema.parse(job.data);
-    let queued = 0;
-    for (const path of await sheetsIn(dir)) {
-      const result = await intake.take(path, undefined, dir);
-      onResult?.(path, result);
-      if (result.kind === 'queued') queued += 1;
+    const parsed = scanJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      logger.warn(
+        { job: job.id, fields: Object.keys((job.data ?? {}) as object) },
+        'scan job refused: its payload must name a schedule and nothing else (no folder); nothing scanned',
+      );
+      return 0;
     }
-    return queued;
+    try {
+      return await scanSchedule(folders, parsed.data.schedule, intake, onResult);
+    } catch (error) {
+      if (!(error instanceof ScheduleError)) throw error;
+      logger.warn({ job: job.id, reason: error.message }, 'scan job refused; nothing scanned');
+      return 0;
+    }
   };
 }

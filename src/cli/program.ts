@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 
 import { packageVersion } from '../package-root.js';
 import type { SettingKey } from '../settings/table.js';
-import { CliError } from './errors.js';
+import { CliError } from '../app/errors.js';
 import type { CommandIo } from './io.js';
 import { splitOptions, withSettings } from './setting-options.js';
 import { terminalLines, terminalText } from './terminal-text.js';

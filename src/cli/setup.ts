@@ -12,7 +12,7 @@ import {
 } from '../orders/mapping-files.js';
 import type { Mapping } from '../orders/mapping.js';
 import { ConfigError, loadSettings, type SettingFlags, type Settings } from '../settings/load.js';
-import { forUser } from './errors.js';
+import { forUser } from '../app/errors.js';
 import type { CommandIo } from './io.js';
 
 /** The settings of a command: its flags, then the environment, then `--config`, then defaults. */
@@ -68,20 +68,6 @@ export async function mappingSources(
   };
   await forUser(checkMappingSources(sources), MappingError);
   return sources;
-}
-
-/**
- * `sources` with a connection's own `mapping` (absolute; from the config file), checked now: a
- * mistake in it stops the start (exit 1).
- */
-export async function withConnectionMapping(
-  sources: MappingSources,
-  file: string | undefined,
-): Promise<MappingSources> {
-  if (file === undefined) return sources;
-  const withIt = { ...sources, connection: file };
-  await forUser(checkMappingSources({ connection: file }), MappingError);
-  return withIt;
 }
 
 /** The mapping of the sheet at `path` (a `mapping.json` beside it, or `sources`); undefined: none. */

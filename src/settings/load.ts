@@ -119,7 +119,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     failed: resolve(dataDir, 'failed'),
     reports: at(values.reportsDir ?? resolve(dataDir, 'reports')),
   };
-  // The sheets' private copies (process-parts.ts) too.
+  // The sheets' private copies (app/process-parts.ts) too.
   refuseInboxHoldingOwnFolders(inboxDir, { ...folders, sheets: resolve(dataDir, 'sheets') });
   return {
     ...values,

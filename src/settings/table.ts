@@ -316,7 +316,7 @@ export const SETTINGS = {
     help: 'first retry delay of a row, in ms (doubling, with jitter)',
     schema: positiveInt.default(1000),
   },
-  /** Read where the embedded sandbox starts (cli/api-connection.ts); `sandbox` takes --planning. */
+  /** Read where the embedded sandbox starts (app/api-connection.ts); `sandbox` takes --planning. */
   embeddedSandboxPlanningS: {
     env: 'SANDBOX_PLANNING_S',
     flag: '--sandbox-planning <seconds>',

@@ -1,8 +1,8 @@
 /**
  * Scheduled imports: each `schedules` entry of the config file is a BullMQ job scheduler (safe to
- * upsert from several processes) on the connection's intake queue, whose job scans the entry's
- * folder and takes its sheets with the same intake as the watcher: for network shares where file
- * events do not arrive, and for nightly batches.
+ * upsert from several processes) on the connection's intake queue, whose job names the schedule;
+ * this process's worker scans the folder its settings give it (intake/schedules.ts) and takes its
+ * sheets with the same intake as the watcher.
  *
  * And the refresh of the orders' statuses (STATUS_SYNC_CRON, `watch` only): one job scheduler on
  * the connection's status queue (one firing however many processes hold it); `off` removes it.
@@ -14,7 +14,7 @@ import { Worker } from 'bullmq';
 import { scanProcessor } from '../../jobs/scan.js';
 import type { Context } from '../context.js';
 import type { Intake, IntakeResult } from '../intake/intake.js';
-import { type Schedule, syncSchedules } from '../intake/schedules.js';
+import { type ScheduledFolders, syncSchedules } from '../intake/schedules.js';
 import { bullConnection, STATUS_SYNC } from '../queue/queues.js';
 
 export interface RunningSchedules {
@@ -24,14 +24,16 @@ export interface RunningSchedules {
 /** Makes Redis hold exactly these schedules and, when there are any, runs their scans here. */
 export async function startSchedules(
   ctx: Context,
-  schedules: readonly Schedule[],
-  intake: Intake,
+  folders: ScheduledFolders,
+  intake: Pick<Intake, 'take'>,
   /** Told of every sheet a scan takes. */
   onResult?: (path: string, result: IntakeResult) => void,
 ): Promise<RunningSchedules> {
-  await syncSchedules(ctx.queues.intake, schedules);
-  if (schedules.length === 0) return { close: () => Promise.resolve() };
-  const worker = new Worker(ctx.queues.intake.name, scanProcessor(intake, onResult), {
+  await folders.check();
+  await syncSchedules(ctx.queues.intake, folders.schedules);
+  if (folders.schedules.length === 0) return { close: () => Promise.resolve() };
+  const processor = scanProcessor(folders, intake, ctx.logger, onResult);
+  const worker = new Worker(ctx.queues.intake.name, processor, {
     connection: bullConnection(ctx.settings.redisUrl),
     prefix: ctx.settings.prefix,
     concurrency: 1,

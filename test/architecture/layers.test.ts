@@ -31,10 +31,13 @@ const LAYERS: Record<string, number> = {
   'src/dashboard': 6,
   /** What a person types, parsed and typed: the CLI's; stages get theirs from the context. */
   'src/settings': 7,
-  'src/cli': 7,
+  /** A running process put together (`watch`, `worker`, `import`, `dashboard`): the one assembly. */
+  'src/app': 7,
   'src/index': 7,
-  /** Apart: it imports nothing of the project, and only the top layer starts it. */
+  /** Apart: it imports nothing of the project, and only the top layers start it. */
   sandbox: 7,
+  /** Parses arguments, calls the assembly, prints: nothing imports it. */
+  'src/cli': 8,
 };
 
 describe('the layers', () => {

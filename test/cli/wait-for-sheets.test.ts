@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { CliError } from '../../src/cli/errors.js';
+import { CliError } from '../../src/app/errors.js';
 import { unlessRedisGone, waitForSheets } from '../../src/cli/commands/wait-for-sheets.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 

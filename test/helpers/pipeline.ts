@@ -8,11 +8,11 @@ import { ApiClient } from '../../src/api/client.js';
 import { connectionOf } from '../../src/connections/connection.js';
 import { Catalogue, loadCatalogue } from '../../src/orders/catalogue.js';
 import { defaultProductsFile } from '../../src/package-root.js';
+import { assembleImporter } from '../../src/app/importer.js';
 import { type Context, type ContextParts, openContext } from '../../src/context.js';
 import { submitSheet } from '../../src/intake/submit.js';
 import { importStopped } from '../../src/rows/stop-import.js';
 import { type SheetProgress, sheetProgress } from '../../src/store/progress.js';
-import { startWorkers } from '../../src/workers/start.js';
 import { closeContext } from '../../src/workers/stop.js';
 import { installationOf } from '../../src/store/installation.js';
 import { takeSheetCopy } from '../../src/store/sheet-copy.js';
@@ -22,7 +22,10 @@ import { tempDir } from './files.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
 
-/** A context with workers on a Redis of its own prefix, against a sandbox of its own. */
+/**
+ * A context with workers on a Redis of its own prefix, against a sandbox of its own, put together
+ * by the assembly the commands use (`assembleImporter`) from the test's parts.
+ */
 export interface TestPipeline {
   ctx: Context;
   sandbox: TestSandbox;
@@ -97,6 +100,7 @@ export async function observingContext(parts: {
 }): Promise<{ ctx: Context; close(): Promise<void> }> {
   const dispatcher = new Agent();
   const config = await testPipelineConfig({ ...parts, dispatcher });
+  // Not the assembly: an observer must not lift a stop the observed process recorded.
   const ctx = await openContext({ ...config, settings: { ...config.settings, concurrency: 1 } });
   return {
     ctx,
@@ -155,8 +159,13 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
     ...(options.token !== undefined && { token: options.token }),
   });
   const config: ContextParts = { ...base, settings: { ...base.settings, ...options.settings } };
-  const ctx = await openContext(config);
-  if (options.workers !== false) await startWorkers(ctx);
+  // The assembly users run (src/app/importer.ts), from the test's own parts.
+  const assembled = await assembleImporter({
+    ...config,
+    announce: (line) => logs.push(line),
+    workers: options.workers !== false,
+  });
+  const { ctx } = assembled;
   return {
     ctx,
     sandbox,
@@ -169,7 +178,7 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
       return waitForReport(ctx, sheetId, timeoutMs);
     },
     async close() {
-      await closeContext(ctx, { graceMs: 2000 });
+      await assembled.close({ graceMs: 2000 });
       await dispatcher.close();
       await sandbox.close();
       await redis.cleanup();

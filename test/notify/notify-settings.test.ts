@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { contextSettings } from '../../src/cli/process-parts.js';
+import { contextSettings } from '../../src/app/process-parts.js';
 import { connectionOf } from '../../src/connections/connection.js';
 import { nextTryInMs } from '../../src/notify/deliver.js';
 import { eventBody, eventId, type NotifyEvent } from '../../src/notify/events.js';

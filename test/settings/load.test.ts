@@ -2,7 +2,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { contextSettings } from '../../src/cli/process-parts.js';
+import { contextSettings } from '../../src/app/process-parts.js';
 import { ConfigError, loadSettings } from '../../src/settings/load.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { put, tempDir } from '../helpers/files.js';

@@ -1,7 +1,7 @@
 /** The settings of the status of imported orders: STATUS_DAYS, STATUS_SYNC_CRON, STATUS_FINAL. */
 import { describe, expect, it } from 'vitest';
 
-import { contextSettings } from '../../src/cli/process-parts.js';
+import { contextSettings } from '../../src/app/process-parts.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { tempDir } from '../helpers/files.js';
 

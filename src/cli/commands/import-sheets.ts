@@ -5,8 +5,8 @@ import type { Mapping } from '../../orders/mapping.js';
 import { importStopped } from '../../rows/stop-import.js';
 import { sheetProgress } from '../../store/progress.js';
 import { SheetUnsettledError } from '../../store/sheet-copy.js';
-import { forUser } from '../errors.js';
-import type { Importer } from '../importer.js';
+import { forUser } from '../../app/errors.js';
+import type { Importer } from '../../app/importer.js';
 import { shortPath } from '../setup.js';
 import { unlessRedisGone, type Watched } from './wait-for-sheets.js';
 

@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 import type { SettingFlags } from '../../settings/load.js';
-import { CliError } from '../errors.js';
-import { chosenConnection, openChosen } from '../importers.js';
+import { CliError } from '../../app/errors.js';
+import { chosenConnection, openChosen } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
 import { terminalText } from '../terminal-text.js';

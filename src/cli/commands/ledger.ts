@@ -7,11 +7,11 @@
 import { join } from 'node:path';
 
 import type { SettingFlags, Settings } from '../../settings/load.js';
-import { connectApi } from '../api-connection.js';
-import { chosenConnection } from '../chosen-connection.js';
-import { CliError } from '../errors.js';
+import { connectApi } from '../../app/api-connection.js';
+import { chosenConnection } from '../../app/chosen-connection.js';
+import { CliError } from '../../app/errors.js';
 import type { CommandIo } from '../io.js';
-import { catalogueOf, installationOfSettings, redisOf } from '../process-parts.js';
+import { catalogueOf, installationOfSettings, redisOf } from '../../app/process-parts.js';
 import { commandSettings } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import {

@@ -3,7 +3,7 @@ import { ConfigError, loadSandboxSettings, type SettingFlags } from '../../setti
 import type { SandboxOptionsInput } from '../../../sandbox/options.js';
 import { defaultProductsFile, ProductsFileError } from '../../../sandbox/products.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/server.js';
-import { CliError, forUser } from '../errors.js';
+import { CliError, forUser } from '../../app/errors.js';
 import type { CommandIo } from '../io.js';
 import {
   describeFaults,

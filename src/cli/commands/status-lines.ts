@@ -5,8 +5,8 @@
 import { StatusFatalError } from '../../status/read-order.js';
 import { type ReportedSheet, ReportFolderError } from '../../status/report-folder.js';
 import { refreshSheetStatus, type SheetStatus } from '../../status/status.js';
-import { CliError } from '../errors.js';
-import type { Importer } from '../importer.js';
+import { CliError } from '../../app/errors.js';
+import type { Importer } from '../../app/importer.js';
 import { shortPath } from '../setup.js';
 
 /** A sheet's line of the run: its status, or why it was not read. */

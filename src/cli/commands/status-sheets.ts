@@ -14,7 +14,7 @@ import {
   ReportFolderError,
   reportOfSheet,
 } from '../../status/report-folder.js';
-import { CliError, forUser } from '../errors.js';
+import { CliError, forUser } from '../../app/errors.js';
 
 export interface ChosenSheets {
   sheets: ReportedSheet[];

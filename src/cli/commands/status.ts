@@ -6,8 +6,8 @@
  */
 import { AbortedError } from '../../api/errors.js';
 import type { SettingFlags } from '../../settings/load.js';
-import { openImporter } from '../importer.js';
-import { openEach } from '../importers.js';
+import { openImporter } from '../../app/importer.js';
+import { openEach } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings } from '../setup.js';
 import { terminalText } from '../terminal-text.js';

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 
 import { CatalogueError, loadCatalogue } from '../../orders/catalogue.js';
 import type { SettingFlags } from '../../settings/load.js';
-import { forUser } from '../errors.js';
-import { chosenConnection } from '../chosen-connection.js';
+import { forUser } from '../../app/errors.js';
+import { chosenConnection } from '../../app/chosen-connection.js';
 import type { CommandIo } from '../io.js';
 import { paint } from '../paint.js';
 import { commandSettings, mappingOfSheet, mappingSources, shortPath } from '../setup.js';

@@ -11,7 +11,7 @@ import { pendingNotifications, sheetDoneJobIds } from '../../notify/queue-notifi
 import { isRedisUnreachable } from '../../redis/connect.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SheetProgress } from '../../store/progress.js';
-import { CliError } from '../errors.js';
+import { CliError } from '../../app/errors.js';
 import type { ProgressBars } from './progress-bars.js';
 
 /** What waitForSheets needs of the context. */

@@ -1,20 +1,14 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { RunningDashboard } from '../../dashboard/server.js';
-import type { SettingFlags } from '../../settings/load.js';
-import { serviceStart } from '../importer.js';
-import { type Importers, openEach } from '../importers.js';
+import { announceHosts, refuseExposure } from '../../app/dashboard-serving.js';
+import { serviceStart } from '../../app/importer.js';
+import { type RunningWatch, startWatch } from '../../app/watch.js';
+import type { MappingSources } from '../../orders/mapping-files.js';
+import type { SettingFlags, Settings } from '../../settings/load.js';
+import { sheetProgress } from '../../store/progress.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, shortPath } from '../setup.js';
-import { announceHosts, refuseExposure } from './dashboard-serving.js';
-import { startIntake, type WatchParts } from './watch-intake.js';
-import {
-  serveWatchDashboard,
-  startScheduledScans,
-  startStatusSync,
-  watchInbox,
-} from './watch-parts.js';
+import { DoneAnnouncer } from './done-lines.js';
 import {
   type LeftOver,
   leftOver,
@@ -49,83 +43,65 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   if (opts.dashboard !== false) refuseExposure(settings);
   const logger = commandLogger(io, settings);
   const start = serviceStart(io);
-  for (const dir of [
-    settings.inboxDir,
-    settings.workDir,
-    settings.archiveDir,
-    settings.failedDir,
-    settings.reportsDir,
-  ]) {
-    await mkdir(dir, { recursive: true });
-  }
-  const importers = await openEach(settings, settings.connections, announce, (one) =>
-    start.opened({ settings, logger, announce, ...one }),
-  );
-  const [importer = never()] = importers.all;
-  const stops: Array<() => Promise<unknown>> = [];
-  const stopParts = async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
-  };
-  let dashboard: RunningDashboard | undefined;
-  const parts: WatchParts = {
-    settings,
-    mappings,
-    importer,
-    importers: importers.all,
-    logger,
-    announce,
-    show: (path) => shortPath(path, io.cwd),
-    onStop: (stop) => stops.push(stop),
-    lines: progress,
-    // The address the dashboard listens on, once it does.
-    sheetPage: (sheetId) =>
-      dashboard === undefined
-        ? undefined
-        : `${dashboard.url}/sheets/${encodeURIComponent(sheetId)}`,
-  };
+  const show = (path: string) => shortPath(path, io.cwd);
+  let watch: RunningWatch;
   try {
-    const intake = await startIntake(parts);
-    await startScheduledScans(parts, intake);
-    await startStatusSync(parts);
-    dashboard = opts.dashboard === false ? undefined : await serveWatchDashboard(parts);
-    await watchInbox(parts, intake);
-    announceWatching(parts, dashboard);
-    const signal = await start.firstSignal;
-    announce(
-      `${signal}: no more sheets are taken; rows in flight finish (Ctrl+C again to stop at once)…`,
-    );
-    stopAtOnceOnSecondSignal(io, importers, announce);
-    await stopParts();
-    progress.close();
-    const left: LeftOver[] = [];
-    await importers.close({
-      graceMs: 60_000,
-      afterWorkers: async (one) => {
-        left.push(await leftOver(one.ctx.store, one.connection.id));
-      },
+    watch = await startWatch({
+      settings,
+      mappings,
+      logger,
+      announce,
+      show,
+      dashboard: opts.dashboard !== false,
+      start,
+      follower: (importer, page) =>
+        new DoneAnnouncer({
+          progress: (sheetId) => sheetProgress(importer.ctx.store, sheetId),
+          print: announce,
+          show,
+          logger,
+          lines: progress,
+          page,
+        }),
     });
-    // A connection whose Redis did not answer counted nothing: then the sum is not known.
-    announce(leftOverLine(left.length === importers.all.length ? sumLeftOver(left) : undefined));
-    announce('Stopped.');
-    return 0;
   } catch (error) {
-    await stopParts();
     progress.close();
-    await importers.close({ graceMs: 5_000 });
     throw error;
   }
+  announceWatching(settings, mappings, watch, show, announce);
+  const signal = await start.firstSignal;
+  announce(
+    `${signal}: no more sheets are taken; rows in flight finish (Ctrl+C again to stop at once)…`,
+  );
+  stopAtOnceOnSecondSignal(io, watch.importers, announce);
+  await watch.stopTaking();
+  progress.close();
+  const left: LeftOver[] = [];
+  await watch.close({
+    graceMs: 60_000,
+    afterWorkers: async (one) => {
+      left.push(await leftOver(one.ctx.store, one.connection.id));
+    },
+  });
+  // A connection whose Redis did not answer counted nothing: then the sum is not known.
+  announce(
+    leftOverLine(left.length === watch.importers.all.length ? sumLeftOver(left) : undefined),
+  );
+  announce('Stopped.');
+  return 0;
 }
 
-/** openEach opens one importer at least. */
-function never(): never {
-  throw new Error('no importer was opened');
-}
-
-function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undefined): void {
-  const { settings, announce } = parts;
+function announceWatching(
+  settings: Settings,
+  mappings: MappingSources,
+  watch: RunningWatch,
+  show: (path: string) => string,
+  announce: (line: string) => void,
+): void {
+  const { dashboard } = watch;
   // Several offices: each connection was named as it opened.
   if (settings.connections.length === 0) {
-    const { apiBaseUrl, name, sandbox } = parts.importer.connection;
+    const { apiBaseUrl, name, sandbox } = watch.importer.connection;
     announce(
       sandbox
         ? `Orders go to the embedded sandbox at ${apiBaseUrl}, not to the inspection company.`
@@ -134,14 +110,13 @@ function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undef
   }
   const polling = settings.inboxPolling ? ' (polling it every second)' : '';
   const offices = settings.connections.map(
-    (c) => `${parts.show(join(settings.inboxDir, c.inbox))}/ for "${c.name}"`,
+    (c) => `${show(join(settings.inboxDir, c.inbox))}/ for "${c.name}"`,
   );
   const where =
     offices.length === 0
       ? 'there'
       : `into its office's subfolder (${offices.join(', ')}); a sheet anywhere else is not taken`;
   announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) ${where}.`);
-  const { mappings, show } = parts;
   if (mappings.flag !== undefined)
     announce(`Every sheet is read with the mapping ${show(mappings.flag)}.`);
   else if (mappings.config !== undefined)
@@ -158,7 +133,7 @@ function announceWatching(parts: WatchParts, dashboard: RunningDashboard | undef
 
 function stopAtOnceOnSecondSignal(
   io: CommandIo,
-  importer: Pick<Importers, 'close'>,
+  importer: Pick<RunningWatch['importers'], 'close'>,
   announce: (line: string) => void,
 ): void {
   void io.stopSignal().then(async () => {

@@ -1,11 +1,10 @@
+import { serviceStart } from '../../app/importer.js';
+import { startWorker } from '../../app/worker.js';
 import { createLogger } from '../../logger.js';
 import type { SettingFlags } from '../../settings/load.js';
-import { serviceStart } from '../importer.js';
-import { openEach } from '../importers.js';
 import type { CommandIo } from '../io.js';
 import { commandSettings } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import { startMonitoring } from './monitoring.js';
 
 export interface WorkerCommandOptions {
   config?: string;
@@ -23,34 +22,21 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const start = serviceStart(io);
-  const monitoring = await startMonitoring(settings, logger, {
-    metrics: start.metrics,
-    announce,
-    ...(settings.metricsPort !== undefined && { port: settings.metricsPort }),
-  });
-  // Every configured connection: this worker holds each one's token, and works its sheets.
-  const importers = await openEach(settings, settings.connections, announce, (one) =>
-    start.opened({ settings, logger, announce, ...one }),
-  ).catch(async (error: unknown) => {
-    await monitoring.close();
-    throw error;
-  });
-  monitoring.health.started(importers.all.map((importer) => importer.ctx));
-  const served = importers.all
+  const worker = await startWorker({ settings, logger, announce, start });
+  const served = worker.importers.all
     .map((i) => `${i.apiBaseUrl} (connection ${i.connection.name} ${i.connection.id})`)
     .join(', ');
   announce(
     `Worker ready: ${settings.concurrency} rows at a time per connection, orders to ${served}: only their sheets are worked here. Stop with Ctrl+C.`,
   );
   const signal = await start.firstSignal;
-  monitoring.health.stopping();
+  worker.stopping();
   announce(`${signal}: finishing the rows in flight (Ctrl+C again to stop at once)…`);
   void io.stopSignal().then(() => {
     announce('Stopping now; rows in flight resume from their last recorded step.');
-    void importers.close({ force: true });
+    void worker.close({ force: true });
   });
-  await importers.close({ graceMs: 60_000 });
-  await monitoring.close();
+  await worker.close({ graceMs: 60_000 });
   announce('Stopped.');
   return 0;
 }

@@ -6,12 +6,11 @@ import type { Logger } from 'pino';
 
 import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
-import type { Context } from '../context.js';
+import type { Context, ContextParts } from '../context.js';
 import { markedFirstUse, openRemembering } from './context-start.js';
 import { startWorkers } from '../workers/start.js';
 import { type CloseOptions, closeContext, forceStop } from '../workers/stop.js';
 import { probeApi } from './api-connection.js';
-import type { CommandIo } from './io.js';
 import {
   catalogueOf,
   contextSettings,
@@ -55,19 +54,22 @@ export interface OpenImporterOptions {
   };
 }
 
+/** A service's start: its first stop signal, its metrics, and how it opens its importers. */
+export interface ServiceStart {
+  firstSignal: Promise<string>;
+  metrics: Metrics;
+  opened(
+    parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce' | 'connection' | 'shared'>,
+  ): Promise<Importer>;
+}
+
 /**
  * `watch` and `worker`: the first stop signal is listened for from the start, so a Ctrl+C while
  * starting up stops gracefully once started, or at once while the API is waited for. `opened`
  * then opens the importer as a service (with workers; an API away at start is waited for on),
  * counting into the process's one registry (`metrics`, served at /metrics).
  */
-export function serviceStart(io: Pick<CommandIo, 'stopSignal'>): {
-  firstSignal: Promise<string>;
-  metrics: Metrics;
-  opened(
-    parts: Pick<OpenImporterOptions, 'settings' | 'logger' | 'announce' | 'connection' | 'shared'>,
-  ): Promise<Importer>;
-} {
+export function serviceStart(io: { stopSignal(): Promise<string> }): ServiceStart {
   const metrics = new Metrics();
   const firstSignal = io.stopSignal();
   const starting = new AbortController();
@@ -96,22 +98,21 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },
       undo,
     );
-    const ctx = await openRemembering(
-      {
-        settings: contextSettings(settings, redis.url),
-        catalogue,
-        api: api.client,
-        connection: api.connection,
-        installation,
-        logger,
-        announce,
-        ...(options.metrics && { metrics: options.metrics }),
-      },
-      options,
-    );
     let closeOptions: CloseOptions = {};
+    const { ctx } = await assembleImporter({
+      settings: contextSettings(settings, redis.url),
+      catalogue,
+      api: api.client,
+      connection: api.connection,
+      installation,
+      logger,
+      announce,
+      ...(options.metrics && { metrics: options.metrics }),
+      workers: options.workers,
+      service: options.service,
+      signal: options.signal,
+    });
     undo.push(() => closeContext(ctx, closeOptions));
-    if (options.workers) await startWorkers(ctx);
     return {
       ctx,
       connection: api.connection,
@@ -130,6 +131,38 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     await undo.run();
     throw error;
   }
+}
+
+/** The parts of one importer's context, and how it runs. */
+export interface AssemblyParts extends ContextParts {
+  /** Where announcements go (stderr). */
+  announce: (line: string) => void;
+  /** With the context's workers (`import` without --no-workers, `watch`, `worker`). */
+  workers: boolean;
+  /** `watch` and `worker`: a Redis that forgot the installation is waited for, not fatal. */
+  service?: boolean | undefined;
+  /** Stops the waiting. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One importer's context from parts already made (openImporter's, or a test's): opened where it
+ * may work (context-start.ts), then its workers started. Its close stops them (a second call with
+ * `force`: at once) and closes the context.
+ */
+export async function assembleImporter(
+  parts: AssemblyParts,
+): Promise<{ ctx: Context; close: (how?: CloseOptions) => Promise<void> }> {
+  const { workers, service, signal, ...contextParts } = parts;
+  const ctx = await openRemembering(contextParts, { service, signal });
+  const close = (how: CloseOptions = {}) => closeContext(ctx, how);
+  try {
+    if (workers) await startWorkers(ctx);
+  } catch (error) {
+    await close({ graceMs: 5_000 });
+    throw error;
+  }
+  return { ctx, close };
 }
 
 /** What was opened, closed in the reverse order, once however often it is asked. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { connectApi } from '../../src/cli/api-connection.js';
+import { connectApi } from '../../src/app/api-connection.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { tempDir } from '../helpers/files.js';
 

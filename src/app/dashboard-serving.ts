@@ -1,18 +1,18 @@
 /** The dashboard as `watch` and `dashboard` serve it: refused when open, told where it is. */
 import { Agent } from 'undici';
 
-import { ApiClient } from '../../api/client.js';
+import { ApiClient } from '../api/client.js';
 import {
   DashboardError,
   type DashboardOptions,
   exposureProblem,
   type RunningDashboard,
   startDashboard,
-} from '../../dashboard/server.js';
-import { LOOPBACK_HOSTS } from '../../dashboard/hosts.js';
-import type { Settings } from '../../settings/load.js';
-import { CliError } from '../errors.js';
-import { probeApi, readToken } from '../api-connection.js';
+} from '../dashboard/server.js';
+import { LOOPBACK_HOSTS } from '../dashboard/hosts.js';
+import type { Settings } from '../settings/load.js';
+import { CliError } from './errors.js';
+import { probeApi, readToken } from './api-connection.js';
 
 /** Refused before anything starts: a dashboard open beyond this machine needs a password. */
 export function refuseExposure(settings: Settings): void {

@@ -1,8 +1,8 @@
 /** Which of the config file's connections `import` and `validate` use (`--connection NAME`). */
 import { describe, expect, it } from 'vitest';
 
-import { CliError } from '../../src/cli/errors.js';
-import { chosenConnection } from '../../src/cli/chosen-connection.js';
+import { CliError } from '../../src/app/errors.js';
+import { chosenConnection } from '../../src/app/chosen-connection.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
 

@@ -2,21 +2,16 @@
  * The parts `watch` runs beside its workers and intake: the schedules, the dashboard and the
  * inbox watcher. Each one started leaves what stops it with `onStop`.
  */
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 
-import type { RunningDashboard } from '../../dashboard/server.js';
-import { statIfThere } from '../../intake/files.js';
-import { ScheduleError } from '../../intake/schedules.js';
-import { startWatcher } from '../../intake/watcher.js';
-import { recentProgress, sheetDetail } from '../../store/progress.js';
-import { ProcessHealth } from '../../workers/health.js';
-import {
-  startSchedules,
-  StatusScheduleError,
-  syncStatusSchedule,
-} from '../../workers/schedules.js';
-import { CliError, forUser } from '../errors.js';
+import type { RunningDashboard } from '../dashboard/server.js';
+import { statIfThere } from '../intake/files.js';
+import { ScheduledFolders, ScheduleError } from '../intake/schedules.js';
+import { startWatcher } from '../intake/watcher.js';
+import { recentProgress, sheetDetail } from '../store/progress.js';
+import { ProcessHealth } from '../workers/health.js';
+import { startSchedules, StatusScheduleError, syncStatusSchedule } from '../workers/schedules.js';
+import { forUser } from './errors.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
@@ -35,9 +30,9 @@ export async function startScheduledScans(
     const name = importer.configured?.name;
     // Without `connection`, a schedule is the only connection's (settings refuse it otherwise).
     const mine = settings.schedules.filter((s) => (s.connection ?? name) === name);
-    for (const s of mine) await refuseScanOfOtherInbox(parts, running, s, name);
+    const folders = new ScheduledFolders(mine, name, otherInboxes(parts, running, name));
     const schedules = await forUser(
-      startSchedules(importer.ctx, mine, intake, running.tell),
+      startSchedules(importer.ctx, folders, intake, running.tell),
       ScheduleError,
     );
     parts.onStop(() => schedules.close());
@@ -53,6 +48,15 @@ export async function startScheduledScans(
   }
 }
 
+/** The inbox subfolders of the offices other than `name`'s. */
+function otherInboxes(parts: WatchParts, running: RunningIntake, name: string | undefined) {
+  return parts.importers.flatMap(({ configured }) =>
+    configured === undefined || configured.name === name
+      ? []
+      : [{ name: configured.name, dir: join(running.inboxDir, configured.inbox) }],
+  );
+}
+
 /**
  * The refresh of the orders' statuses (STATUS_SYNC_CRON) on each connection's status queue, or
  * none (`off`): each connection reads back only the sheets imported through it.
@@ -66,34 +70,6 @@ export async function startStatusSync(parts: WatchParts): Promise<void> {
       ? 'Orders are not read back on a schedule (STATUS_SYNC_CRON off): `order-importer status` does it.'
       : `The orders of the sheets reported in the last ${statusDays} days are read back on "${cron}" (STATUS_SYNC_CRON) into each report's status.csv.`,
   );
-}
-
-/**
- * A schedule's folder, its links resolved, may not lead into another office's inbox: a scan
- * coming before the watcher would take that office's sheet with this connection's token. The
- * settings refuse such a folder by name; a link to one is found here.
- */
-async function refuseScanOfOtherInbox(
-  parts: WatchParts,
-  running: RunningIntake,
-  schedule: { name: string; dir: string },
-  name: string | undefined,
-): Promise<void> {
-  const real = await realpath(schedule.dir).catch(() => undefined);
-  if (real === undefined || name === undefined) return;
-  const within = (a: string, b: string) => {
-    const rel = relative(a, b);
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-  };
-  for (const importer of parts.importers) {
-    const other = importer.configured;
-    if (other === undefined || other.name === name) continue;
-    const inbox = join(running.inboxDir, other.inbox);
-    if (!within(real, inbox) && !within(inbox, real)) continue;
-    throw new CliError(
-      `Schedule "${schedule.name}" of connection "${name}" scans ${schedule.dir}, which leads into the inbox of "${other.name}" (${inbox}): that office's sheets would be sent with the token of "${name}". Give the schedule a folder of its own.`,
-    );
-  }
 }
 
 /** The dashboard of the imports this watch's Redis holds. */

@@ -2,8 +2,8 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { ApiError, type ApiErrorDetails } from '../../src/api/errors.js';
-import { CliError } from '../../src/cli/errors.js';
-import { waitForApi } from '../../src/cli/wait-for-api.js';
+import { CliError } from '../../src/app/errors.js';
+import { waitForApi } from '../../src/app/wait-for-api.js';
 
 const BASE = 'http://api.test';
 

@@ -12,7 +12,8 @@ import { CliError } from './errors.js';
 import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
 import { catalogueOf, installationOfSettings, redisOf } from './process-parts.js';
 
-// Where it was first; `validate` imports it from its own module, without the importer.
+// Where `import` finds it beside openChosen; `validate` imports it from its own module, without
+// the importer.
 export { chosenConnection } from './chosen-connection.js';
 
 export interface Importers {

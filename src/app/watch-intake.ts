@@ -1,23 +1,23 @@
 /**
  * What `watch` takes sheets with: each connection's intake (routed by the inbox subfolder a sheet
- * lies in), with the intakes an earlier stop interrupted finished, and a line said for each sheet
- * taken and each one done.
+ * lies in), with the intakes an earlier stop interrupted finished at start and by a pass every
+ * minute, and a line said for each sheet taken; each one is handed to the watch's follower.
  */
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Logger } from 'pino';
 
-import { Intake, type IntakeResult } from '../../intake/intake.js';
-import { type InboxRoute, RoutedIntake } from '../../intake/routes.js';
-import type { MappingSources } from '../../orders/mapping-files.js';
-import type { Settings } from '../../settings/load.js';
-import { recentProgress, sheetProgress } from '../../store/progress.js';
-import { CliError } from '../errors.js';
-import type { Importer } from '../importer.js';
-import { withConnectionMapping } from '../setup.js';
-import { DoneAnnouncer, type DoneAnnouncerOptions } from './done-lines.js';
+import { Intake, type IntakeResult } from '../intake/intake.js';
+import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
+import { MappingError } from '../orders/columns.js';
+import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
+import type { Settings } from '../settings/load.js';
+import { recentProgress } from '../store/progress.js';
+import { CliError, forUser } from './errors.js';
+import type { Importer } from './importer.js';
 
+/** How often an intake cut short (a file locked, a share gone a moment) is looked for again. */
 const RECOVERY_EVERY_MS = 60_000;
 
 /** What every part of `watch` is given. */
@@ -35,10 +35,8 @@ export interface WatchParts {
   show: (path: string) => string;
   /** Keeps what stops a part, for the end. */
   onStop: (stop: () => Promise<unknown>) => void;
-  /** The progress lines of the sheets in work (all of this watch's, by sheet id). */
-  lines: NonNullable<DoneAnnouncerOptions['lines']>;
-  /** A sheet's page on the dashboard this watch serves (none without one, or before it listens). */
-  sheetPage: (sheetId: string) => string | undefined;
+  /** Follows a sheet this watch took (or an earlier run left under way) until it is done. */
+  follow: (sheetId: string) => void;
 }
 
 export interface RunningIntake {
@@ -81,26 +79,17 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
       routed.watched instanceof RoutedIntake ? routed.watched.routeOf(path)?.name : undefined;
     return name === undefined ? '' : ` for connection "${name}"`;
   };
-  const done = new DoneAnnouncer({
-    progress: (sheetId) => sheetProgress(parts.importer.ctx.store, sheetId),
-    print: announce,
-    show,
-    logger,
-    lines: parts.lines,
-    page: parts.sheetPage,
-  });
-  parts.onStop(() => done.close());
   const tell = (path: string, result: IntakeResult) => {
     if (result.kind === 'queued') {
       announce(`Took ${show(path)} as sheet ${result.sheetId}${office(path)}.`);
-      done.follow(result.sheetId);
+      parts.follow(result.sheetId);
     }
     if (result.kind === 'refused') announce(result.why);
     if (result.kind === 'unreadable')
       announce(`${show(path)} cannot be read: moved to ${show(result.folder)}.`);
   };
-  await recoverAtStart(intakes, done, parts);
-  for (const intake of intakes) recoverEveryMinute(intake, done, parts);
+  await recoverAtStart(intakes, parts);
+  for (const intake of intakes) recoverEveryMinute(intake, parts);
   return { intakes, tell, ...routed };
 }
 
@@ -108,11 +97,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
  * The intakes an earlier stop interrupted, finished; sheets an earlier run left under way,
  * followed. Those of another connection sharing the Redis are not this watch's to finish.
  */
-async function recoverAtStart(
-  intakes: readonly Intake[],
-  done: DoneAnnouncer,
-  parts: WatchParts,
-): Promise<void> {
+async function recoverAtStart(intakes: readonly Intake[], parts: WatchParts): Promise<void> {
   const { announce, show } = parts;
   const finished: string[] = [];
   const stranded = new Set<string>();
@@ -123,11 +108,11 @@ async function recoverAtStart(
   }
   if (finished.length > 0)
     announce(`Finished ${finished.length} intake(s) an earlier stop interrupted.`);
-  for (const sheetId of finished) done.follow(sheetId);
+  for (const sheetId of finished) parts.follow(sheetId);
   const mine = new Set(parts.importers.map((importer) => importer.connection.id));
   for (const sheet of await recentProgress(parts.importer.ctx.store))
     if (sheet.state !== 'done' && sheet.connectionId !== undefined && mine.has(sheet.connectionId))
-      done.follow(sheet.sheetId);
+      parts.follow(sheet.sheetId);
   for (const work of stranded) {
     announce(
       `${show(work)} was queued, but Redis has no record of it (did Redis lose its data?): it is left alone. Check which of its rows have orders, then drop its sheet into the inbox again.`,
@@ -170,12 +155,12 @@ async function inboxRoutes(
  * An intake that failed half-way (a file locked, a share gone a moment) is finished by a later
  * pass instead of waiting for the next start.
  */
-function recoverEveryMinute(intake: Intake, done: DoneAnnouncer, parts: WatchParts): void {
+function recoverEveryMinute(intake: Intake, parts: WatchParts): void {
   const passes = setInterval(() => {
     intake
       .recover({ minAgeMs: RECOVERY_EVERY_MS })
       .then(({ finished }) => {
-        for (const sheetId of finished) done.follow(sheetId);
+        for (const sheetId of finished) parts.follow(sheetId);
       })
       .catch((error: unknown) => {
         parts.logger.warn({ err: error }, 'recovery pass failed; the next one tries again');
@@ -186,4 +171,17 @@ function recoverEveryMinute(intake: Intake, done: DoneAnnouncer, parts: WatchPar
     clearInterval(passes);
     return Promise.resolve();
   });
+}
+
+/**
+ * `sources` with a connection's own `mapping` (absolute; from the config file), checked now: a
+ * mistake in it stops the start (exit 1).
+ */
+async function withConnectionMapping(
+  sources: MappingSources,
+  file: string | undefined,
+): Promise<MappingSources> {
+  if (file === undefined) return sources;
+  await forUser(checkMappingSources({ connection: file }), MappingError);
+  return { ...sources, connection: file };
 }

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { connectApi, readToken } from '../../src/cli/api-connection.js';
-import { CliError } from '../../src/cli/errors.js';
+import { connectApi, readToken } from '../../src/app/api-connection.js';
+import { CliError } from '../../src/app/errors.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
 

@@ -5,11 +5,11 @@
  */
 import type { Logger } from 'pino';
 
-import type { Metrics } from '../../metrics/metrics.js';
-import { type RunningMetricsServer, startMetricsServer } from '../../metrics/server.js';
-import type { Settings } from '../../settings/load.js';
-import { ProcessHealth } from '../../workers/health.js';
-import { CliError } from '../errors.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { type RunningMetricsServer, startMetricsServer } from '../metrics/server.js';
+import type { Settings } from '../settings/load.js';
+import { ProcessHealth } from '../workers/health.js';
+import { CliError } from './errors.js';
 
 export interface Monitoring {
   metrics: Metrics;

@@ -1,0 +1,70 @@
+/**
+ * The dashboard alone assembled (`dashboard`): beside `watch` or `worker` processes on the same
+ * Redis, it reads their imports (`ImportsMonitor`) and runs none itself.
+ */
+import type { Logger } from 'pino';
+
+import type { RunningDashboard } from '../dashboard/server.js';
+import { Metrics, queueCountsOf } from '../metrics/metrics.js';
+import { RedisUnavailableError, resolveRedis } from '../redis/resolve.js';
+import type { Settings } from '../settings/load.js';
+import { ImportsMonitor } from '../store/monitor.js';
+import { apiHealth, serveDashboard } from './dashboard-serving.js';
+import { forUser } from './errors.js';
+
+export interface RunningDashboardAlone {
+  dashboard: RunningDashboard;
+  /** The Redis whose imports it shows. */
+  redisUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startDashboardAlone(
+  settings: Settings,
+  logger: Logger,
+): Promise<RunningDashboardAlone> {
+  const redis = await forUser(
+    resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir, startPrivate: false }),
+    RedisUnavailableError,
+  );
+  const api = await apiHealth(settings);
+  let monitor: ImportsMonitor | undefined;
+  try {
+    monitor = await ImportsMonitor.connect({
+      redisUrl: redis.url,
+      prefix: settings.queuePrefix,
+      logger,
+    });
+    const watched = monitor;
+    // It imports nothing: its counters stay at 0; the queues and the process are what it shows.
+    const metrics = new Metrics();
+    metrics.watchQueues(queueCountsOf(watched.queues));
+    const dashboard = await serveDashboard(
+      settings,
+      {
+        overview: () => watched.overview(),
+        notTaken: () => watched.notTaken(),
+        sheet: (sheetId) => watched.sheet(sheetId),
+        results: watched.results,
+        health: async () => ({ redis: await watched.redisAnswers(), api: await api.answers() }),
+        queues: watched.queues,
+        metrics,
+        logger,
+      },
+      'set DASHBOARD_PORT or --port',
+    );
+    return {
+      dashboard,
+      redisUrl: redis.url,
+      close: async () => {
+        await dashboard.close();
+        await watched.close();
+        await api.close();
+      },
+    };
+  } catch (error) {
+    await monitor?.close();
+    await api.close();
+    throw error;
+  }
+}
