@@ -3,7 +3,7 @@ import type { SettingFlags } from '../../settings/load.js';
 import { serviceStart } from '../importer.js';
 import { openEach } from '../importers.js';
 import type { CommandIo } from '../io.js';
-import { commandSettings } from '../setup.js';
+import { commandSettings, logDestination } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { startMonitoring } from './monitoring.js';
 
@@ -21,7 +21,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const settings = await commandSettings(io, opts.config, opts.settings);
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
-  const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
+  const logger = createLogger({ level: settings.logLevel, destination: logDestination(io) });
   const start = serviceStart(io);
   const monitoring = await startMonitoring(settings, logger, {
     metrics: start.metrics,
