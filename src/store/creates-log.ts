@@ -10,7 +10,7 @@
  * that have a ledger key are written: a row imported with --allow-duplicates is no one's
  * duplicate.
  */
-import { appendFile, mkdir, readdir } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 import { z } from 'zod';
@@ -32,37 +32,122 @@ export interface CreateSent {
   sentAt: string;
 }
 
-/** Written before the create leaves: if this fails, nothing was sent. */
-export async function logCreateSent(dir: string, sent: CreateSent): Promise<void> {
-  const line = { c: sent.connectionId, r: sent.row, k: sent.key, s: sent.sentAt };
-  await append(dir, sent.sheetId, line);
+/**
+ * The log of one process: a sheet's file is opened at its first line and kept open while lines
+ * come (an open, a write and a close per line cost an import more CPU than its Redis did), lines
+ * that come while a write is in flight leave together in the next write, and a file no line came
+ * to for `idleMs` is closed. A line's promise resolves once the line is written.
+ */
+export class CreatesLog {
+  readonly #files = new Map<string, SheetLog>();
+
+  constructor(
+    readonly dir: string,
+    private readonly idleMs = 2000,
+  ) {}
+
+  /** Written before the create leaves: if this fails, nothing was sent. */
+  sent(sent: CreateSent): Promise<void> {
+    return this.#append(sent.sheetId, {
+      c: sent.connectionId,
+      r: sent.row,
+      k: sent.key,
+      s: sent.sentAt,
+    });
+  }
+
+  /** Written the moment the answer comes, before Redis is told. */
+  answered(sheetId: string, row: number, orderId: number): Promise<void> {
+    return this.#append(sheetId, { r: row, o: orderId });
+  }
+
+  /** The create surely did nothing (refused, or never reached the API): the row is free again. */
+  released(sheetId: string, row: number): Promise<void> {
+    return this.#append(sheetId, { r: row, x: 1 });
+  }
+
+  /** Writes what is queued and closes every file (the process is stopping). */
+  async close(): Promise<void> {
+    const files = [...this.#files.values()];
+    this.#files.clear();
+    await Promise.all(files.map((f) => f.close()));
+  }
+
+  #append(sheetId: string, line: object): Promise<void> {
+    if (!SHEET_ID.test(sheetId)) return Promise.reject(new Error(`not a sheet id: "${sheetId}"`));
+    let file = this.#files.get(sheetId);
+    if (file === undefined) {
+      file = new SheetLog(this.dir, join(this.dir, `${sheetId}.ndjson`), this.idleMs, (idle) => {
+        if (this.#files.get(sheetId) === idle) this.#files.delete(sheetId);
+      });
+      this.#files.set(sheetId, file);
+    }
+    return file.write(`${JSON.stringify(line)}\n`);
+  }
 }
 
-/** Written the moment the answer comes, before Redis is told. */
-export async function logCreateAnswered(
-  dir: string,
-  sheetId: string,
-  row: number,
-  orderId: number,
-): Promise<void> {
-  await append(dir, sheetId, { r: row, o: orderId });
-}
+/** One sheet's file, open while lines come; one write in flight at a time. */
+class SheetLog {
+  #handle: FileHandle | undefined;
+  #queued: Array<{ text: string; done: () => void; failed: (error: unknown) => void }> = [];
+  #writing: Promise<void> | undefined;
+  #idle: NodeJS.Timeout | undefined;
 
-/** The create surely did nothing (refused, or never reached the API): the row is free again. */
-export async function logCreateReleased(dir: string, sheetId: string, row: number): Promise<void> {
-  await append(dir, sheetId, { r: row, x: 1 });
-}
+  constructor(
+    private readonly dir: string,
+    private readonly path: string,
+    private readonly idleMs: number,
+    private readonly closed: (file: SheetLog) => void,
+  ) {}
 
-async function append(dir: string, sheetId: string, line: object): Promise<void> {
-  if (!SHEET_ID.test(sheetId)) throw new Error(`not a sheet id: "${sheetId}"`);
-  const file = join(dir, `${sheetId}.ndjson`);
-  const text = `${JSON.stringify(line)}\n`;
-  try {
-    await appendFile(file, text);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
-    await appendFile(file, text);
+  write(text: string): Promise<void> {
+    clearTimeout(this.#idle);
+    return new Promise((done, failed) => {
+      this.#queued.push({ text, done, failed });
+      this.#writing ??= this.#writeQueued();
+    });
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.#idle);
+    await this.#writing;
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close();
+  }
+
+  async #writeQueued(): Promise<void> {
+    while (this.#queued.length > 0) {
+      const lines = this.#queued.splice(0);
+      try {
+        this.#handle ??= await this.#open();
+        await this.#handle.write(lines.map((l) => l.text).join(''));
+        for (const line of lines) line.done();
+      } catch (error) {
+        // Opened again for the next line: a folder removed meanwhile is made again.
+        const handle = this.#handle;
+        this.#handle = undefined;
+        // The write's error is the one the lines are refused with; the close's adds nothing.
+        await handle?.close().catch(() => undefined);
+        for (const line of lines) line.failed(error);
+      }
+    }
+    this.#writing = undefined;
+    this.#idle = setTimeout(() => {
+      this.closed(this);
+      // Every line is written: a close that fails leaves nothing undone but a descriptor.
+      this.close().catch(() => undefined);
+    }, this.idleMs).unref();
+  }
+
+  async #open(): Promise<FileHandle> {
+    try {
+      return await open(this.path, 'a');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(this.dir, { recursive: true });
+      return open(this.path, 'a');
+    }
   }
 }
 
