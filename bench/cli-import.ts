@@ -62,7 +62,8 @@ export async function cliImport(options: CliImportOptions): Promise<CliImport> {
   const profile = options.cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
     : [];
-  const bin = join(packageRoot(), 'bin', 'order-importer.js');
+  // BENCH_CLI: another build's bin/order-importer.js, to set it against this one on one machine.
+  const bin = process.env.BENCH_CLI ?? join(packageRoot(), 'bin', 'order-importer.js');
   const cpuBefore = await reapedChildrenCpuMs();
   const spawnedAt = Date.now();
   const started = performance.now();
