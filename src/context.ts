@@ -6,7 +6,6 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import type { ApiClient } from './api/client.js';
@@ -15,7 +14,7 @@ import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
-import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
+import { connectRedis, isRedisUnreachable, type Redis, redisOutage } from './redis/connect.js';
 import { CreatesLog, createsDirOf } from './store/creates-log.js';
 import { markerKept, openStores, type Stores } from './store/stores.js';
 
