@@ -59,6 +59,8 @@ export const HEADER = [
   'files',
 ] as const;
 const ATTACHMENTS = 200;
+/** What each row of a generated sheet costs the API: its create and its one file's upload. */
+export const REQUESTS_PER_ROW = 2;
 
 export interface SheetShape {
   /** The file's name in `dir` (`sheet.csv`). */

@@ -1,8 +1,9 @@
 /**
  * A second sheet after a first (issue 11), in one run: the Redis memory that stays per row once
  * its report is written, and the CPU per row over it, in the product's process and in Redis. The
- * importer runs in a process of its own (second-sheet.ts) against a private redis-server and the
- * sandbox in a third process, 1 ms added per request, 32 rows in flight.
+ * importer is the CLI, `order-importer import` once per sheet (second-sheet.ts, cli-import.ts),
+ * against a private redis-server and the sandbox in a process of its own, 1 ms added per request,
+ * 32 rows in flight.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';

@@ -34,6 +34,9 @@ export async function startPrivateRedis(dir: string): Promise<PrivateRedis> {
   return { url: server.url, stop };
 }
 
+/** The Redis of the environment (REDIS_URL), for a run not given a private one. */
+export const benchRedisUrl = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
 /** Removes every key whose name holds `tag`, a SCAN page at a time (never a FLUSH). */
 export async function removeKeys(url: string, tag: string): Promise<void> {
   const redis = new Redis(url, {

@@ -18,8 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 
 import { generateSheet } from './generate.js';
-import { benchRedisUrl } from './importer-run.js';
-import { removeKeys } from './private-redis.js';
+import { benchRedisUrl, removeKeys } from './private-redis.js';
 import { type LoggedRequest, type RateFigures, rateFigures } from './rate-figures.js';
 import { importOnce } from './rate-import.js';
 import { startWorkerFleet } from './rate-workers.js';

@@ -1,15 +1,18 @@
 /**
- * Child process: the importer imports a first sheet (so that whatever is kept once per
- * installation or connection exists), then a second of as many rows, on the benchmark's private
- * Redis. Over the second: the CPU this process used (process.cpuUsage: "in the product") and the
- * CPU Redis used (INFO cpu), and, once its report is written, what Redis still holds for it
- * (MEMORY USAGE of every key under the importer's prefix, by the shape of the key's name).
+ * Child process: the CLI imports a first sheet (so that whatever is kept once per installation or
+ * connection exists, and the ledger holds its rows), then, in a second `order-importer import`, a
+ * second sheet of as many rows, on the benchmark's private Redis and the same data folder. Over
+ * the second: the CPU its process used ("in the product", cli-import.ts) and the CPU Redis used
+ * (INFO cpu), and, once it has exited, what Redis still holds for it (MEMORY USAGE of every key
+ * under the importer's prefix, by the shape of the key's name).
  */
+import { join } from 'node:path';
+
 import { Redis } from 'ioredis';
 
 import { childInput, endWithParent, printResult } from './child-side.js';
+import { cliImport } from './cli-import.js';
 import { redisCpuSeconds, redisUsedMemory } from './private-redis.js';
-import { openSheetImporter } from './sheet-importer.js';
 
 export interface SecondSheetInput {
   api: { url: string; token: string };
@@ -57,20 +60,24 @@ async function memoryByShape(redis: Redis, tag: string): Promise<Map<string, num
 }
 
 async function run(input: SecondSheetInput): Promise<SecondSheetResult> {
-  // The importer's Redis is the one of its environment (importer-run.ts): the benchmark's own.
-  process.env.REDIS_URL = input.redisUrl;
   const redis = new Redis(input.redisUrl);
-  const importer = await openSheetImporter(input);
+  const importSheet = (sheet: string) =>
+    cliImport({
+      api: input.api,
+      redisUrl: input.redisUrl,
+      prefix: `{${input.tag}}`,
+      dataDir: join(input.dir, 'importer'),
+      concurrency: input.concurrency,
+      sheet,
+      ...(process.env.BENCH_CPU_PROF && { cpuProfileDir: process.env.BENCH_CPU_PROF }),
+    });
   try {
-    const counts = [await importer.importSheet(input.first)];
+    const counts = [(await importSheet(input.first)).counts];
     const before = await memoryByShape(redis, input.tag);
     const usedBefore = await redisUsedMemory(redis);
     const redisCpu = await redisCpuSeconds(redis);
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    counts.push(await importer.importSheet(input.second));
-    const ms = performance.now() - started;
-    const productCpu = process.cpuUsage(cpu);
+    const second = await importSheet(input.second);
+    counts.push(second.counts);
     const redisCpuMs = ((await redisCpuSeconds(redis)) - redisCpu) * 1000;
     const usedMemoryPerRow = ((await redisUsedMemory(redis)) - usedBefore) / input.rows;
     const after = await memoryByShape(redis, input.tag);
@@ -81,14 +88,13 @@ async function run(input: SecondSheetInput): Promise<SecondSheetResult> {
     return {
       rows: input.rows,
       counts,
-      seconds: ms / 1000,
-      productCpuMs: (productCpu.user + productCpu.system) / 1000,
+      seconds: second.ms / 1000,
+      productCpuMs: second.cpuMs,
       redisCpuMs,
       growth,
       usedMemoryPerRow,
     };
   } finally {
-    await importer.close();
     redis.disconnect();
   }
 }

@@ -8,6 +8,7 @@
  *   npm run bench -- --only validate,fast-api     some measures only
  *   npm run bench -- --scale 0.1                  every row count ÷ 10, for a quick run
  *   BENCH_CPU_PROF=/tmp/prof npm run bench …      each child process writes a CPU profile there
+ *   BENCH_CLI=/other/bin/order-importer.js …       the importer measured is that build's CLI
  */
 import { parseArgs } from 'node:util';
 
@@ -35,7 +36,8 @@ const USAGE = `npm run bench [-- --only NAME[,NAME…]] [--scale FACTOR]
   --only     measures to run: ${MEASURES.map((m) => [m.name, ...(m.aliases ?? [])].join('|')).join(', ')}
   --scale    every row count multiplied by FACTOR (BENCH_SCALE; default 1, the issue's sizes)
 BENCH_CPU_PROF=FOLDER writes a CPU profile of every measured child process (the importer, the
-peers) into FOLDER, to open in Chrome's DevTools.`;
+peers) into FOLDER, to open in Chrome's DevTools. BENCH_CLI=PATH measures the CLI at PATH (another
+build's bin/order-importer.js) instead of this one's.`;
 
 function options(): { selected: Measure[]; scale: number } {
   const { values } = parseArgs({

@@ -6,7 +6,6 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import type { ApiClient } from './api/client.js';
@@ -15,7 +14,8 @@ import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
-import { connectRedis, isRedisUnreachable, redisOutage } from './redis/connect.js';
+import { connectRedis, isRedisUnreachable, type Redis, redisOutage } from './redis/connect.js';
+import { CreatesLog, createsDirOf } from './store/creates-log.js';
 import { markerKept, openStores, type Stores } from './store/stores.js';
 
 export interface ContextSettings extends QueueSettings {
@@ -110,6 +110,8 @@ export interface Context extends Stores {
   };
   /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
   workers: Worker[];
+  /** Every create sent and answered, on disk beside the sheets' copies (store/creates-log.ts). */
+  createsLog: CreatesLog;
 }
 
 /**
@@ -174,6 +176,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     stop,
     queues,
     workers: [],
+    createsLog: new CreatesLog(createsDirOf(settings.sheetsDir)),
   };
   redis.on('error', (error: Error) => {
     redisTrouble(ctx, error);

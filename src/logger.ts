@@ -24,6 +24,52 @@ export interface LoggerOptions {
   skipTold?: boolean;
 }
 
+/** A destination whose lines are written in the background, and a way to wait for them. */
+export interface AsyncDestination extends DestinationStream {
+  /** Resolves once every line given so far has been written. */
+  flush(): Promise<void>;
+}
+
+/**
+ * Lines to the file descriptor `fd`, written asynchronously: a line is queued and the process goes
+ * on, lines that come while a write is in flight leave together in the next one. Writing each
+ * line synchronously to a pipe (a service's or CI's stderr) cost an import more CPU than its HTTP
+ * client did. Whatever is still queued when the process exits (process.exit, an uncaught error)
+ * is written synchronously then (pino registers that); `flush` is for a clean end, which waits.
+ */
+export function asyncDestination(fd: number): AsyncDestination {
+  const boom = pino.destination({ dest: fd, sync: false });
+  // Bytes given and not yet written: the writer says how much each write took, nothing more.
+  let pending = 0;
+  let broken = false;
+  let drained: Array<() => void> = [];
+  const release = () => {
+    const waiting = drained;
+    drained = [];
+    for (const resolve of waiting) resolve();
+  };
+  boom.on('write', (n: number) => {
+    pending -= n;
+    if (pending <= 0) release();
+  });
+  // A reader gone (EPIPE) or a failed write: nothing more will be written, nothing to wait for.
+  // pino's own listener stops the writer on EPIPE; this one keeps a clean end from hanging.
+  boom.on('error', () => {
+    broken = true;
+    pending = 0;
+    release();
+  });
+  return {
+    write(line: string) {
+      if (broken) return;
+      pending += Buffer.byteLength(line);
+      boom.write(line);
+    },
+    flush: () =>
+      pending <= 0 ? Promise.resolve() : new Promise<void>((resolve) => drained.push(resolve)),
+  };
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {

@@ -12,7 +12,7 @@ import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
-import { type RunningSandbox, startSandbox } from '../../sandbox/server.js';
+import type { RunningSandbox } from '../../sandbox/server.js';
 import { CliError } from './errors.js';
 
 export interface ConnectedApi {
@@ -57,6 +57,8 @@ export async function connectApi(
     });
     return { baseUrl, token, connection, close: () => Promise.resolve() };
   }
+  // Loaded only when it runs: the sandbox (Fastify, SQLite) is no part of an import to a real API.
+  const { startSandbox } = await import('../../sandbox/server.js');
   const sandbox = await startSandbox({
     port: 0,
     dataDir: join(settings.dataDir, 'sandbox'),

@@ -66,7 +66,12 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
   );
   declareImporting(cli, io);
   declareTools(cli, io);
-  return cli.run(argv);
+  try {
+    return await cli.run(argv);
+  } finally {
+    // The log is written in the background: every line of it out before bin/ exits.
+    await io.log?.flush();
+  }
 }
 
 /** The commands that import: once, as a hot folder, or as workers for the others. */

@@ -1,7 +1,7 @@
 /** What every command that runs the importer does first: its settings, its logger. */
 import { dirname, relative, resolve } from 'node:path';
 
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 
 import { createLogger } from '../logger.js';
 import { MappingError } from '../orders/columns.js';
@@ -40,8 +40,13 @@ export function commandLogger(io: CommandIo, settings: Settings): Logger {
   return createLogger({
     level: quiet ? 'warn' : settings.logLevel,
     skipTold: quiet,
-    destination: io.stderr,
+    destination: logDestination(io),
   });
+}
+
+/** Where a command's log goes: the process's stderr, in the background when it is not a terminal. */
+export function logDestination(io: CommandIo): DestinationStream {
+  return io.log?.destination() ?? io.stderr;
 }
 
 /** A path as the user would type it from where they are, when it is below there. */

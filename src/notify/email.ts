@@ -7,8 +7,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
-import { createTransport } from 'nodemailer';
-
 import { NotifyError, withoutSecrets } from './errors.js';
 import {
   type BodyRead,
@@ -39,6 +37,8 @@ export async function sendEmail(
   reportsDir: string,
 ): Promise<void> {
   const { text, attachments } = await messageOf(body, reportsDir);
+  // Loaded when a mail is sent: most processes send none, and need not load it to start.
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport(target.smtpUrl, {
     connectionTimeout: TIMEOUT_MS,
     greetingTimeout: TIMEOUT_MS,

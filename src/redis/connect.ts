@@ -4,6 +4,9 @@ import type { Logger } from 'pino';
 import { Outage, reasonText, type Told } from '../outage.js';
 import { redactUrl } from './url.js';
 
+/** The client `connectRedis` gives, for modules that hold one. */
+export type { Redis } from 'ioredis';
+
 export interface ConnectRedisOptions {
   /**
    * Commands wait while Redis is away (a restart) and go on when it is back, instead of failing

@@ -10,7 +10,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 
 /** Excel's limits on a worksheet's name. */
 const BAD_NAME = /[\\/?*[\]:]/;
@@ -30,8 +30,11 @@ export class XlsxOut {
   async write(record: ReadonlyArray<string | number | null | undefined>): Promise<void> {
     if (!this.#sheet) {
       await mkdir(dirname(this.path), { recursive: true });
+      // Loaded for the first failed row of a workbook only: exceljs is the heaviest module the
+      // importer has, and every other import would pay for it at start-up, before its first row.
+      const { default: excel } = await import('exceljs');
       this.#file = createWriteStream(this.path);
-      this.#book = new ExcelJS.stream.xlsx.WorkbookWriter({
+      this.#book = new excel.stream.xlsx.WorkbookWriter({
         stream: this.#file,
         useSharedStrings: true,
         useStyles: false,

@@ -6,12 +6,6 @@
  */
 import type { Context } from '../context.js';
 import { AbortedError, ApiError } from '../api/errors.js';
-import {
-  createsDirOf,
-  logCreateAnswered,
-  logCreateReleased,
-  logCreateSent,
-} from '../store/creates-log.js';
 import { sentEntry } from '../store/row-progress.js';
 import { interruptionFor } from './interruption.js';
 import { type RowRun, type Step, unknownOutcome } from './row-run.js';
@@ -30,9 +24,8 @@ export function newClaim(ctx: Context, run: RowRun): SendClaim {
 
 /** Sends the create this attempt holds the claim of, and records its answer at once. */
 export async function sendCreate(ctx: Context, run: RowRun, claim: SendClaim): Promise<Step> {
-  const logDir = createsDirOf(ctx.settings.sheetsDir);
   const { key } = run.data;
-  if (key !== null) await logSent(ctx, run, claim, key, logDir);
+  if (key !== null) await logSent(ctx, run, claim, key);
   let created;
   try {
     created = await ctx.api.createOrder(run.data.order, ctx.stop.now.signal);
@@ -40,7 +33,7 @@ export async function sendCreate(ctx: Context, run: RowRun, claim: SendClaim): P
     return createFailed(ctx, run, error, claim);
   }
   // On disk first: a Redis that comes back empty takes the answer below with it.
-  if (key !== null) await logCreateAnswered(logDir, run.me.sheetId, run.me.row, created.id);
+  if (key !== null) await ctx.createsLog.answered(run.me.sheetId, run.me.row, created.id);
   const { attachments } = run.data;
   const order = {
     orderId: created.id,
@@ -54,23 +47,18 @@ export async function sendCreate(ctx: Context, run: RowRun, claim: SendClaim): P
   await ctx.progress.answered(run.me, order, run.data.key); // first: survives anything
   run.adopt(order);
   run.interrupted = undefined;
-  // The row's own logger is made only for a line that is written (most runs log at warn).
-  if (ctx.logger.isLevelEnabled('info')) run.log.info({ orderId: created.id }, 'order created');
+  // At debug: a line per row is what a big sheet cannot afford at the default level (the report
+  // says it). The row's own logger is made only for a line that is written.
+  if (ctx.logger.isLevelEnabled('debug')) run.log.debug({ orderId: created.id }, 'order created');
   return 'next';
 }
 
 /** The create's intent on disk (store/creates-log.ts); not written, the create is not sent. */
-async function logSent(
-  ctx: Context,
-  run: RowRun,
-  claim: SendClaim,
-  key: string,
-  dir: string,
-): Promise<void> {
+async function logSent(ctx: Context, run: RowRun, claim: SendClaim, key: string): Promise<void> {
   const { sheetId, row } = run.me;
   const sent = { connectionId: ctx.connection.id, sheetId, row, key, sentAt: claim.sentAt };
   try {
-    await logCreateSent(dir, sent);
+    await ctx.createsLog.sent(sent);
   } catch (error) {
     await ctx.progress.unclaim(run.me, claim.entry);
     throw error;
@@ -93,8 +81,7 @@ async function createFailed(
   // Nothing was done on the server: the create may be sent again.
   const { key } = run.data;
   await ctx.progress.unclaim(run.me, claim.entry);
-  if (key !== null)
-    await logCreateReleased(createsDirOf(ctx.settings.sheetsDir), run.me.sheetId, run.me.row);
+  if (key !== null) await ctx.createsLog.released(run.me.sheetId, run.me.row);
   if (error.kind === 'permanent') {
     if (key !== null) await ctx.ledger.release(key, run.me);
     return run.finish({

@@ -59,6 +59,8 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
   if ((await within(queues, ctx.outages.redis.since === undefined ? CUT_OFF_MS : 0)) === 'late')
     await cutOff(ctx, workers);
   ctx.stop.detach();
+  // The workers are done: no line comes any more, what is queued is written before the end.
+  await ctx.createsLog.close();
   ctx.redis.disconnect();
 }
 

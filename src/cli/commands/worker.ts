@@ -3,7 +3,7 @@ import { startWorker } from '../../app/worker.js';
 import { createLogger } from '../../logger.js';
 import type { SettingFlags } from '../../settings/load.js';
 import type { CommandIo } from '../io.js';
-import { commandSettings } from '../setup.js';
+import { commandSettings, logDestination } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 
 export interface WorkerCommandOptions {
@@ -20,7 +20,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
   const settings = await commandSettings(io, opts.config, opts.settings);
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
-  const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
+  const logger = createLogger({ level: settings.logLevel, destination: logDestination(io) });
   const start = serviceStart(io);
   const worker = await startWorker({ settings, logger, announce, start });
   const served = worker.importers.all
