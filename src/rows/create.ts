@@ -50,7 +50,7 @@ export async function sendCreate(ctx: Context, run: RowRun, claim: SendClaim): P
     // No file is marked as on its way here: it is marked once it has its turn (upload.ts).
   };
   await ctx.progress.answered(run.me, order, run.data.key); // first: survives anything
-  run.adopt(order);
+  run.adopt({ kind: 'answered', ...order });
   run.interrupted = undefined;
   // The row's own logger is made only for a line that is written (most runs log at warn).
   if (ctx.logger.isLevelEnabled('info')) run.log.info({ orderId: created.id }, 'order created');

@@ -27,9 +27,6 @@ function rowJobHandle(data: RowJobData, attemptsStarted: number): RowJobHandle {
     attemptsStarted,
     attemptsMade: attemptsStarted - 1,
     maxAttempts: 5,
-    updateData: async (next) => {
-      handle.data = next;
-    },
   };
   return handle;
 }
