@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RowInterruption } from '../../src/rows/interruption.js';
 import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
 import { runRowJob } from '../../src/rows/row-job.js';
-import type { RowJobHandle } from '../../src/rows/row-run.js';
+import { type RowJobHandle, SENDER_WAITS } from '../../src/rows/row-run.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
 import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
@@ -103,3 +103,30 @@ describe.each([
     });
   },
 );
+
+describe('a row whose job an older version left with its create sent and no answer', () => {
+  it('never sends the create again: it waits for the sender, then leaves it to a person', async () => {
+    const t = await testPipeline({ workers: false });
+    open.push(t);
+    const sentAt = '2026-11-26T10:00:00.000Z';
+    const data: RowJobData = {
+      connectionId: t.config.connection.id,
+      sheetId: 'older-intent',
+      row: 1,
+      line: 2,
+      key: null,
+      order: validOrder(),
+      attachments: [],
+      state: { intent: { sentAt, attempt: 1 } },
+    };
+    for (let wait = 1; wait <= SENDER_WAITS; wait++) {
+      await expect(runRowJob(t.ctx, rowJobHandle(data, 2))).rejects.toBeInstanceOf(RowInterruption);
+    }
+    await runRowJob(t.ctx, rowJobHandle(data, 2));
+    const [outcome] = await t.ctx.store.outcomes('older-intent', [1]);
+    expect(outcome?.status).toBe('needs-review');
+    expect(outcome?.error).toContain(`the order was sent at ${sentAt}`);
+    const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
+    expect(creates).toHaveLength(0);
+  });
+});
