@@ -8,7 +8,7 @@ import { AbortedError } from '../src/api/errors.js';
 import type { Context } from '../src/context.js';
 import { giveUpJob } from '../src/rows/give-up.js';
 import { ForeignJobError, type RowInterrupt, RowInterruption } from '../src/rows/interruption.js';
-import { type RowJob, rowJobSchema } from '../src/rows/row-data.js';
+import { rowJobSchema } from '../src/rows/row-data.js';
 import { runRowJob } from '../src/rows/row-job.js';
 import { stopImport } from '../src/rows/stop-import.js';
 import { StoppingError } from '../src/stopping.js';
@@ -23,7 +23,6 @@ export function rowsProcessor(ctx: Context) {
         attemptsStarted: job.attemptsStarted,
         attemptsMade: job.attemptsMade,
         maxAttempts,
-        updateData: (data: RowJob) => job.updateData(data),
       });
     } catch (error) {
       if (error instanceof StoppingError) return backToQueue(job, token);

@@ -40,12 +40,10 @@ export async function sendCreate(ctx: Context, run: RowRun, claim: SendClaim): P
     inspectionIds: created.inspections.map((i) => i.id),
     fileIds: attachments.map(() => null),
     resent: [],
-    // The first file goes right after this when the pace allows it at once: it is marked as on
-    // its way now rather than in a round trip of its own (upload.ts).
-    ...(attachments.length > 0 && ctx.pace.freeNow() && { uploading: 0 }),
+    // No file is marked as on its way here: it is marked once it has its turn (upload.ts).
   };
   await ctx.progress.answered(run.me, order, run.data.key); // first: survives anything
-  run.adopt(order);
+  run.adopt({ kind: 'answered', ...order });
   run.interrupted = undefined;
   // At debug: a line per row is what a big sheet cannot afford at the default level (the report
   // says it). The row's own logger is made only for a line that is written.

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import type { RowOutcome } from '../glossary.js';
 import { closeSheetEarly, recordOutcome } from './outcome.js';
 import { rowJobSchema } from './row-data.js';
+import { rowRecord } from './row-record.js';
 
 /** A job BullMQ gave up on, as its queue holds it. */
 export interface GivenUpJob {
@@ -44,22 +45,18 @@ async function giveUpRow(
 ): Promise<boolean> {
   const parsed = rowJobSchema.safeParse(data);
   if (!parsed.success) return false;
-  const { sheetId, row, state, attachments, key, line, reference } = parsed.data;
+  const { sheetId, row, attachments, key, line, reference } = parsed.data;
   if (parsed.data.connectionId !== ctx.connection.id) return false;
   if (await ctx.store.isFinal(sheetId, row)) return true;
-  const progress = await ctx.progress.read({ sheetId, row });
-  const answered = progress.kind === 'answered' ? progress : undefined;
-  const orderId = answered?.orderId ?? state.orderId;
-  const inspectionIds = answered?.inspectionIds ?? state.inspectionIds ?? [];
-  const unknown = orderId === undefined && (state.intent !== undefined || progress.kind === 'sent');
-  const sentAt = progress.kind === 'sent' ? progress.sentAt : state.intent?.sentAt;
+  const record = rowRecord(parsed.data, await ctx.progress.read({ sheetId, row }));
+  const order = record.kind === 'order' ? record : undefined;
+  const unknown = record.kind === 'sent';
+  const sentAt = record.kind === 'sent' ? record.sentAt : undefined;
   // Its ledger claim must not hold up later rows with the same key forever.
-  if (key !== null && orderId === undefined) {
+  if (key !== null && order === undefined) {
     if (unknown) await ctx.ledger.markUnknown(key, { sheetId, row });
     else await ctx.ledger.release(key, { sheetId, row });
   }
-  const stored = answered?.fileIds ?? state.fileIds;
-  const fileIds = attachments.map((_, k) => stored[k] ?? null);
   const where = { line, ...(reference !== undefined && { reference }), attempts };
   const outcome: RowOutcome = unknown
     ? {
@@ -70,11 +67,11 @@ async function giveUpRow(
     : {
         ...where,
         status: 'failed',
-        ...(orderId !== undefined && {
-          orderId,
-          inspectionIds,
-          fileIds,
-          missingFiles: attachments.filter((_, k) => fileIds[k] === null).map((a) => a.path),
+        ...(order !== undefined && {
+          orderId: order.orderId,
+          inspectionIds: order.inspectionIds,
+          fileIds: order.fileIds,
+          missingFiles: attachments.filter((_, k) => order.fileIds[k] === null).map((a) => a.path),
         }),
         error: `the row job gave up: ${reason}`,
       };

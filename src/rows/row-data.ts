@@ -1,26 +1,26 @@
 /**
- * What a row job carries: the row as the sheet job validated it, and the state its steps store
- * one by one (row-job.ts), so that any later attempt goes on from the last of them.
+ * What a row job carries: the row as the sheet job validated it, nothing more. Its progress is
+ * kept in Redis by row (store/row-progress.ts), read through rows/row-record.ts.
  */
 import { z } from 'zod';
 
-export const rowStateSchema = z.object({
-  /** Set just before the create is sent; cleared when its answer is recorded. */
+/**
+ * The progress an older version kept on the job itself, step by step. This version never writes
+ * it; a job queued before the upgrade still carries it, and rows/row-record.ts reads it.
+ */
+const olderStateSchema = z.object({
+  /** Set just before the create was sent; cleared when its answer was recorded. */
   intent: z
     .object({ sentAt: z.string(), attempt: z.number().int(), token: z.string().optional() })
     .optional(),
   orderId: z.number().int().optional(),
   inspectionIds: z.array(z.number().int()).optional(),
-  /** By attachment position; null until that file's upload has an id. */
   fileIds: z.array(z.number().int().nullable()).default([]),
-  /** Attachments sent again after an unclear answer: they may be on the order twice. */
   resent: z.array(z.number().int()).default([]),
-  /** The attachment being sent now; still set on a resume, it was sent with no answer kept. */
   uploading: z.number().int().optional(),
-  /** How often this row has waited for another row or attempt to finish. */
-  waits: z.number().int().default(0),
+  /** Its waits: counted beside the row's progress now (RowProgress.countWait), not read. */
+  waits: z.number().int().optional(),
 });
-export type RowState = z.infer<typeof rowStateSchema>;
 
 export const rowJobSchema = z.object({
   /** The connection whose URL and token alone may send this row. */
@@ -39,7 +39,8 @@ export const rowJobSchema = z.object({
   ),
   /** The order exists already (a row dropped back from failed/): only its files are sent. */
   existingOrderId: z.number().int().optional(),
-  state: rowStateSchema.default({ fileIds: [], resent: [], waits: 0 }),
+  /** An older version's progress (olderStateSchema): absent from the jobs this one queues. */
+  state: olderStateSchema.optional(),
 });
 /** A row job's payload as it is queued (defaults not yet filled in). */
 export type RowJobData = z.input<typeof rowJobSchema>;

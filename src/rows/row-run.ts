@@ -4,19 +4,32 @@
  * answer recorded elsewhere, end in `needs-review` when a create's outcome is unknown.
  *
  * A row's progress is kept in Redis by row (store/row-progress.ts: its claim, which is also the
- * intent, then the order and each file's id); the job itself only counts its waits. State an
- * older version kept on the job is still read.
+ * intent, then the order and each file's id), and read through `rowRecord` (row-record.ts); the
+ * job's data is its input, never written.
  */
 import type { Logger } from 'pino';
 
 import { type Context, stopSignals } from '../context.js';
 import { rowJobId } from '../queue/queues.js';
 import type { RowOutcome } from '../glossary.js';
-import type { OrderProgress } from '../store/row-progress.js';
+import type { Progress } from '../store/row-progress.js';
 import { interruptibleWait } from '../stopping.js';
 import { RowInterruption } from './interruption.js';
 import { recordOutcome } from './outcome.js';
-import type { RowJob, RowState } from './row-data.js';
+import type { RowJob } from './row-data.js';
+import { type RowRecord, rowRecord } from './row-record.js';
+
+/** Where a run stands: the row's order and files once it has one. */
+export interface RowState {
+  orderId?: number;
+  inspectionIds?: number[];
+  /** By attachment position; null until that file's upload has an id. */
+  fileIds: Array<number | null>;
+  /** Attachments sent again after an unclear answer: they may be on the order twice. */
+  resent: number[];
+  /** The attachment being sent now; still set on a resume, it was sent with no answer kept. */
+  uploading?: number;
+}
 
 /** What the row job needs of its BullMQ job. */
 export interface RowJobHandle {
@@ -27,7 +40,6 @@ export interface RowJobHandle {
   attemptsMade: number;
   /** Attempts allowed in all. */
   maxAttempts: number;
-  updateData(data: RowJob): Promise<void>;
 }
 
 /** Where a step leaves the row: on to the next step, or final (its outcome is recorded). */
@@ -47,6 +59,8 @@ export const SENDER_WAITS = 5;
 
 export class RowRun {
   readonly data: RowJob;
+  /** The row as last read (`rowRecord`): before Redis is asked, what its job says. */
+  record: RowRecord;
   /** The state as last stored. */
   state: RowState;
   /** This row, as the ledger and the row's progress name it. */
@@ -68,10 +82,8 @@ export class RowRun {
     const { data } = job;
     this.#ctx = ctx;
     this.data = data;
-    this.state =
-      data.existingOrderId !== undefined && data.state.orderId === undefined
-        ? { ...data.state, orderId: data.existingOrderId }
-        : data.state;
+    this.record = rowRecord(data, { kind: 'none' });
+    this.state = stateOf(this.record);
     this.interrupted = this.state.uploading;
     this.me = { sheetId: data.sheetId, row: data.row };
     this.lastAttempt = job.attemptsMade + 1 >= job.maxAttempts;
@@ -86,19 +98,12 @@ export class RowRun {
     return this.#log;
   }
 
-  /** Takes what is stored of the row's order (by any attempt) as its state. */
-  adopt(order: OrderProgress): void {
-    const { state } = this;
-    this.state = {
-      ...state,
-      intent: undefined,
-      orderId: order.orderId,
-      inspectionIds: order.inspectionIds,
-      fileIds: order.fileIds ?? (state.orderId === order.orderId ? state.fileIds : []),
-      resent: order.resent ?? (state.orderId === order.orderId ? state.resent : []),
-      uploading: order.uploading,
-    };
-    this.interrupted = order.uploading;
+  /** Takes what is stored of the row (by any attempt) as its state. */
+  adopt(progress: Progress): RowRecord {
+    this.record = rowRecord(this.data, progress);
+    this.state = stateOf(this.record);
+    this.interrupted = this.state.uploading;
+    return this.record;
   }
 
   /** Stores the uploads' progress on the row's order before the step after it begins. */
@@ -113,13 +118,9 @@ export class RowRun {
     });
   }
 
-  /** Counts one more wait on the job, for the next attempt to see. */
-  async countWait(): Promise<void> {
-    this.state = { ...this.state, waits: this.state.waits + 1 };
-    await this.job.updateData({
-      ...this.data,
-      state: { ...this.data.state, waits: this.state.waits },
-    });
+  /** Counts one more wait of the row, for the next attempt to see: how many in all. */
+  async countWait(): Promise<number> {
+    return this.#ctx.progress.countWait(this.me);
   }
 
   /** Records the row's final result (rows/outcome.ts: a row already final keeps its first). */
@@ -145,23 +146,38 @@ export async function apiTurn(ctx: Context): Promise<void> {
  * or, after too long, the row is left to a person.
  */
 export async function waitOrReview(run: RowRun, why: string): Promise<'final'> {
-  if (run.state.waits >= MAX_WAITS) {
+  if ((await run.countWait()) > MAX_WAITS) {
     return run.finish({
       status: 'needs-review',
       error: `${why} for over ${(MAX_WAITS * WAIT_MS) / 60_000} minutes: check it, then import this row again.`,
     });
   }
-  await run.countWait();
-  throw new RowInterruption({ kind: 'delay', ms: WAIT_MS });
+  throw waitAgain();
+}
+
+/** The job goes back to the queue for a while, no attempt spent (a wait counted already). */
+export function waitAgain(): RowInterruption {
+  return new RowInterruption({ kind: 'delay', ms: WAIT_MS });
+}
+
+/** A run's state from the row's record: its order's, or none yet. */
+function stateOf(record: RowRecord): RowState {
+  if (record.kind !== 'order') return { fileIds: [], resent: [] };
+  const { kind: _kind, ...order } = record;
+  return order;
 }
 
 /**
  * Takes the create's answer, recorded by an earlier attempt or another worker, as this row's
  * order. The ledger is told again: an older version wrote it apart from the answer.
  */
-export async function adoptAnswer(ctx: Context, run: RowRun, order: OrderProgress): Promise<void> {
-  run.adopt(order);
-  if (run.data.key !== null) await ctx.ledger.confirm(run.data.key, run.me, order.orderId);
+export async function adoptAnswer(
+  ctx: Context,
+  run: RowRun,
+  answer: Progress & { kind: 'answered' },
+): Promise<void> {
+  run.adopt(answer);
+  if (run.data.key !== null) await ctx.ledger.confirm(run.data.key, run.me, answer.orderId);
 }
 
 /** A create sent with no answer known: never sent again, left to a person. */

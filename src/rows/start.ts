@@ -15,16 +15,17 @@ import {
   SENDER_WAITS,
   type Step,
   unknownOutcome,
+  waitAgain,
   waitOrReview,
 } from './row-run.js';
 
 export async function startRow(ctx: Context, run: RowRun): Promise<Step> {
-  if (run.state.orderId !== undefined) {
-    // The order exists already (dropped back from failed/, or an older version's job).
+  if (run.record.kind !== 'none') {
+    // The job names its order (dropped back from failed/, or an older version's job), or an
+    // older version sent its create: nothing is claimed; what Redis holds of the row is read.
     const begun = await ctx.progress.begin(run.me, { key: null });
     if (begun.kind === 'final') return 'final';
-    if (begun.kind === 'progress' && begun.progress.kind === 'answered') run.adopt(begun.progress);
-    return 'next';
+    return resume(ctx, run, begun.kind === 'progress' ? begun.progress : NOTHING, undefined);
   }
   // A turn at the API free at once is taken now: the create is claimed with the rest, and sent.
   const claim = ctx.pace.takeFreeTurn() ? newClaim(ctx, run) : undefined;
@@ -53,28 +54,30 @@ async function claimAfterTurn(ctx: Context, run: RowRun): Promise<Step> {
   return held === undefined ? sendCreate(ctx, run, claim) : resume(ctx, run, held, claim);
 }
 
-/** Goes on from what is stored of the row's create. */
+const NOTHING: Progress = { kind: 'none' };
+
+/** Goes on from what is stored of the row's create, read with its job (rowRecord). */
 async function resume(
   ctx: Context,
   run: RowRun,
   progress: Progress,
   claim: SendClaim | undefined,
 ): Promise<Step> {
-  if (progress.kind === 'none') return claimAfterTurn(ctx, run);
-  if (progress.kind === 'answered') {
-    await adoptAnswer(ctx, run, progress);
+  const record = run.adopt(progress);
+  if (record.kind === 'none') return claimAfterTurn(ctx, run);
+  if (record.kind === 'order') {
+    if (progress.kind === 'answered') await adoptAnswer(ctx, run, progress);
     return 'next';
   }
   // This attempt's own claim, its reply lost to a Redis restart and sent again.
-  if (progress.claim === claim?.entry) return sendCreate(ctx, run, claim);
+  if (claim !== undefined && record.claim === claim.entry) return sendCreate(ctx, run, claim);
   // Sent by an earlier attempt or by another worker now, never answered: give a live sender (a
   // stall that was not a death) a moment to record its answer, then it is unknown.
-  if (run.state.waits < SENDER_WAITS)
-    return waitOrReview(run, 'a create sent for this row has no recorded answer');
+  if ((await run.countWait()) <= SENDER_WAITS) throw waitAgain();
   return unknownOutcome(
     ctx,
     run,
-    progress.sentAt ?? run.state.intent?.sentAt ?? 'an unknown time',
+    record.sentAt ?? 'an unknown time',
     'none recorded: the attempt that sent it stopped or never heard back',
   );
 }

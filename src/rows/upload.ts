@@ -9,7 +9,6 @@ import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { openAttachment } from './attachment-source.js';
-import { StoppingError } from '../stopping.js';
 import { interruptionFor } from './interruption.js';
 import { apiTurn, type RowRun } from './row-run.js';
 
@@ -28,15 +27,12 @@ export async function uploadFiles(ctx: Context, run: RowRun, orderId: number): P
     if (uploads.fileIds[k] !== null) continue;
     try {
       uploads.fileIds[k] = await uploadOne(ctx, run, orderId, k, path);
-      const next = uploads.fileIds.indexOf(null, k + 1);
       const fileIds = [...uploads.fileIds];
-      // The last one's id is kept by the outcome that follows; one more on its way is marked
-      // with this one's id when the pace lets it go at once (else when it goes).
-      if (next < 0) run.state = { ...run.state, fileIds, uploading: undefined };
-      else {
-        const uploading = ctx.pace.freeNow() ? next : undefined;
-        await run.keep({ ...run.state, orderId, fileIds, uploading });
-      }
+      // The last one's id is kept by the outcome that follows; any other at once, never sent
+      // again. The next file is not marked yet: it may wait for its turn (uploadOne).
+      if (uploads.fileIds.indexOf(null, k + 1) < 0)
+        run.state = { ...run.state, fileIds, uploading: undefined };
+      else await run.keep({ ...run.state, orderId, fileIds, uploading: undefined });
     } catch (error) {
       uploads.refused.push(await uploadFailed(run, orderId, uploads, k, path, error));
     }
@@ -44,7 +40,11 @@ export async function uploadFiles(ctx: Context, run: RowRun, orderId: number): P
   return uploads;
 }
 
-/** Sends attachment `k` (at `path` in its sheet's folder), noted first as on its way. */
+/**
+ * Sends attachment `k` (at `path` in its sheet's folder), marked as on its way once its turn at
+ * the API has come, and not before: a file marked is one that may have left, whatever the pace
+ * said, so an attempt that dies while it waits leaves no mark behind.
+ */
 async function uploadOne(
   ctx: Context,
   run: RowRun,
@@ -52,33 +52,18 @@ async function uploadOne(
   k: number,
   path: string,
 ): Promise<number> {
-  await turnOrUnmark(ctx, run, orderId, k);
+  await apiTurn(ctx);
   const { state } = run;
   // An attempt that stopped while sending it left it marked: this is a second sending.
   const again = run.interrupted === k;
   run.interrupted = undefined;
-  if (again || state.uploading !== k) {
-    const resent = again ? [...new Set([...state.resent, k])] : state.resent;
-    await run.keep({ ...state, orderId, resent, uploading: k });
-  }
+  const resent = again ? [...new Set([...state.resent, k])] : state.resent;
+  await run.keep({ ...state, orderId, resent, uploading: k });
   return ctx.api.uploadFile(
     orderId,
     { name: basename(path), open: () => openAttachment(ctx, run.data.sheetId, path) },
     ctx.stop.now.signal,
   );
-}
-
-/** Waits for the API's pace; stopped meanwhile, a file marked ahead as on its way is not. */
-async function turnOrUnmark(ctx: Context, run: RowRun, orderId: number, k: number): Promise<void> {
-  try {
-    await apiTurn(ctx);
-  } catch (error) {
-    const { state } = run;
-    if (error instanceof StoppingError && state.uploading === k && run.interrupted !== k) {
-      await run.keep({ ...state, orderId, uploading: undefined });
-    }
-    throw error;
-  }
 }
 
 /**

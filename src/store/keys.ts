@@ -26,6 +26,11 @@ export class Keys {
     return `${this.#base}:active-sheets`;
   }
 
+  /** Migrations of stored data done (store/migrations/): number → when (hash). */
+  get migrations(): string {
+    return `${this.#base}:migrations`;
+  }
+
   /** A sheet's state and counters (hash). */
   sheet(sheetId: string): string {
     return `${this.#base}:sheet:${sheetId}`;
@@ -51,7 +56,7 @@ export class Keys {
 
   /**
    * The duplicates ledger as versions before it was compact kept it, for every connection: row
-   * key → the order made for it (hash). Read only to carry its entries over (legacy-scope.ts).
+   * key → the order made for it (hash). Read only to carry its entries over (migrations/legacy-scope.ts).
    */
   get ledger(): string {
     return `${this.#base}:ledger`;

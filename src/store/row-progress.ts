@@ -4,6 +4,7 @@
  * intent at once — written before the create leaves, by the one attempt anywhere allowed to send
  * it; `answered|<orderId>|<inspections>|<fileIds>|<resent>|<uploading>` is the order as it came
  * back, then each file's id as it is uploaded. The entries live until the sheet is reported.
+ * Beside each, `<row>:waits` counts how often the row's job waited for another row or attempt.
  *
  * The steps a row takes before its create, and the create's answer, are each one script: a row
  * costs Redis a few round trips, not one per fact (row-scripts.ts).
@@ -197,6 +198,15 @@ export class RowProgress {
 
   async read(me: RowRef): Promise<Progress> {
     return decodeProgress(await this.#redis.hget(this.keys.creates(me.sheetId), String(me.row)));
+  }
+
+  /**
+   * Counts one more wait of the row's job for another row or attempt, and returns how many it
+   * has waited in all. Kept beside the row's progress (its own field of the same hash, gone with
+   * it when the sheet is reported), so that the job's data stays what it was queued with.
+   */
+  async countWait(me: RowRef): Promise<number> {
+    return this.#redis.hincrby(this.keys.creates(me.sheetId), `${me.row}:waits`, 1);
   }
 
   /** Gives the claim back: the create surely did nothing (refused, or never reached the API). */

@@ -8,12 +8,7 @@ import { dirname } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
-import {
-  type Mapping,
-  mappingFromRecord,
-  mappingRecord,
-  parseMappingFile,
-} from '../orders/mapping.js';
+import { type Mapping, mappingFromRecord, mappingRecord } from '../orders/mapping.js';
 import type { ResolvedFolder } from '../orders/open-attachment.js';
 import { folderOf } from '../orders/resolve-folder.js';
 import type { Keys } from './keys.js';
@@ -86,7 +81,7 @@ const sheetSchema = z.object({
     .transform((v) => (v === undefined ? {} : (JSON.parse(v) as Record<string, string>))),
   /**
    * The sheet's mapping, found when it was queued (orders/mapping-files.ts), for any worker:
-   * a MappingRecord; [column, field] pairs in a record of an older version.
+   * a MappingRecord.
    */
   mapping: z
     .string()
@@ -112,11 +107,8 @@ function parseJsonText(text: string): unknown {
 export function sheetMapping(sheet: SheetRecord): Mapping | undefined {
   const { mapping } = sheet;
   if (mapping === undefined) return undefined;
-  if (!Array.isArray(mapping)) return mappingFromRecord(mapping, `sheet ${sheet.sheetId}`);
-  // Written by an older version: `import --mapping`'s columns as pairs, the file not recorded.
-  const source = { kind: 'flag' as const, file: 'the file given to import' };
-  const pairs = mapping.filter((pair): pair is [string, string] => Array.isArray(pair));
-  return parseMappingFile(Object.fromEntries(pairs), source);
+  // An older version's column pairs were upgraded at start-up (store/migrations/, number 1).
+  return mappingFromRecord(mapping, `sheet ${sheet.sheetId}`);
 }
 
 /**

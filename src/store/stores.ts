@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 
 import type { ConnectionInfo } from '../connections/connection.js';
 import { Keys } from './keys.js';
-import { adoptLegacyScope } from './legacy-scope.js';
+import { upgradeStored } from './migrations/migrations.js';
 import { DEFAULT_LEDGER_DAYS, Ledger } from './ledger.js';
 import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
@@ -56,17 +56,8 @@ export async function openStores(
     ledgerDays: options.ledgerDays ?? DEFAULT_LEDGER_DAYS,
     now: options.now,
   });
-  const { compacted, ...adopted } = await adoptLegacyScope(redis, keys, options.connection, ledger);
-  if (compacted > 0)
-    options.logger.info(
-      { connection: id, rows: compacted },
-      'the duplicates ledger of an earlier version was carried over to its compact form',
-    );
-  if (adopted.ledger + adopted.sheets > 0)
-    options.logger.info(
-      { connection: id, ...adopted },
-      'rows and sheets imported before connections existed are known to this connection',
-    );
+  // What earlier versions stored is upgraded before anything reads it (migrations/).
+  await upgradeStored({ redis, keys, connection: options.connection, ledger }, options.logger);
   return {
     keys,
     store: new SheetStore(redis, keys),

@@ -156,7 +156,6 @@ describe("a row job's data", () => {
       attemptsStarted: 1,
       attemptsMade: 0,
       maxAttempts: 3,
-      updateData: async () => {},
     });
     const outcomes = await t.ctx.store.outcomes('forged', [1]);
     expect(outcomes.map((o) => o?.status)).toEqual(['created']);

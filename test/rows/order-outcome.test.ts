@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { orderOutcome } from '../../src/rows/order-outcome.js';
-import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
+import { rowJobSchema } from '../../src/rows/row-data.js';
+import type { RowState } from '../../src/rows/row-run.js';
 
 /** A parsed row job with two attachments, its state as the upload step left it. */
-function uploaded(state: RowJobData['state']) {
+function uploaded(state: Partial<RowState>) {
   const data = rowJobSchema.parse({
     connectionId: 'c1',
     sheetId: 's1',
@@ -15,9 +16,8 @@ function uploaded(state: RowJobData['state']) {
       { path: 'docs/plan.pdf', bytes: 9 },
       { path: 'docs/photo.jpg', bytes: 9 },
     ],
-    state,
   });
-  return { data, state: data.state };
+  return { data, state: { fileIds: [], resent: [], ...state } };
 }
 
 describe("a row's outcome once its uploads are done", () => {

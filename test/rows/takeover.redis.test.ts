@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RowInterruption } from '../../src/rows/interruption.js';
 import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
 import { runRowJob } from '../../src/rows/row-job.js';
-import type { RowJobHandle } from '../../src/rows/row-run.js';
+import { type RowJobHandle, SENDER_WAITS } from '../../src/rows/row-run.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
 import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
@@ -21,9 +21,6 @@ function rowJobHandle(data: RowJobData, attemptsStarted = 1): RowJobHandle {
     attemptsStarted,
     attemptsMade: attemptsStarted - 1,
     maxAttempts: 5,
-    updateData: async (next) => {
-      handle.data = next;
-    },
   };
   return handle;
 }
@@ -57,38 +54,79 @@ describe('one row job run by two workers at once (a stall taken over while the f
   });
 });
 
-describe('a row resumed after its process stopped in the middle of an upload', () => {
-  it('sends the file again and says it may be on the order twice', async () => {
+describe.each([
+  ['in Redis, as this version records it', false],
+  ['on its job, as an older version kept it', true],
+])(
+  'a row resumed after its process stopped in the middle of an upload, its progress %s',
+  (_, onJob) => {
+    it('sends the file again and says it may be on the order twice', async () => {
+      const t = await testPipeline({ workers: false });
+      open.push(t);
+      const dir = await tempDir('mid-upload-');
+      const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
+      await recordTestSheet(
+        t.ctx.store,
+        'mid-upload',
+        await put(dir, 'orders.csv', 'x'),
+        t.ctx.settings.sheetsDir,
+        t.config.connection.id,
+      );
+      const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
+      // As the stopped process left it: the order made, the upload sent, no answer kept.
+      const state = {
+        orderId: order.id,
+        inspectionIds: [],
+        fileIds: [null],
+        resent: [],
+        uploading: 0,
+      };
+      if (!onJob) await t.ctx.progress.save({ sheetId: 'mid-upload', row: 1 }, state);
+      const data: RowJobData = {
+        connectionId: t.config.connection.id,
+        sheetId: 'mid-upload',
+        row: 1,
+        line: 2,
+        key: null,
+        order: validOrder(),
+        attachments: [{ path: 'docs/plan.pdf', absolute: plan, bytes: 9 }],
+        ...(onJob && { state }),
+      };
+      await runRowJob(t.ctx, rowJobHandle(data, 2));
+      const outcomes = await t.ctx.store.outcomes('mid-upload', [1]);
+      expect(outcomes).toEqual([
+        expect.objectContaining({
+          status: 'created',
+          error: 'sent again after an unclear answer, so possibly attached twice: docs/plan.pdf.',
+        }),
+      ]);
+    });
+  },
+);
+
+describe('a row whose job an older version left with its create sent and no answer', () => {
+  it('never sends the create again: it waits for the sender, then leaves it to a person', async () => {
     const t = await testPipeline({ workers: false });
     open.push(t);
-    const dir = await tempDir('mid-upload-');
-    const plan = await put(dir, 'docs/plan.pdf', '%PDF plan');
-    await recordTestSheet(
-      t.ctx.store,
-      'mid-upload',
-      await put(dir, 'orders.csv', 'x'),
-      t.ctx.settings.sheetsDir,
-      t.config.connection.id,
-    );
-    const order = await t.config.api.createOrder(validOrder(), new AbortController().signal);
+    const sentAt = '2026-11-26T10:00:00.000Z';
     const data: RowJobData = {
       connectionId: t.config.connection.id,
-      sheetId: 'mid-upload',
+      sheetId: 'older-intent',
       row: 1,
       line: 2,
       key: null,
       order: validOrder(),
-      attachments: [{ path: 'docs/plan.pdf', absolute: plan, bytes: 9 }],
-      // As the stopped process left it: the order made, the upload sent, no answer kept.
-      state: { orderId: order.id, inspectionIds: [], fileIds: [null], resent: [], uploading: 0 },
+      attachments: [],
+      state: { intent: { sentAt, attempt: 1 } },
     };
+    for (let wait = 1; wait <= SENDER_WAITS; wait++) {
+      await expect(runRowJob(t.ctx, rowJobHandle(data, 2))).rejects.toBeInstanceOf(RowInterruption);
+    }
     await runRowJob(t.ctx, rowJobHandle(data, 2));
-    const outcomes = await t.ctx.store.outcomes('mid-upload', [1]);
-    expect(outcomes).toEqual([
-      expect.objectContaining({
-        status: 'created',
-        error: 'sent again after an unclear answer, so possibly attached twice: docs/plan.pdf.',
-      }),
-    ]);
+    const [outcome] = await t.ctx.store.outcomes('older-intent', [1]);
+    expect(outcome?.status).toBe('needs-review');
+    expect(outcome?.error).toContain(`the order was sent at ${sentAt}`);
+    const creates = (await sandboxRequests(t.sandbox.api)).filter((r) => r.method === 'POST');
+    expect(creates).toHaveLength(0);
   });
 });

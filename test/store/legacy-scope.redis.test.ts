@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { Keys } from '../../src/store/keys.js';
-import { adoptLegacyScope } from '../../src/store/legacy-scope.js';
+import { adoptLegacyScope } from '../../src/store/migrations/legacy-scope.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { openContext } from '../../src/context.js';
 import { testContextParts, waitForReport } from '../helpers/pipeline.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { fieldOf, MappingError } from '../../src/orders/columns.js';
+import { MappingError } from '../../src/orders/columns.js';
 import { mappingRecord, parseMappingFile } from '../../src/orders/mapping.js';
 import { type SheetRecord, sheetMapping } from '../../src/store/sheet-store.js';
 
@@ -18,10 +18,8 @@ describe('sheetMapping', () => {
     expect(sheetMapping(record(undefined))).toBeUndefined();
   });
 
-  it('reads the [column, field] pairs an older version stored', () => {
-    const read = sheetMapping(record([['straat', 'address1']]));
-    expect(fieldOf('Straat', read?.columns)).toBe('address1');
-    expect(read?.source.kind).toBe('flag');
+  it("refuses an older version's [column, field] pairs: migration 1 upgraded them at start-up", () => {
+    expect(() => sheetMapping(record([['straat', 'address1']]))).toThrow(MappingError);
   });
 
   it('refuses a stored mapping that is no longer one', () => {

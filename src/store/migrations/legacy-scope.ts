@@ -8,14 +8,14 @@
  */
 import type { Redis } from 'ioredis';
 
-import type { Keys } from './keys.js';
-import type { Ledger } from './ledger.js';
+import type { Keys } from '../keys.js';
+import type { Ledger } from '../ledger.js';
 import {
   apiIdentity,
   type ConnectionInfo,
   ConnectionUrlError,
   normaliseBaseUrl,
-} from '../connections/connection.js';
+} from '../../connections/connection.js';
 
 /** The part of an old key before the row key (`<scope>|ref|…`, `<scope>|fp|…`) or the hash. */
 const LEDGER_FIELD = /^(.*?)\|(ref|fp)\|(.*)$/s;
