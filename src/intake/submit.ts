@@ -14,6 +14,7 @@ import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
 import { discardSheetCopy, takeSheetCopy } from '../store/sheet-copy.js';
 import { handedNothingOn, type NewSheet } from '../store/sheet-store.js';
+import { echoFilePath, passOverTaken } from '../store/taken-sheet.js';
 
 export interface SubmitOptions {
   /** Import these bytes again, whatever was imported before. */
@@ -43,7 +44,15 @@ export async function submitSheet(
   const absolute = resolve(path);
   const sheetId = options.sheetId ?? newSheetId(ctx.now());
   // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
-  const { sha256, origin } = await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId);
+  const { sha256, origin, scan, copy } = await takeSheetCopy(
+    absolute,
+    ctx.settings.sheetsDir,
+    sheetId,
+  );
+  // Read once here: its rows counted and echoed, so that no later stage reads it but for its rows.
+  const echo = echoFilePath(ctx.settings.sheetsDir, sheetId);
+  const mapping = options.mapping;
+  const taken = scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) }));
   const sheet: NewSheet = {
     sheetId,
     path: absolute,
@@ -59,7 +68,8 @@ export async function submitSheet(
     sandbox: ctx.connection.sandbox,
     allowDuplicates: options.allowDuplicates ?? false,
     startedAt: new Date(ctx.now()).toISOString(),
-    ...(options.mapping && { mapping: options.mapping }),
+    ...(mapping && { mapping }),
+    ...(taken && { taken }),
   };
   const content = `${ctx.connection.id}|${sha256}`;
   let holder: string | undefined;

@@ -32,8 +32,15 @@ export interface Workbook {
   close(): Promise<void>;
 }
 
-/** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
-export async function openWorkbook(path: string, worksheet?: string): Promise<Workbook> {
+/**
+ * A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. `known`: its hash
+ * and size, taken when its private copy was (store/sheet-copy.ts): then it is not hashed again.
+ */
+export async function openWorkbook(
+  path: string,
+  worksheet?: string,
+  known?: { sha256: string; bytes: number },
+): Promise<Workbook> {
   const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
   const worker = new Worker(workerFile(), {
     workerData: input,
@@ -42,7 +49,10 @@ export async function openWorkbook(path: string, worksheet?: string): Promise<Wo
   const inbox = new WorkerInbox(worker);
   try {
     // Both settled before either's failure is told: no rejection is left unhandled.
-    const [hashed, read] = await Promise.allSettled([hashAndSize(path), inbox.next()]);
+    const [hashed, read] = await Promise.allSettled([
+      known === undefined ? hashAndSize(path) : { sha256: known.sha256, bytes: known.bytes },
+      inbox.next(),
+    ]);
     if (read.status === 'rejected') throw read.reason;
     if (hashed.status === 'rejected') throw hashed.reason;
     const { sha256, bytes } = hashed.value;

@@ -16,7 +16,9 @@ import {
 } from '../orders/mapping.js';
 import type { ResolvedFolder } from '../orders/open-attachment.js';
 import { folderOf } from '../orders/resolve-folder.js';
+import type { SheetInfo } from '../sheets/types.js';
 import type { Keys } from './keys.js';
+import type { ScannedSheet } from './taken-sheet.js';
 import {
   parseOutcome,
   ROW_STATUSES,
@@ -92,6 +94,15 @@ const sheetSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as unknown))),
+  /**
+   * The one pass over the sheet when it was queued (taken-sheet.ts): its copy's scan and its
+   * rows. Unset for a sheet whose copy could not be read then, or queued by an older version:
+   * read and scanned again, as then.
+   */
+  scan: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as ScannedSheet))),
   finishedAt: z.string().optional(),
   reportDir: z.string().optional(),
   reportWrites: z.coerce.number().int().default(0),
@@ -167,6 +178,8 @@ export interface NewSheet {
   allowDuplicates: boolean;
   startedAt: string;
   duplicateOf?: string;
+  /** What the pass over its copy found (taken-sheet.ts): read again by no later stage. */
+  taken?: { scanned: ScannedSheet; info: SheetInfo };
 }
 
 // KEYS: sheet, results, final. ARGV: row, status, outcome, row, status, outcome, …
@@ -278,6 +291,21 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.origin !== undefined && { origin: sheet.origin }),
     ...(sheet.mapping !== undefined && { mapping: JSON.stringify(mappingRecord(sheet.mapping)) }),
+    ...(sheet.taken !== undefined && takenFields(sheet.taken)),
+  };
+}
+
+/**
+ * The pass's findings, as the sheet job's own first pass recorded them (and its scan); its rows
+ * are `expected` once the sheet job finds the copy there (split/sheet-reading.ts).
+ */
+function takenFields({ scanned, info }: NonNullable<NewSheet['taken']>): Record<string, string> {
+  return {
+    scan: JSON.stringify(scanned),
+    format: info.format,
+    encoding: info.encoding,
+    ...(info.delimiter !== undefined && { delimiter: info.delimiter }),
+    ...(info.columns !== undefined && { columns: JSON.stringify(info.columns) }),
   };
 }
 
