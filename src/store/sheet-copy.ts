@@ -17,7 +17,9 @@
  *
  * The user's file is still watched, by size and modification time, so that a change the user
  * makes is honoured: the sheet job refuses the rows it has not handed on yet (see sheet-job.ts).
- * Attachments stay relative to the original's folder: only the sheet is copied.
+ * Attachments stay relative to the original's folder: only the sheet is copied. A hot-folder
+ * sheet is not: moved out of the inbox into a work folder of the importer's own, it is its own
+ * private copy (`takeSheetInPlace`), so that its bytes are not stored twice while it is imported.
  */
 import { randomBytes } from 'node:crypto';
 import { type BigIntStats, createWriteStream } from 'node:fs';
@@ -105,9 +107,31 @@ export async function takeSheetCopy(
   );
 }
 
+/**
+ * A sheet the importer took into a folder of its own (the hot folder's `work/<sheetId>/`, out of
+ * the user's reach): it is its own private copy, hashed and scanned where it is rather than
+ * stored a second time. Read through one descriptor, again when it changed meanwhile; once taken,
+ * a change is what `sheetChanged` tells of any sheet's original.
+ */
+export async function takeSheetInPlace(path: string): Promise<TakenSheet> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const taken = await copyOnce(path);
+    const now = await stat(path, { bigint: true });
+    if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {
+      const scan = await scanOf(taken.tap, path, path);
+      const { sha256 } = taken.tap.digest();
+      return { sha256, origin: originOf(taken.after), copy: path, ...(scan && { scan }) };
+    }
+  }
+  throw new SheetUnsettledError(
+    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
+  );
+}
+
+/** Reads the file at `path` once, scanning it, into `to` when given. */
 async function copyOnce(
   path: string,
-  to: string,
+  to?: string,
 ): Promise<{ tap: ScanTap; before: BigIntStats; after: BigIntStats }> {
   const source = await open(path, 'r');
   try {
@@ -119,11 +143,10 @@ async function copyOnce(
         done(null, chunk);
       },
     });
-    await pipeline(
-      source.createReadStream({ autoClose: false, highWaterMark: READ_CHUNK }),
-      tap,
-      createWriteStream(to, { flags: 'wx', mode: 0o600, flush: true }),
-    );
+    const read = source.createReadStream({ autoClose: false, highWaterMark: READ_CHUNK });
+    if (to === undefined) for await (const chunk of read) scan.push(chunk as Buffer);
+    else
+      await pipeline(read, tap, createWriteStream(to, { flags: 'wx', mode: 0o600, flush: true }));
     const after = await source.stat({ bigint: true });
     return { tap: scan, before, after };
   } finally {
@@ -220,10 +243,17 @@ export async function discardSheetCopy(
 
 /** What every read of a sheet parses: its private copy, attachments beside the original. */
 export function sheetSource(
-  sheet: { sheetId: string; path: string; name: string; origin?: string | undefined },
+  sheet: {
+    sheetId: string;
+    path: string;
+    name: string;
+    origin?: string | undefined;
+    inPlace?: boolean;
+  },
   sheetsDir: string,
 ): { path: string; folder: string } {
   const folder = dirname(sheet.path);
-  if (sheet.origin === undefined) return { path: sheet.path, folder }; // queued before copies
+  // Queued before copies were made, or its own copy (`takeSheetInPlace`).
+  if (sheet.origin === undefined || sheet.inPlace === true) return { path: sheet.path, folder };
   return { path: sheetCopyPath(sheetsDir, sheet.sheetId, sheet.name), folder };
 }

@@ -40,6 +40,14 @@ const sheetSchema = z.object({
    * its private copy. Unset only for a sheet queued before copies were made: read at `path`.
    */
   origin: z.string().optional(),
+  /**
+   * Set, the sheet at `path` is its own private copy (sheet-copy.ts, `takeSheetInPlace`: the hot
+   * folder's, in its work folder), not one kept under the data folder's `sheets/`.
+   */
+  inPlace: z
+    .literal('1')
+    .optional()
+    .transform((v) => v !== undefined),
   state: z.enum(SHEET_STATES),
   startedAt: z.string(),
   /** The connection the sheet was queued for: only its workers read it or send its rows. */
@@ -173,6 +181,8 @@ export interface NewSheet {
   installation?: string;
   dataDir?: string;
   origin?: string;
+  /** The file at `path` is its own private copy (`takeSheetInPlace`). */
+  inPlace?: boolean;
   apiBaseUrl: string;
   sandbox: boolean;
   allowDuplicates: boolean;
@@ -290,6 +300,7 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     allowDuplicates: sheet.allowDuplicates ? '1' : '0',
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.origin !== undefined && { origin: sheet.origin }),
+    ...(sheet.inPlace === true && { inPlace: '1' }),
     ...(sheet.mapping !== undefined && { mapping: JSON.stringify(mappingRecord(sheet.mapping)) }),
     ...(sheet.taken !== undefined && takenFields(sheet.taken)),
   };
