@@ -135,7 +135,7 @@ async function usableScan(
   path: string,
   format: SheetFormat,
   known: SheetScan | KnownScan | undefined,
-): Promise<SheetScan | undefined> {
+): Promise<(SheetScan & Pick<KnownScan, 'checked'>) | undefined> {
   if (known === undefined) return undefined;
   if ((await stat(path)).size !== known.bytes) return undefined;
   if ('head' in known) return known;

@@ -40,7 +40,10 @@ export interface CsvLayout {
  * A sheet's scan as its record keeps it, taken once when the sheet was queued: a private copy read
  * with it is neither hashed nor scanned again.
  */
-export type KnownScan = Omit<SheetScan, 'head'>;
+export type KnownScan = Omit<SheetScan, 'head'> & {
+  /** The bytes were read whole once and passed every check of their format (a workbook's zip). */
+  checked?: boolean;
+};
 
 const HEAD_BYTES = 64 * 1024;
 /** Hashing and the UTF-8 check go fastest over large reads. */

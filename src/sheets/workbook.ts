@@ -34,14 +34,20 @@ export interface Workbook {
 
 /**
  * A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. `known`: its hash
- * and size, taken when its private copy was (store/sheet-copy.ts): then it is not hashed again.
+ * and size, taken when its private copy was (store/sheet-copy.ts): then it is not hashed again;
+ * and whether those bytes were read whole once and passed the zip's checks (its record's scan,
+ * keyed by that hash): then they are not checked again.
  */
 export async function openWorkbook(
   path: string,
   worksheet?: string,
-  known?: { sha256: string; bytes: number },
+  known?: { sha256: string; bytes: number; checked?: boolean },
 ): Promise<Workbook> {
-  const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
+  const input: WorkerInput = {
+    path,
+    ...(worksheet !== undefined && { worksheet }),
+    ...(known?.checked === true && { checked: true }),
+  };
   const worker = new Worker(workerFile(), {
     workerData: input,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB },

@@ -83,5 +83,9 @@ function known(sheet: SheetRecord): { known?: KnownScan } {
   const { scan } = sheet;
   if (scan === undefined || sheet.origin === undefined) return {};
   const { bytes, encoding, bom, layout } = scan;
-  return { known: { sha256: sheet.sha256, bytes, encoding, bom, ...(layout && { layout }) } };
+  // Recorded once the pass over the copy read it whole: its bytes passed every check then.
+  const checked = true;
+  return {
+    known: { sha256: sheet.sha256, bytes, encoding, bom, checked, ...(layout && { layout }) },
+  };
 }
