@@ -1,7 +1,8 @@
 /**
- * The sheet job's two passes over a sheet's private copy: its records as written (to prove it
- * readable to the end, validating nothing) and its rows validated (to hand them on), the second
- * from the records the first kept when the sheet is small enough. Either is
+ * The sheet job's passes over a sheet's private copy: its records as written (to prove it
+ * readable to the end, validating nothing: only for a sheet the intake's pass could not read, or
+ * queued by an older version) and its rows validated (to hand them on), the second from the
+ * records the first kept when the sheet is small enough. Either is
  * refused as a whole when the user's file changed before any row was handed on, or when the
  * copy's bytes are not the ones queued (cut short by a crash, or a sheet queued before copies were
  * made that changed since).

@@ -1,8 +1,7 @@
 /**
  * The one pass over a sheet when it is queued, after its private copy was taken and scanned
  * (sheet-copy.ts): its records read to the end as written (proving it readable, validating
- * nothing), counted, the attachments its `files` cells name collected when the intake needs them,
- * and what the report echoes of each row written beside the copy (`rows.echo`, one JSON line per
+ * nothing), counted, and what the report echoes of each row written beside the copy (`rows.echo`, one JSON line per
  * row that has any). Later stages take these from the sheet's record and that file instead of
  * reading the sheet again; only the rows' own pass (and failed/'s, for the rows it needs) reads it.
  */
@@ -35,8 +34,6 @@ export interface ScannedSheet {
 export interface TakenPass {
   scanned: ScannedSheet;
   info: SheetInfo;
-  /** Every attachment path its rows name, each once (when asked for). */
-  files?: string[];
 }
 
 /** The echo file of sheet `sheetId`, beside its copy (no sheet is named so: it has no sheet's extension). */
@@ -51,7 +48,7 @@ export function echoFilePath(sheetsDir: string, sheetId: string): string {
 export async function passOverTaken(
   copy: string,
   scan: SheetScan,
-  options: { mapping?: Mapping; echo: string; files?: boolean },
+  options: { mapping?: Mapping; echo: string },
 ): Promise<TakenPass | undefined> {
   const partial = `${options.echo}.partial`;
   try {
@@ -59,12 +56,11 @@ export async function passOverTaken(
     // As the CSV reader found it in the head, which is not kept.
     const layout =
       records.info.format === 'csv' ? (scan.layout ?? csvLayout(scan.head)) : undefined;
-    const files = options.files === true ? new Set<string>() : undefined;
-    const rows = await writeEchoes(records, partial, files);
+    const rows = await writeEchoes(records, partial);
     await rename(partial, options.echo);
     const { bytes, encoding, bom } = scan;
     const scanned = { bytes, encoding, bom, rows, echo: true, ...(layout && { layout }) };
-    return { scanned, info: records.info, ...(files && { files: [...files] }) };
+    return { scanned, info: records.info };
   } catch (error) {
     await rm(partial, { force: true });
     if (error instanceof SheetError) return undefined;
@@ -73,11 +69,7 @@ export async function passOverTaken(
 }
 
 /** Writes each record's echo as it is read (a batch at a time: never the sheet in memory); returns the rows. */
-async function writeEchoes(
-  records: SheetRecords,
-  path: string,
-  files: Set<string> | undefined,
-): Promise<number> {
+async function writeEchoes(records: SheetRecords, path: string): Promise<number> {
   const out = await open(path, 'wx', 0o600);
   const sourceRowAt = sourceRowColumn(records.info.header ?? []);
   let rows = 0;
@@ -87,7 +79,6 @@ async function writeEchoes(
       for (const record of batch) {
         rows = record.row;
         if (record.problem !== undefined) continue;
-        if (files !== undefined) for (const file of records.filesOf(record)) files.add(file);
         lines += echoLine(records, record, sourceRowAt);
       }
       if (lines !== '') await out.write(lines);
