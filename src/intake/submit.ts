@@ -6,14 +6,16 @@
  * that import is another data folder's (its report is on that disk).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Context } from '../context.js';
 import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
-import { discardSheetCopy, takeSheetCopy } from '../store/sheet-copy.js';
+import { discardSheetCopy, takeSheetCopy, takeSheetInPlace } from '../store/sheet-copy.js';
 import { handedNothingOn, type NewSheet } from '../store/sheet-store.js';
+import { echoFilePath, passOverTaken } from '../store/taken-sheet.js';
 
 export interface SubmitOptions {
   /** Import these bytes again, whatever was imported before. */
@@ -22,6 +24,11 @@ export interface SubmitOptions {
   mapping?: Mapping;
   /** The id to give the sheet (the hot folder names its work folder after it). */
   sheetId?: string;
+  /**
+   * The sheet is in a folder of the importer's own (the hot folder's work folder): it is its own
+   * private copy, not copied again (store/sheet-copy.ts, `takeSheetInPlace`).
+   */
+  inPlace?: boolean;
 }
 
 export interface Submitted {
@@ -43,7 +50,15 @@ export async function submitSheet(
   const absolute = resolve(path);
   const sheetId = options.sheetId ?? newSheetId(ctx.now());
   // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
-  const { sha256, origin } = await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId);
+  const inPlace = options.inPlace === true;
+  const { sha256, origin, scan, copy } = inPlace
+    ? await takeSheetInPlace(absolute)
+    : await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId);
+  // Read once here: its rows counted and echoed, so that no later stage reads it but for its rows.
+  const echo = echoFilePath(ctx.settings.sheetsDir, sheetId);
+  await mkdir(dirname(echo), { recursive: true });
+  const mapping = options.mapping;
+  const taken = scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) }));
   const sheet: NewSheet = {
     sheetId,
     path: absolute,
@@ -55,11 +70,13 @@ export async function submitSheet(
     installation: ctx.installation.id,
     dataDir: dirname(ctx.settings.sheetsDir),
     origin,
+    ...(inPlace && { inPlace }),
     apiBaseUrl: ctx.connection.apiBaseUrl,
     sandbox: ctx.connection.sandbox,
     allowDuplicates: options.allowDuplicates ?? false,
     startedAt: new Date(ctx.now()).toISOString(),
-    ...(options.mapping && { mapping: options.mapping }),
+    ...(mapping && { mapping }),
+    ...(taken && { taken }),
   };
   const content = `${ctx.connection.id}|${sha256}`;
   let holder: string | undefined;

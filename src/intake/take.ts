@@ -156,8 +156,10 @@ export async function finishIntake(
     const mapping = journalMapping(journal, work);
     const from = await bringAttachments(intake, work, journal, mapping);
     const sheetId = basename(work);
+    // Out of the inbox, in a folder of the importer's own: its own private copy.
     const { resumed } = await submitSheet(intake.ctx, claimed, {
       sheetId,
+      inPlace: true,
       ...(mapping && { mapping }),
     });
     await writeJournal(work, { ...journal, queued: true });

@@ -1,33 +1,21 @@
 /**
- * What report.csv echoes of each row besides its outcome, so that a person reads it without
- * joining it to the sheet: the property's address and the contact's name as the row gives them,
- * and, for a sheet dropped back from failed/, the row's number in the sheet first imported
- * (`source_row`). Read from the sheet's private copy, the bytes imported, in one pass beside the
- * report's rows: nothing of it is kept in Redis while the rows are imported.
+ * What report.csv echoes of each row besides its outcome (orders/row-echo.ts): the rows' address,
+ * contact and `source_row`, written beside the sheet's copy by the pass over it when it was queued
+ * (store/taken-sheet.ts), read here in one pass beside the report's rows: nothing of it is kept in
+ * Redis, and the sheet is not read again. A sheet that pass could not read, or queued by an older
+ * version, is read from its private copy instead.
  */
-import {
-  type Cells,
-  normaliseHeader,
-  type SheetField,
-  SOURCE_ROW,
-  sourceRowNumber,
-} from '../orders/columns.js';
+import { access } from 'node:fs/promises';
+
 import { SheetError } from '../sheets/errors.js';
 import type { SheetRecords } from '../sheets/records.js';
 import type { SourceRecord } from '../sheets/types.js';
 import { readImportedRecords } from '../store/imported-sheet.js';
 import type { SheetRecord } from '../store/sheet-store.js';
+import { echoFilePath, readEchoes } from '../store/taken-sheet.js';
+import { echoOf, NO_ECHO, type RowEcho, sourceRowColumn, sourceRowOf } from '../orders/row-echo.js';
 
-export interface RowEcho {
-  /** Street and number, postal code and city, as far as the row gives them. */
-  address: string;
-  contactName: string;
-  /** The row's number in the sheet first imported; empty when this sheet is that one. */
-  sourceRow: string;
-}
-
-export const NO_ECHO: RowEcho = { address: '', contactName: '', sourceRow: '' };
-
+export { addressOf, echoOf, NO_ECHO, type RowEcho } from '../orders/row-echo.js';
 /** The echo of a sheet's rows, asked for in increasing row order. */
 export interface RowEchoes {
   of(row: number): Promise<RowEcho>;
@@ -43,6 +31,8 @@ export async function openRowEchoes(
   settings: { sheetsDir: string },
 ): Promise<RowEchoes> {
   if (sheet.error !== undefined || (sheet.total ?? 0) === 0) return noEchoes(undefined);
+  const kept = await keptEchoes(sheet, settings);
+  if (kept !== undefined) return kept;
   let records: SheetRecords | undefined;
   try {
     records = await readImportedRecords(sheet, settings);
@@ -52,6 +42,30 @@ export async function openRowEchoes(
   }
   if (records === undefined) return noEchoes(unreadable('it changed since it was imported'));
   return new EchoReader(records);
+}
+
+/** The echoes the pass over the sheet wrote when it was queued, if it wrote them. */
+async function keptEchoes(
+  sheet: SheetRecord,
+  settings: { sheetsDir: string },
+): Promise<RowEchoes | undefined> {
+  if (sheet.scan?.echo !== true) return undefined;
+  const path = echoFilePath(settings.sheetsDir, sheet.sheetId);
+  try {
+    await access(path);
+  } catch (error) {
+    if (isGone(error)) return undefined;
+    throw error;
+  }
+  const echoes = readEchoes(path);
+  return {
+    of: (row) => echoes.of(row),
+    close: () => {
+      echoes.close();
+      return Promise.resolve();
+    },
+    problem: undefined,
+  };
 }
 
 function noEchoes(problem: string | undefined): RowEchoes {
@@ -80,8 +94,7 @@ class EchoReader implements RowEchoes {
   constructor(records: SheetRecords) {
     this.#records = records;
     this.#batches = records.batches[Symbol.asyncIterator]();
-    const header = records.info.header ?? [];
-    this.#sourceRowAt = header.findIndex((name) => normaliseHeader(name) === SOURCE_ROW);
+    this.#sourceRowAt = sourceRowColumn(records.info.header ?? []);
   }
 
   async of(row: number): Promise<RowEcho> {
@@ -117,36 +130,7 @@ class EchoReader implements RowEchoes {
 
   #echo(record: SourceRecord): RowEcho {
     if (record.problem !== undefined) return NO_ECHO;
-    return { ...echoOf(this.#records.cellsOf(record)), sourceRow: this.#sourceRowOf(record) };
+    const sourceRow = sourceRowOf(record.data, this.#sourceRowAt);
+    return { ...echoOf(this.#records.cellsOf(record)), sourceRow };
   }
-
-  #sourceRowOf(record: SourceRecord): string {
-    const { data } = record;
-    if (Array.isArray(data)) return sourceRowNumber(data[this.#sourceRowAt]);
-    const key = Object.keys(data).find((name) => normaliseHeader(name) === SOURCE_ROW);
-    return key === undefined ? '' : sourceRowNumber(data[key]);
-  }
-}
-
-/** What report.csv echoes of a row's cells (`ledger rebuild` checks a sheet's rows by it). */
-export function echoOf(cells: Cells): { address: string; contactName: string } {
-  return { address: addressOf(cells), contactName: text(cells, 'contact_name') };
-}
-
-/** `Kerkstraat 12, 9000 Gent`: the parts the row gives, in the order a letter is addressed. */
-export function addressOf(cells: Cells): string {
-  const street = [text(cells, 'address1'), text(cells, 'address2')].filter(Boolean).join(' ');
-  const place = [text(cells, 'postal_code'), text(cells, 'city')].filter(Boolean).join(' ');
-  return [street, place].filter(Boolean).join(', ');
-}
-
-function text(cells: Cells, field: SheetField): string {
-  return shownValue(cells.value(field));
-}
-
-/** A cell as text: strings trimmed, numbers as written, anything else (a list, an object) not. */
-function shownValue(value: unknown): string {
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return '';
 }

@@ -5,7 +5,7 @@ import { chain, csvInput } from './decode.js';
 import { type Delimiter, detectDelimiter, separatorHint } from './delimiter.js';
 import { SheetError } from './errors.js';
 import { restoreCell } from './excel-text.js';
-import type { SheetScan } from './scan.js';
+import type { CsvLayout, SheetScan } from './scan.js';
 import type { SourceRecord } from './types.js';
 
 /** A record this large is a quote that is never closed, not an order. */
@@ -19,14 +19,19 @@ export interface CsvSheet {
   batches: AsyncIterable<SourceRecord[]>;
 }
 
+/** A CSV's delimiter, from its `sep=` line or detected in its header line. */
+export function csvLayout(head: string): CsvLayout {
+  const hint = separatorHint(head);
+  return { delimiter: hint ?? detectDelimiter(head), separatorLine: hint !== undefined };
+}
+
 /**
  * Opens a CSV sheet as a stream of records: the delimiter detected from the header line, quoted
  * fields holding delimiters, doubled quotes and line breaks, each record with the physical line
  * it starts on. Rows whose cells are all empty (Excel writes `;;;` for blank rows) are skipped.
  */
 export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> {
-  const hint = separatorHint(scan.head);
-  const delimiter = hint ?? detectDelimiter(scan.head);
+  const { delimiter, separatorLine } = scan.layout ?? csvLayout(scan.head);
   const parser = chain(
     csvInput(path, scan),
     // No `info`: it costs a third of the parse, and lines are counted from the records instead.
@@ -44,7 +49,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
   // The header: the first record that is not blank (nor Excel's `sep=` line).
   let header: string[] | undefined;
   let headerLine = 1;
-  let skip = hint === undefined ? 0 : 1;
+  let skip = separatorLine ? 1 : 0;
   while (header === undefined) {
     if (pending.length === 0) {
       const next = await nextBatch(raw);

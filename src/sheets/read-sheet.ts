@@ -24,7 +24,7 @@ import {
 import type { CsvSheet } from './csv.js';
 import { delimiterName } from './delimiter.js';
 import { headerNotes, mappingUsed, unknownColumns } from './mapping-notes.js';
-import { openSource, type SheetSource } from './records.js';
+import { type KnownScan, openSource, type SheetSource } from './records.js';
 import { ReferenceSet } from './reference-set.js';
 import type { SheetInfo, SourceRecord } from './types.js';
 
@@ -46,6 +46,8 @@ export interface ReadSheetOptions {
    * the rest are validated, instead of after a whole batch of up to a thousand. No limit by default.
    */
   firstBatch?: number;
+  /** The scan of the sheet's bytes taken already (records.ts, `openSource`). */
+  known?: KnownScan;
 }
 
 /** One problem of one row, where the user will look for it. */
@@ -83,7 +85,7 @@ export interface OpenedSheet {
  * (records.ts); a record that cannot be read further on is a SheetError from `batches`.
  */
 export async function readSheet(path: string, options: ReadSheetOptions): Promise<OpenedSheet> {
-  const source = await openSource(path, options.mapping);
+  const source = await openSource(path, options.mapping, options.known);
   return validateSource(source, { ...options, folder: options.folder ?? dirname(path) });
 }
 

@@ -4,6 +4,7 @@
  * readable to the end (a quote never closed, broken JSON) and what a report bundles rows from;
  * read-sheet.ts validates the same records into orders.
  */
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 
 import {
@@ -20,7 +21,9 @@ import { type CsvSheet, openCsv } from './csv.js';
 import { SheetError } from './errors.js';
 import { readJsonArray, readNdjson } from './json.js';
 import { noFieldHeader, refuseMappingFile } from './mapping-notes.js';
-import { scanSheet } from './scan.js';
+import { type KnownScan, type SheetScan, scanSheet } from './scan.js';
+
+export type { KnownScan } from './scan.js';
 import type { SheetFormat, SheetInfo, SourceRecord } from './types.js';
 import { openWorkbook } from './workbook.js';
 
@@ -68,8 +71,14 @@ export function sheetFormat(path: string): SheetFormat | undefined {
 /**
  * Opens a sheet: refused at once when its format, bytes or header cannot be read. `mapping`: the
  * user's (mapping-files.ts), its columns applied here, its values by the rows' validation.
+ * `known`: the scan of these very bytes, taken when they were copied (a sheet's private copy,
+ * store/sheet-copy.ts): then they are not read to be hashed and scanned again.
  */
-export async function openSource(path: string, mapping?: Mapping): Promise<SheetSource> {
+export async function openSource(
+  path: string,
+  mapping?: Mapping,
+  known?: SheetScan | KnownScan,
+): Promise<SheetSource> {
   refuseMappingFile(path);
   const format = sheetFormat(path);
   if (format === undefined) {
@@ -83,7 +92,11 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
     );
   }
   if (format === 'xlsx') {
-    const book = await openWorkbook(path, mapping?.worksheet);
+    const book = await openWorkbook(
+      path,
+      mapping?.worksheet,
+      await usableScan(path, format, known),
+    );
     const info: SheetInfo = {
       path,
       format,
@@ -99,7 +112,7 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
       throw error;
     }
   }
-  const scan = await scanSheet(path);
+  const scan = (await usableScan(path, format, known)) ?? (await scanSheet(path));
   const info: SheetInfo = {
     path,
     format,
@@ -114,6 +127,22 @@ export async function openSource(path: string, mapping?: Mapping): Promise<Sheet
   return tabular(info, await openCsv(path, scan), mapping);
 }
 
+/**
+ * A known scan that spares a read: one with its head, or one whose CSV layout is known; and only
+ * for a file of its size (a file gone is an error of the file system, as an unknown one's read).
+ */
+async function usableScan(
+  path: string,
+  format: SheetFormat,
+  known: SheetScan | KnownScan | undefined,
+): Promise<(SheetScan & Pick<KnownScan, 'checked'>) | undefined> {
+  if (known === undefined) return undefined;
+  if ((await stat(path)).size !== known.bytes) return undefined;
+  if ('head' in known) return known;
+  if (format === 'csv' && known.layout === undefined) return undefined;
+  return { ...known, head: '' };
+}
+
 /** A sheet of rows under a header (CSV, a worksheet), its header mapped to fields. */
 function tabular(info: SheetInfo, csv: CsvSheet, mapping: Mapping | undefined): SheetSource {
   info.delimiter = csv.delimiter;
@@ -126,8 +155,12 @@ function tabular(info: SheetInfo, csv: CsvSheet, mapping: Mapping | undefined): 
 }
 
 /** A sheet's records, not validated: for proving it readable, and for bundling rows as written. */
-export async function readRecords(path: string, mapping?: Mapping): Promise<SheetRecords> {
-  const source = await openSource(path, mapping);
+export async function readRecords(
+  path: string,
+  mapping?: Mapping,
+  known?: SheetScan | KnownScan,
+): Promise<SheetRecords> {
+  const source = await openSource(path, mapping, known);
   if ('csv' in source) {
     const { map } = source;
     const cellsOf = (record: SourceRecord) => new CsvCells(map, record.data as string[]);

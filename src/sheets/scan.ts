@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 
 import iconv from 'iconv-lite';
 
+import type { Delimiter } from './delimiter.js';
 import { holdsUtf8Character, refuseMostlyUtf8 } from './encoding.js';
 import { SheetError } from './errors.js';
 
@@ -24,7 +25,25 @@ export interface SheetScan {
   bom: boolean;
   /** The start of the file, decoded (for delimiter detection). */
   head: string;
+  /** A CSV's delimiter and whether a `sep=` line gives it, when known already (then `head` may be empty). */
+  layout?: CsvLayout;
 }
+
+/** How a CSV is laid out, as its head tells: kept in its record, so that no read looks again. */
+export interface CsvLayout {
+  delimiter: Delimiter;
+  /** Its first line is Excel's `sep=` line, not its header. */
+  separatorLine: boolean;
+}
+
+/**
+ * A sheet's scan as its record keeps it, taken once when the sheet was queued: a private copy read
+ * with it is neither hashed nor scanned again.
+ */
+export type KnownScan = Omit<SheetScan, 'head'> & {
+  /** The bytes were read whole once and passed every check of their format (a workbook's zip). */
+  checked?: boolean;
+};
 
 const HEAD_BYTES = 64 * 1024;
 /** Hashing and the UTF-8 check go fastest over large reads. */
@@ -35,35 +54,62 @@ const READ_CHUNK = 1024 * 1024;
  * file means Windows-1252, so a stray byte at row 90,000 cannot garble the rows before it.
  */
 export async function scanSheet(path: string): Promise<SheetScan> {
-  const hash = createHash('sha256');
-  const utf8 = new Utf8Check();
-  let bytes = 0;
-  const headChunks: Buffer[] = [];
-  let headBytes = 0;
+  const tap = new ScanTap();
   for await (const chunk of createReadStream(path, {
     highWaterMark: READ_CHUNK,
   }) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    if (headBytes < HEAD_BYTES) {
-      headChunks.push(chunk);
-      headBytes += chunk.length;
-    }
-    utf8.push(chunk);
-    bytes += chunk.length;
+    tap.push(chunk);
   }
-  const validUtf8 = utf8.end();
-  const head = Buffer.concat(headChunks).subarray(0, HEAD_BYTES);
-  refuseUnreadable(head, bytes);
-  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  if (!validUtf8 && (bom || utf8.multiByte)) await refuseMostlyUtf8(path, bom);
-  const encoding: TextEncoding = validUtf8 ? 'utf-8' : 'windows-1252';
-  return {
-    sha256: hash.digest('hex'),
-    bytes,
-    encoding,
-    bom,
-    head: decodeHead(head.subarray(bom ? 3 : 0), encoding),
-  };
+  return tap.end(path);
+}
+
+/**
+ * What `scanSheet` learns, learnt from chunks read for another purpose (the copy of a sheet taken,
+ * store/sheet-copy.ts): the one pass over a sheet's bytes that every later read relies on.
+ */
+export class ScanTap {
+  readonly #hash = createHash('sha256');
+  readonly #utf8 = new Utf8Check();
+  readonly #headChunks: Buffer[] = [];
+  #headBytes = 0;
+  #bytes = 0;
+  #sha256: string | undefined;
+
+  push(chunk: Buffer): void {
+    this.#hash.update(chunk);
+    if (this.#headBytes < HEAD_BYTES) {
+      // Copied: a chunk's buffer may be read into again by its reader.
+      this.#headChunks.push(Buffer.from(chunk));
+      this.#headBytes += chunk.length;
+    }
+    this.#utf8.push(chunk);
+    this.#bytes += chunk.length;
+  }
+
+  /** The hash and size alone (a workbook's: its encoding is its zip's business). */
+  digest(): { sha256: string; bytes: number } {
+    this.#sha256 ??= this.#hash.digest('hex');
+    return { sha256: this.#sha256, bytes: this.#bytes };
+  }
+
+  /**
+   * The scan of the bytes pushed, or a SheetError when they cannot be a text sheet; `path` holds
+   * the same bytes, read again only for a sheet mostly UTF-8 with stray bytes (encoding.ts).
+   */
+  async end(path: string): Promise<SheetScan> {
+    const validUtf8 = this.#utf8.end();
+    const head = Buffer.concat(this.#headChunks).subarray(0, HEAD_BYTES);
+    refuseUnreadable(head, this.#bytes);
+    const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+    if (!validUtf8 && (bom || this.#utf8.multiByte)) await refuseMostlyUtf8(path, bom);
+    const encoding: TextEncoding = validUtf8 ? 'utf-8' : 'windows-1252';
+    return {
+      ...this.digest(),
+      encoding,
+      bom,
+      head: decodeHead(head.subarray(bom ? 3 : 0), encoding),
+    };
+  }
 }
 
 function refuseUnreadable(head: Buffer, bytes: number): void {

@@ -37,8 +37,13 @@ interface WorkbookRows {
 }
 
 /** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
-export async function readWorkbookRows(path: string, worksheet?: string): Promise<WorkbookRows> {
-  const zip = await openWorkbookZip(path);
+export async function readWorkbookRows(
+  path: string,
+  worksheet?: string,
+  options: { checked?: boolean } = {},
+): Promise<WorkbookRows> {
+  // `checked`: read whole and found sound before (workbook-zip.ts).
+  const zip = await openWorkbookZip(path, options);
   try {
     const parts = await findParts(zip);
     const found = chooseWorksheet(parts.worksheets, worksheet);

@@ -17,6 +17,8 @@ export type FromWorker =
 export interface WorkerInput {
   path: string;
   worksheet?: string;
+  /** Its bytes were read whole once and passed every check: not checked again (workbook-zip.ts). */
+  checked?: boolean;
 }
 
 /**
@@ -38,9 +40,9 @@ if (port !== null) {
   const send = (message: FromWorker) => {
     port.postMessage(message);
   };
-  const { path, worksheet } = workerData as WorkerInput;
+  const { path, worksheet, checked } = workerData as WorkerInput;
   try {
-    const rows = await readWorkbookRows(path, worksheet);
+    const rows = await readWorkbookRows(path, worksheet, { checked: checked === true });
     send({ kind: 'header', ...rows, batches: undefined } as FromWorker);
     for await (const records of rows.batches) {
       while (asked === 0) await new Promise<void>((resolve) => (wake = resolve));

@@ -32,9 +32,22 @@ export interface Workbook {
   close(): Promise<void>;
 }
 
-/** A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. */
-export async function openWorkbook(path: string, worksheet?: string): Promise<Workbook> {
-  const input: WorkerInput = { path, ...(worksheet !== undefined && { worksheet }) };
+/**
+ * A workbook's rows: its worksheet `worksheet` (a mapping's), else its first. `known`: its hash
+ * and size, taken when its private copy was (store/sheet-copy.ts): then it is not hashed again;
+ * and whether those bytes were read whole once and passed the zip's checks (its record's scan,
+ * keyed by that hash): then they are not checked again.
+ */
+export async function openWorkbook(
+  path: string,
+  worksheet?: string,
+  known?: { sha256: string; bytes: number; checked?: boolean },
+): Promise<Workbook> {
+  const input: WorkerInput = {
+    path,
+    ...(worksheet !== undefined && { worksheet }),
+    ...(known?.checked === true && { checked: true }),
+  };
   const worker = new Worker(workerFile(), {
     workerData: input,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB },
@@ -42,7 +55,10 @@ export async function openWorkbook(path: string, worksheet?: string): Promise<Wo
   const inbox = new WorkerInbox(worker);
   try {
     // Both settled before either's failure is told: no rejection is left unhandled.
-    const [hashed, read] = await Promise.allSettled([hashAndSize(path), inbox.next()]);
+    const [hashed, read] = await Promise.allSettled([
+      known === undefined ? hashAndSize(path) : { sha256: known.sha256, bytes: known.bytes },
+      inbox.next(),
+    ]);
     if (read.status === 'rejected') throw read.reason;
     if (hashed.status === 'rejected') throw hashed.reason;
     const { sha256, bytes } = hashed.value;

@@ -11,7 +11,7 @@ import { SheetError } from '../sheets/errors.js';
 import { awayFromHome } from '../store/sheet-home.js';
 import { handedNothingOn, type SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
-import { countRecords, type CountedSheet } from './sheet-reading.js';
+import { countedAtIntake, countRecords, type CountedSheet } from './sheet-reading.js';
 
 /** A sheet job of another connection than the worker's: never retried, never read. */
 export class ForeignSheetError extends Error {
@@ -55,9 +55,12 @@ export async function runSheetJob(ctx: Context, sheetId: string, started = 1): P
   const log = ctx.logger.child({ sheetId, sheet: sheet.name });
   await store.update(sheetId, { state: 'reading' });
 
-  let counted: CountedSheet;
+  // Read to its end and counted when it was queued (store/taken-sheet.ts), else here.
+  let counted: CountedSheet | undefined;
   try {
-    counted = await countRows(ctx, sheet);
+    const { scan } = sheet;
+    if (scan === undefined) counted = await countRows(ctx, sheet);
+    else await ctx.store.update(sheetId, { expected: await countedAtIntake(ctx, sheet, scan) });
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return unreadable(ctx, sheet, error);
@@ -67,7 +70,7 @@ export async function runSheetJob(ctx: Context, sheetId: string, started = 1): P
     sheet.duplicateOf === undefined ? undefined : await readEarlierReport(earlierSheet);
   let read: { rows: number; warnings: string[] };
   try {
-    read = await handOn(ctx, sheet, earlier, counted.kept);
+    read = await handOn(ctx, sheet, earlier, counted?.kept);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return unreadable(ctx, sheet, error);
@@ -102,6 +105,8 @@ async function neverImported(
  * The first pass proves the whole sheet readable before a single order is sent (a quote left
  * open at row 90,000 must not leave 89,999 orders behind a sheet that "cannot be read"): its
  * records are parsed and counted, not validated (and kept, for a small sheet, for the second).
+ * The intake's pass over the copy did this for a sheet whose record has its `scan`; this is for
+ * one it could not read (refused here, saying why) or one queued by an older version.
  */
 async function countRows(ctx: Context, sheet: SheetRecord): Promise<CountedSheet> {
   const counted = await countRecords(ctx, sheet);

@@ -1,19 +1,23 @@
 /**
- * The sheet job's two passes over a sheet's private copy: its records as written (to prove it
- * readable to the end, validating nothing) and its rows validated (to hand them on), the second
- * from the records the first kept when the sheet is small enough. Either is
+ * The sheet job's passes over a sheet's private copy: its records as written (to prove it
+ * readable to the end, validating nothing: only for a sheet the intake's pass could not read, or
+ * queued by an older version) and its rows validated (to hand them on), the second from the
+ * records the first kept when the sheet is small enough. Either is
  * refused as a whole when the user's file changed before any row was handed on, or when the
  * copy's bytes are not the ones queued (cut short by a crash, or a sheet queued before copies were
  * made that changed since).
  */
+import { stat } from 'node:fs/promises';
+
 import type { Context } from '../context.js';
 import { SheetError } from '../sheets/errors.js';
 import type { OpenedSheet } from '../sheets/read-sheet.js';
 import { readToEnd, replaySource, type SheetSource } from '../sheets/records.js';
 import type { SheetInfo } from '../sheets/types.js';
 import { openImported, readImported, validateImported } from '../store/imported-sheet.js';
-import { sheetChanged } from '../store/sheet-copy.js';
+import { sheetChanged, sheetSource } from '../store/sheet-copy.js';
 import type { SheetRecord } from '../store/sheet-store.js';
+import type { ScannedSheet } from '../store/taken-sheet.js';
 
 export const CHANGED_BEFORE_READ =
   'the sheet changed after it was queued: queue it again to import its new content.';
@@ -40,6 +44,19 @@ export async function countRecords(ctx: Context, sheet: SheetRecord): Promise<Co
   const source = orRefused(await openImported(sheet, ctx.settings));
   const { rows, kept } = await readToEnd(source, source.info.bytes <= KEEP_BYTES ? KEEP_MEMORY : 0);
   return { info: source.info, rows, ...(kept && { kept: replaySource(source, kept) }) };
+}
+
+/**
+ * The rows the intake's pass counted (its record's `scan`), once the copy is found where it was
+ * taken: one lost since fails the job as the first pass's read of it would.
+ */
+export async function countedAtIntake(
+  ctx: Context,
+  sheet: SheetRecord,
+  scan: ScannedSheet,
+): Promise<number> {
+  await stat(sheetSource(sheet, ctx.settings.sheetsDir).path);
+  return scan.rows;
 }
 
 /**

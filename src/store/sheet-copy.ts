@@ -1,8 +1,10 @@
 /**
  * The sheet imported is the sheet hashed. When a sheet is queued, its bytes are copied into a
  * private, read-only file under the data folder (`sheets/<sheetId>/<name>`, read by the workers
- * of every host that shares that folder: sheet-home.ts) and hashed as they are copied; every later read — both passes of the sheet job
- * and the report's failed/ — parses that copy. No row can then come from bytes other than the
+ * of every host that shares that folder: sheet-home.ts) and hashed and scanned as they are copied
+ * (their encoding, the head a CSV's delimiter is found in); every later read — the intake's pass
+ * (taken-sheet.ts), the sheet job's and the report's failed/ — parses that copy, neither hashing
+ * nor scanning it again. No row can then come from bytes other than the
  * ones hashed, however the user's file is rewritten meanwhile.
  *
  * Why a copy, rather than hashing in each pass exactly the bytes the parser consumes and checking
@@ -15,16 +17,21 @@
  *
  * The user's file is still watched, by size and modification time, so that a change the user
  * makes is honoured: the sheet job refuses the rows it has not handed on yet (see sheet-job.ts).
- * Attachments stay relative to the original's folder: only the sheet is copied.
+ * Attachments stay relative to the original's folder: only the sheet is copied. A hot-folder
+ * sheet is not: moved out of the inbox into a work folder of the importer's own, it is its own
+ * private copy (`takeSheetInPlace`), so that its bytes are not stored twice while it is imported.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type BigIntStats, createWriteStream } from 'node:fs';
 import { chmod, mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
-import { hashFile } from '../sheets/scan.js';
+import { SheetError } from '../sheets/errors.js';
+import { sheetFormat } from '../sheets/records.js';
+import { hashFile, ScanTap, type SheetScan } from '../sheets/scan.js';
+import { echoFilePath } from './taken-sheet.js';
 
 /** The sheet kept changing while it was copied: queue it again once it is saved. */
 export class SheetUnsettledError extends Error {
@@ -35,6 +42,12 @@ export class SheetUnsettledError extends Error {
 export interface TakenSheet {
   /** Of the copy's bytes: what every read parses. */
   sha256: string;
+  /**
+   * The copy's bytes scanned as they were copied (sheets/scan.ts): its size, encoding and head,
+   * so that no read hashes or scans it again; undefined for bytes that cannot be a sheet of their
+   * format (empty, UTF-16, binary), which the sheet job then refuses as it reads them.
+   */
+  scan?: SheetScan;
   /** The original's version when it was copied (see `sheetChanged`). */
   origin: string;
   /** Where the copy is. */
@@ -79,9 +92,11 @@ export async function takeSheetCopy(
       await options.afterCopy?.(attempt);
       const now = await stat(path, { bigint: true });
       if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {
+        const scan = await scanOf(taken.tap, path, partial);
         await chmod(partial, 0o444);
         await rename(partial, copy);
-        return { sha256: taken.sha256, origin: originOf(taken.after), copy };
+        const { sha256 } = taken.tap.digest();
+        return { sha256, origin: originOf(taken.after), copy, ...(scan && { scan }) };
       }
     } finally {
       await rm(partial, { force: true }); // gone already once renamed
@@ -92,29 +107,66 @@ export async function takeSheetCopy(
   );
 }
 
+/**
+ * A sheet the importer took into a folder of its own (the hot folder's `work/<sheetId>/`, out of
+ * the user's reach): it is its own private copy, hashed and scanned where it is rather than
+ * stored a second time. Read through one descriptor, again when it changed meanwhile; once taken,
+ * a change is what `sheetChanged` tells of any sheet's original.
+ */
+export async function takeSheetInPlace(path: string): Promise<TakenSheet> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const taken = await copyOnce(path);
+    const now = await stat(path, { bigint: true });
+    if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {
+      const scan = await scanOf(taken.tap, path, path);
+      const { sha256 } = taken.tap.digest();
+      return { sha256, origin: originOf(taken.after), copy: path, ...(scan && { scan }) };
+    }
+  }
+  throw new SheetUnsettledError(
+    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
+  );
+}
+
+/** Reads the file at `path` once, scanning it, into `to` when given. */
 async function copyOnce(
   path: string,
-  to: string,
-): Promise<{ sha256: string; before: BigIntStats; after: BigIntStats }> {
+  to?: string,
+): Promise<{ tap: ScanTap; before: BigIntStats; after: BigIntStats }> {
   const source = await open(path, 'r');
   try {
     const before = await source.stat({ bigint: true });
-    const hash = createHash('sha256');
+    const scan = new ScanTap();
     const tap = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
+        scan.push(chunk);
         done(null, chunk);
       },
     });
-    await pipeline(
-      source.createReadStream({ autoClose: false, highWaterMark: READ_CHUNK }),
-      tap,
-      createWriteStream(to, { flags: 'wx', mode: 0o600, flush: true }),
-    );
+    const read = source.createReadStream({ autoClose: false, highWaterMark: READ_CHUNK });
+    if (to === undefined) for await (const chunk of read) scan.push(chunk as Buffer);
+    else
+      await pipeline(read, tap, createWriteStream(to, { flags: 'wx', mode: 0o600, flush: true }));
     const after = await source.stat({ bigint: true });
-    return { sha256: hash.digest('hex'), before, after };
+    return { tap: scan, before, after };
   } finally {
     await source.close();
+  }
+}
+
+/**
+ * The scan of the bytes copied: a workbook's hash and size (its zip is checked as it is read), a
+ * text sheet's encoding and head too; undefined for bytes that are no text sheet. `copy` holds the
+ * bytes, for the rare sheet whose encoding needs a second look.
+ */
+async function scanOf(tap: ScanTap, path: string, copy: string): Promise<SheetScan | undefined> {
+  if (sheetFormat(path) === 'xlsx')
+    return { ...tap.digest(), encoding: 'utf-8', bom: false, head: '' };
+  try {
+    return await tap.end(copy);
+  } catch (error) {
+    if (error instanceof SheetError) return undefined;
+    throw error;
   }
 }
 
@@ -172,6 +224,8 @@ export async function discardSheetCopy(
   name: string,
 ): Promise<void> {
   const copy = sheetCopyPath(sheetsDir, sheetId, name);
+  // What the pass over it wrote beside it (taken-sheet.ts), needed no more either.
+  await rm(echoFilePath(sheetsDir, sheetId), { force: true });
   try {
     await chmod(copy, 0o600); // a read-only file cannot be removed on Windows
   } catch (error) {
@@ -189,10 +243,17 @@ export async function discardSheetCopy(
 
 /** What every read of a sheet parses: its private copy, attachments beside the original. */
 export function sheetSource(
-  sheet: { sheetId: string; path: string; name: string; origin?: string | undefined },
+  sheet: {
+    sheetId: string;
+    path: string;
+    name: string;
+    origin?: string | undefined;
+    inPlace?: boolean;
+  },
   sheetsDir: string,
 ): { path: string; folder: string } {
   const folder = dirname(sheet.path);
-  if (sheet.origin === undefined) return { path: sheet.path, folder }; // queued before copies
+  // Queued before copies were made, or its own copy (`takeSheetInPlace`).
+  if (sheet.origin === undefined || sheet.inPlace === true) return { path: sheet.path, folder };
   return { path: sheetCopyPath(sheetsDir, sheet.sheetId, sheet.name), folder };
 }

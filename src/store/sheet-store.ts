@@ -11,7 +11,9 @@ import { z } from 'zod';
 import { type Mapping, mappingFromRecord, mappingRecord } from '../orders/mapping.js';
 import type { ResolvedFolder } from '../orders/open-attachment.js';
 import { folderOf } from '../orders/resolve-folder.js';
+import type { SheetInfo } from '../sheets/types.js';
 import type { Keys } from './keys.js';
+import type { ScannedSheet } from './taken-sheet.js';
 import {
   parseOutcome,
   ROW_STATUSES,
@@ -33,6 +35,14 @@ const sheetSchema = z.object({
    * its private copy. Unset only for a sheet queued before copies were made: read at `path`.
    */
   origin: z.string().optional(),
+  /**
+   * Set, the sheet at `path` is its own private copy (sheet-copy.ts, `takeSheetInPlace`: the hot
+   * folder's, in its work folder), not one kept under the data folder's `sheets/`.
+   */
+  inPlace: z
+    .literal('1')
+    .optional()
+    .transform((v) => v !== undefined),
   state: z.enum(SHEET_STATES),
   startedAt: z.string(),
   /** The connection the sheet was queued for: only its workers read it or send its rows. */
@@ -87,6 +97,15 @@ const sheetSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as unknown))),
+  /**
+   * The one pass over the sheet when it was queued (taken-sheet.ts): its copy's scan and its
+   * rows. Unset for a sheet whose copy could not be read then, or queued by an older version:
+   * read and scanned again, as then.
+   */
+  scan: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : (JSON.parse(v) as ScannedSheet))),
   finishedAt: z.string().optional(),
   reportDir: z.string().optional(),
   reportWrites: z.coerce.number().int().default(0),
@@ -154,11 +173,15 @@ export interface NewSheet {
   installation?: string;
   dataDir?: string;
   origin?: string;
+  /** The file at `path` is its own private copy (`takeSheetInPlace`). */
+  inPlace?: boolean;
   apiBaseUrl: string;
   sandbox: boolean;
   allowDuplicates: boolean;
   startedAt: string;
   duplicateOf?: string;
+  /** What the pass over its copy found (taken-sheet.ts): read again by no later stage. */
+  taken?: { scanned: ScannedSheet; info: SheetInfo };
 }
 
 // KEYS: sheet, results, final. ARGV: row, status, outcome, row, status, outcome, …
@@ -269,7 +292,23 @@ function recordFields(sheet: NewSheet): Record<string, string> {
     allowDuplicates: sheet.allowDuplicates ? '1' : '0',
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.origin !== undefined && { origin: sheet.origin }),
+    ...(sheet.inPlace === true && { inPlace: '1' }),
     ...(sheet.mapping !== undefined && { mapping: JSON.stringify(mappingRecord(sheet.mapping)) }),
+    ...(sheet.taken !== undefined && takenFields(sheet.taken)),
+  };
+}
+
+/**
+ * The pass's findings, as the sheet job's own first pass recorded them (and its scan); its rows
+ * are `expected` once the sheet job finds the copy there (split/sheet-reading.ts).
+ */
+function takenFields({ scanned, info }: NonNullable<NewSheet['taken']>): Record<string, string> {
+  return {
+    scan: JSON.stringify(scanned),
+    format: info.format,
+    encoding: info.encoding,
+    ...(info.delimiter !== undefined && { delimiter: info.delimiter }),
+    ...(info.columns !== undefined && { columns: JSON.stringify(info.columns) }),
   };
 }
 

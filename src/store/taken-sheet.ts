@@ -1,0 +1,135 @@
+/**
+ * The one pass over a sheet when it is queued, after its private copy was taken and scanned
+ * (sheet-copy.ts): its records read to the end as written (proving it readable, validating
+ * nothing), counted, and what the report echoes of each row written beside the copy (`rows.echo`, one JSON line per
+ * row that has any). Later stages take these from the sheet's record and that file instead of
+ * reading the sheet again; only the rows' own pass (and failed/'s, for the rows it needs) reads it.
+ */
+import { createReadStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+import type { Mapping } from '../orders/mapping.js';
+import { echoOf, NO_ECHO, type RowEcho, sourceRowColumn, sourceRowOf } from '../orders/row-echo.js';
+import { csvLayout } from '../sheets/csv.js';
+import { SheetError } from '../sheets/errors.js';
+import { readRecords, type SheetRecords } from '../sheets/records.js';
+import type { CsvLayout, SheetScan } from '../sheets/scan.js';
+import type { SheetInfo, SourceRecord } from '../sheets/types.js';
+
+/** What the pass found, kept in the sheet's record (sheet-store.ts, `scan`). */
+export interface ScannedSheet {
+  /** The scan of the copy's bytes, as the copy was taken: no later read scans them again. */
+  bytes: number;
+  encoding: SheetScan['encoding'];
+  bom: boolean;
+  layout?: CsvLayout;
+  /** Records read to the end of the sheet. */
+  rows: number;
+  /** The echo file beside the copy was written. */
+  echo: boolean;
+}
+
+export interface TakenPass {
+  scanned: ScannedSheet;
+  info: SheetInfo;
+}
+
+/** The echo file of sheet `sheetId`, beside its copy (no sheet is named so: it has no sheet's extension). */
+export function echoFilePath(sheetsDir: string, sheetId: string): string {
+  return join(sheetsDir, sheetId, 'rows.echo');
+}
+
+/**
+ * Reads the copy at `copy` once, its scan given; undefined when it cannot be read (the sheet job
+ * then reads it and says why, as for any unreadable sheet).
+ */
+export async function passOverTaken(
+  copy: string,
+  scan: SheetScan,
+  options: { mapping?: Mapping; echo: string },
+): Promise<TakenPass | undefined> {
+  const partial = `${options.echo}.partial`;
+  try {
+    const records = await readRecords(copy, options.mapping, scan);
+    // As the CSV reader found it in the head, which is not kept.
+    const layout =
+      records.info.format === 'csv' ? (scan.layout ?? csvLayout(scan.head)) : undefined;
+    const rows = await writeEchoes(records, partial);
+    await rename(partial, options.echo);
+    const { bytes, encoding, bom } = scan;
+    const scanned = { bytes, encoding, bom, rows, echo: true, ...(layout && { layout }) };
+    return { scanned, info: records.info };
+  } catch (error) {
+    await rm(partial, { force: true });
+    if (error instanceof SheetError) return undefined;
+    throw error;
+  }
+}
+
+/** Writes each record's echo as it is read (a batch at a time: never the sheet in memory); returns the rows. */
+async function writeEchoes(records: SheetRecords, path: string): Promise<number> {
+  const out = await open(path, 'wx', 0o600);
+  const sourceRowAt = sourceRowColumn(records.info.header ?? []);
+  let rows = 0;
+  try {
+    for await (const batch of records.batches) {
+      let lines = '';
+      for (const record of batch) {
+        rows = record.row;
+        if (record.problem !== undefined) continue;
+        lines += echoLine(records, record, sourceRowAt);
+      }
+      if (lines !== '') await out.write(lines);
+    }
+  } finally {
+    await out.close();
+  }
+  return rows;
+}
+
+function echoLine(records: SheetRecords, record: SourceRecord, sourceRowAt: number): string {
+  const { address, contactName } = echoOf(records.cellsOf(record));
+  const sourceRow = sourceRowOf(record.data, sourceRowAt);
+  if (address === '' && contactName === '' && sourceRow === '') return '';
+  return `${JSON.stringify([record.row, address, contactName, sourceRow])}\n`;
+}
+
+/**
+ * The echoes of a sheet's rows from its echo file, asked for in increasing row order; a row the
+ * file does not name echoes nothing.
+ */
+export function readEchoes(path: string): {
+  of(row: number): Promise<RowEcho>;
+  close(): void;
+} {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  let next: [number, RowEcho] | undefined;
+  let done = false;
+  const advance = async () => {
+    const line = await lines.next();
+    if (line.done === true) {
+      done = true;
+      next = undefined;
+      return;
+    }
+    const [row, address, contactName, sourceRow] = JSON.parse(line.value) as [
+      number,
+      string,
+      string,
+      string,
+    ];
+    next = [row, { address, contactName, sourceRow }];
+  };
+  return {
+    async of(row) {
+      while (!done && (next === undefined || next[0] < row)) await advance();
+      return next !== undefined && next[0] === row ? next[1] : NO_ECHO;
+    },
+    close() {
+      stream.destroy();
+    },
+  };
+}
