@@ -11,9 +11,7 @@ import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
 import { markFirstUse, RedisForgotError } from '../store/redis-marker.js';
 import { CliError } from './errors.js';
-
-/** How often a service waiting for `ledger rebuild` looks again. */
-const FORGOT_POLL_MS = 2_000;
+import { FORGOT_POLL_MS } from '../policy.js';
 
 /**
  * The context. In a Redis that lost the installation's data (a restart without AOF) `import`

@@ -69,12 +69,12 @@ export async function openEach(
   };
   const failed = opening.find((o) => o.status === 'rejected');
   if (failed !== undefined) {
-    await close({ graceMs: 5_000 });
+    await close({ grace: 'brief' });
     throw failed.reason;
   }
   const same = sameConnection(all);
   if (same !== undefined) {
-    await close({ graceMs: 5_000 });
+    await close({ grace: 'brief' });
     throw same;
   }
   for (const importer of all) announce(connectionLine(importer));

@@ -16,9 +16,7 @@ import type { Settings } from '../settings/load.js';
 import { recentProgress } from '../store/progress.js';
 import { CliError, forUser } from './errors.js';
 import type { Importer } from './importer.js';
-
-/** How often an intake cut short (a file locked, a share gone a moment) is looked for again. */
-const RECOVERY_EVERY_MS = 60_000;
+import { INTAKE_RECOVERY_EVERY_MS } from '../policy.js';
 
 /** What every part of `watch` is given. */
 export interface WatchParts {
@@ -158,14 +156,14 @@ async function inboxRoutes(
 function recoverEveryMinute(intake: Intake, parts: WatchParts): void {
   const passes = setInterval(() => {
     intake
-      .recover({ minAgeMs: RECOVERY_EVERY_MS })
+      .recover({ minAgeMs: INTAKE_RECOVERY_EVERY_MS })
       .then(({ finished }) => {
         for (const sheetId of finished) parts.follow(sheetId);
       })
       .catch((error: unknown) => {
         parts.logger.warn({ err: error }, 'recovery pass failed; the next one tries again');
       });
-  }, RECOVERY_EVERY_MS);
+  }, INTAKE_RECOVERY_EVERY_MS);
   passes.unref();
   parts.onStop(() => {
     clearInterval(passes);

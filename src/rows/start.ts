@@ -12,11 +12,11 @@ import {
   adoptAnswer,
   apiTurn,
   type RowRun,
-  SENDER_WAITS,
   type Step,
   unknownOutcome,
   waitOrReview,
 } from './row-run.js';
+import { SENDER_WAITS } from '../policy.js';
 
 export async function startRow(ctx: Context, run: RowRun): Promise<Step> {
   if (run.state.orderId !== undefined) {

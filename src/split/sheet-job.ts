@@ -12,6 +12,7 @@ import { awayFromHome } from '../store/sheet-home.js';
 import { handedNothingOn, type SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
 import { countRecords, type CountedSheet } from './sheet-reading.js';
+import { DUPLICATE_SHEET_WAIT_MS } from '../policy.js';
 
 /** A sheet job of another connection than the worker's: never retried, never read. */
 export class ForeignSheetError extends Error {
@@ -48,7 +49,10 @@ export async function runSheetJob(ctx: Context, sheetId: string, started = 1): P
   const earlierSheet =
     sheet.duplicateOf === undefined ? undefined : await store.get(sheet.duplicateOf);
   if (earlierSheet !== undefined && earlierSheet.state !== 'done') {
-    throw new NotYetError(`waits for sheet ${sheet.duplicateOf ?? ''}, the same content`, 2000);
+    throw new NotYetError(
+      `waits for sheet ${sheet.duplicateOf ?? ''}, the same content`,
+      DUPLICATE_SHEET_WAIT_MS,
+    );
   }
   if (earlierSheet !== undefined && (await neverImported(ctx, sheet, earlierSheet)))
     return runSheetJob(ctx, sheetId, started); // its own import now, or another sheet's duplicate

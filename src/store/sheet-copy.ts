@@ -25,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
 import { hashFile } from '../sheets/scan.js';
+import { SHEET_COPY_ATTEMPTS } from '../policy.js';
 
 /** The sheet kept changing while it was copied: queue it again once it is saved. */
 export class SheetUnsettledError extends Error {
@@ -46,8 +47,6 @@ export interface TakeOptions {
   afterCopy?: (attempt: number) => Promise<void>;
 }
 
-/** A sheet rewritten during each of these many copies is refused. */
-const ATTEMPTS = 3;
 const READ_CHUNK = 1024 * 1024;
 
 /** Where the private copy of sheet `sheetId` (named `name`) is kept. */
@@ -72,7 +71,7 @@ export async function takeSheetCopy(
 ): Promise<TakenSheet> {
   const copy = sheetCopyPath(sheetsDir, sheetId, basename(path));
   await mkdir(dirname(copy), { recursive: true });
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= SHEET_COPY_ATTEMPTS; attempt++) {
     const partial = `${copy}.${randomBytes(4).toString('hex')}.partial`;
     try {
       const taken = await copyOnce(path, partial);

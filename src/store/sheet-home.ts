@@ -10,11 +10,7 @@ import type { Logger } from 'pino';
 
 import type { Installation } from './installation.js';
 import type { SheetStore } from './sheet-store.js';
-
-/** The longest another installation's job waits before a worker looks at it again. */
-export const ELSEWHERE_WAIT_MS = 5000;
-/** Its first wait: short, so that a job a wrong worker took soon reaches a right one. */
-const FIRST_ELSEWHERE_WAIT_MS = 100;
+import { ELSEWHERE_WAIT_MS, FIRST_ELSEWHERE_WAIT_MS } from '../policy.js';
 
 /**
  * How long a job handed back for the `started`-th time waits: doubling from 100 ms to 5 s, with

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { ConnectionInfo } from '../connections/connection.js';
 import { Keys } from './keys.js';
 import { adoptLegacyScope } from './legacy-scope.js';
-import { DEFAULT_LEDGER_DAYS, Ledger } from './ledger.js';
+import { Ledger } from './ledger.js';
 import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
 import { type Installation, markerField, refuseForgetful, RowProgress } from './row-progress.js';
@@ -53,7 +53,7 @@ export async function openStores(
   await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
   const ledger = new Ledger(redis, keys, {
     connectionId: id,
-    ledgerDays: options.ledgerDays ?? DEFAULT_LEDGER_DAYS,
+    ledgerDays: options.ledgerDays,
     now: options.now,
   });
   const { compacted, ...adopted } = await adoptLegacyScope(redis, keys, options.connection, ledger);

@@ -94,7 +94,7 @@ export async function importCommand(
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;
     return summaries.every(clean) ? 0 : 2;
   } finally {
-    await importer.close({ graceMs: stop.interrupted ? 30_000 : 5_000 });
+    await importer.close(stop.interrupted ? {} : { grace: 'brief' });
   }
 }
 
