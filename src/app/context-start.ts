@@ -10,7 +10,7 @@ import { connectRedis } from '../redis/connect.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
 import { markFirstUse, RedisForgotError } from '../store/redis-marker.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 import { FORGOT_POLL_MS } from '../policy.js';
 
 /**
@@ -30,7 +30,7 @@ export async function openRemembering(
       return ctx;
     } catch (error) {
       if (!(error instanceof RedisForgotError)) throw error;
-      if (options.service !== true) throw new CliError(error.message, 1, { cause: error });
+      if (options.service !== true) throw new UserError(error.message, 1, { cause: error });
       if (!told)
         parts.announce(`${error.message} Waiting: sheets stay in the inbox, no row is worked.`);
       told = true;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 
 import { apiAway, type ApiError } from '../api/errors.js';
 import { Outage } from '../outage.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS } from '../policy.js';
 
 export interface WaitForApiOptions {
@@ -40,7 +40,7 @@ export interface WaitForApiOptions {
 
 /**
  * Resolves once `probe` finds the API answering and taking the token (probe gives undefined);
- * throws a CliError when the token is refused, when the API cannot be used at all, when
+ * throws a UserError when the token is refused, when the API cannot be used at all, when
  * API_WAIT_S is over, or (exit code 0) when the signal stops the waiting.
  */
 export async function waitForApi(
@@ -62,7 +62,7 @@ export async function waitForApi(
   let delay = options.firstDelayMs ?? API_CHECK_FIRST_DELAY_MS;
   let saidStill = false;
   const stopped = (cause: unknown) =>
-    new CliError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
+    new UserError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
   for (;;) {
     let error: ApiError | undefined;
     try {
@@ -76,14 +76,14 @@ export async function waitForApi(
       return;
     }
     if (error.kind === 'auth') {
-      throw new CliError(
+      throw new UserError(
         `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
         1,
         { cause: error },
       );
     }
     if (!apiAway(error)) {
-      throw new CliError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
+      throw new UserError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
     }
     let left = deadline - now();
     if (left <= 0 && options.waitOn === true) {
@@ -95,7 +95,7 @@ export async function waitForApi(
       }
       left = options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS;
     } else if (left <= 0) {
-      throw new CliError(
+      throw new UserError(
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
         1,
         { cause: error },

@@ -13,11 +13,11 @@ import { AbortedError, ApiError, apiAway } from '../api/errors.js';
 import { type Context, stopSignals } from '../context.js';
 import { interruptibleWait } from '../stopping.js';
 import { STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
+import { Refused } from '../errors.js';
 
 /** The API cannot be read with this connection at all (a refused token, a wrong address). */
-export class StatusFatalError extends Error {
+export class StatusFatalError extends Refused {
   override name = 'StatusFatalError';
-  readonly retryable = false;
 }
 
 /** A value of the API's, shown verbatim: text or a number, absent or null as nothing. */

@@ -26,11 +26,13 @@ import { Transform } from 'node:stream';
 
 import { hashFile } from '../sheets/scan.js';
 import { SHEET_COPY_ATTEMPTS } from '../policy.js';
+import { UserError } from '../errors.js';
 
 /** The sheet kept changing while it was copied: queue it again once it is saved. */
-export class SheetUnsettledError extends Error {
+export class SheetUnsettledError extends UserError {
   override name = 'SheetUnsettledError';
-  readonly retryable = true;
+  /** Once the sheet is written whole, the same import succeeds. */
+  override readonly retryable = true;
 }
 
 export interface TakenSheet {

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Installation } from './installation.js';
 import type { SheetStore } from './sheet-store.js';
 import { ELSEWHERE_WAIT_MS, FIRST_ELSEWHERE_WAIT_MS } from '../policy.js';
+import { NotYet } from '../errors.js';
 
 /**
  * How long a job handed back for the `started`-th time waits: doubling from 100 ms to 5 s, with
@@ -25,16 +26,15 @@ export function elsewhereWaitMs(started: number, random: () => number = Math.ran
 }
 
 /** The sheet's files are on another installation's disk: its job goes back to wait for it. */
-export class SheetElsewhereError extends Error {
+export class SheetElsewhereError extends NotYet {
   override name = 'SheetElsewhereError';
-  readonly retryable = true;
   constructor(
     message: string,
     readonly installation: string,
     /** How long the job waits before it is looked at again (elsewhereWaitMs). */
-    readonly retryInMs: number,
+    override readonly retryInMs: number,
   ) {
-    super(message);
+    super(message, retryInMs);
   }
 }
 
