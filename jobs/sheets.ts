@@ -1,11 +1,10 @@
 /** The `sheets` queue: one job per sheet, reading it into row jobs. */
-import { type Job, UnrecoverableError } from 'bullmq';
+import type { Job } from 'bullmq';
 import { z } from 'zod';
 
 import type { Context } from '../src/context.js';
-import { ForeignSheetError, NotYetError, runSheetJob } from '../src/split/sheet-job.js';
-import { StoppingError } from '../src/stopping.js';
-import { backToQueue } from './back-to-queue.js';
+import { runSheetJob } from '../src/split/sheet-job.js';
+import { settleKnown } from './back-to-queue.js';
 
 export const sheetJobSchema = z.object({ sheetId: z.string().min(1) });
 export type SheetJobPayload = z.infer<typeof sheetJobSchema>;
@@ -16,10 +15,9 @@ export function sheetsProcessor(ctx: Context) {
     try {
       await runSheetJob(ctx, sheetId, job.attemptsStarted);
     } catch (error) {
-      // Its checkpoint says how far it got: whoever takes it next goes on from there.
-      if (error instanceof StoppingError) await backToQueue(job, token);
-      if (error instanceof NotYetError) await backToQueue(job, token, error.retryInMs);
-      if (error instanceof ForeignSheetError) throw new UnrecoverableError(error.message);
+      // Its checkpoint says how far it got: whoever takes it next goes on from there. Not yet (a
+      // stop, another disk, the same content importing) waits; another connection's is refused.
+      await settleKnown(job, token, error);
       throw error;
     }
   };

@@ -9,12 +9,10 @@ import { z } from 'zod';
 
 import type { Context } from '../src/context.js';
 import { STATUS_SYNC } from '../src/queue/queues.js';
-import { StatusFatalError } from '../src/status/read-order.js';
 import { queueStatusRun, refreshQueuedSheet } from '../src/status/refresh.js';
 import { ReportFolderError } from '../src/status/report-folder.js';
 import { awayFromHome } from '../src/store/sheet-home.js';
-import { StoppingError } from '../src/stopping.js';
-import { backToQueue } from './back-to-queue.js';
+import { backToQueue, settleKnown } from './back-to-queue.js';
 
 const statusJobSchema = z.object({ sheetId: z.string().regex(/^[\w.-]{1,200}$/) });
 
@@ -42,10 +40,10 @@ export function statusProcessor(ctx: Context) {
       const { sheetId, orders, byStatus, changed, unreadable, skipped } = status;
       return { sheetId, orders, byStatus, changed, unreadable, skipped };
     } catch (error) {
-      if (error instanceof StoppingError) return backToQueue(job, token);
       // Nothing a retry mends in this run: the next run reads the sheet again.
-      if (error instanceof ReportFolderError || error instanceof StatusFatalError)
-        throw new UnrecoverableError(error.message);
+      if (error instanceof ReportFolderError) throw new UnrecoverableError(error.message);
+      // A stop: back to wait, no attempt spent; StatusFatalError (refused): given up.
+      await settleKnown(job, token, error);
       throw error;
     }
   };

@@ -4,12 +4,11 @@
  * to its queue as it is, no attempt spent, and another worker (or this one, restarted) goes on.
  */
 import { AbortedError } from './api/errors.js';
+import { NotYet } from './errors.js';
 
 /** The process is stopping: the job goes back to its queue untouched. */
-export class StoppingError extends Error {
+export class StoppingError extends NotYet {
   override name = 'StoppingError';
-  /** Nothing was sent: the job may run again from where it was. */
-  readonly retryable = true;
 }
 
 export interface StopSignals {

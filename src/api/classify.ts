@@ -51,13 +51,6 @@ export function classifyNetwork(code: string | undefined): ErrorKind {
   return code !== undefined && BEFORE_SENDING.has(code) ? 'retryable' : 'ambiguous';
 }
 
-/**
- * The longest wait an answer is obeyed for at once (Retry-After, X-RateLimit-Reset): an API that
- * asks for a day is asked again after this, rather than holding every import and status read
- * silently until then.
- */
-export const MAX_WAIT_MS = 10 * 60 * 1000;
-
 /** Retry-After as seconds or an HTTP date, in ms from `now`; undefined when absent or unreadable. */
 export function retryAfterMs(
   header: string | string[] | undefined,

@@ -11,12 +11,13 @@ import { type Dispatcher, request } from 'undici';
 import { z } from 'zod';
 
 import type { OrderPayload } from '../orders/row.js';
-import { classifyNetwork, classifyStatus, MAX_WAIT_MS, retryAfterMs } from './classify.js';
+import { classifyNetwork, classifyStatus, retryAfterMs } from './classify.js';
 import { readCapped } from './answer-body.js';
 import { Deadline } from './deadline.js';
 import { readErrorBody } from './error-body.js';
 import { AbortedError, ApiError } from './errors.js';
 import { type ApiAnswer, resetTime } from './rate-headers.js';
+import { API_MAX_WAIT_MS } from '../policy.js';
 
 /**
  * One request as it ended, for whoever counts them (the process's metrics): the documented route
@@ -339,7 +340,7 @@ export class ApiClient {
     const now = this.#now();
     const resetAt = status === 429 ? resetTime(headers, now) : undefined;
     const asked = resetAt === undefined ? retryAfterMs(headers['retry-after'], now) : resetAt - now;
-    const wait = asked === undefined ? undefined : Math.min(asked, MAX_WAIT_MS);
+    const wait = asked === undefined ? undefined : Math.min(asked, API_MAX_WAIT_MS);
     const shown =
       status >= 300 && status < 400
         ? `the API answered ${method} ${url} with a ${status} redirect to ${String(location)}; a ${method} must not be followed there as another request: set API_BASE_URL so that the documented paths need no redirect.`

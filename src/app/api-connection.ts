@@ -13,7 +13,7 @@ import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
 import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 
 export interface ConnectedApi {
   baseUrl: string;
@@ -72,7 +72,7 @@ export async function connectApi(
   } catch (error) {
     await sandbox.close();
     if (error instanceof SandboxIdentityError)
-      throw new CliError(error.message, 1, { cause: error });
+      throw new UserError(error.message, 1, { cause: error });
     throw error;
   }
   const connection = connectionOf(
@@ -94,7 +94,7 @@ export async function readToken(settings: Settings): Promise<string> {
   if (settings.apiToken !== undefined) return bareToken(settings.apiToken, 'API_TOKEN');
   if (settings.apiTokenFile !== undefined)
     return readTokenFile(settings.apiTokenFile, `API_TOKEN_FILE ${settings.apiTokenFile}`);
-  throw new CliError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
+  throw new UserError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
 }
 
 /** The token a file holds; `named` is how the errors name the file. */
@@ -103,12 +103,12 @@ async function readTokenFile(file: string, named: string): Promise<string> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CliError(`${named} cannot be read: ${(error as Error).message}.`, 1, {
+    throw new UserError(`${named} cannot be read: ${(error as Error).message}.`, 1, {
       cause: error,
     });
   }
   const token = bareToken(text, named);
-  if (token === '') throw new CliError(`${named} is empty.`);
+  if (token === '') throw new UserError(`${named} is empty.`);
   return token;
 }
 
@@ -120,7 +120,7 @@ function bareToken(text: string, named: string): string {
   const token = text.trim().replace(/^bearer\s+/i, '');
   const unfit = headerUnfit(token);
   if (unfit !== undefined)
-    throw new CliError(
+    throw new UserError(
       `${named} holds ${unfit} inside the token, which no request can send: keep the token alone on one line (a line break at its end is fine).`,
     );
   return token;

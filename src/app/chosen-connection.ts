@@ -5,7 +5,7 @@
  */
 import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 
 /**
  * Which of the config file's connections `import` or `validate` uses: the one `--connection`
@@ -19,18 +19,18 @@ export function chosenConnection(
   const names = connections.map((c) => c.name).join(', ');
   if (name === undefined) {
     if (connections.length > 1)
-      throw new CliError(
+      throw new UserError(
         `--connection NAME is needed: the config file has several connections (${names}).`,
       );
     return connections[0];
   }
   if (connections.length === 0)
-    throw new CliError(
+    throw new UserError(
       `--connection ${name}: there are no "connections" in ${settings.configFile ?? 'a config file (give one with --config FILE)'}.`,
     );
   const chosen = connections.find((c) => c.name === name);
   if (chosen === undefined)
-    throw new CliError(
+    throw new UserError(
       `--connection ${name} is not one of the config file's connections: ${names}.`,
     );
   return chosen;

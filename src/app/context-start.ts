@@ -10,10 +10,8 @@ import { connectRedis } from '../redis/connect.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
 import { markFirstUse, RedisForgotError } from '../store/redis-marker.js';
-import { CliError } from './errors.js';
-
-/** How often a service waiting for `ledger rebuild` looks again. */
-const FORGOT_POLL_MS = 2_000;
+import { UserError } from '../errors.js';
+import { FORGOT_POLL_MS } from '../policy.js';
 
 /**
  * The context. In a Redis that lost the installation's data (a restart without AOF) `import`
@@ -32,7 +30,7 @@ export async function openRemembering(
       return ctx;
     } catch (error) {
       if (!(error instanceof RedisForgotError)) throw error;
-      if (options.service !== true) throw new CliError(error.message, 1, { cause: error });
+      if (options.service !== true) throw new UserError(error.message, 1, { cause: error });
       if (!told)
         parts.announce(`${error.message} Waiting: sheets stay in the inbox, no row is worked.`);
       told = true;

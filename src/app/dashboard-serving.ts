@@ -11,7 +11,7 @@ import {
 } from '../dashboard/server.js';
 import { LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import type { Settings } from '../settings/load.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 import { probeApi, readToken } from './api-connection.js';
 
 /** Refused before anything starts: a dashboard open beyond this machine needs a password. */
@@ -21,7 +21,7 @@ export function refuseExposure(settings: Settings): void {
     ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
     ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
   });
-  if (problem !== undefined) throw new CliError(problem, 1);
+  if (problem !== undefined) throw new UserError(problem, 1);
 }
 
 /**
@@ -67,10 +67,10 @@ export async function serveDashboard(
       ...parts,
     });
   } catch (error) {
-    if (error instanceof DashboardError) throw new CliError(error.message, 1, { cause: error });
+    if (error instanceof DashboardError) throw new UserError(error.message, 1, { cause: error });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      throw new CliError(
+      throw new UserError(
         `The dashboard cannot listen on ${settings.dashboardHost}:${settings.dashboardPort} (${code}): ${portAdvice}.`,
         1,
         { cause: error },

@@ -6,11 +6,10 @@ import type { Logger } from 'pino';
 
 import type { RunningDashboard } from '../dashboard/server.js';
 import { Metrics, queueCountsOf } from '../metrics/metrics.js';
-import { RedisUnavailableError, resolveRedis } from '../redis/resolve.js';
+import { resolveRedis } from '../redis/resolve.js';
 import type { Settings } from '../settings/load.js';
 import { ImportsMonitor } from '../store/monitor.js';
 import { apiHealth, serveDashboard } from './dashboard-serving.js';
-import { forUser } from './errors.js';
 
 export interface RunningDashboardAlone {
   dashboard: RunningDashboard;
@@ -23,10 +22,11 @@ export async function startDashboardAlone(
   settings: Settings,
   logger: Logger,
 ): Promise<RunningDashboardAlone> {
-  const redis = await forUser(
-    resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir, startPrivate: false }),
-    RedisUnavailableError,
-  );
+  const redis = await resolveRedis({
+    configured: settings.redisUrl,
+    dataDir: settings.dataDir,
+    startPrivate: false,
+  });
   const api = await apiHealth(settings);
   let monitor: ImportsMonitor | undefined;
   try {

@@ -159,7 +159,7 @@ export async function assembleImporter(
   try {
     if (workers) await startWorkers(ctx);
   } catch (error) {
-    await close({ graceMs: 5_000 });
+    await close({ grace: 'brief' });
     throw error;
   }
   return { ctx, close };

@@ -8,7 +8,7 @@ import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
 import { apiHost } from '../store/progress.js';
 import type { CloseOptions } from '../workers/stop.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
 import { catalogueOf, installationOfSettings, redisOf } from './process-parts.js';
 
@@ -69,12 +69,12 @@ export async function openEach(
   };
   const failed = opening.find((o) => o.status === 'rejected');
   if (failed !== undefined) {
-    await close({ graceMs: 5_000 });
+    await close({ grace: 'brief' });
     throw failed.reason;
   }
   const same = sameConnection(all);
   if (same !== undefined) {
-    await close({ graceMs: 5_000 });
+    await close({ grace: 'brief' });
     throw same;
   }
   for (const importer of all) announce(connectionLine(importer));
@@ -86,11 +86,11 @@ export async function openEach(
  * ledger, one count of what is left. A sheet of one office would be worked, recovered and named
  * by the other's importer, so that is refused at start.
  */
-function sameConnection(all: readonly Importer[]): CliError | undefined {
+function sameConnection(all: readonly Importer[]): UserError | undefined {
   for (const [i, a] of all.entries()) {
     const b = all.slice(i + 1).find((other) => other.connection.id === a.connection.id);
     if (b === undefined) continue;
-    return new CliError(
+    return new UserError(
       `Connections "${a.connection.name}" and "${b.connection.name}" have the same API (${a.apiBaseUrl}) and the same token: they are one connection, one organisation. Give them one entry (its inbox's subfolders may each carry their own mapping.json), or each office its own token.`,
     );
   }

@@ -9,7 +9,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { type RunningMetricsServer, startMetricsServer } from '../metrics/server.js';
 import type { Settings } from '../settings/load.js';
 import { ProcessHealth } from '../workers/health.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 
 export interface Monitoring {
   metrics: Metrics;
@@ -39,7 +39,7 @@ export async function startMonitoring(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
-    throw new CliError(
+    throw new UserError(
       `METRICS_PORT: cannot listen on ${settings.metricsHost}:${serve.port} (${code}): choose another port (or METRICS_HOST).`,
       1,
       { cause: error },

@@ -22,12 +22,12 @@ import {
   type ResolvedRedis,
 } from '../redis/resolve.js';
 import { type ConnectedApi, connectApi, probeApi } from './api-connection.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
 import { waitForApi } from './wait-for-api.js';
 
 export async function catalogueOf(settings: Settings): Promise<Catalogue> {
   return loadCatalogue(settings.productsFile).catch((error: unknown) => {
-    if (error instanceof CatalogueError) throw new CliError(error.message, 1, { cause: error });
+    if (error instanceof CatalogueError) throw new UserError(error.message, 1, { cause: error });
     throw error;
   });
 }
@@ -36,7 +36,7 @@ export async function catalogueOf(settings: Settings): Promise<Catalogue> {
 export async function installationOfSettings(settings: Settings): Promise<Installation> {
   return installationOf(settings.dataDir).catch((error: unknown) => {
     if (error instanceof InstallationMarkerError)
-      throw new CliError(error.message, 1, { cause: error });
+      throw new UserError(error.message, 1, { cause: error });
     throw error;
   });
 }
@@ -55,7 +55,7 @@ export async function redisOf(
     dataDir: settings.dataDir,
   }).catch((error: unknown) => {
     if (error instanceof RedisUnavailableError)
-      throw new CliError(error.message, 1, { cause: error });
+      throw new UserError(error.message, 1, { cause: error });
     throw error;
   });
   await announceRedis(redis, announce, logger);

@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 
 import { apiAway, type ApiError } from '../api/errors.js';
 import { Outage } from '../outage.js';
-import { CliError } from './errors.js';
+import { UserError } from '../errors.js';
+import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS } from '../policy.js';
 
 export interface WaitForApiOptions {
   /** For the messages (never with the token). */
@@ -31,15 +32,15 @@ export interface WaitForApiOptions {
   now?: () => number;
   /** Rejects when the signal is aborted. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** The first pause between two checks without Retry-After; it doubles each time. @defaultValue 500 */
+  /** The first pause between two checks without Retry-After; it doubles each time. @defaultValue API_CHECK_FIRST_DELAY_MS */
   firstDelayMs?: number;
-  /** @defaultValue 5000 */
+  /** @defaultValue API_CHECK_MAX_DELAY_MS */
   maxDelayMs?: number;
 }
 
 /**
  * Resolves once `probe` finds the API answering and taking the token (probe gives undefined);
- * throws a CliError when the token is refused, when the API cannot be used at all, when
+ * throws a UserError when the token is refused, when the API cannot be used at all, when
  * API_WAIT_S is over, or (exit code 0) when the signal stops the waiting.
  */
 export async function waitForApi(
@@ -58,10 +59,10 @@ export async function waitForApi(
     logger: options.logger,
     now,
   });
-  let delay = options.firstDelayMs ?? 500;
+  let delay = options.firstDelayMs ?? API_CHECK_FIRST_DELAY_MS;
   let saidStill = false;
   const stopped = (cause: unknown) =>
-    new CliError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
+    new UserError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
   for (;;) {
     let error: ApiError | undefined;
     try {
@@ -75,14 +76,14 @@ export async function waitForApi(
       return;
     }
     if (error.kind === 'auth') {
-      throw new CliError(
+      throw new UserError(
         `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
         1,
         { cause: error },
       );
     }
     if (!apiAway(error)) {
-      throw new CliError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
+      throw new UserError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
     }
     let left = deadline - now();
     if (left <= 0 && options.waitOn === true) {
@@ -92,9 +93,9 @@ export async function waitForApi(
         );
         saidStill = true;
       }
-      left = options.maxDelayMs ?? 5000;
+      left = options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS;
     } else if (left <= 0) {
-      throw new CliError(
+      throw new UserError(
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
         1,
         { cause: error },
@@ -105,7 +106,8 @@ export async function waitForApi(
     // in a window's last second while it still refuses: that is a second, not at once.
     const asked = error.details.retryAfterMs;
     const pause = Math.min(left, asked === undefined ? delay : asked || 1000);
-    if (asked === undefined) delay = Math.min(delay * 2, options.maxDelayMs ?? 5000);
+    if (asked === undefined)
+      delay = Math.min(delay * 2, options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS);
     try {
       await sleep(pause, options.signal);
     } catch (failure) {

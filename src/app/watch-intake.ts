@@ -10,15 +10,12 @@ import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../intake/intake.js';
 import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
-import { MappingError } from '../orders/columns.js';
 import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
 import type { Settings } from '../settings/load.js';
 import { recentProgress } from '../store/progress.js';
-import { CliError, forUser } from './errors.js';
+import { UserError } from '../errors.js';
 import type { Importer } from './importer.js';
-
-/** How often an intake cut short (a file locked, a share gone a moment) is looked for again. */
-const RECOVERY_EVERY_MS = 60_000;
+import { INTAKE_RECOVERY_EVERY_MS } from '../policy.js';
 
 /** What every part of `watch` is given. */
 export interface WatchParts {
@@ -137,7 +134,7 @@ async function inboxRoutes(
     const dir = join(inboxDir, importer.configured.inbox);
     await mkdir(dir, { recursive: true });
     if ((await lstat(dir)).isSymbolicLink())
-      throw new CliError(
+      throw new UserError(
         `The inbox of connection "${importer.configured.name}" (${dir}) is a symbolic link: the hot folder follows no link. Make it a folder, or point INBOX_DIR at the share.`,
       );
     routes.push({ name: importer.configured.name, dir, intake });
@@ -158,14 +155,14 @@ async function inboxRoutes(
 function recoverEveryMinute(intake: Intake, parts: WatchParts): void {
   const passes = setInterval(() => {
     intake
-      .recover({ minAgeMs: RECOVERY_EVERY_MS })
+      .recover({ minAgeMs: INTAKE_RECOVERY_EVERY_MS })
       .then(({ finished }) => {
         for (const sheetId of finished) parts.follow(sheetId);
       })
       .catch((error: unknown) => {
         parts.logger.warn({ err: error }, 'recovery pass failed; the next one tries again');
       });
-  }, RECOVERY_EVERY_MS);
+  }, INTAKE_RECOVERY_EVERY_MS);
   passes.unref();
   parts.onStop(() => {
     clearInterval(passes);
@@ -182,6 +179,6 @@ async function withConnectionMapping(
   file: string | undefined,
 ): Promise<MappingSources> {
   if (file === undefined) return sources;
-  await forUser(checkMappingSources({ connection: file }), MappingError);
+  await checkMappingSources({ connection: file });
   return { ...sources, connection: file };
 }

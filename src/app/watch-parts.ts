@@ -6,12 +6,11 @@ import { join } from 'node:path';
 
 import type { RunningDashboard } from '../dashboard/server.js';
 import { statIfThere } from '../intake/files.js';
-import { ScheduledFolders, ScheduleError } from '../intake/schedules.js';
+import { ScheduledFolders } from '../intake/schedules.js';
 import { startWatcher } from '../intake/watcher.js';
 import { recentProgress, sheetDetail } from '../store/progress.js';
 import { ProcessHealth } from '../workers/health.js';
-import { startSchedules, StatusScheduleError, syncStatusSchedule } from '../workers/schedules.js';
-import { forUser } from './errors.js';
+import { startSchedules, syncStatusSchedule } from '../workers/schedules.js';
 import { serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
@@ -31,10 +30,7 @@ export async function startScheduledScans(
     // Without `connection`, a schedule is the only connection's (settings refuse it otherwise).
     const mine = settings.schedules.filter((s) => (s.connection ?? name) === name);
     const folders = new ScheduledFolders(mine, name, otherInboxes(parts, running, name));
-    const schedules = await forUser(
-      startSchedules(importer.ctx, folders, intake, running.tell),
-      ScheduleError,
-    );
+    const schedules = await startSchedules(importer.ctx, folders, intake, running.tell);
     parts.onStop(() => schedules.close());
     for (const s of mine) {
       const missing = (await statIfThere(s.dir))?.isDirectory()
@@ -63,8 +59,7 @@ function otherInboxes(parts: WatchParts, running: RunningIntake, name: string | 
  */
 export async function startStatusSync(parts: WatchParts): Promise<void> {
   const { statusSyncCron: cron, statusDays } = parts.settings;
-  for (const importer of parts.importers)
-    await forUser(syncStatusSchedule(importer.ctx, cron), StatusScheduleError);
+  for (const importer of parts.importers) await syncStatusSchedule(importer.ctx, cron);
   parts.announce(
     cron === 'off'
       ? 'Orders are not read back on a schedule (STATUS_SYNC_CRON off): `order-importer status` does it.'

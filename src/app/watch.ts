@@ -103,7 +103,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
     await watchInbox(parts, intake);
   } catch (error) {
     await stopTaking();
-    await importers.close({ graceMs: 5_000 });
+    await importers.close({ grace: 'brief' });
     throw error;
   }
   return {

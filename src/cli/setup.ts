@@ -4,15 +4,13 @@ import { dirname, relative, resolve } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 
 import { createLogger } from '../logger.js';
-import { MappingError } from '../orders/columns.js';
 import {
   checkMappingSources,
   type MappingSources,
   resolveMapping,
 } from '../orders/mapping-files.js';
 import type { Mapping } from '../orders/mapping.js';
-import { ConfigError, loadSettings, type SettingFlags, type Settings } from '../settings/load.js';
-import { forUser } from '../app/errors.js';
+import { loadSettings, type SettingFlags, type Settings } from '../settings/load.js';
 import type { CommandIo } from './io.js';
 
 /** The settings of a command: its flags, then the environment, then `--config`, then defaults. */
@@ -27,7 +25,7 @@ export function commandSettings(
     cwd: io.cwd,
     ...(configFile !== undefined && { configFile }),
   };
-  return forUser(loadSettings(input), ConfigError);
+  return loadSettings(input);
 }
 
 /**
@@ -71,7 +69,7 @@ export async function mappingSources(
     ...(connectionMapping !== undefined && { connection: connectionMapping }),
     ...(settings.mappingFile !== undefined && { config: settings.mappingFile }),
   };
-  await forUser(checkMappingSources(sources), MappingError);
+  await checkMappingSources(sources);
   return sources;
 }
 
@@ -88,5 +86,5 @@ export function mappingToImport(
   sources: MappingSources,
   path: string,
 ): Promise<Mapping | undefined> {
-  return forUser(mappingOfSheet(sources, path), MappingError);
+  return mappingOfSheet(sources, path);
 }

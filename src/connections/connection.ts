@@ -5,6 +5,7 @@
  * "imported before" means "imported through this connection".
  */
 import { createHash } from 'node:crypto';
+import { Refused } from '../errors.js';
 
 /** What a connection is, as sheets, reports and the dashboard may tell it (no token). */
 export interface ConnectionInfo {
@@ -19,9 +20,8 @@ export interface ConnectionInfo {
 }
 
 /** A base URL that cannot name a connection (credentials, not http, a query…). */
-export class ConnectionUrlError extends Error {
+export class ConnectionUrlError extends Refused {
   override name = 'ConnectionUrlError';
-  readonly retryable = false;
 }
 
 /**

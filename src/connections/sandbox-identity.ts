@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Refused } from '../errors.js';
 
 const FILE = 'instance-id';
 
 /** The id file is there but holds no id (edited, or cut short): a person must look. */
-export class SandboxIdentityError extends Error {
+export class SandboxIdentityError extends Refused {
   override name = 'SandboxIdentityError';
-  readonly retryable = false;
 }
 
 export async function sandboxIdentity(dataDir: string): Promise<string> {

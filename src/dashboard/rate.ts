@@ -5,6 +5,7 @@
  * numbers per sheet: nothing is written anywhere.
  */
 import type { SheetProgress } from '../store/progress.js';
+import { RATE_SHORTEST_SPAN_MS, RATE_WINDOW_MS } from '../policy.js';
 
 export interface Pace {
   /** Rows made final per second. */
@@ -13,10 +14,6 @@ export interface Pace {
   secondsLeft?: number;
 }
 
-/** Samples older than this are dropped; a sheet not seen for this long is forgotten. */
-const WINDOW_MS = 60_000;
-/** The span of samples below which the pace since the sheet was queued is told instead. */
-const SHORTEST_SPAN_MS = 4_000;
 /** At most this many sheets are followed: the overview shows 200. */
 const SHEETS_KEPT = 500;
 
@@ -44,11 +41,11 @@ export class PaceMeter {
   #note(sheet: SheetProgress, at: number): Pace | undefined {
     const samples = this.#samples.get(sheet.sheetId) ?? [];
     samples.push([at, sheet.final]);
-    while (samples.length > 2 && (samples[0]?.[0] ?? at) < at - WINDOW_MS) samples.shift();
+    while (samples.length > 2 && (samples[0]?.[0] ?? at) < at - RATE_WINDOW_MS) samples.shift();
     this.#samples.set(sheet.sheetId, samples);
     const [firstAt, firstFinal] = samples[0] ?? [at, sheet.final];
     let perSecond: number;
-    if (at - firstAt >= SHORTEST_SPAN_MS) {
+    if (at - firstAt >= RATE_SHORTEST_SPAN_MS) {
       perSecond = ((sheet.final - firstFinal) * 1000) / (at - firstAt);
     } else {
       const since = at - Date.parse(sheet.startedAt);
@@ -62,7 +59,8 @@ export class PaceMeter {
   #forgetOld(at: number): void {
     for (const [sheetId, samples] of this.#samples) {
       const last = samples.at(-1)?.[0] ?? 0;
-      if (last < at - WINDOW_MS || this.#samples.size > SHEETS_KEPT) this.#samples.delete(sheetId);
+      if (last < at - RATE_WINDOW_MS || this.#samples.size > SHEETS_KEPT)
+        this.#samples.delete(sheetId);
     }
   }
 }

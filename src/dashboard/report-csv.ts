@@ -15,14 +15,14 @@ import {
 } from '../orders/open-attachment.js';
 import { chain } from '../sheets/decode.js';
 import { restoreCell } from '../sheets/excel-text.js';
+import { Refused } from '../errors.js';
 
 /** No line the importer writes comes near this: a longer one is a report changed on disk. */
 export const MAX_REPORT_LINE = 1024 * 1024;
 
 /** A report.csv that is not as the importer wrote it (changed on disk since). */
-export class ReportUnreadable extends Error {
+export class ReportUnreadable extends Refused {
   override name = 'ReportUnreadable';
-  readonly retryable = false;
 }
 
 /** A row as the dashboard shows it. */

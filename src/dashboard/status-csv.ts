@@ -17,6 +17,7 @@ import {
 import { restoreCell } from '../sheets/excel-text.js';
 import { STATUS_COLUMNS, STATUS_FILE } from '../status/status-csv.js';
 import { importerCsvRecords } from './report-csv.js';
+import { Refused } from '../errors.js';
 
 // What status.csv is, as the status stage writes it: its name and its columns, in order.
 export { STATUS_COLUMNS, STATUS_FILE };
@@ -60,9 +61,8 @@ export interface StatusLine {
 }
 
 /** A status.csv that is not as the importer writes it (changed on disk, or not its file). */
-export class StatusUnreadable extends Error {
+export class StatusUnreadable extends Refused {
   override name = 'StatusUnreadable';
-  readonly retryable = false;
 }
 
 /** Whether the reading goes on after a line. */

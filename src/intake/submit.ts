@@ -15,6 +15,7 @@ import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
 import { discardSheetCopy, takeSheetCopy, takeSheetInPlace } from '../store/sheet-copy.js';
 import { handedNothingOn, type NewSheet } from '../store/sheet-store.js';
+import { RECORD_WAIT } from '../policy.js';
 import { echoFilePath, passOverTaken } from '../store/taken-sheet.js';
 
 export interface SubmitOptions {
@@ -145,9 +146,6 @@ async function submittedBefore(
   const awaits = { sheetId: holder, installation, ...(dataDir !== undefined && { dataDir }) };
   return { sheetId, resumed: false, awaits };
 }
-
-/** How long a registration may wait for its record: an older version writes them one by one. */
-const RECORD_WAIT = { tries: 40, everyMs: 50 };
 
 /**
  * The holder's record. This version writes it with the registration, but a process of an older

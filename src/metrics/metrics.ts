@@ -7,6 +7,7 @@
  */
 import type { Queue } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { QUEUE_COUNTS_FRESH_MS, QUEUE_COUNTS_WAIT_MS } from '../policy.js';
 
 /** One API request as the client saw it (src/api/client.ts calls its observers with it). */
 export interface ApiRequestSeen {
@@ -23,11 +24,6 @@ export type SheetState = 'queued' | 'reported' | 'unreadable' | 'refused';
 
 /** A queue's job counts by state, as BullMQ's `getJobCounts` gives them. */
 type QueueCounts = () => Promise<Record<string, Record<string, number>>>;
-
-/** How long queue counts read at a scrape are reused (a scrape storm must not hammer Redis). */
-const QUEUE_COUNTS_FRESH_MS = 1500;
-/** How long a scrape waits for Redis: past it, the last counts known are answered. */
-const QUEUE_COUNTS_WAIT_MS = 1000;
 
 /** Answers that only come once the token is taken (a 404 for an order that is not there too). */
 const TOKEN_TAKEN = /^(2\d\d|404|422)$/;

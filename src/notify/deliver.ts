@@ -12,9 +12,7 @@ import type { BodyRead } from './email-text.js';
 import { NotifyError } from './errors.js';
 import type { NotifyJob } from './queue-notification.js';
 import { postWebhook, webhookHost } from './webhook.js';
-
-/** The longest wait between two tries. */
-const MAX_WAIT_MS = 60 * 60 * 1000;
+import { NOTIFY_MAX_WAIT_MS, NOTIFY_RETRY_HOURS } from '../policy.js';
 
 /** Sends one notification; throws a NotifyError when it was not delivered. */
 export async function deliverNotification(
@@ -73,8 +71,9 @@ export function nextTryInMs(
   random: () => number = Math.random,
 ): number | undefined {
   const base = ctx.settings.retryDelayMs * 2 ** Math.min(failure.tries, 30);
-  const backoff = Math.min(MAX_WAIT_MS, base) * (0.5 + random() * 0.5);
+  const backoff = Math.min(NOTIFY_MAX_WAIT_MS, base) * (0.5 + random() * 0.5);
   const wait = Math.max(backoff, failure.retryAfterMs ?? 0);
-  const deadline = failure.queuedAt + (ctx.settings.notify?.retryHours ?? 24) * 3_600_000;
+  const deadline =
+    failure.queuedAt + (ctx.settings.notify?.retryHours ?? NOTIFY_RETRY_HOURS) * 3_600_000;
   return ctx.now() + wait > deadline ? undefined : Math.round(wait);
 }

@@ -15,9 +15,7 @@ import {
   sheetDoneText,
   sheetUnreadableText,
 } from './email-text.js';
-
-/** How long the SMTP server may take to greet and answer. */
-const TIMEOUT_MS = 30_000;
+import { NOTIFY_TIMEOUT_MS } from '../policy.js';
 
 export interface EmailTarget {
   to: string[];
@@ -40,9 +38,9 @@ export async function sendEmail(
   // Loaded when a mail is sent: most processes send none, and need not load it to start.
   const { createTransport } = await import('nodemailer');
   const transport = createTransport(target.smtpUrl, {
-    connectionTimeout: TIMEOUT_MS,
-    greetingTimeout: TIMEOUT_MS,
-    socketTimeout: TIMEOUT_MS,
+    connectionTimeout: NOTIFY_TIMEOUT_MS,
+    greetingTimeout: NOTIFY_TIMEOUT_MS,
+    socketTimeout: NOTIFY_TIMEOUT_MS,
   });
   try {
     await transport.sendMail({

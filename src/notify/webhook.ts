@@ -10,9 +10,7 @@ import { type Dispatcher, request } from 'undici';
 
 import { retryAfterMs } from '../api/classify.js';
 import { NotifyError, withoutSecrets } from './errors.js';
-
-/** How long the receiver may take to answer. */
-const TIMEOUT_MS = 30_000;
+import { NOTIFY_TIMEOUT_MS } from '../policy.js';
 
 export interface WebhookTarget {
   url: string;
@@ -48,9 +46,9 @@ export async function postWebhook(
       method: 'POST',
       body: message.body,
       headers,
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
-      signal: AbortSignal.any([options.signal, AbortSignal.timeout(TIMEOUT_MS)]),
+      headersTimeout: NOTIFY_TIMEOUT_MS,
+      bodyTimeout: NOTIFY_TIMEOUT_MS,
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
     });
   } catch (error) {
     const reason = withoutSecrets((error as Error).message, [target.url, target.secret]);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 
 import { z } from 'zod';
 import { jsonMistake } from './json-mistake.js';
+import { UserError } from '../errors.js';
 
 /**
  * Order fields that some product categories make required (provider documentation §2.1): an
@@ -40,7 +41,7 @@ const productSchema = z.object({
 export type Product = z.infer<typeof productSchema>;
 
 /** Why a catalogue could not be used; the message names the file and the bad entry. */
-export class CatalogueError extends Error {
+export class CatalogueError extends UserError {
   override name = 'CatalogueError';
 }
 

@@ -4,6 +4,7 @@
  * by mapping.ts).
  */
 import { ORDER_FIELDS } from './fields.js';
+import { UserError } from '../errors.js';
 
 /** Columns a sheet may have besides the order fields. */
 /** `order_id`: an order that already exists (a row dropped back from a report's failed/ folder). */
@@ -50,7 +51,7 @@ const REPORT_COLUMNS = new Set(['error', SOURCE_ROW]);
 /** A user's own column names for fields, normalised (trimmed, lower case). */
 export type ColumnMapping = ReadonlyMap<string, SheetField>;
 
-export class MappingError extends Error {
+export class MappingError extends UserError {
   override name = 'MappingError';
 }
 

@@ -20,14 +20,14 @@ import { type FileHandle, lstat, mkdir, open, realpath, rename, unlink } from 'n
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Refused } from '../errors.js';
 
 export type RefusalKind =
   'invalid' | 'absolute' | 'outside' | 'link' | 'hard-link' | 'not-file' | 'too-large';
 
 /** A file that must not be read from where it is; trying again changes nothing until it is fixed. */
-export class AttachmentRefused extends Error {
+export class AttachmentRefused extends Refused {
   override name = 'AttachmentRefused';
-  readonly retryable = false;
 
   constructor(
     /** As the sheet names it. */

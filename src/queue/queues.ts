@@ -8,6 +8,7 @@
 import { type ConnectionOptions, Queue } from 'bullmq';
 
 import { queueNames } from '../store/keys.js';
+import { FILE_JOB_ATTEMPTS, RETRY_JITTER, STATUS_JOB_ATTEMPTS } from '../policy.js';
 
 /** BullMQ's worker, for what holds a context's workers (the context) without importing BullMQ. */
 export type { Worker } from 'bullmq';
@@ -21,12 +22,6 @@ export interface QueueSettings {
   /** First retry delay; doubles each time, with jitter. */
   retryDelayMs: number;
 }
-
-/** Attempts of a sheet or report job (reading and writing files: few things are worth a retry). */
-const FILE_JOB_ATTEMPTS = 5;
-
-/** Attempts of a sheet's status job: its orders' own retries are inside it (src/status/). */
-const STATUS_JOB_ATTEMPTS = 3;
 
 // A type, not an interface: Object.values() then knows its values are queues.
 export type Queues = {
@@ -57,7 +52,11 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
 }
 
 export function openQueues(settings: QueueSettings, connectionId: string): Queues {
-  const backoff = { type: 'exponential', delay: settings.retryDelayMs, jitter: 0.5 } as const;
+  const backoff = {
+    type: 'exponential',
+    delay: settings.retryDelayMs,
+    jitter: RETRY_JITTER,
+  } as const;
   // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
   const queue = (
     name: string,

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
+import { UserError } from '../errors.js';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -23,7 +24,7 @@ export interface ResolvedRedis {
   release(): Promise<void>;
 }
 
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends UserError {
   override name = 'RedisUnavailableError';
 }
 

@@ -20,6 +20,7 @@ import { orderOutcome } from './order-outcome.js';
 import { type RowJobHandle, RowRun } from './row-run.js';
 import { startRow } from './start.js';
 import { uploadFiles } from './upload.js';
+import { FORGOT_ROW_WAIT_MS } from '../policy.js';
 
 /** Runs one row to its final status, or throws to be retried or interrupted. */
 export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> {
@@ -41,9 +42,6 @@ export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> 
   await run.finish(orderOutcome(run, orderId, uploads));
 }
 
-/** How long a row waits before looking again whether `ledger rebuild` has run. */
-const FORGOT_WAIT_MS = 30_000;
-
 /**
  * The row's start; in a Redis that lost the installation's data (its claim refused), no create
  * and no verdict: the job waits, no attempt spent, until `ledger rebuild` has run.
@@ -53,7 +51,7 @@ async function startOrWait(ctx: Context, run: RowRun): ReturnType<typeof startRo
     return await startRow(ctx, run);
   } catch (error) {
     if (error instanceof RedisForgotError)
-      throw new RowInterruption({ kind: 'delay', ms: FORGOT_WAIT_MS });
+      throw new RowInterruption({ kind: 'delay', ms: FORGOT_ROW_WAIT_MS });
     throw error;
   }
 }

@@ -16,6 +16,7 @@ import type { Progress } from '../store/row-progress.js';
 import { interruptibleWait } from '../stopping.js';
 import { RowInterruption } from './interruption.js';
 import { recordOutcome } from './outcome.js';
+import { ROW_MAX_WAITS, ROW_WAIT_MS } from '../policy.js';
 import type { RowJob } from './row-data.js';
 import { type RowRecord, rowRecord } from './row-record.js';
 
@@ -47,15 +48,6 @@ export type Step = 'next' | 'final';
 
 /** A row's outcome as a step knows it; the attempt count is the run's. */
 export type StepOutcome = Omit<RowOutcome, 'attempts'>;
-
-/** How long to wait for another row or attempt before asking a person: 150 × 2 s. */
-const MAX_WAITS = 150;
-const WAIT_MS = 2000;
-/**
- * Waits given to a create sent with no answer recorded (by an earlier attempt, or another one
- * now), in case its sender is alive and about to record it, before its outcome is unknown.
- */
-export const SENDER_WAITS = 5;
 
 export class RowRun {
   readonly data: RowJob;
@@ -146,10 +138,10 @@ export async function apiTurn(ctx: Context): Promise<void> {
  * or, after too long, the row is left to a person.
  */
 export async function waitOrReview(run: RowRun, why: string): Promise<'final'> {
-  if ((await run.countWait()) > MAX_WAITS) {
+  if ((await run.countWait()) > ROW_MAX_WAITS) {
     return run.finish({
       status: 'needs-review',
-      error: `${why} for over ${(MAX_WAITS * WAIT_MS) / 60_000} minutes: check it, then import this row again.`,
+      error: `${why} for over ${(ROW_MAX_WAITS * ROW_WAIT_MS) / 60_000} minutes: check it, then import this row again.`,
     });
   }
   throw waitAgain();
@@ -157,7 +149,7 @@ export async function waitOrReview(run: RowRun, why: string): Promise<'final'> {
 
 /** The job goes back to the queue for a while, no attempt spent (a wait counted already). */
 export function waitAgain(): RowInterruption {
-  return new RowInterruption({ kind: 'delay', ms: WAIT_MS });
+  return new RowInterruption({ kind: 'delay', ms: ROW_WAIT_MS });
 }
 
 /** A run's state from the row's record: its order's, or none yet. */

@@ -12,12 +12,12 @@ import {
   adoptAnswer,
   apiTurn,
   type RowRun,
-  SENDER_WAITS,
   type Step,
   unknownOutcome,
   waitAgain,
   waitOrReview,
 } from './row-run.js';
+import { SENDER_WAITS } from '../policy.js';
 
 export async function startRow(ctx: Context, run: RowRun): Promise<Step> {
   if (run.record.kind !== 'none') {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
 import { issueText } from './issue-text.js';
+import { UserError } from '../errors.js';
 
 /** One office's connection, as the config file gives it, checked and with its paths resolved. */
 export interface ConfiguredConnection {
@@ -113,7 +114,7 @@ const entrySchema = z.strictObject({
 });
 
 /** Why a `connections` value cannot be used: one line naming the entry and its field. */
-export class ConnectionsConfigError extends Error {
+export class ConnectionsConfigError extends UserError {
   override name = 'ConnectionsConfigError';
 }
 

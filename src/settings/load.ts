@@ -28,9 +28,10 @@ import {
 } from './table.js';
 import { jsonMistake } from '../orders/json-mistake.js';
 import { MAX_NESTING, nestsDeeperThan } from '../orders/json-depth.js';
+import { UserError } from '../errors.js';
 
 /** A setting that cannot be used: the message is one line and names the setting. */
-export class ConfigError extends Error {
+export class ConfigError extends UserError {
   override name = 'ConfigError';
 }
 

@@ -12,6 +12,18 @@ import { hostOfHeader } from '../dashboard/hosts.js';
 import { cronProblem } from './cron.js';
 import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
 import { DEMO_TOKEN, parseTokens } from '../../sandbox/tokens.js';
+import {
+  API_TIMEOUT_MS,
+  API_WAIT_S,
+  INBOX_STABLE_MS,
+  JOB_LOCK_MS,
+  LEDGER_DAYS,
+  NOTIFY_RETRY_HOURS,
+  REDIS_WAIT_S,
+  RETRY_DELAY_MS,
+  ROW_ATTEMPTS,
+  STATUS_DAYS,
+} from '../policy.js';
 
 export interface SettingEntry {
   env?: string;
@@ -144,7 +156,7 @@ export const SETTINGS = {
   inboxStableMs: {
     env: 'INBOX_STABLE_MS',
     help: 'how long a sheet must stay unchanged before it is taken, in ms',
-    schema: z.coerce.number().int().min(0).default(2000),
+    schema: z.coerce.number().int().min(0).default(INBOX_STABLE_MS),
   },
   reportsDir: {
     env: 'REPORTS_DIR',
@@ -175,31 +187,31 @@ export const SETTINGS = {
   apiTimeoutMs: {
     env: 'API_TIMEOUT_MS',
     help: 'per-request timeout in ms',
-    schema: positiveInt.default(30_000),
+    schema: positiveInt.default(API_TIMEOUT_MS),
   },
   apiWaitS: {
     env: 'API_WAIT_S',
     flag: '--api-wait-s <seconds>',
     help: 'how long an API that is away or busy at start is waited for',
-    schema: z.coerce.number().int().min(0).default(300),
+    schema: z.coerce.number().int().min(0).default(API_WAIT_S),
   },
   redisWaitS: {
     env: 'REDIS_WAIT_S',
     flag: '--redis-wait-s <seconds>',
     help: 'how long `import` waits for Redis when it goes away, before it stops',
-    schema: z.coerce.number().int().min(0).default(300),
+    schema: z.coerce.number().int().min(0).default(REDIS_WAIT_S),
   },
   ledgerDays: {
     env: 'LEDGER_DAYS',
     flag: '--ledger-days <days>',
     help: 'how long the duplicates ledger remembers a row imported',
-    schema: positiveInt.max(100_000).default(400),
+    schema: positiveInt.max(100_000).default(LEDGER_DAYS),
   },
   statusDays: {
     env: 'STATUS_DAYS',
     flag: '--status-days <days>',
     help: '`status` (and the scheduled refresh) reads back the sheets reported within this many days',
-    schema: positiveInt.max(100_000).default(90),
+    schema: positiveInt.max(100_000).default(STATUS_DAYS),
   },
   statusSyncCron: {
     env: 'STATUS_SYNC_CRON',
@@ -309,12 +321,12 @@ export const SETTINGS = {
   rowAttempts: {
     env: 'ROW_ATTEMPTS',
     help: 'attempts of a row job before it fails',
-    schema: positiveInt.max(100).default(8),
+    schema: positiveInt.max(100).default(ROW_ATTEMPTS),
   },
   retryDelayMs: {
     env: 'RETRY_DELAY_MS',
     help: 'first retry delay of a row, in ms (doubling, with jitter)',
-    schema: positiveInt.default(1000),
+    schema: positiveInt.default(RETRY_DELAY_MS),
   },
   /** Read where the embedded sandbox starts (app/api-connection.ts); `sandbox` takes --planning. */
   embeddedSandboxPlanningS: {
@@ -326,7 +338,7 @@ export const SETTINGS = {
   jobLockMs: {
     env: 'JOB_LOCK_MS',
     help: 'how long a worker holds a job before a stall is declared and another worker resumes it',
-    schema: positiveInt.min(500).default(30_000),
+    schema: positiveInt.min(500).default(JOB_LOCK_MS),
   },
 
   notifyWebhookUrl: {
@@ -376,7 +388,7 @@ export const SETTINGS = {
       .number()
       .positive()
       .max(24 * 365)
-      .default(24),
+      .default(NOTIFY_RETRY_HOURS),
   },
 
   // `order-importer sandbox`: read from flags and the environment only.

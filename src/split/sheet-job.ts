@@ -8,48 +8,16 @@ import { reportIfDue } from '../report/due.js';
 import { readEarlierReport } from '../report/earlier-report.js';
 import { closeSheetEarly } from '../rows/outcome.js';
 import { SheetError } from '../sheets/errors.js';
-import { awayFromHome } from '../store/sheet-home.js';
 import { handedNothingOn, type SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
+import { readyOrThrow } from './not-yet.js';
 import { countedAtIntake, countRecords, type CountedSheet } from './sheet-reading.js';
-
-/** A sheet job of another connection than the worker's: never retried, never read. */
-export class ForeignSheetError extends Error {
-  override name = 'ForeignSheetError';
-  readonly retryable = false;
-}
-
-/** The sheet cannot go on yet: its job goes back to the queue for a while, no attempt spent. */
-export class NotYetError extends Error {
-  override name = 'NotYetError';
-  readonly retryable = true;
-  constructor(
-    message: string,
-    readonly retryInMs: number,
-  ) {
-    super(message);
-  }
-}
 
 export async function runSheetJob(ctx: Context, sheetId: string, started = 1): Promise<void> {
   const { store } = ctx;
   const sheet = await store.get(sheetId);
   if (!sheet || sheet.state === 'done' || sheet.total !== undefined) return; // all rows read before
-  if (sheet.connectionId !== ctx.connection.id) {
-    // Not offered by its own queue: a job moved or forged in Redis. Its rows are not ours to send.
-    throw new ForeignSheetError(
-      `sheet ${sheetId} belongs to connection ${sheet.connectionId ?? '(none)'}, not ${ctx.connection.id}: nothing of it is sent from here.`,
-    );
-  }
-  // Its private copy is on the disk of the installation that queued it.
-  const away = await awayFromHome(ctx, sheetId, started);
-  if (away !== undefined) throw new NotYetError(away.message, away.retryInMs);
-  // Its rows are told what became of them in the earlier import, so that must be over first.
-  const earlierSheet =
-    sheet.duplicateOf === undefined ? undefined : await store.get(sheet.duplicateOf);
-  if (earlierSheet !== undefined && earlierSheet.state !== 'done') {
-    throw new NotYetError(`waits for sheet ${sheet.duplicateOf ?? ''}, the same content`, 2000);
-  }
+  const earlierSheet = await readyOrThrow(ctx, sheet, started);
   if (earlierSheet !== undefined && (await neverImported(ctx, sheet, earlierSheet)))
     return runSheetJob(ctx, sheetId, started); // its own import now, or another sheet's duplicate
   const log = ctx.logger.child({ sheetId, sheet: sheet.name });

@@ -12,11 +12,12 @@ import { ANSWER_TOO_LARGE, type RetrievedOrder } from '../api/client.js';
 import { AbortedError, ApiError, apiAway } from '../api/errors.js';
 import { type Context, stopSignals } from '../context.js';
 import { interruptibleWait } from '../stopping.js';
+import { STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
+import { Refused } from '../errors.js';
 
 /** The API cannot be read with this connection at all (a refused token, a wrong address). */
-export class StatusFatalError extends Error {
+export class StatusFatalError extends Refused {
   override name = 'StatusFatalError';
-  readonly retryable = false;
 }
 
 /** A value of the API's, shown verbatim: text or a number, absent or null as nothing. */
@@ -62,9 +63,6 @@ export type OrderReading =
   /** Not readable now (away, busy, a body that is not an order): said, and tried at the next run. */
   | { kind: 'unreadable'; reason: string };
 
-/** Attempts at one order within a run, waits between them doubling from RETRY_DELAY_MS. */
-const ORDER_ATTEMPTS = 4;
-
 /** The state of a retrieved order, or why it is not one. */
 export function orderStateOf(order: RetrievedOrder): OrderState | string {
   const parsed = orderStatusSchema.safeParse(order);
@@ -85,9 +83,6 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
   };
 }
 
-/** A wait asked by the API that a run does not wait out (the fleet's schedule keeps it). */
-const LONG_WAIT_MS = 30_000;
-
 /** Reads one order; a refused token or a wrong address is a StatusFatalError (every order's). */
 export async function readOrder(
   ctx: Context,
@@ -95,7 +90,7 @@ export async function readOrder(
   held: AbortController = new AbortController(),
 ): Promise<OrderReading> {
   let last = '';
-  for (let attempt = 1; attempt <= ORDER_ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= STATUS_ORDER_ATTEMPTS; attempt++) {
     if (!(await turn(ctx, held.signal))) return { kind: 'unreadable', reason: heldReason(held) };
     try {
       const order = await ctx.api.getOrder(orderId, ctx.stop.now.signal);
@@ -122,13 +117,13 @@ export async function readOrder(
       if (retryAfterMs !== undefined) {
         await ctx.pace.holdFor(Math.max(retryAfterMs, 1000));
         // A long wait is not waited out by a run: it ends, saying so; the next run reads them.
-        if (retryAfterMs >= LONG_WAIT_MS) {
+        if (retryAfterMs >= STATUS_LONG_WAIT_MS) {
           held.abort(
             `the API asks to wait ${Math.round(retryAfterMs / 1000)} s (429): not read now, the next run reads it`,
           );
           return { kind: 'unreadable', reason: heldReason(held) };
         }
-      } else if (attempt < ORDER_ATTEMPTS)
+      } else if (attempt < STATUS_ORDER_ATTEMPTS)
         await pause(ctx, ctx.settings.retryDelayMs * 2 ** (attempt - 1));
     }
   }

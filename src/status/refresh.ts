@@ -8,9 +8,7 @@ import type { Context } from '../context.js';
 import { queueStatus } from '../queue/queues.js';
 import { recentReports, reportOfSheet, ReportFolderError } from './report-folder.js';
 import { refreshSheetStatus, type SheetStatus } from './status.js';
-
-/** Days a sheet is read back after it was reported, when STATUS_DAYS is not said. */
-const DEFAULT_STATUS_DAYS = 90;
+import { STATUS_DAYS } from '../policy.js';
 
 /**
  * Queues this run's status job of every recent sheet of the context's connection (another
@@ -19,7 +17,7 @@ const DEFAULT_STATUS_DAYS = 90;
 export async function queueStatusRun(ctx: Context, run: string): Promise<number> {
   const sheets = await recentReports(
     ctx.settings.reportsDir,
-    ctx.settings.statusDays ?? DEFAULT_STATUS_DAYS,
+    ctx.settings.statusDays ?? STATUS_DAYS,
     ctx.now(),
     (problem) => {
       ctx.logger.warn({ reason: problem.message }, 'report folder not read back');

@@ -11,11 +11,11 @@ import { z } from 'zod';
 
 import { AttachmentRefused, lstatIfThere, openInsideIfThere } from '../orders/open-attachment.js';
 import { restoreCell } from '../sheets/excel-text.js';
+import { UserError } from '../errors.js';
 
 /** A report folder `status` cannot use: said for that sheet, the others go on. */
-export class ReportFolderError extends Error {
+export class ReportFolderError extends UserError {
   override name = 'ReportFolderError';
-  readonly retryable = false;
 }
 
 /** What `status` needs of summary.json. */

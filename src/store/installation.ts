@@ -13,6 +13,7 @@ import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { z } from 'zod';
+import { Refused } from '../errors.js';
 
 export const INSTALLATION_FILE = 'installation.json';
 
@@ -26,9 +27,8 @@ export interface Installation {
 }
 
 /** The marker could not be read or written: the data folder is not this process's to use. */
-export class InstallationMarkerError extends Error {
+export class InstallationMarkerError extends Refused {
   override name = 'InstallationMarkerError';
-  readonly retryable = false;
   constructor(
     readonly path: string,
     message: string,

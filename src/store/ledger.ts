@@ -14,6 +14,7 @@ import type { Redis } from 'ioredis';
 import type { OrderPayload } from '../orders/row.js';
 import type { Keys } from './keys.js';
 import { CLAIM, LOOKUP, RELEASE, SHEET_NUMBER, WRITE } from './ledger-scripts.js';
+import { LEDGER_DAYS } from '../policy.js';
 
 /** Who holds a key: a sheet's row. */
 export interface RowRef {
@@ -56,12 +57,10 @@ export interface LedgerEntry {
 
 export interface LedgerOptions {
   connectionId: string;
-  /** How long an entry is remembered (LEDGER_DAYS). */
-  ledgerDays: number;
+  /** How long an entry is remembered (LEDGER_DAYS; its default when not said). */
+  ledgerDays?: number | undefined;
   now: () => number;
 }
-
-export const DEFAULT_LEDGER_DAYS = 400;
 
 const DAY_MS = 86_400_000;
 const STATE_LETTER = { pending: 'p', created: 'c', unknown: 'u' } as const;
@@ -136,7 +135,7 @@ export class Ledger {
   readonly #redis: ScriptedRedis;
   readonly #shape: string;
   readonly #sheets: string;
-  readonly #options: LedgerOptions;
+  readonly #options: Required<LedgerOptions>;
   /** Sheet ids by their number and back: a sheet's number never changes while it is remembered. */
   readonly #numbers = new Map<string, number>();
   readonly #ids = new Map<number, string>();
@@ -145,7 +144,7 @@ export class Ledger {
     this.#redis = defineScripts(redis);
     this.#shape = keys.ledgerOf(options.connectionId);
     this.#sheets = `${this.#shape}:sheets`;
-    this.#options = options;
+    this.#options = { ...options, ledgerDays: options.ledgerDays ?? LEDGER_DAYS };
   }
 
   async claim(key: string, me: RowRef): Promise<Claim> {

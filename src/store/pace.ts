@@ -16,21 +16,11 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { advertisedLimit, type ApiAnswer, resetTime } from '../api/rate-headers.js';
-import { MAX_WAIT_MS } from '../api/classify.js';
 import { HOLD, LEARN, PEEK, RELEASE, RESERVE } from './pace-scripts.js';
+import { API_MAX_WAIT_MS, PACE_FIRST_ANSWER_MS, PACE_PEEK_MS } from '../policy.js';
 
 /** Learned spacing is this much wider than the limit allows: the API counts by whole seconds. */
 export const LEARNED_MARGIN = 1.02;
-
-/**
- * While nothing limits the pace (API_RATE_LIMIT unset, no limit heard), a process asks Redis
- * at most this often whether another one was told to hold (a 429's Retry-After) or heard a
- * limit, instead of once per request. A hold is seen that much late at worst: the requests
- * this process sends meanwhile may be refused with a 429, which holds it too and is retried like
- * any other (nothing is lost); a request per 200 ms per process, whatever the rate of requests,
- * is what it costs.
- */
-export const PEEK_MS = 200;
 
 type ScriptedRedis = Redis & {
   // Keys first, then arguments (defineCommand's numberOfKeys).
@@ -40,12 +30,6 @@ type ScriptedRedis = Redis & {
   oiLearn(...keysAndArgs: string[]): Promise<[number, number]>;
   oiPeek(...keysAndArgs: string[]): Promise<[number, number, number]>;
 };
-
-/**
- * How long the turns of a process that has heard no answer yet wait for its first one (a
- * request that never gets an answer must not hold the others longer).
- */
-export const FIRST_ANSWER_MS = 2000;
 
 /** What LEARN says changed: 1 a new limit, 2 the window's length first known. */
 const NEW_LIMIT = 1;
@@ -154,7 +138,7 @@ export class ApiPace {
     if (this.#limited) return false;
     const now = this.#now();
     return (
-      now - this.#peeked.at < PEEK_MS &&
+      now - this.#peeked.at < PACE_PEEK_MS &&
       this.#peeked.holdUntil <= now &&
       !(this.#firstAnswer && this.#unanswered > 0)
     );
@@ -206,7 +190,7 @@ export class ApiPace {
     if (member !== '') await this.#redis.oiRelease(this.#keys.learned, this.#keys.flight, member);
   }
 
-  /** Until the first answer is heard, or FIRST_ANSWER_MS: then no turn waits for it again. */
+  /** Until the first answer is heard, or PACE_FIRST_ANSWER_MS: then no turn waits for it again. */
   async #untilFirstAnswer(signal?: AbortSignal): Promise<void> {
     const first = this.#firstAnswer;
     if (!first) return;
@@ -215,7 +199,7 @@ export class ApiPace {
     const outcome = new Promise<boolean>((resolve) => (settle = resolve));
     const timer = setTimeout(() => {
       settle(false);
-    }, FIRST_ANSWER_MS);
+    }, PACE_FIRST_ANSWER_MS);
     const stop = () => {
       settle(false);
     };
@@ -252,11 +236,11 @@ export class ApiPace {
   }
 
   /**
-   * Until when the fleet is held, as Redis said at most PEEK_MS ago (asked by one turn at a
+   * Until when the fleet is held, as Redis said at most PACE_PEEK_MS ago (asked by one turn at a
    * time); undefined once a limit is known, here or in Redis.
    */
   async #unlimitedHold(): Promise<number | undefined> {
-    if (this.#now() - this.#peeked.at >= PEEK_MS) await this.#peek();
+    if (this.#now() - this.#peeked.at >= PACE_PEEK_MS) await this.#peek();
     return this.#limited ? undefined : this.#peeked.holdUntil;
   }
 
@@ -298,7 +282,7 @@ export class ApiPace {
 
   /** No request before `ms` from now, for anyone (a Retry-After). */
   async holdFor(asked: number): Promise<void> {
-    const ms = Math.min(asked, MAX_WAIT_MS);
+    const ms = Math.min(asked, API_MAX_WAIT_MS);
     const now = this.#now();
     this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, now + ms);
     await this.#redis.oiHold(
@@ -348,7 +332,7 @@ export class ApiPace {
     const resetAt = resetTime(answer.headers, answer.receivedAt) ?? 0;
     const until = Math.min(
       Math.max(resetAt, answer.receivedAt + 1000),
-      answer.receivedAt + MAX_WAIT_MS,
+      answer.receivedAt + API_MAX_WAIT_MS,
     );
     this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, until);
   }

@@ -14,11 +14,11 @@ import type { Redis } from 'ioredis';
 
 import type { Installation } from './installation.js';
 import type { Keys } from './keys.js';
+import { Refused } from '../errors.js';
 
 /** Redis no longer has this installation's data: nothing may be created until the rebuild. */
-export class RedisForgotError extends Error {
+export class RedisForgotError extends Refused {
   override name = 'RedisForgotError';
-  readonly retryable = false;
 }
 
 export type MarkerState =

@@ -28,15 +28,18 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
+import { UserError } from '../errors.js';
+import { SHEET_COPY_ATTEMPTS } from '../policy.js';
 import { SheetError } from '../sheets/errors.js';
 import { sheetFormat } from '../sheets/records.js';
 import { hashFile, ScanTap, type SheetScan } from '../sheets/scan.js';
 import { echoFilePath } from './taken-sheet.js';
 
 /** The sheet kept changing while it was copied: queue it again once it is saved. */
-export class SheetUnsettledError extends Error {
+export class SheetUnsettledError extends UserError {
   override name = 'SheetUnsettledError';
-  readonly retryable = true;
+  /** Once the sheet is written whole, the same import succeeds. */
+  override readonly retryable = true;
 }
 
 export interface TakenSheet {
@@ -59,8 +62,6 @@ export interface TakeOptions {
   afterCopy?: (attempt: number) => Promise<void>;
 }
 
-/** A sheet rewritten during each of these many copies is refused. */
-const ATTEMPTS = 3;
 const READ_CHUNK = 1024 * 1024;
 
 /** Where the private copy of sheet `sheetId` (named `name`) is kept. */
@@ -85,7 +86,7 @@ export async function takeSheetCopy(
 ): Promise<TakenSheet> {
   const copy = sheetCopyPath(sheetsDir, sheetId, basename(path));
   await mkdir(dirname(copy), { recursive: true });
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= SHEET_COPY_ATTEMPTS; attempt++) {
     const partial = `${copy}.${randomBytes(4).toString('hex')}.partial`;
     try {
       const taken = await copyOnce(path, partial);
@@ -114,7 +115,7 @@ export async function takeSheetCopy(
  * a change is what `sheetChanged` tells of any sheet's original.
  */
 export async function takeSheetInPlace(path: string): Promise<TakenSheet> {
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= SHEET_COPY_ATTEMPTS; attempt++) {
     const taken = await copyOnce(path);
     const now = await stat(path, { bigint: true });
     if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {

@@ -10,11 +10,8 @@ import type { Logger } from 'pino';
 
 import type { Installation } from './installation.js';
 import type { SheetStore } from './sheet-store.js';
-
-/** The longest another installation's job waits before a worker looks at it again. */
-export const ELSEWHERE_WAIT_MS = 5000;
-/** Its first wait: short, so that a job a wrong worker took soon reaches a right one. */
-const FIRST_ELSEWHERE_WAIT_MS = 100;
+import { ELSEWHERE_WAIT_MS, FIRST_ELSEWHERE_WAIT_MS } from '../policy.js';
+import { NotYet } from '../errors.js';
 
 /**
  * How long a job handed back for the `started`-th time waits: doubling from 100 ms to 5 s, with
@@ -29,16 +26,15 @@ export function elsewhereWaitMs(started: number, random: () => number = Math.ran
 }
 
 /** The sheet's files are on another installation's disk: its job goes back to wait for it. */
-export class SheetElsewhereError extends Error {
+export class SheetElsewhereError extends NotYet {
   override name = 'SheetElsewhereError';
-  readonly retryable = true;
   constructor(
     message: string,
     readonly installation: string,
     /** How long the job waits before it is looked at again (elsewhereWaitMs). */
-    readonly retryInMs: number,
+    override readonly retryInMs: number,
   ) {
-    super(message);
+    super(message, retryInMs);
   }
 }
 

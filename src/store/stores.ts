@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 
 import type { ConnectionInfo } from '../connections/connection.js';
 import { Keys } from './keys.js';
+import { Ledger } from './ledger.js';
 import { upgradeStored } from './migrations/migrations.js';
-import { DEFAULT_LEDGER_DAYS, Ledger } from './ledger.js';
 import { NotTaken } from './not-taken.js';
 import { ApiPace } from './pace.js';
 import { type Installation, markerField, refuseForgetful, RowProgress } from './row-progress.js';
@@ -53,7 +53,7 @@ export async function openStores(
   await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
   const ledger = new Ledger(redis, keys, {
     connectionId: id,
-    ledgerDays: options.ledgerDays ?? DEFAULT_LEDGER_DAYS,
+    ledgerDays: options.ledgerDays,
     now: options.now,
   });
   // What earlier versions stored is upgraded before anything reads it (migrations/).

@@ -9,9 +9,7 @@ import type { Logger } from 'pino';
 import type { Context } from '../context.js';
 import { type Health, healthOf, type HealthSources, type Readiness } from '../metrics/health.js';
 import { pingRedis } from '../redis/connect.js';
-
-/** How long a health check waits for Redis before calling it down. */
-const REDIS_PING_MS = 1000;
+import { REDIS_PING_MS } from '../policy.js';
 
 export interface ProcessHealthOptions {
   /** API_WAIT_S in ms: an API away for longer is a reason to be restarted or looked at. */

@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import type { Intake, IntakeResult } from '../intake/intake.js';
 import { type ScheduledFolders, syncSchedules } from '../intake/schedules.js';
 import { bullConnection, STATUS_SYNC } from '../queue/queues.js';
+import { UserError } from '../errors.js';
 
 export interface RunningSchedules {
   close(): Promise<void>;
@@ -48,7 +49,7 @@ export async function startSchedules(
   return { close: () => worker.close() };
 }
 
-export class StatusScheduleError extends Error {
+export class StatusScheduleError extends UserError {
   override name = 'StatusScheduleError';
 }
 

@@ -6,7 +6,7 @@
 import { Worker } from 'bullmq';
 
 import { notifyProcessor } from '../../jobs/notify.js';
-import { reconcileProcessor } from '../../jobs/reconcile.js';
+import { reconcileProcessor, reconcileRepeat } from '../../jobs/reconcile.js';
 import { reportsProcessor } from '../../jobs/reports.js';
 import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
@@ -17,9 +17,6 @@ import { reportFailures, settleWhenGivenUp } from './failures.js';
 
 /** A limiter that no number of row jobs reaches (BullMQ's rate-limit hold is far above it). */
 const NO_JOB_CAP = { max: 1_000_000_000, duration: 60_000 };
-
-/** How often the reconciler looks for what a lost signal left behind. */
-const RECONCILE_EVERY_MS = 30_000;
 
 export async function startWorkers(ctx: Context): Promise<void> {
   const { settings, queues } = ctx;
@@ -54,9 +51,5 @@ export async function startWorkers(ctx: Context): Promise<void> {
   settleWhenGivenUp(ctx, rows, sheets);
   for (const worker of [sheets, rows, reports, notify, status]) reportFailures(ctx, worker);
   ctx.workers.push(sheets, rows, reports, notify, status);
-  await queues.reports.upsertJobScheduler(
-    'reconcile',
-    { every: RECONCILE_EVERY_MS },
-    { name: 'reconcile' },
-  );
+  await queues.reports.upsertJobScheduler('reconcile', reconcileRepeat, { name: 'reconcile' });
 }

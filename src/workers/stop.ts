@@ -6,10 +6,16 @@
 import type { Worker } from 'bullmq';
 
 import type { Context } from '../context.js';
+import { CLOSE_GRACE_MS, CUT_OFF_MS, SERVICE_GRACE_MS, STOP_GRACE_MS } from '../policy.js';
 
 export interface CloseOptions {
-  /** How long jobs in flight may take to finish (30 s by default). */
+  /** How long jobs in flight may take to finish; by default as `grace` says. */
   graceMs?: number;
+  /**
+   * The grace period by what closes: `service` (`watch`, `worker` told to stop), `brief` (a
+   * command whose work is over, or that failed to start); none: STOP_GRACE_MS.
+   */
+  grace?: 'service' | 'brief';
   /** Abort requests in flight at once; their rows resume from their recorded step. */
   force?: boolean;
   /**
@@ -18,9 +24,6 @@ export interface CloseOptions {
    */
   afterWorkers?: () => Promise<void>;
 }
-
-/** How long a forced close may take before its connections are simply dropped. */
-const CUT_OFF_MS = 5000;
 
 /** Stops at once: requests in flight are aborted, their rows resume from their recorded step. */
 export async function forceStop(ctx: Context): Promise<void> {
@@ -38,13 +41,19 @@ export async function closeContext(ctx: Context, options: CloseOptions = {}): Pr
   await under;
 }
 
+function graceOf({ graceMs, grace }: CloseOptions): number {
+  if (graceMs !== undefined) return graceMs;
+  if (grace === 'service') return SERVICE_GRACE_MS;
+  return grace === 'brief' ? CLOSE_GRACE_MS : STOP_GRACE_MS;
+}
+
 async function close(ctx: Context, options: CloseOptions): Promise<void> {
   const workers = ctx.workers;
   ctx.stop.stopping.abort(new Error('stopping'));
   const away = ctx.outages.redis.since !== undefined;
   if (options.force || away) ctx.stop.now.abort(new Error('stopping now'));
   const closing = Promise.all(workers.map((w) => w.close(options.force || away)));
-  if ((await within(closing, away ? 0 : (options.graceMs ?? 30_000))) === 'late') {
+  if ((await within(closing, away ? 0 : graceOf(options))) === 'late') {
     ctx.stop.now.abort(new Error('grace period over'));
     // Asking a close under way again does not make it forceful: what it waits for is cut off.
     const forced = Promise.all(workers.map((w) => w.close(true)));

@@ -1,7 +1,7 @@
 /** Which of the config file's connections `import` and `validate` use (`--connection NAME`). */
 import { describe, expect, it } from 'vitest';
 
-import { CliError } from '../../src/app/errors.js';
+import { UserError } from '../../src/errors.js';
 import { chosenConnection } from '../../src/app/chosen-connection.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
@@ -26,7 +26,7 @@ function refusal(work: () => unknown): string {
   try {
     work();
   } catch (error) {
-    expect(error).toBeInstanceOf(CliError);
+    expect(error).toBeInstanceOf(UserError);
     return (error as Error).message;
   }
   throw new Error('not refused');

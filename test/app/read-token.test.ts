@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { connectApi, readToken } from '../../src/app/api-connection.js';
-import { CliError } from '../../src/app/errors.js';
+import { UserError } from '../../src/errors.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
 
@@ -46,10 +46,10 @@ describe('readToken', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(refused).toBeInstanceOf(CliError);
-    expect((refused as CliError).message).toMatch(said);
-    expect((refused as CliError).message).toMatch(/keep the token alone on one line/);
-    expect((refused as CliError).exitCode).toBe(1);
+    expect(refused).toBeInstanceOf(UserError);
+    expect((refused as UserError).message).toMatch(said);
+    expect((refused as UserError).message).toMatch(/keep the token alone on one line/);
+    expect((refused as UserError).exitCode).toBe(1);
   });
 
   it("refuses a connection's tokenFile with a line break inside the token, naming the connection", async () => {

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { ApiError, type ApiErrorDetails } from '../../src/api/errors.js';
-import { CliError } from '../../src/app/errors.js';
+import { UserError } from '../../src/errors.js';
 import { waitForApi } from '../../src/app/wait-for-api.js';
 
 const BASE = 'http://api.test';
@@ -106,12 +106,12 @@ describe('waitForApi', () => {
   it('gives up after API_WAIT_S with one line that names the setting, having said one', async () => {
     const h = harness([refused()], { waitS: 2 });
     const error = await h.run().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(1);
-    expect((error as CliError).message).toBe(
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).exitCode).toBe(1);
+    expect((error as UserError).message).toBe(
       `The API at ${BASE} did not answer within 2 s (API_WAIT_S): GET ${BASE}/api/orders/0 failed: ECONNREFUSED. Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
     );
-    expect((error as CliError).message).not.toContain('\n');
+    expect((error as UserError).message).not.toContain('\n');
     expect(h.slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2000);
     expect(h.said).toHaveLength(1);
   });
@@ -152,8 +152,8 @@ describe('waitForApi', () => {
     const h = harness([refused()]);
     h.controller.abort();
     const error = await h.run().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(0);
-    expect((error as CliError).message).toBe(`Stopped while waiting for the API at ${BASE}.`);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).exitCode).toBe(0);
+    expect((error as UserError).message).toBe(`Stopped while waiting for the API at ${BASE}.`);
   });
 });

@@ -9,6 +9,10 @@ const LAYERS: Record<string, number> = {
   'src/outage': 0,
   'src/stopping': 0,
   'src/package-root': 0,
+  /** Every attempt count, wait and interval, with its default: it imports nothing. */
+  'src/policy': 0,
+  /** The few kinds of error (a person's to fix, not yet, refused): it imports nothing. */
+  'src/errors': 0,
   'src/api': 0,
   'src/connections': 0,
   'src/orders': 0,

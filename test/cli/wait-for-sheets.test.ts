@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { CliError } from '../../src/app/errors.js';
+import { UserError } from '../../src/errors.js';
 import { unlessRedisGone, waitForSheets } from '../../src/cli/commands/wait-for-sheets.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 
@@ -68,9 +68,9 @@ describe('waitForSheets', () => {
     const error = await waitForSheets(['s1', 's2'], p, progress, options()).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(1);
-    expect((error as CliError).message).toMatch(
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).exitCode).toBe(1);
+    expect((error as UserError).message).toMatch(
       /^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:6390 lost its data \(sheet s2 .*AOF.*`order-importer ledger rebuild`/,
     );
   });
@@ -88,8 +88,8 @@ describe('waitForSheets', () => {
     const error = await waitForSheets(['s1'], p, progress, options({ redisWaitS: 3, now })).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).message).toBe(
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).message).toBe(
       'Redis at redis://:***@127.0.0.1:6390 has not answered for 3 s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.',
     );
   });

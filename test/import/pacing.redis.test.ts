@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiAnswer } from '../../src/api/rate-headers.js';
 import { type Context, openContext } from '../../src/context.js';
 import { submitSheet } from '../../src/intake/submit.js';
-import { PEEK_MS } from '../../src/store/pace.js';
+import { PACE_PEEK_MS as PEEK_MS } from '../../src/policy.js';
 import { startWorkers } from '../../src/workers/start.js';
 import { closeContext } from '../../src/workers/stop.js';
 import { sandboxRequests } from '../helpers/api.js';

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiAnswer } from '../../src/api/rate-headers.js';
 import { Keys } from '../../src/store/keys.js';
-import { ApiPace, PEEK_MS } from '../../src/store/pace.js';
+import { PACE_PEEK_MS as PEEK_MS } from '../../src/policy.js';
+import { ApiPace } from '../../src/store/pace.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { monitorRedis } from '../helpers/redis-monitor.js';
 

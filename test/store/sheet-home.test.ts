@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { ELSEWHERE_WAIT_MS, elsewhereWaitMs } from '../../src/store/sheet-home.js';
+import { ELSEWHERE_WAIT_MS } from '../../src/policy.js';
+import { elsewhereWaitMs } from '../../src/store/sheet-home.js';
 
 describe('elsewhereWaitMs', () => {
   it('starts short and doubles with each pickup, up to its ceiling', () => {

@@ -4,8 +4,6 @@ import { submitSheet } from '../../intake/submit.js';
 import type { Mapping } from '../../orders/mapping.js';
 import { importStopped } from '../../rows/stop-import.js';
 import { sheetProgress } from '../../store/progress.js';
-import { SheetUnsettledError } from '../../store/sheet-copy.js';
-import { forUser } from '../../app/errors.js';
 import type { Importer } from '../../app/importer.js';
 import { shortPath } from '../setup.js';
 import { unlessRedisGone, type Watched } from './wait-for-sheets.js';
@@ -25,11 +23,10 @@ export async function queueSheets(
       ...(mapping && { mapping }),
     });
     // Still being written: the user's to wait for, said in one line.
-    const { sheetId, resumed, awaits } = await unlessRedisGone(
-      forUser(queued, SheetUnsettledError),
-      importer.ctx.outages.redis,
-      { redisWaitS: opts.redisWaitS, redisUrl: importer.redisUrl },
-    );
+    const { sheetId, resumed, awaits } = await unlessRedisGone(queued, importer.ctx.outages.redis, {
+      redisWaitS: opts.redisWaitS,
+      redisUrl: importer.redisUrl,
+    });
     const what = `${resumed ? 'Resuming' : 'Queued'} ${shortPath(path, cwd)} as sheet ${sheetId}`;
     if (awaits === undefined) announce(`${what}.`);
     else {

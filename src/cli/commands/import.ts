@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 import type { SettingFlags } from '../../settings/load.js';
-import { CliError } from '../../app/errors.js';
+import { UserError } from '../../errors.js';
 import { chosenConnection, openChosen } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
@@ -75,7 +75,7 @@ export async function importCommand(
       redisWaitS: settings.redisWaitS,
       redisUrl: importer.redisUrl,
     });
-    if (outcome.fatal !== undefined) throw new CliError(`the import stopped: ${outcome.fatal}`);
+    if (outcome.fatal !== undefined) throw new UserError(`the import stopped: ${outcome.fatal}`);
     if (stop.interrupted) {
       announce('Interrupted: rows in flight finish; run the same import again to resume the rest.');
       return 1;
@@ -94,12 +94,12 @@ export async function importCommand(
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;
     return summaries.every(clean) ? 0 : 2;
   } finally {
-    await importer.close({ graceMs: stop.interrupted ? 30_000 : 5_000 });
+    await importer.close(stop.interrupted ? {} : { grace: 'brief' });
   }
 }
 
 async function mustBeFile(path: string): Promise<void> {
   const stats = await stat(path).catch(() => undefined);
   if (!stats?.isFile())
-    throw new CliError(`${path} ${stats ? 'is not a file' : 'does not exist'}.`);
+    throw new UserError(`${path} ${stats ? 'is not a file' : 'does not exist'}.`);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { SettingFlags, Settings } from '../../settings/load.js';
 import { connectApi } from '../../app/api-connection.js';
 import { chosenConnection } from '../../app/chosen-connection.js';
-import { CliError } from '../../app/errors.js';
+import { UserError } from '../../errors.js';
 import type { CommandIo } from '../io.js';
 import { catalogueOf, installationOfSettings, redisOf } from '../../app/process-parts.js';
 import { commandSettings } from '../setup.js';
@@ -33,7 +33,7 @@ export async function ledgerCommand(
   io: CommandIo,
 ): Promise<number> {
   if (args.join(' ') !== 'rebuild')
-    throw new CliError(`order-importer ledger ${args.join(' ')}: the one action is "rebuild".`);
+    throw new UserError(`order-importer ledger ${args.join(' ')}: the one action is "rebuild".`);
   const settings = await commandSettings(io, opts.config, opts.settings);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = chosenOnes(settings, opts.connection);

@@ -1,9 +1,9 @@
 import { createLogger } from '../../logger.js';
-import { ConfigError, loadSandboxSettings, type SettingFlags } from '../../settings/load.js';
+import { loadSandboxSettings, type SettingFlags } from '../../settings/load.js';
 import type { SandboxOptionsInput } from '../../../sandbox/options.js';
-import { defaultProductsFile, ProductsFileError } from '../../../sandbox/products.js';
+import { defaultProductsFile } from '../../../sandbox/products.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/server.js';
-import { CliError, forUser } from '../../app/errors.js';
+import { UserError } from '../../errors.js';
 import type { CommandIo } from '../io.js';
 import {
   describeFaults,
@@ -19,10 +19,7 @@ export interface SandboxCommandOptions {
 
 /** Runs the sandbox in the foreground until a stop signal; resolves to the exit code. */
 export async function sandboxCommand(opts: SandboxCommandOptions, io: CommandIo): Promise<number> {
-  const settings = await forUser(
-    () => loadSandboxSettings({ flags: opts.settings ?? {}, env: io.env }),
-    ConfigError,
-  );
+  const settings = loadSandboxSettings({ flags: opts.settings ?? {}, env: io.env });
   const input = sandboxOptions(settings, io.cwd);
   const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const sandbox = await listen(input, logger);
@@ -51,11 +48,11 @@ async function listen(
   logger: ReturnType<typeof createLogger>,
 ): Promise<RunningSandbox> {
   try {
-    return await forUser(startSandbox(input, { logger }), ProductsFileError);
+    return await startSandbox(input, { logger });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      throw new CliError(
+      throw new UserError(
         `Cannot listen on ${input.host}:${input.port} (${code}): choose another --port.`,
         1,
         { cause: error },

@@ -5,7 +5,7 @@
 import { StatusFatalError } from '../../status/read-order.js';
 import { type ReportedSheet, ReportFolderError } from '../../status/report-folder.js';
 import { refreshSheetStatus, type SheetStatus } from '../../status/status.js';
-import { CliError } from '../../app/errors.js';
+import { UserError } from '../../errors.js';
 import type { Importer } from '../../app/importer.js';
 import { shortPath } from '../setup.js';
 
@@ -40,7 +40,7 @@ export async function readSheet(
     return { sheet, status };
   } catch (error) {
     // A refused token is every sheet's of the connection: the run cannot go on.
-    if (error instanceof StatusFatalError) throw new CliError(error.message, 1, { cause: error });
+    if (error instanceof StatusFatalError) throw new UserError(error.message, 1, { cause: error });
     if (!(error instanceof ReportFolderError)) throw error;
     return { sheet, error: error.message };
   } finally {

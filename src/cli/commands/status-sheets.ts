@@ -11,10 +11,9 @@ import {
   readReportedSheet,
   recentReports,
   type ReportedSheet,
-  ReportFolderError,
   reportOfSheet,
 } from '../../status/report-folder.js';
-import { CliError, forUser } from '../../app/errors.js';
+import { UserError } from '../../errors.js';
 
 export interface ChosenSheets {
   sheets: ReportedSheet[];
@@ -41,7 +40,7 @@ export async function chosenSheets(
   }
   const sheets: ReportedSheet[] = [];
   for (const target of targets) {
-    const sheet = await forUser(() => oneSheet(target, settings, cwd), ReportFolderError);
+    const sheet = await oneSheet(target, settings, cwd);
     if (!sheets.some((s) => s.dir === sheet.dir)) sheets.push(sheet);
   }
   return { sheets, byDefault: false };
@@ -55,21 +54,21 @@ async function oneSheet(target: string, settings: Settings, cwd: string): Promis
   });
   if (stats !== undefined) {
     if (!stats.isDirectory())
-      throw new CliError(
+      throw new UserError(
         `${target} is not a report folder (a folder with summary.json and report.csv), nor a sheet id.`,
       );
     const sheet = await readReportedSheet(path);
     if (sheet === undefined)
-      throw new CliError(
+      throw new UserError(
         `${target} is not a report folder: it has no summary.json and report.csv.`,
       );
     return sheet;
   }
   if (!/^[\w.-]+$/.test(target) || target.includes('/'))
-    throw new CliError(`${target} does not exist.`);
+    throw new UserError(`${target} does not exist.`);
   const sheet = await reportOfSheet(settings.reportsDir, target);
   if (sheet === undefined)
-    throw new CliError(
+    throw new UserError(
       `No report of sheet ${target} in ${settings.reportsDir} (REPORTS_DIR): give a sheet id as summary.json names it, or a report folder.`,
     );
   return sheet;

@@ -75,6 +75,6 @@ export async function statusCommand(
     }
     throw error;
   } finally {
-    await importers.close({ graceMs: 5_000 });
+    await importers.close({ grace: 'brief' });
   }
 }

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 
-import { CatalogueError, loadCatalogue } from '../../orders/catalogue.js';
+import { loadCatalogue } from '../../orders/catalogue.js';
 import type { SettingFlags } from '../../settings/load.js';
-import { forUser } from '../../app/errors.js';
 import { chosenConnection } from '../../app/chosen-connection.js';
 import type { CommandIo } from '../io.js';
 import { paint } from '../paint.js';
@@ -29,7 +28,7 @@ export async function validateCommand(
   io: CommandIo,
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
-  const catalogue = await forUser(loadCatalogue(settings.productsFile), CatalogueError);
+  const catalogue = await loadCatalogue(settings.productsFile);
   // A connection's mapping is what its sheets are imported with: validated with it too. With
   // --mapping, or when no connection has a mapping, none is needed (one named is still checked).
   const needed =

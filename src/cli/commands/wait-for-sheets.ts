@@ -11,7 +11,7 @@ import { pendingNotifications, sheetDoneJobIds } from '../../notify/queue-notifi
 import { isRedisUnreachable } from '../../redis/connect.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SheetProgress } from '../../store/progress.js';
-import { CliError } from '../../app/errors.js';
+import { UserError } from '../../errors.js';
 import type { ProgressBars } from './progress-bars.js';
 
 /** What waitForSheets needs of the context. */
@@ -106,14 +106,14 @@ function redisGone(outage: RedisOutage, options: RedisWait, now: () => number): 
 }
 
 /** Redis answers but no longer has a sheet it was given: nothing more will come of it. */
-function forgottenError(sheetId: string, options: RedisWait): CliError {
-  return new CliError(
+function forgottenError(sheetId: string, options: RedisWait): UserError {
+  return new UserError(
     `Redis at ${redactUrl(options.redisUrl)} lost its data (sheet ${sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run \`order-importer ledger rebuild\` before importing again, so that the orders made are duplicates, not second orders.`,
   );
 }
 
-function redisGoneError(options: RedisWait): CliError {
-  return new CliError(
+function redisGoneError(options: RedisWait): UserError {
+  return new UserError(
     `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
   );
 }

@@ -78,7 +78,7 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   progress.close();
   const left: LeftOver[] = [];
   await watch.close({
-    graceMs: 60_000,
+    grace: 'service',
     afterWorkers: async (one) => {
       left.push(await leftOver(one.ctx.store, one.connection.id));
     },

@@ -36,7 +36,7 @@ export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): 
     announce('Stopping now; rows in flight resume from their last recorded step.');
     void worker.close({ force: true });
   });
-  await worker.close({ graceMs: 60_000 });
+  await worker.close({ grace: 'service' });
   announce('Stopped.');
   return 0;
 }

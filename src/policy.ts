@@ -1,0 +1,124 @@
+/**
+ * Every attempt count, wait and interval of the importer, with its default, in one place: what a
+ * stage retries, how long it waits and how often it looks again is read here, never declared
+ * beside the code that uses it (test/policy.test.ts scans src/ and jobs/ for such constants).
+ * The settings a person may change (API_WAIT_S, ROW_ATTEMPTS, …) take their defaults from here
+ * (src/settings/table.ts); the others are fixed. Of layer 0: it imports nothing, every layer may
+ * import it. Values that docs/design.md names are pinned by its test.
+ */
+
+// Defaults of settings (src/settings/table.ts): a person may change these.
+
+/** INBOX_STABLE_MS: a sheet still being copied in must not be taken half-written. */
+export const INBOX_STABLE_MS = 2000;
+/** API_TIMEOUT_MS: a request that hangs must end, so that its row is retried or reviewed. */
+export const API_TIMEOUT_MS = 30_000;
+/** API_WAIT_S: an API that is away at start or in an outage is waited out this long (§2). */
+export const API_WAIT_S = 300;
+/** REDIS_WAIT_S: `import` waits this long for a Redis that went away before it stops (§2). */
+export const REDIS_WAIT_S = 300;
+/** LEDGER_DAYS: a year of imports and more is remembered, so a sheet dropped again is seen (§4). */
+export const LEDGER_DAYS = 400;
+/** STATUS_DAYS: a sheet's orders are read back this long after it was reported (§2). */
+export const STATUS_DAYS = 90;
+/** ROW_ATTEMPTS: a row job is tried this often (safe-to-retry failures) before it fails. */
+export const ROW_ATTEMPTS = 8;
+/** RETRY_DELAY_MS: the first wait before a retry; it doubles each time, with jitter (§3). */
+export const RETRY_DELAY_MS = 1000;
+/** JOB_LOCK_MS: a worker silent this long is taken for dead and its job resumed elsewhere. */
+export const JOB_LOCK_MS = 30_000;
+/** NOTIFY_RETRY_HOURS: a notification is delivered at least once, tried for a day (§2). */
+export const NOTIFY_RETRY_HOURS = 24;
+
+// Job attempts (src/queue/queues.ts): data on each job, so every worker applies the same.
+
+/** A sheet or report job reads and writes files: few of its failures are worth a retry. */
+export const FILE_JOB_ATTEMPTS = 5;
+/** A sheet's status job: its orders' own retries are inside it (STATUS_ORDER_ATTEMPTS). */
+export const STATUS_JOB_ATTEMPTS = 3;
+/** The backoff's jitter: retries of many rows failed together do not come back together. */
+export const RETRY_JITTER = 0.5;
+
+// The API and its pace (src/api/, src/store/pace.ts).
+
+/**
+ * The longest wait an answer is obeyed for at once (Retry-After, X-RateLimit-Reset): an API that
+ * asks for a day is asked again after this, rather than holding every import and status read.
+ */
+export const API_MAX_WAIT_MS = 10 * 60 * 1000;
+/**
+ * While nothing limits the pace (API_RATE_LIMIT unset, no limit heard), a process asks Redis at
+ * most this often whether another one was told to hold (a 429's Retry-After) or heard a limit,
+ * instead of once per request. A hold is seen that much late at worst: the requests sent
+ * meanwhile may be refused with a 429, which holds this process too and is retried like any
+ * other (nothing is lost); a request per 200 ms per process, whatever the rate, is the cost.
+ */
+export const PACE_PEEK_MS = 200;
+/** A request that never gets an answer must not hold the other turns of its process longer. */
+export const PACE_FIRST_ANSWER_MS = 2000;
+/** The first pause between two checks of the API at start, without Retry-After; it doubles. */
+export const API_CHECK_FIRST_DELAY_MS = 500;
+/** The longest pause between two checks of the API at start: an API back is seen soon. */
+export const API_CHECK_MAX_DELAY_MS = 5000;
+
+// Rows (src/rows/).
+
+/** A row waiting for another row or attempt waits this many times ROW_WAIT_MS… */
+export const ROW_MAX_WAITS = 150;
+/** …each this long (150 × 2 s = 5 minutes), before it asks a person (`needs-review`). */
+export const ROW_WAIT_MS = 2000;
+/**
+ * Waits given to a create sent with no answer recorded (by an earlier attempt, or another one
+ * now), in case its sender is alive and about to record it, before its outcome is unknown.
+ */
+export const SENDER_WAITS = 5;
+/** A row of a Redis that forgot looks this often whether `ledger rebuild` has run. */
+export const FORGOT_ROW_WAIT_MS = 30_000;
+/** A service waiting for `ledger rebuild` looks again this often. */
+export const FORGOT_POLL_MS = 2000;
+
+// Sheets (src/intake/, src/split/, src/store/).
+
+/** A sheet rewritten during each of these many copies is refused (it is never imported mixed). */
+export const SHEET_COPY_ATTEMPTS = 3;
+/** A registration written by an older version waits for its record: tries, and the pause. */
+export const RECORD_WAIT = { tries: 40, everyMs: 50 } as const;
+/** A sheet job waiting for the import of the same content looks again this often. */
+export const DUPLICATE_SHEET_WAIT_MS = 2000;
+/** The longest another installation's job waits before a worker looks at it again. */
+export const ELSEWHERE_WAIT_MS = 5000;
+/** Its first wait: short, so that a job a wrong worker took soon reaches a right one. */
+export const FIRST_ELSEWHERE_WAIT_MS = 100;
+/** An intake cut short (a file locked, a share gone a moment) is looked for again this often. */
+export const INTAKE_RECOVERY_EVERY_MS = 60_000;
+
+// Status, notifications, the reconciler, health and stopping.
+
+/** Attempts at one order within a status run, waits between them doubling from RETRY_DELAY_MS. */
+export const STATUS_ORDER_ATTEMPTS = 4;
+/** A wait asked by the API that a status run does not wait out (the next run reads the order). */
+export const STATUS_LONG_WAIT_MS = 30_000;
+/** How long a webhook receiver or an SMTP server may take to answer. */
+export const NOTIFY_TIMEOUT_MS = 30_000;
+/** The longest wait between two tries of a notification. */
+export const NOTIFY_MAX_WAIT_MS = 60 * 60 * 1000;
+/** The reconciler looks this often for what a lost signal left behind (docs/architecture.md). */
+export const RECONCILE_EVERY_MS = 30_000;
+/** Queue counts read at a scrape are reused this long: a scrape storm must not hammer Redis. */
+export const QUEUE_COUNTS_FRESH_MS = 1500;
+/** A scrape waits this long for Redis; past it, the last counts known are answered. */
+export const QUEUE_COUNTS_WAIT_MS = 1000;
+/** The dashboard's rate: samples older than this are dropped, a sheet unseen this long forgotten. */
+export const RATE_WINDOW_MS = 60_000;
+/** Below this span of samples the dashboard tells the pace since the sheet was queued instead. */
+export const RATE_SHORTEST_SPAN_MS = 4000;
+/** A health check waits this long for Redis before calling it down. */
+export const REDIS_PING_MS = 1000;
+/** A forced close may take this long before its connections are simply dropped. */
+export const CUT_OFF_MS = 5000;
+/** `watch` and `worker` let the jobs in flight finish this long when told to stop. */
+export const SERVICE_GRACE_MS = 60_000;
+/** A stop lets the jobs in flight finish this long, unless told otherwise (`import`'s Ctrl-C). */
+export const STOP_GRACE_MS = 30_000;
+/** A command that ends (or fails to start) closes its importers within this. */
+export const CLOSE_GRACE_MS = 5000;

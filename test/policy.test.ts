@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import * as policy from '../src/policy.js';
+import { SETTINGS } from '../src/settings/table.js';
+import { ROOT } from './architecture/source-tree.js';
+
+/** A constant's name that says it is an attempt count, a wait, an interval or a period. */
+const POLICY_NAME =
+  /(_MS|_S|_HOURS|_DAYS)$|ATTEMPTS|RETR|WAIT|EVERY|INTERVAL|(^|_)TRIES|TIMEOUT|BACKOFF|DELAY|POLL|GRACE/;
+/** Units and dates, not policies: they never change. */
+const NOT_POLICY = new Set(['DAY_MS', 'EXCEL_EPOCH_MS']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('src/policy.ts', () => {
+  it('holds the numbers the design names', () => {
+    // docs/design.md and DESIGN §2 (settings), §4 (the ledger), docs/architecture.md (reconciler).
+    expect({
+      INBOX_STABLE_MS: policy.INBOX_STABLE_MS,
+      API_TIMEOUT_MS: policy.API_TIMEOUT_MS,
+      API_WAIT_S: policy.API_WAIT_S,
+      REDIS_WAIT_S: policy.REDIS_WAIT_S,
+      LEDGER_DAYS: policy.LEDGER_DAYS,
+      STATUS_DAYS: policy.STATUS_DAYS,
+      NOTIFY_RETRY_HOURS: policy.NOTIFY_RETRY_HOURS,
+      RECONCILE_EVERY_MS: policy.RECONCILE_EVERY_MS,
+    }).toEqual({
+      INBOX_STABLE_MS: 2000,
+      API_TIMEOUT_MS: 30_000,
+      API_WAIT_S: 300,
+      REDIS_WAIT_S: 300,
+      LEDGER_DAYS: 400,
+      STATUS_DAYS: 90,
+      NOTIFY_RETRY_HOURS: 24,
+      RECONCILE_EVERY_MS: 30_000,
+    });
+  });
+
+  it("gives the settings' defaults", () => {
+    const defaultOf = (key: keyof typeof SETTINGS): unknown =>
+      SETTINGS[key].schema.parse(undefined);
+    expect({
+      inboxStableMs: defaultOf('inboxStableMs'),
+      apiTimeoutMs: defaultOf('apiTimeoutMs'),
+      apiWaitS: defaultOf('apiWaitS'),
+      redisWaitS: defaultOf('redisWaitS'),
+      ledgerDays: defaultOf('ledgerDays'),
+      statusDays: defaultOf('statusDays'),
+      rowAttempts: defaultOf('rowAttempts'),
+      retryDelayMs: defaultOf('retryDelayMs'),
+      jobLockMs: defaultOf('jobLockMs'),
+      notifyRetryHours: defaultOf('notifyRetryHours'),
+    }).toEqual({
+      inboxStableMs: policy.INBOX_STABLE_MS,
+      apiTimeoutMs: policy.API_TIMEOUT_MS,
+      apiWaitS: policy.API_WAIT_S,
+      redisWaitS: policy.REDIS_WAIT_S,
+      ledgerDays: policy.LEDGER_DAYS,
+      statusDays: policy.STATUS_DAYS,
+      rowAttempts: policy.ROW_ATTEMPTS,
+      retryDelayMs: policy.RETRY_DELAY_MS,
+      jobLockMs: policy.JOB_LOCK_MS,
+      notifyRetryHours: policy.NOTIFY_RETRY_HOURS,
+    });
+  });
+
+  it('is the only module of src/ and jobs/ that declares an attempt count, a wait or an interval', () => {
+    const declaration = /^\s*(?:export\s+)?const\s+([A-Z][A-Z0-9_]*)\b[^=]*=\s*(.*)$/;
+    const elsewhere = ['src', 'jobs']
+      .flatMap((folder) => sources(join(ROOT, folder)))
+      .map((path) => relative(ROOT, path))
+      .filter((path) => path !== 'src/policy.ts')
+      .flatMap((path) =>
+        readFileSync(join(ROOT, path), 'utf8')
+          .split('\n')
+          .flatMap((line, at) => {
+            const [, name, value] = declaration.exec(line) ?? [];
+            if (name === undefined || NOT_POLICY.has(name) || !POLICY_NAME.test(name)) return [];
+            return /\d/.test(value ?? '') ? [`${path}:${at + 1} ${name}`] : [];
+          }),
+      );
+    expect(elsewhere).toEqual([]);
+  });
+});
