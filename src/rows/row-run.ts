@@ -9,11 +9,10 @@
  */
 import type { Logger } from 'pino';
 
-import { type Context, stopSignals } from '../context.js';
+import type { Context } from '../context.js';
 import { rowJobId } from '../queue/queues.js';
 import type { RowOutcome } from '../glossary.js';
 import type { Progress } from '../store/row-progress.js';
-import { interruptibleWait } from '../stopping.js';
 import { RowInterruption } from './interruption.js';
 import { recordOutcome } from './outcome.js';
 import { ROW_MAX_WAITS, ROW_WAIT_MS } from '../policy.js';
@@ -125,12 +124,6 @@ export class RowRun {
     });
     return 'final';
   }
-}
-
-/** Waits its turn at the API (the pace shared by every worker), or stops with the process. */
-export async function apiTurn(ctx: Context): Promise<void> {
-  if (ctx.pace.takeFreeTurn()) return;
-  await interruptibleWait((signal) => ctx.pace.turn(signal), stopSignals(ctx));
 }
 
 /**

@@ -7,10 +7,10 @@
 import type { Context } from '../context.js';
 import type { Claim } from '../store/ledger.js';
 import type { Progress } from '../store/row-progress.js';
+import { apiTurn } from './api-turn.js';
 import { newClaim, type SendClaim, sendCreate } from './create.js';
 import {
   adoptAnswer,
-  apiTurn,
   type RowRun,
   type Step,
   unknownOutcome,

@@ -10,7 +10,8 @@ import type { Context } from '../context.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { openAttachment } from './attachment-source.js';
 import { interruptionFor } from './interruption.js';
-import { apiTurn, type RowRun } from './row-run.js';
+import { apiTurn } from './api-turn.js';
+import type { RowRun } from './row-run.js';
 
 /** Where the uploads ended: each file's id (null when it is not on the order), and why not. */
 export interface Uploads {
