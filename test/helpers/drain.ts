@@ -3,11 +3,11 @@
  * (a second delivery, a second sheet) without sleeping on a guess. Once every job queued so far
  * has run, whatever they were going to do is done; then the test counts.
  */
-import type { Queue } from 'bullmq';
+import type { JobType, Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The states of a job not yet run to its end (a retry waits as `delayed`). */
-const PENDING = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused'];
+const PENDING: JobType[] = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'];
 
 /** Resolves once `queue` holds no job waiting, delayed or running; fails after `timeoutMs`. */
 export async function drained(queue: Queue, timeoutMs = 30_000): Promise<void> {
