@@ -6,17 +6,23 @@
 import type { JobType, Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The states of a job not yet run to its end (a retry waits as `delayed`). */
-const PENDING: JobType[] = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'];
+/** The states of a job not yet run to its end, but for `delayed` (a retry waits there). */
+const PENDING: JobType[] = ['waiting', 'active', 'prioritized', 'waiting-children'];
 
-/** Resolves once `queue` holds no job waiting, delayed or running; fails after `timeoutMs`. */
+/**
+ * Resolves once `queue` holds no job waiting, running or delayed; fails after `timeoutMs`. The
+ * next firing of a repeating schedule (the reconciler's, the status refresh's) is always there,
+ * delayed: it is no work queued by the test, and is not waited for.
+ */
 export async function drained(queue: Queue, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const counts = await queue.getJobCounts(...PENDING);
-    if (Object.values(counts).every((n) => n === 0)) return;
+    const delayed = (await queue.getDelayed()).filter((job) => !job.repeatJobKey);
+    if (Object.values(counts).every((n) => n === 0) && delayed.length === 0) return;
     if (Date.now() > deadline) {
-      throw new Error(`queue ${queue.name} not drained in time: ${JSON.stringify(counts)}`);
+      const said = JSON.stringify({ ...counts, delayed: delayed.map((job) => job.id) });
+      throw new Error(`queue ${queue.name} not drained in time: ${said}`);
     }
     await sleep(50);
   }
