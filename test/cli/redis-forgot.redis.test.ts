@@ -211,9 +211,12 @@ describe('rows without a reference reported before the record of creates existed
     const watch = new InProcessCli(['watch', '--no-dashboard'], s.env);
     await watch.waitForStderr(/Watching /, 30_000);
     await put(inbox, 'orders.csv', text);
-    const summary = await oneSummary(s.reportsDir, watch);
+    await oneSummary(s.reportsDir, watch);
     watch.stop('SIGTERM');
     expect((await watch.finished).code, watch.stderr).toBe(0);
+    // Read once the watcher has stopped, its report job ended: the summary is written before the
+    // work folder is archived, then again saying where the sheet is now.
+    const summary = await oneSummary(s.reportsDir, watch);
     expect(summary).toMatchObject({ created: 4 });
     expect(summary.sheet).toBe(join(s.dataDir, 'archive', summary.sheetId, 'orders.csv'));
     await rm(join(s.dataDir, 'creates', `${summary.sheetId}.ndjson`));

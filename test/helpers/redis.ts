@@ -4,33 +4,50 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 
 import { redisServerAvailable, startLocalRedis } from '../../src/redis/local-server.js';
+import type { UsedRedis } from './leaks.js';
+
+// Every Redis and prefix this test file was given (each file loads its own copy of this module),
+// for test/helpers/leak-guard.ts to check that none of its keys or connections stay behind.
+const given: UsedRedis[] = [];
+
+/** The Redis servers and prefixes useTestRedis gave this test file. */
+export function redisesGiven(): readonly UsedRedis[] {
+  return given;
+}
 
 /** A Redis for one test file: its own key prefix, and only its own keys removed afterwards. */
 export interface TestRedis {
   url: string;
   /** Every key the test writes contains this (`test-<uuid>`), as a prefix or a `{hash tag}`. */
   prefix: string;
-  /** Where it came from: REDIS_URL, a private redis-server, or a container. */
-  source: 'REDIS_URL' | 'redis-server' | 'testcontainers';
+  /** Where it came from: REDIS_URL, the run's shared server, a private one, or a container. */
+  source: 'REDIS_URL' | 'shared' | 'redis-server' | 'testcontainers';
   client: Redis;
   cleanup(): Promise<void>;
 }
 
 /**
- * REDIS_URL when set (it must answer); else a private `redis-server` on a free port; else, on a
- * machine with Docker, a container through the optional `@testcontainers/redis` package.
+ * REDIS_URL when set (it must answer); else the run's shared `redis-server` (test/helpers/
+ * shared-redis.ts); else a private one on a free port; else, on a machine with Docker, a
+ * container through the optional `@testcontainers/redis` package. A test that stops or restarts
+ * Redis starts its own with startLocalRedis instead.
  */
 export async function useTestRedis(): Promise<TestRedis> {
   const prefix = `test-${randomUUID()}`;
   const fromEnv = process.env.REDIS_URL;
+  const shared = inject('sharedRedisUrl');
   let url: string;
   let source: TestRedis['source'];
   let stopServer: () => Promise<void> = async () => undefined;
   if (fromEnv) {
     url = fromEnv;
     source = 'REDIS_URL';
+  } else if (shared) {
+    url = shared;
+    source = 'shared';
   } else if (redisServerAvailable()) {
     const dir = await mkdtemp(join(tmpdir(), 'test-redis-'));
     const server = await startLocalRedis({ dir });
@@ -60,6 +77,7 @@ export async function useTestRedis(): Promise<TestRedis> {
       },
     );
   }
+  given.push({ url, prefix });
   return {
     url,
     prefix,

@@ -4,6 +4,7 @@ import type { Context } from '../../src/context.js';
 import { freePort } from '../../src/redis/local-server.js';
 import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { type CliProcess, orderImporter } from './cli.js';
+import { drained } from './drain.js';
 import { tempDir } from './files.js';
 import { observingContext } from './pipeline.js';
 import { type TestRedis, useTestRedis } from './redis.js';
@@ -22,7 +23,7 @@ export interface TestWatch {
   env: Record<string, string>;
   /** Starts `order-importer watch` and waits until it watches. */
   start(extraEnv?: Record<string, string>, args?: string[]): Promise<CliProcess>;
-  /** Waits until `count` sheets are done; returns them, oldest first. */
+  /** Waits until `count` sheets are done and their report jobs ended; returns them, oldest first. */
   done(count: number, timeoutMs?: number): Promise<SheetProgress[]>;
   close(): Promise<void>;
 }
@@ -70,7 +71,12 @@ export async function testWatch(
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const sheets = (await recentProgress(ctx.store)).reverse();
-        if (sheets.filter((s) => s.state === 'done').length >= count) return sheets;
+        if (sheets.filter((s) => s.state === 'done').length >= count) {
+          // A sheet is marked done before its report job archives its work folder and says so
+          // in summary.json: the jobs ended, what the tests look at next is in place.
+          await drained(ctx.queues.reports, Math.max(1000, deadline - Date.now()));
+          return sheets;
+        }
         if (Date.now() > deadline) {
           // What the watch processes said is what explains it.
           const said = processes.map((p) => p.stderr).join('\n---\n');

@@ -46,8 +46,14 @@ describe('order-importer watch with links in its inbox', { timeout: 90_000 }, ()
     expect(sheet?.counts).toMatchObject({ created: 2, invalid: 2 });
     await cli.waitForStderr(/passwd\.csv is a symbolic link/);
     await cli.waitForStderr(/linked is a symbolic link/);
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // time enough to take more, wrongly
-    expect(await recentProgress(w.ctx.store)).toHaveLength(1);
+    // Drained, then counted: a sheet dropped after the links were refused is taken and done, so
+    // the watcher has worked through everything it saw before it; only that sheet came in since.
+    await writeCsvSheet(w.inbox, 'after.csv', [sheetRow(5)]);
+    await w.done(2, 60_000);
+    expect((await recentProgress(w.ctx.store)).map((s) => s.name).sort()).toEqual([
+      'after.csv',
+      'orders.csv',
+    ]);
 
     // The outside files are where they were; the links are still links, in the inbox.
     expect(await readFile(join(agency, 'orders.csv'), 'utf8')).toContain('R-90');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmptyFolders } from '../../src/intake/empty-folders.js';
 import { Intake } from '../../src/intake/intake.js';
 import { sheetsIn } from '../../src/intake/sheets-in.js';
+import { drained } from '../helpers/drain.js';
 import { put, tempDir } from '../helpers/files.js';
 import { leaksIn, type Outside, outsideFiles, uploadedLeaks } from '../helpers/outside.js';
 import {
@@ -87,6 +88,8 @@ describe('the intake of a dropped folder holding links', () => {
     expect(t.logs.join('\n')).toMatch(/symbolic link/);
 
     const progress = await waitForReport(t.ctx, sheetId);
+    // The sheet is reported done before its work folder is archived: the report job's end.
+    await drained(t.ctx.queues.reports);
     expect(progress.counts).toMatchObject({ created: 2, invalid: 2 });
     expect(await uploadedLeaks(t.sandbox.api, outside)).toEqual([]);
     for (const dir of [progress.reportDir ?? '', join(data, 'archive'), join(data, 'work')]) {

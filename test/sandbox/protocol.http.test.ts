@@ -292,8 +292,13 @@ describe('rate limit', () => {
     expect((await sandbox.api.createOrder({})).status).toBe(429);
   });
 
-  it('does not throttle the sandbox listing', async () => {
-    for (let i = 0; i < 5; i++) await sandbox.api.listOrders();
+  it('does not throttle the sandbox listing, nor count it against the token', async () => {
+    const listings = [];
+    for (let i = 0; i < 5; i++) listings.push(await sandbox.api.send('GET', '/__sandbox/orders'));
+    expect(listings.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(listings.map((a) => a.headers['x-ratelimit-limit'])).toEqual(Array(5).fill(undefined));
+    // The token's window is untouched: its first request of the window has two left after it.
+    expect((await sandbox.api.getOrder(1)).headers['x-ratelimit-remaining']).toBe('2');
   });
 });
 

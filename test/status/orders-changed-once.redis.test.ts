@@ -17,6 +17,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ChangedOrder } from '../../src/notify/events.js';
 import { reportOfSheet } from '../../src/status/report-folder.js';
 import { refreshSheetStatus } from '../../src/status/status.js';
+import { drained } from '../helpers/drain.js';
 import { tempDir } from '../helpers/files.js';
 import { type TestPipeline, testPipeline } from '../helpers/pipeline.js';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/receivers.js';
@@ -71,9 +72,9 @@ it('tells one change once, even when two status runs of the sheet overlap', asyn
 
   const changed = toldOf(sheetId);
   await hook.waitFor(1, changed, 30_000);
-  // Give a second delivery, if any, its chance to arrive (not a timed assertion of the product:
-  // only a wait for an event that must not come).
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  // Both runs have queued whatever they were going to: once the notify queue is worked through,
+  // a second delivery would have arrived.
+  await drained(t.ctx.queues.notify);
   const told = hook.received.filter(changed);
   const ids = new Set(told.map((r) => r.headers['x-order-importer-event']));
   expect(told.length, `orders.changed bodies received, ids ${[...ids].join(', ')}`).toBe(1);
@@ -108,8 +109,8 @@ it('tells every change a retried status job writes into status.csv', async () =>
 
   const changed = toldOf(sheetId);
   await hook.waitFor(1, changed, 30_000);
-  // Room for a second delivery to arrive, if one was queued.
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  // Every delivery queued by the runs above has arrived once the notify queue is worked through.
+  await drained(t.ctx.queues.notify);
   const told = new Set(
     hook.received
       .filter(changed)
