@@ -1,17 +1,18 @@
 /**
- * Vitest's global setup for the whole run: stops it at once, in plain words, when the machine
- * lacks what the tests about to run need (scripts/test-needs.ts), rather than letting them fail
- * one by one. It installs nothing.
+ * Vitest's global setup for the whole run: gets what the tests about to run need from the machine
+ * when it is missing (scripts/test-needs.ts: Debian's packages, with a line saying why), or stops
+ * the run at once, in plain words, saying what to install, rather than letting tests fail one by
+ * one. On a machine that has everything it only looks.
  */
 import type { TestProject } from 'vitest/node';
 
-import { testNeedsMissing, thisMachine } from '../../scripts/test-needs.js';
+import { provideTestNeeds, thisMachine } from '../../scripts/test-needs.js';
 
 /** The unit tests read workbooks written by openpyxl; the others need a browser and Redis too. */
 const UNIT_NEEDS = ['python3-openpyxl'];
 
-export default function checkMachineNeeds(project: TestProject): void {
+export default function provideMachineNeeds(project: TestProject): void {
   const unitOnly = project.vitest.projects.every((p) => p.name === 'unit');
-  const missing = testNeedsMissing(thisMachine(), unitOnly ? UNIT_NEEDS : undefined);
-  if (missing !== undefined) throw new Error(missing);
+  if (provideTestNeeds(thisMachine(), unitOnly ? UNIT_NEEDS : undefined) !== 0)
+    throw new Error('the machine lacks what the tests need (said above)');
 }

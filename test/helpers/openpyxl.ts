@@ -1,8 +1,8 @@
 /**
  * Workbooks written by Python's openpyxl (pandas' default engine), an independent producer: inline
  * strings, relationship targets written absolute, the workbook part after the worksheets. Run
- * through Debian's python3 and its python3-openpyxl (.ci/run installs it, scripts/test-needs.ts
- * says when it is missing): a `python3` on PATH may be another one without openpyxl.
+ * through Debian's python3 and its python3-openpyxl (.ci/run and scripts/test-needs.ts install it
+ * when it is missing): a `python3` on PATH may be another one without openpyxl.
  */
 import { spawn } from 'node:child_process';
 

@@ -1,76 +1,163 @@
 import { describe, expect, it } from 'vitest';
 
-import { type Machine, testNeedsMissing } from '../../scripts/test-needs.js';
+import { type Machine, provideTestNeeds } from '../../scripts/test-needs.js';
 
 interface Setup {
   env?: NodeJS.ProcessEnv;
+  isRoot?: boolean;
   files?: string[];
   commands?: string[];
+  sudo?: boolean;
+  /** Exit code of apt-get install; 0 puts the packages' files in place. */
+  installExit?: number;
+  /** Whether a successful install really brings the packages' files. */
+  installWorks?: boolean;
   /** Whether Debian's python3 has openpyxl (default true). */
   openpyxl?: boolean;
 }
 
 const OPENPYXL = '/usr/lib/python3/dist-packages/openpyxl/__init__.py';
 
-/** A made-up machine; it has nothing to run commands with, so nothing can be installed. */
-function machine(setup: Setup): Machine {
+/** A made-up machine that records what it was asked to run and say. */
+function machine(setup: Setup) {
   const files = new Set([...(setup.files ?? []), ...(setup.openpyxl === false ? [] : [OPENPYXL])]);
-  const commands = new Set(setup.commands ?? []);
-  return {
+  const commands = new Set(setup.commands ?? ['apt-get', 'sudo']);
+  const ran: string[] = [];
+  const said: string[] = [];
+  const m: Machine = {
     env: setup.env ?? {},
+    isRoot: setup.isRoot ?? true,
     exists: (path) => files.has(path),
     onPath: (command) => commands.has(command),
+    canSudo: () => setup.sudo ?? false,
+    run: (command, args) => {
+      ran.push([command, ...args].join(' '));
+      if (!args.includes('install')) return 0;
+      const exit = setup.installExit ?? 0;
+      if (exit === 0 && (setup.installWorks ?? true)) {
+        if (args.includes('chromium')) files.add('/usr/bin/chromium');
+        if (args.includes('redis-server')) commands.add('redis-server');
+        if (args.includes('python3-openpyxl')) files.add(OPENPYXL);
+      }
+      return exit;
+    },
     resolves: () => false,
+    say: (line) => said.push(line),
   };
+  return { m, ran, said };
 }
 
-describe('testNeedsMissing', () => {
-  it('says nothing when Chromium, openpyxl and redis-server are there', () => {
-    const m = machine({ files: ['/usr/bin/chromium'], commands: ['redis-server'] });
-    expect(testNeedsMissing(m)).toBeUndefined();
+const APT = 'env DEBIAN_FRONTEND=noninteractive apt-get';
+
+describe('provideTestNeeds', () => {
+  it('does nothing when Chromium and redis-server are there', () => {
+    const { m, ran, said } = machine({
+      files: ['/usr/bin/chromium'],
+      commands: ['apt-get', 'redis-server'],
+    });
+    expect(provideTestNeeds(m)).toBe(0);
+    expect([ran, said]).toEqual([[], []]);
   });
 
   it('takes CHROMIUM_PATH and REDIS_URL instead', () => {
-    const m = machine({
+    const { m, ran } = machine({
       env: { CHROMIUM_PATH: '/opt/chrome/chrome', REDIS_URL: 'redis://r:6379' },
       files: ['/opt/chrome/chrome'],
     });
-    expect(testNeedsMissing(m)).toBeUndefined();
+    expect(provideTestNeeds(m)).toBe(0);
+    expect(ran).toEqual([]);
   });
 
-  it('names what is missing, why, and the command that installs it', () => {
-    const m = machine({ commands: ['redis-server'] });
-    expect(testNeedsMissing(m)).toBe(
-      "The tests cannot all run: no Chromium at /usr/bin/chromium (the dashboard's browser test drives one). " +
-        'Install it (Debian/Ubuntu: `sudo apt-get install chromium`), or set CHROMIUM_PATH to a Chromium or Chrome binary; then run the tests again.',
+  it('installs Debian chromium as root, saying why in one line', () => {
+    const { m, ran, said } = machine({ commands: ['apt-get', 'redis-server'] });
+    expect(provideTestNeeds(m)).toBe(0);
+    expect(ran).toEqual([`${APT} update`, `${APT} install -y --no-install-recommends chromium`]);
+    expect(said).toEqual([
+      "npm test: no Chromium at /usr/bin/chromium (the dashboard's browser test drives one): installing Debian's chromium with apt-get.",
+    ]);
+  });
+
+  it('installs python3-openpyxl when Debian’s python3 has no openpyxl', () => {
+    const { m, ran, said } = machine({
+      files: ['/usr/bin/chromium'],
+      commands: ['apt-get', 'redis-server'],
+      openpyxl: false,
+    });
+    expect(provideTestNeeds(m)).toBe(0);
+    expect(ran).toEqual([
+      `${APT} update`,
+      `${APT} install -y --no-install-recommends python3-openpyxl`,
+    ]);
+    expect(said).toEqual([
+      "npm test: no openpyxl for Debian's /usr/bin/python3 (the workbook tests read workbooks it writes): installing Debian's python3-openpyxl with apt-get.",
+    ]);
+  });
+
+  it('installs both in one go through sudo -n when not root', () => {
+    const { m, ran, said } = machine({ isRoot: false, sudo: true });
+    expect(provideTestNeeds(m)).toBe(0);
+    expect(ran).toEqual([
+      `sudo -n ${APT} update`,
+      `sudo -n ${APT} install -y --no-install-recommends chromium redis-server`,
+    ]);
+    expect(said).toHaveLength(2);
+  });
+
+  it('fails saying how to install, when it may not install', () => {
+    const { m, ran, said } = machine({
+      isRoot: false,
+      sudo: false,
+      commands: ['apt-get', 'sudo', 'redis-server'],
+    });
+    expect(provideTestNeeds(m)).toBe(1);
+    expect(ran).toEqual([]);
+    expect(said).toEqual([
+      "npm test cannot run every test: no Chromium at /usr/bin/chromium (the dashboard's browser test drives one), and this user is not root and cannot use sudo without a password: install Chromium (Debian/Ubuntu: `sudo apt-get install chromium`) or set CHROMIUM_PATH to a Chromium or Chrome binary. Then run npm test again.",
+    ]);
+  });
+
+  it('fails saying how to install, without apt-get', () => {
+    const { m, ran, said } = machine({ commands: [] });
+    expect(provideTestNeeds(m)).toBe(1);
+    expect(ran).toEqual([]);
+    expect(said[0]).toMatch(
+      /and there is no apt-get on this machine: install Chromium .*; set REDIS_URL .*install redis-server/,
     );
   });
 
-  it('names every missing package in one install command', () => {
-    const said = testNeedsMissing(machine({ openpyxl: false })) ?? '';
-    expect(said).toMatch(
-      /no Chromium at \/usr\/bin\/chromium .*; no openpyxl for Debian's \/usr\/bin\/python3 .*; no REDIS_URL and no redis-server on PATH/,
-    );
-    expect(said).toContain('`sudo apt-get install chromium python3-openpyxl redis-server`');
-    expect(said).toContain('set REDIS_URL to a Redis the tests may use');
-  });
-
-  it('says when CHROMIUM_PATH is wrong, rather than pointing at Debian’s Chromium', () => {
-    const m = machine({
+  it('does not install over a CHROMIUM_PATH that is wrong: it says so', () => {
+    const { m, ran, said } = machine({
       env: { CHROMIUM_PATH: '/nope/chrome' },
       files: ['/usr/bin/chromium'],
-      commands: ['redis-server'],
+      commands: ['apt-get', 'redis-server'],
     });
-    expect(testNeedsMissing(m)).toMatch(/CHROMIUM_PATH is \/nope\/chrome, which does not exist/);
+    expect(provideTestNeeds(m)).toBe(1);
+    expect(ran).toEqual([]);
+    expect(said[0]).toMatch(/CHROMIUM_PATH is \/nope\/chrome, which does not exist/);
+  });
+
+  it('fails when apt-get fails, or installs without bringing what was missing', () => {
+    const failing = machine({ commands: ['apt-get', 'redis-server'], installExit: 100 });
+    expect(provideTestNeeds(failing.m)).toBe(1);
+    expect(failing.said.at(-1)).toMatch(
+      /^npm test cannot run every test: apt-get could not install chromium: /,
+    );
+
+    const empty = machine({ commands: ['apt-get', 'redis-server'], installWorks: false });
+    expect(provideTestNeeds(empty.m)).toBe(1);
+    expect(empty.said.at(-1)).toMatch(
+      /no Chromium at \/usr\/bin\/chromium .*, even after apt-get: /,
+    );
   });
 });
 
-describe('testNeedsMissing for some tests only', () => {
-  it('checks only the packages those tests need', () => {
-    const m = machine({ openpyxl: false });
-    expect(testNeedsMissing(m, ['python3-openpyxl'])).toMatch(
-      /^The tests cannot all run: no openpyxl for Debian's \/usr\/bin\/python3 .*`sudo apt-get install python3-openpyxl`\); then/,
-    );
-    expect(testNeedsMissing(machine({}), ['python3-openpyxl'])).toBeUndefined();
+describe('the needs of some tests only', () => {
+  it('gets only what those tests need: a unit run installs no browser and no Redis', () => {
+    const { m, ran } = machine({ commands: ['apt-get'], openpyxl: false });
+    expect(provideTestNeeds(m, ['python3-openpyxl'])).toBe(0);
+    expect(ran).toEqual([
+      `${APT} update`,
+      `${APT} install -y --no-install-recommends python3-openpyxl`,
+    ]);
   });
 });
