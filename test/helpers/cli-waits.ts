@@ -9,10 +9,17 @@ import type { TestSandbox } from './sandbox.js';
 
 /** The process's end, or an error naming what it said if it has not ended within `ms`. */
 export async function endsWithin(cli: CliProcess, ms: number): Promise<CliExit> {
-  const late = sleep(ms).then(() => 'late' as const);
-  const outcome = await Promise.race([cli.finished, late]);
-  if (outcome === 'late') throw new Error(`still running after ${ms} ms:\n${cli.stderr}`);
-  return outcome;
+  // The deadline's timer is cancelled once the process has ended: none is left behind.
+  const timer = new AbortController();
+  const late = sleep(ms, 'late' as const, { signal: timer.signal }).catch(() => 'ended' as const);
+  try {
+    const outcome = await Promise.race([cli.finished, late]);
+    if (outcome === 'late') throw new Error(`still running after ${ms} ms:\n${cli.stderr}`);
+    if (outcome === 'ended') throw new Error('the deadline was cancelled before the process ended');
+    return outcome;
+  } finally {
+    timer.abort();
+  }
 }
 
 /** Resolves once the sandbox holds at least `count` orders (within 30 s, the import running). */
