@@ -1,6 +1,6 @@
 /**
- * What `import` and `worker` share: settings → Redis, the API (or the embedded sandbox, said out
- * loud), the catalogue, the context and its workers, and a close that undoes all of it.
+ * What `import`, `watch` and `worker` share: settings → Redis, the API (or the embedded sandbox,
+ * said out loud), the catalogue, the context and its workers, and a close that undoes all of it.
  */
 import type { Logger } from 'pino';
 

@@ -1,9 +1,9 @@
 /**
  * The process's metrics (`GET /metrics`, Prometheus text): one Registry per process, made by
- * the command and carried in each context, never a module-level one, so that tests and the
- * several connections of one process count side by side. Counters count what this process did
- * since it started. Label values stay bounded: connection names, statuses, templated routes,
- * status codes or error classes; never a sheet id, a row number, an order id or a query.
+ * the assembly (src/app/) and carried in each context, never a module-level one, so that tests
+ * and the several connections of one process count side by side. Counters count what this
+ * process did since it started. Label values stay bounded: connection names, statuses, templated
+ * routes, status codes or error classes; never a sheet id, a row number, an order id or a query.
  */
 import type { Queue } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -26,7 +26,7 @@ const LAYERS: Record<string, number> = {
   'src/rows': 3,
   'src/report': 3,
   'src/status': 3,
-  /** Beside the report: it tells what the stages did; the report and the intake tell through it. */
+  /** Beside the report: it tells what the stages did; intake, report and status tell through it. */
   'src/notify': 3,
   'src/intake': 4,
   'src/split': 4,
