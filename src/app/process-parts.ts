@@ -114,6 +114,11 @@ export async function reachableApi(
   return { ...api, client };
 }
 
+/** Where the private copies of the sheets are kept: DATA_DIR/sheets. */
+export function sheetsDirOf(settings: Pick<Settings, 'dataDir'>): string {
+  return join(settings.dataDir, 'sheets');
+}
+
 /** The context's settings, from the process's. */
 export function contextSettings(settings: Settings, redisUrl: string): ContextSettings {
   return {
@@ -125,7 +130,7 @@ export function contextSettings(settings: Settings, redisUrl: string): ContextSe
     rowAttempts: settings.rowAttempts,
     retryDelayMs: settings.retryDelayMs,
     reportsDir: settings.reportsDir,
-    sheetsDir: join(settings.dataDir, 'sheets'),
+    sheetsDir: sheetsDirOf(settings),
     maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
     ledgerDays: settings.ledgerDays,
     statusDays: settings.statusDays,

@@ -48,22 +48,63 @@ export async function submitSheet(
   path: string,
   options: SubmitOptions = {},
 ): Promise<Submitted> {
+  const where = { sheetsDir: ctx.settings.sheetsDir, now: ctx.now };
+  return submitTaken(ctx, await takeSheet(where, path, options), options);
+}
+
+/** A sheet taken for import: its private copy, its hash and the one pass over it, done. */
+export interface SheetTaken {
+  sheetId: string;
+  /** The user's file. */
+  path: string;
+  sha256: string;
+  origin: NewSheet['origin'];
+  taken: NewSheet['taken'];
+}
+
+/**
+ * Takes the sheet at `path`: its private copy in `sheetsDir`, hashed and passed over once. Needs
+ * neither Redis nor the API, so `import` takes its sheets while they connect. A sheet taken but
+ * never submitted leaves its copy behind: `discardTaken` removes it.
+ */
+export async function takeSheet(
+  where: { sheetsDir: string; now: () => number },
+  path: string,
+  options: Pick<SubmitOptions, 'mapping' | 'sheetId' | 'inPlace'> = {},
+): Promise<SheetTaken> {
   const absolute = resolve(path);
-  const sheetId = options.sheetId ?? newSheetId(ctx.now());
+  const sheetId = options.sheetId ?? newSheetId(where.now());
   // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
-  const inPlace = options.inPlace === true;
-  const { sha256, origin, scan, copy } = inPlace
-    ? await takeSheetInPlace(absolute)
-    : await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId);
+  const { sha256, origin, scan, copy } =
+    options.inPlace === true
+      ? await takeSheetInPlace(absolute)
+      : await takeSheetCopy(absolute, where.sheetsDir, sheetId);
   // Read once here: its rows counted and echoed, so that no later stage reads it but for its rows.
-  const echo = echoFilePath(ctx.settings.sheetsDir, sheetId);
+  const echo = echoFilePath(where.sheetsDir, sheetId);
   await mkdir(dirname(echo), { recursive: true });
   const mapping = options.mapping;
   const taken = scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) }));
+  return { sheetId, path: absolute, sha256, origin, taken };
+}
+
+/** The copy of a sheet taken but not submitted (the import stopped before it was queued). */
+export async function discardTaken(sheetsDir: string, taken: SheetTaken): Promise<void> {
+  await discardSheetCopy(sheetsDir, taken.sheetId, basename(taken.path));
+}
+
+/** A sheet taken (`takeSheet`) recorded and queued in `ctx`, or found imported or under way. */
+export async function submitTaken(
+  ctx: Context,
+  taken: SheetTaken,
+  options: SubmitOptions = {},
+): Promise<Submitted> {
+  const { sheetId, path, sha256, origin } = taken;
+  const inPlace = options.inPlace === true;
+  const mapping = options.mapping;
   const sheet: NewSheet = {
     sheetId,
-    path: absolute,
-    name: basename(absolute),
+    path,
+    name: basename(path),
     sha256,
     connectionId: ctx.connection.id,
     connectionName: ctx.connection.name,
@@ -77,7 +118,7 @@ export async function submitSheet(
     allowDuplicates: options.allowDuplicates ?? false,
     startedAt: new Date(ctx.now()).toISOString(),
     ...(mapping && { mapping }),
-    ...(taken && { taken }),
+    ...(taken.taken && { taken: taken.taken }),
   };
   const content = `${ctx.connection.id}|${sha256}`;
   let holder: string | undefined;

@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,27 @@ describe('order-importer import', () => {
     expect(finished.stderr).toMatch(
       /^order-importer: REDIS_URL redis:\/\/127\.0\.0\.1:1 does not answer/m,
     );
+  });
+
+  // The sheets are taken (copied and read once) while Redis and the API are connected to: an
+  // import that cannot start keeps none of those copies.
+  it.each([
+    ['Redis does not answer', { REDIS_URL: 'redis://127.0.0.1:1' }],
+    ['the token is refused', { API_TOKEN: 'wrong' }],
+  ])('leaves no copy of its sheets behind when %s', async (_, broken) => {
+    const dir = await tempDir('no-copy-');
+    const sheets = [
+      await writeCsvSheet(dir, 'first.csv', [sheetRow(970)]),
+      await writeCsvSheet(dir, 'second.csv', [sheetRow(971)]),
+    ];
+    const ownData = join(dir, 'data');
+    const finished = await runInProcess(['import', ...sheets], {
+      ...env(broken),
+      DATA_DIR: ownData,
+    });
+    expect(finished.code).toBe(1);
+    const copies = await readdir(join(ownData, 'sheets')).catch(() => []);
+    expect(copies).toEqual([]);
   });
 
   it('exits 1 for a sheet that does not exist', async () => {

@@ -9,7 +9,7 @@ import { commandLogger, commandSettings, mappingSources, mappingToImport } from 
 import { terminalText } from '../terminal-text.js';
 import { planningHint, printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
-import { queueSheets, watchedSheets } from './import-sheets.js';
+import { queueSheets, takeSheets, watchedSheets } from './import-sheets.js';
 import { waitForNotifications, waitForSheets } from './wait-for-sheets.js';
 
 export interface ImportCommandOptions {
@@ -51,11 +51,21 @@ export async function importCommand(
   };
   const logger = commandLogger(io, settings);
   const workers = opts.workers !== false;
-  const importer = await openChosen({ settings, logger, announce, workers }, configured);
+  const taking = takeSheets(mapped, settings);
+  const importer = await openChosen({ settings, logger, announce, workers }, configured).catch(
+    async (error: unknown) => {
+      await taking.discard();
+      throw error;
+    },
+  );
   const stop = { interrupted: false };
   try {
     const queueing = { ...opts, redisWaitS: settings.redisWaitS };
-    const ids = await queueSheets(importer, mapped, queueing, announce, io.cwd);
+    const taken = await taking.taken.catch(async (error: unknown) => {
+      await taking.discard();
+      throw error;
+    });
+    const ids = await queueSheets(importer, taken, queueing, announce, io.cwd);
     if (!workers) {
       const { id, apiBaseUrl } = importer.connection;
       const same = configured
