@@ -13,10 +13,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../context.js';
 import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
-import { discardSheetCopy, takeSheetCopy, takeSheetInPlace } from '../store/sheet-copy.js';
+import {
+  discardSheetCopy,
+  type TakenSheet,
+  takeSheetCopy,
+  takeSheetInPlace,
+} from '../store/sheet-copy.js';
 import { handedNothingOn, type NewSheet } from '../store/sheet-store.js';
 import { RECORD_WAIT } from '../policy.js';
-import { echoFilePath, passOverTaken } from '../store/taken-sheet.js';
+import { echoFilePath, passOverTaken, type TakenPass } from '../store/taken-sheet.js';
 
 export interface SubmitOptions {
   /** Import these bytes again, whatever was imported before. */
@@ -30,6 +35,17 @@ export interface SubmitOptions {
    * private copy, not copied again (store/sheet-copy.ts, `takeSheetInPlace`).
    */
   inPlace?: boolean;
+  /**
+   * With `inPlace`: the sheet's one pass, made before the importer moved it where it is (the hot
+   * folder's, sheet-pass.ts), its echo file written for `sheetId`: it is not read again here.
+   */
+  passed?: PassedSheet;
+}
+
+/** A sheet hashed, scanned and read once already: what `submitSheet` would find itself. */
+export interface PassedSheet {
+  taken: TakenSheet;
+  pass: TakenPass;
 }
 
 export interface Submitted {
@@ -52,14 +68,20 @@ export async function submitSheet(
   const sheetId = options.sheetId ?? newSheetId(ctx.now());
   // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
   const inPlace = options.inPlace === true;
-  const { sha256, origin, scan, copy } = inPlace
-    ? await takeSheetInPlace(absolute)
-    : await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId);
-  // Read once here: its rows counted and echoed, so that no later stage reads it but for its rows.
+  const passed = inPlace ? options.passed : undefined;
+  const { sha256, origin, scan, copy } =
+    passed?.taken ??
+    (inPlace
+      ? await takeSheetInPlace(absolute)
+      : await takeSheetCopy(absolute, ctx.settings.sheetsDir, sheetId));
+  // Read once here (or before it moved): its rows counted and echoed, so that no later stage
+  // reads it but for its rows.
   const echo = echoFilePath(ctx.settings.sheetsDir, sheetId);
   await mkdir(dirname(echo), { recursive: true });
   const mapping = options.mapping;
-  const taken = scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) }));
+  const taken =
+    passed?.pass ??
+    (scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) })));
   const sheet: NewSheet = {
     sheetId,
     path: absolute,
@@ -77,7 +99,7 @@ export async function submitSheet(
     allowDuplicates: options.allowDuplicates ?? false,
     startedAt: new Date(ctx.now()).toISOString(),
     ...(mapping && { mapping }),
-    ...(taken && { taken }),
+    ...(taken && { taken: { scanned: taken.scanned, info: taken.info } }),
   };
   const content = `${ctx.connection.id}|${sha256}`;
   let holder: string | undefined;
