@@ -1,7 +1,8 @@
 /**
  * **intake** → sheet → rows → report: one process's intake of the sheets dropped in the inbox
  * (or found by a schedule). Its parts: take.ts (a sheet into `work/<sheetId>/`, submitted),
- * siblings.ts (the attachments it carries along), journal.ts (how far each intake got),
+ * sheet-pass.ts (the one read of it, in the inbox), siblings.ts (the attachments it carries
+ * along), journal.ts (how far each intake got),
  * recover.ts (finishing what a crash interrupted), refuse.ts (links, told, never followed),
  * failed.ts (an unreadable sheet to `failed/`), held-off.ts (none while Redis has forgotten). Nothing is ever deleted.
  */

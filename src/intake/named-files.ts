@@ -1,9 +1,10 @@
 /**
- * The attachment paths a sheet names, read from its raw records and `files` cells only: the
- * intake needs no validation (the sheet job is the place for that). The records are read, the
- * header mapped and the cell split by the same reader the sheet job and the report use
- * (sheets/records.ts), so a sheet that cannot be read fails here too (`SheetError`), and the
- * intake moves it to `failed/`.
+ * The attachment paths a sibling names — a sheet still waiting beside the one being taken, which
+ * may need the same files (siblings.ts) — read from its raw records and `files` cells only: no
+ * validation. The sheet being taken gets its own list from its one pass (sheet-pass.ts), not from
+ * here. The records are read, the header mapped and the cell split by the same reader the sheet
+ * job and the report use (sheets/records.ts), so a sheet that cannot be read fails here too
+ * (`SheetError`).
  */
 import type { Mapping } from '../orders/mapping.js';
 import { readRecords } from '../sheets/records.js';

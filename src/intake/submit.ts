@@ -13,10 +13,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../context.js';
 import type { Mapping } from '../orders/mapping.js';
 import { queueSheet } from '../queue/queues.js';
-import { discardSheetCopy, takeSheetCopy, takeSheetInPlace } from '../store/sheet-copy.js';
+import {
+  discardSheetCopy,
+  type TakenSheet,
+  takeSheetCopy,
+  takeSheetInPlace,
+} from '../store/sheet-copy.js';
 import { handedNothingOn, type NewSheet } from '../store/sheet-store.js';
 import { RECORD_WAIT } from '../policy.js';
-import { echoFilePath, passOverTaken } from '../store/taken-sheet.js';
+import { echoFilePath, passOverTaken, type TakenPass } from '../store/taken-sheet.js';
 
 export interface SubmitOptions {
   /** Import these bytes again, whatever was imported before. */
@@ -30,6 +35,17 @@ export interface SubmitOptions {
    * private copy, not copied again (store/sheet-copy.ts, `takeSheetInPlace`).
    */
   inPlace?: boolean;
+  /**
+   * With `inPlace`: the sheet's one pass, made before the importer moved it where it is (the hot
+   * folder's, sheet-pass.ts), its echo file written for `sheetId`: it is not read again here.
+   */
+  passed?: PassedSheet;
+}
+
+/** A sheet hashed, scanned and read once already: what `takeSheet` would find itself. */
+export interface PassedSheet {
+  taken: TakenSheet;
+  pass: TakenPass;
 }
 
 export interface Submitted {
@@ -70,20 +86,27 @@ export interface SheetTaken {
 export async function takeSheet(
   where: { sheetsDir: string; now: () => number },
   path: string,
-  options: Pick<SubmitOptions, 'mapping' | 'sheetId' | 'inPlace'> = {},
+  options: Pick<SubmitOptions, 'mapping' | 'sheetId' | 'inPlace' | 'passed'> = {},
 ): Promise<SheetTaken> {
   const absolute = resolve(path);
   const sheetId = options.sheetId ?? newSheetId(where.now());
   // Every read of the sheet from now on parses this copy: the sheet imported is the one hashed.
+  const inPlace = options.inPlace === true;
+  const passed = inPlace ? options.passed : undefined;
   const { sha256, origin, scan, copy } =
-    options.inPlace === true
+    passed?.taken ??
+    (inPlace
       ? await takeSheetInPlace(absolute)
-      : await takeSheetCopy(absolute, where.sheetsDir, sheetId);
-  // Read once here: its rows counted and echoed, so that no later stage reads it but for its rows.
+      : await takeSheetCopy(absolute, where.sheetsDir, sheetId));
+  // Read once here (or before it moved): its rows counted and echoed, so that no later stage
+  // reads it but for its rows.
   const echo = echoFilePath(where.sheetsDir, sheetId);
   await mkdir(dirname(echo), { recursive: true });
   const mapping = options.mapping;
-  const taken = scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) }));
+  const pass =
+    passed?.pass ??
+    (scan && (await passOverTaken(copy, scan, { echo, ...(mapping && { mapping }) })));
+  const taken = pass && { scanned: pass.scanned, info: pass.info };
   return { sheetId, path: absolute, sha256, origin, taken };
 }
 

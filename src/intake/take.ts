@@ -12,9 +12,15 @@ import { moveUnreadableSheet } from './failed.js';
 import { fileSignature, isSheetCandidate, lstatIfThere, moveFile, waitStable } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
 import { type Journal, writeJournal } from './journal.js';
-import { filesNamedIn } from './named-files.js';
 import { linkedSheetProblem, putBackLinkedSheet, refusedSheet } from './refuse.js';
 import { journalled, journalMapping, mappingAtTake } from './sheet-mapping.js';
+import {
+  dropInboxPass,
+  type InboxPass,
+  passAfterMove,
+  passInInbox,
+  changedSincePass,
+} from './sheet-pass.js';
 import { bringAttachments, takeableAttachments, waitForAttachments } from './siblings.js';
 import { newSheetId, submitSheet } from './submit.js';
 
@@ -32,9 +38,10 @@ export async function takeSheet(
   if (intake.inFlight.has(path)) return { kind: 'skipped', why: 'already being taken' };
   intake.inFlight.add(path);
   try {
-    const linked = await linkedSheetProblem(path, root);
-    if (linked !== undefined) return await refusedSheet(intake, path, linked);
     for (;;) {
+      // Looked at again each time: one swapped for a link while it was read is taken anew.
+      const linked = await linkedSheetProblem(path, root);
+      if (linked !== undefined) return await refusedSheet(intake, path, linked);
       const result = await takeAsItIs(intake, path, signal);
       // Rewritten while its attachments were awaited: its list of files may be another now.
       if (result !== 'changed') return result;
@@ -46,6 +53,10 @@ export async function takeSheet(
   }
 }
 
+/**
+ * The sheet as it is now: read once (sheet-pass.ts), which gives the attachments it names, then
+ * taken once those are there. What the pass wrote is removed unless the sheet moved.
+ */
 async function takeAsItIs(
   intake: IntakeState,
   path: string,
@@ -57,13 +68,30 @@ async function takeAsItIs(
   const sheetId = newSheetId(intake.now());
   const mapped = await mappingAtTake(intake, path, signal);
   if (!mapped.ok) return mapped.result;
-  let files: string[];
+  let pass: InboxPass | 'changed';
   try {
-    files = await takeableAttachments(intake, path, await filesNamedIn(path, mapped.mapping));
+    pass = await passInInbox(intake, path, sheetId, mapped.mapping);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     return moveUnreadableSheet(intake, path, sheetId, error, mapped.mapping);
   }
+  if (pass === 'changed') return 'changed';
+  try {
+    return await takeWhenReady(intake, path, pass, read, signal);
+  } finally {
+    if (!pass.moved) await dropInboxPass(intake, sheetId);
+  }
+}
+
+/** Waits for the attachments the sheet names, then claims it in its folder's turn. */
+async function takeWhenReady(
+  intake: IntakeState,
+  path: string,
+  pass: InboxPass,
+  read: string | null,
+  signal?: AbortSignal,
+): Promise<IntakeResult | 'changed'> {
+  const files = await takeableAttachments(intake, path, pass.files);
   // Gone is not changed: another watcher took it, and the claim says so.
   const changed = async () => {
     const now = await fileSignature(path);
@@ -74,15 +102,15 @@ async function takeAsItIs(
   return inTurn(intake, dirname(path), async () => {
     // Waited for its turn while the process began to stop: it stays in the inbox.
     if (signal?.aborted) return { kind: 'skipped', why: 'stopping' };
-    if (await changed()) return 'changed';
+    if ((await changed()) || (await changedSincePass(path, pass))) return 'changed';
     const journal = {
       source: path,
       files,
       queued: false,
       connection: intake.ctx.connection.id,
-      ...journalled(mapped.mapping),
+      ...journalled(pass.mapping),
     };
-    return claimSheet(intake, journal, sheetId);
+    return claimSheet(intake, journal, pass);
   });
 }
 
@@ -93,14 +121,16 @@ async function takeAsItIs(
 async function claimSheet(
   intake: IntakeState,
   journal: Journal,
-  sheetId: string,
+  pass: InboxPass,
 ): Promise<IntakeResult> {
   const { source } = journal;
+  const { sheetId } = pass;
   const work = join(intake.workDir, sheetId);
   await mkdir(work, { recursive: true });
   await writeJournal(work, journal);
   try {
     await moveFile(source, join(work, basename(source)));
+    pass.moved = true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await rm(work, { recursive: true, force: true }); // only our own journal is in it
@@ -108,7 +138,7 @@ async function claimSheet(
   }
   intake.logger.info({ sheetId, sheet: source }, 'sheet taken from the inbox');
   try {
-    return await finishIntake(intake, work, journal);
+    return await finishIntake(intake, work, journal, pass);
   } catch (error) {
     intake.logger.error(
       { sheetId, sheet: source, work, err: error },
@@ -140,27 +170,33 @@ async function inTurn<T>(intake: IntakeState, folder: string, work: () => Promis
 /**
  * Brings the attachments that are still beside the source, then submits the sheet and marks
  * its journal queued: what is left of an intake once its sheet is in the work folder (here, or
- * when a recovery pass finds one a crash interrupted).
+ * when a recovery pass finds one a crash interrupted). `inbox`: the pass made before it moved
+ * (none after a crash: the sheet is then read here).
  */
 export async function finishIntake(
   intake: IntakeState,
   work: string,
   journal: Journal,
+  inbox?: InboxPass,
 ): Promise<IntakeResult> {
   intake.finishing.add(work);
   try {
     const claimed = join(work, basename(journal.source));
     // Swapped for a link between the look and the claim (the rename moved the link itself).
-    if ((await lstatIfThere(claimed))?.isSymbolicLink())
+    if ((await lstatIfThere(claimed))?.isSymbolicLink()) {
+      if (inbox) await dropInboxPass(intake, inbox.sheetId);
       return await putBackLinkedSheet(intake, claimed, journal.source, work);
+    }
     const mapping = journalMapping(journal, work);
     const from = await bringAttachments(intake, work, journal, mapping);
     const sheetId = basename(work);
+    const passed = inbox && (await passAfterMove(claimed, inbox));
     // Out of the inbox, in a folder of the importer's own: its own private copy.
     const { resumed } = await submitSheet(intake.ctx, claimed, {
       sheetId,
       inPlace: true,
       ...(mapping && { mapping }),
+      ...(passed && { passed }),
     });
     await writeJournal(work, { ...journal, queued: true });
     await intake.ctx.notTaken.taken(journal.source);

@@ -19,11 +19,14 @@
  * makes is honoured: the sheet job refuses the rows it has not handed on yet (see sheet-job.ts).
  * Attachments stay relative to the original's folder: only the sheet is copied. A hot-folder
  * sheet is not: moved out of the inbox into a work folder of the importer's own, it is its own
- * private copy (`takeSheetInPlace`), so that its bytes are not stored twice while it is imported.
+ * private copy, so that its bytes are not stored twice while it is imported. It is hashed and
+ * scanned where it lies in the inbox (`readInPlace`), and what that read found holds once it has
+ * moved only while the file is still the one read (`stillAsRead`); else, and after a crash, it is
+ * read in its work folder (`takeSheetInPlace`).
  */
 import { randomBytes } from 'node:crypto';
-import { type BigIntStats, createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { type BigIntStats, constants, createWriteStream } from 'node:fs';
+import { chmod, lstat, mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -51,11 +54,19 @@ export interface TakenSheet {
    * format (empty, UTF-16, binary), which the sheet job then refuses as it reads them.
    */
   scan?: SheetScan;
+  /** Why the bytes cannot be a sheet of their format, when `scan` is undefined. */
+  refused?: SheetError;
   /** The original's version when it was copied (see `sheetChanged`). */
   origin: string;
   /** Where the copy is. */
   copy: string;
 }
+
+/** A file's identity and version as one read of it saw it (see `sameWrite`). */
+export type FileVersion = Pick<BigIntStats, 'ino' | 'dev' | 'size' | 'mtimeNs' | 'ctimeNs'>;
+
+/** A sheet read where it lies (`readInPlace`): its version as read, to tell whether it is still that. */
+export type ReadInPlace = TakenSheet & { version: FileVersion };
 
 export interface TakeOptions {
   /** Called after each copy, before it is judged (tests rewrite the sheet here). */
@@ -97,7 +108,8 @@ export async function takeSheetCopy(
         await chmod(partial, 0o444);
         await rename(partial, copy);
         const { sha256 } = taken.tap.digest();
-        return { sha256, origin: originOf(taken.after), copy, ...(scan && { scan }) };
+        const found = scan instanceof SheetError ? { refused: scan } : { scan };
+        return { sha256, origin: originOf(taken.after), copy, ...found };
       }
     } finally {
       await rm(partial, { force: true }); // gone already once renamed
@@ -116,25 +128,63 @@ export async function takeSheetCopy(
  */
 export async function takeSheetInPlace(path: string): Promise<TakenSheet> {
   for (let attempt = 1; attempt <= SHEET_COPY_ATTEMPTS; attempt++) {
-    const taken = await copyOnce(path);
-    const now = await stat(path, { bigint: true });
-    if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {
-      const scan = await scanOf(taken.tap, path, path);
-      const { sha256 } = taken.tap.digest();
-      return { sha256, origin: originOf(taken.after), copy: path, ...(scan && { scan }) };
-    }
+    const taken = await readInPlace(path);
+    if (taken !== undefined) return taken;
   }
   throw new SheetUnsettledError(
     `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
   );
 }
 
+/**
+ * The file at `path` hashed and scanned where it lies, in one read through one descriptor;
+ * undefined when it was written to meanwhile (then no one version of it was read). A link is
+ * never followed (an error, ELOOP): a sheet in a folder the importer takes from is a file.
+ */
+export async function readInPlace(path: string): Promise<ReadInPlace | undefined> {
+  const taken = await copyOnce(path, undefined, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const now = await lstat(path, { bigint: true });
+  if (!sameWrite(taken.before, taken.after) || !sameWrite(taken.after, now)) return undefined;
+  const scan = await scanOf(taken.tap, path, path);
+  const { sha256 } = taken.tap.digest();
+  const { ino, dev, size, mtimeNs, ctimeNs } = taken.after;
+  return {
+    sha256,
+    origin: originOf(taken.after),
+    copy: path,
+    version: { ino, dev, size, mtimeNs, ctimeNs },
+    ...(scan instanceof SheetError ? { refused: scan } : { scan }),
+  };
+}
+
+/**
+ * Whether the file at `path` is still the one read as `version`, not written to since (false
+ * when it is gone, or a link now). `moved`: renamed since, by the importer, within its file
+ * system: a rename moves the ctime, so only the identity, size and modification time are compared.
+ */
+export async function stillAsRead(
+  path: string,
+  version: FileVersion,
+  { moved = false } = {},
+): Promise<boolean> {
+  let now: BigIntStats;
+  try {
+    now = await lstat(path, { bigint: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw error;
+  }
+  return sameWrite(version, moved ? { ...now, ctimeNs: version.ctimeNs } : now);
+}
+
 /** Reads the file at `path` once, scanning it, into `to` when given. */
 async function copyOnce(
   path: string,
   to?: string,
+  flags: string | number = 'r',
 ): Promise<{ tap: ScanTap; before: BigIntStats; after: BigIntStats }> {
-  const source = await open(path, 'r');
+  const source = await open(path, flags);
   try {
     const before = await source.stat({ bigint: true });
     const scan = new ScanTap();
@@ -157,22 +207,22 @@ async function copyOnce(
 
 /**
  * The scan of the bytes copied: a workbook's hash and size (its zip is checked as it is read), a
- * text sheet's encoding and head too; undefined for bytes that are no text sheet. `copy` holds the
+ * text sheet's encoding and head too; for bytes that are no text sheet, why. `copy` holds the
  * bytes, for the rare sheet whose encoding needs a second look.
  */
-async function scanOf(tap: ScanTap, path: string, copy: string): Promise<SheetScan | undefined> {
+async function scanOf(tap: ScanTap, path: string, copy: string): Promise<SheetScan | SheetError> {
   if (sheetFormat(path) === 'xlsx')
     return { ...tap.digest(), encoding: 'utf-8', bom: false, head: '' };
   try {
     return await tap.end(copy);
   } catch (error) {
-    if (error instanceof SheetError) return undefined;
+    if (error instanceof SheetError) return error;
     throw error;
   }
 }
 
 /** The same file, not written to between the two looks (ctime moves with every write). */
-function sameWrite(a: BigIntStats, b: BigIntStats): boolean {
+function sameWrite(a: FileVersion, b: FileVersion): boolean {
   return (
     a.ino === b.ino &&
     a.dev === b.dev &&

@@ -2,8 +2,10 @@
  * The one pass over a sheet when it is queued, after its private copy was taken and scanned
  * (sheet-copy.ts): its records read to the end as written (proving it readable, validating
  * nothing), counted, and what the report echoes of each row written beside the copy (`rows.echo`, one JSON line per
- * row that has any). Later stages take these from the sheet's record and that file instead of
- * reading the sheet again; only the rows' own pass (and failed/'s, for the rows it needs) reads it.
+ * row that has any); for the hot folder, which makes this pass before the sheet leaves the inbox,
+ * also the attachments its `files` cells name. Later stages take these from the sheet's record
+ * and that file instead of reading the sheet again; only the rows' own pass (and failed/'s, for
+ * the rows it needs) reads it.
  */
 import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
@@ -34,6 +36,19 @@ export interface ScannedSheet {
 export interface TakenPass {
   scanned: ScannedSheet;
   info: SheetInfo;
+  /**
+   * When asked for (`files`): every attachment path the rows' `files` cells give, valid rows or
+   * not, each once, as validation splits the cell (a record that is none names nothing).
+   */
+  files?: string[];
+}
+
+export interface PassOptions {
+  mapping?: Mapping;
+  /** Where the echo file goes (`echoFilePath`). */
+  echo: string;
+  /** Collect the attachments the rows name (`TakenPass.files`). */
+  files?: boolean;
 }
 
 /** The echo file of sheet `sheetId`, beside its copy (no sheet is named so: it has no sheet's extension). */
@@ -48,28 +63,49 @@ export function echoFilePath(sheetsDir: string, sheetId: string): string {
 export async function passOverTaken(
   copy: string,
   scan: SheetScan,
-  options: { mapping?: Mapping; echo: string },
+  options: PassOptions,
 ): Promise<TakenPass | undefined> {
+  try {
+    return await readTaken(copy, scan, options);
+  } catch (error) {
+    if (error instanceof SheetError) return undefined;
+    throw error;
+  }
+}
+
+/** As `passOverTaken`, but a sheet that cannot be read is a SheetError saying why. */
+export async function readTaken(
+  copy: string,
+  scan: SheetScan,
+  options: PassOptions,
+): Promise<TakenPass> {
   const partial = `${options.echo}.partial`;
   try {
     const records = await readRecords(copy, options.mapping, scan);
     // As the CSV reader found it in the head, which is not kept.
     const layout =
       records.info.format === 'csv' ? (scan.layout ?? csvLayout(scan.head)) : undefined;
-    const rows = await writeEchoes(records, partial);
+    const files = options.files === true ? new Set<string>() : undefined;
+    const rows = await writeEchoes(records, partial, files);
     await rename(partial, options.echo);
     const { bytes, encoding, bom } = scan;
     const scanned = { bytes, encoding, bom, rows, echo: true, ...(layout && { layout }) };
-    return { scanned, info: records.info };
+    return { scanned, info: records.info, ...(files && { files: [...files] }) };
   } catch (error) {
     await rm(partial, { force: true });
-    if (error instanceof SheetError) return undefined;
     throw error;
   }
 }
 
-/** Writes each record's echo as it is read (a batch at a time: never the sheet in memory); returns the rows. */
-async function writeEchoes(records: SheetRecords, path: string): Promise<number> {
+/**
+ * Writes each record's echo as it is read (a batch at a time: never the sheet in memory), and
+ * adds the attachments it names to `files` when given; returns the rows.
+ */
+async function writeEchoes(
+  records: SheetRecords,
+  path: string,
+  files?: Set<string>,
+): Promise<number> {
   const out = await open(path, 'wx', 0o600);
   const sourceRowAt = sourceRowColumn(records.info.header ?? []);
   let rows = 0;
@@ -79,6 +115,7 @@ async function writeEchoes(records: SheetRecords, path: string): Promise<number>
       for (const record of batch) {
         rows = record.row;
         if (record.problem !== undefined) continue;
+        if (files !== undefined) for (const file of records.filesOf(record)) files.add(file);
         lines += echoLine(records, record, sourceRowAt);
       }
       if (lines !== '') await out.write(lines);

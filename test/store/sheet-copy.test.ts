@@ -1,17 +1,32 @@
 import { createHash } from 'node:crypto';
-import { appendFile, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import {
+  appendFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
 import {
   discardSheetCopy,
+  readInPlace,
   SheetUnsettledError,
   sheetChanged,
   sheetCopyPath,
   sheetSource,
+  stillAsRead,
   takeSheetCopy,
 } from '../../src/store/sheet-copy.js';
+import { SheetError } from '../../src/sheets/errors.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -140,5 +155,57 @@ describe('discardSheetCopy', () => {
     await discardSheetCopy(sheetsDir, 's-1', 'orders.csv');
     expect(await readdir(sheetsDir)).toEqual([]);
     await discardSheetCopy(sheetsDir, 's-1', 'orders.csv');
+  });
+});
+
+describe('readInPlace and stillAsRead', () => {
+  /** A whole second: restored exactly by utimes, as a tool that sets the time back would. */
+  const SECOND = 1_700_000_000;
+
+  it('hashes and scans a sheet where it lies; the same file until written to, even to the same size and time', async () => {
+    const dir = await tempDir('in-place-');
+    const text = 'reference;city\nR-1;Gent\n';
+    const path = await put(dir, 'orders.csv', text);
+    await utimes(path, SECOND, SECOND);
+    const taken = await readInPlace(path);
+    expect(taken).toMatchObject({ sha256: sha256(text), copy: path });
+    expect(taken?.scan).toMatchObject({ encoding: 'utf-8', bytes: text.length });
+    const version = taken?.version ?? expect.fail('read');
+    expect(await stillAsRead(path, version)).toBe(true);
+    // Moved by the importer within its file system: a rename moves the ctime, nothing else.
+    await mkdir(join(dir, 'work'));
+    const moved = join(dir, 'work', 'orders.csv');
+    await rename(path, moved);
+    expect(await stillAsRead(moved, version, { moved: true })).toBe(true);
+    await rename(moved, path);
+    // A clock tick later, rewritten to the same size and its time set back: the ctime tells.
+    await sleep(20);
+    await writeFile(path, text.replace('Gent', 'Genk'));
+    await utimes(path, SECOND, SECOND);
+    expect((await stat(path)).size).toBe(Number(version.size));
+    expect(await stillAsRead(path, version)).toBe(false);
+    await rm(path);
+    expect(await stillAsRead(path, version)).toBe(false);
+  });
+
+  it('never follows a link, and tells a link put in the place of the file read', async () => {
+    const dir = await tempDir('in-place-');
+    const target = await put(dir, 'elsewhere/orders.csv', 'reference\nR-1\n');
+    const link = join(dir, 'orders.csv');
+    await symlink(target, link);
+    await expect(readInPlace(link)).rejects.toMatchObject({ code: 'ELOOP' });
+    const taken = await readInPlace(target);
+    const version = taken?.version ?? expect.fail('read');
+    await rename(target, join(dir, 'elsewhere', 'moved.csv'));
+    await symlink(join(dir, 'elsewhere', 'moved.csv'), target);
+    expect(await stillAsRead(target, version)).toBe(false);
+  });
+
+  it('says why bytes that are no sheet of their format cannot be read', async () => {
+    const dir = await tempDir('in-place-');
+    const taken = await readInPlace(await put(dir, 'empty.csv', ''));
+    expect(taken?.scan).toBeUndefined();
+    expect(taken?.refused).toBeInstanceOf(SheetError);
+    expect(taken?.refused?.message).toMatch(/the sheet is empty/);
   });
 });
