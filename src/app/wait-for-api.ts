@@ -1,7 +1,8 @@
 /**
  * The API check at start (docs/design.md, "Start-up, outages and the edges"): one harmless request
- * before any sheet is read, so that a refused token stops here with one message rather than in
- * ten thousand rows. What §3 calls safe to retry is waited out instead, for up to API_WAIT_S,
+ * before any sheet is queued (`import` copies and reads its sheets meanwhile, and removes the
+ * copies when the check fails), so that a refused token stops here with one message rather than
+ * in ten thousand rows. What §3 calls safe to retry is waited out instead, for up to API_WAIT_S,
  * with backoff and the API's own Retry-After, and said once.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
