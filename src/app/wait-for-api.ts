@@ -62,7 +62,10 @@ export async function waitForApi(
   let delay = options.firstDelayMs ?? API_CHECK_FIRST_DELAY_MS;
   let saidStill = false;
   const stopped = (cause: unknown) =>
-    new UserError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
+    new UserError('api.wait-stopped', `Stopped while waiting for the API at ${options.baseUrl}.`, {
+      exitCode: 0,
+      cause,
+    });
   for (;;) {
     let error: ApiError | undefined;
     try {
@@ -77,13 +80,15 @@ export async function waitForApi(
     }
     if (error.kind === 'auth') {
       throw new UserError(
+        'api.token-refused',
         `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
-        1,
         { cause: error },
       );
     }
     if (!apiAway(error)) {
-      throw new UserError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
+      throw new UserError('api.unusable', `${api} cannot be used: ${error.message}`, {
+        cause: error,
+      });
     }
     let left = deadline - now();
     if (left <= 0 && options.waitOn === true) {
@@ -96,8 +101,8 @@ export async function waitForApi(
       left = options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS;
     } else if (left <= 0) {
       throw new UserError(
+        'api.no-answer',
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
-        1,
         { cause: error },
       );
     }

@@ -12,11 +12,6 @@ import { Refused } from '../errors.js';
 
 const FILE = 'instance-id';
 
-/** The id file is there but holds no id (edited, or cut short): a person must look. */
-export class SandboxIdentityError extends Refused {
-  override name = 'SandboxIdentityError';
-}
-
 export async function sandboxIdentity(dataDir: string): Promise<string> {
   const file = join(dataDir, FILE);
   const fresh = randomBytes(8).toString('hex');
@@ -31,7 +26,8 @@ export async function sandboxIdentity(dataDir: string): Promise<string> {
     const kept = (await readFile(file, 'utf8')).trim();
     if (/^[0-9a-f]{16}$/.test(kept)) return identity(dataDir, kept);
     if (tries >= 20) {
-      throw new SandboxIdentityError(
+      throw new Refused(
+        'sandbox.identity-unreadable',
         `${file} does not hold a sandbox id: remove it (the sandbox there is then taken for a new one).`,
       );
     }

@@ -5,7 +5,8 @@
  * "not all was searched" rather than hang.
  */
 import type { SheetProgress } from '../store/progress.js';
-import { openReportRows, ReportUnreadable, type ShownRow } from './report-csv.js';
+import { openReportRows, type ShownRow } from './report-csv.js';
+import { isKnown } from '../errors.js';
 
 export interface SearchLimits {
   /** Reported sheets read, newest first. */
@@ -104,7 +105,7 @@ async function searchOne(
     if (late()) return outOfTime(limits);
   } catch (error) {
     // One broken report does not stop the search of the others; it is named instead.
-    if (!(error instanceof ReportUnreadable)) throw error;
+    if (!isKnown(error, 'report-csv.unreadable')) throw error;
     result.unreadable.push(sheet.name);
   } finally {
     await report.close();

@@ -24,10 +24,6 @@ export interface ResolvedRedis {
   release(): Promise<void>;
 }
 
-export class RedisUnavailableError extends UserError {
-  override name = 'RedisUnavailableError';
-}
-
 export interface ResolveRedisOptions {
   /** REDIS_URL, if set. */
   configured?: string;
@@ -48,7 +44,8 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
   if (options.configured !== undefined) {
     const problem = await ping(options.configured);
     if (problem !== null) {
-      throw new RedisUnavailableError(
+      throw new UserError(
+        'redis.unavailable',
         `REDIS_URL ${redactUrl(options.configured)} does not answer (${problem}): start that Redis, or unset REDIS_URL to use a local one.`,
       );
     }
@@ -69,12 +66,14 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
     return { url: known, source: 'private', release: nothing };
 
   if (options.startPrivate === false) {
-    throw new RedisUnavailableError(
+    throw new UserError(
+      'redis.unavailable',
       `no Redis answers at ${defaultUrl}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
     );
   }
   if (!redisServerAvailable(options.binary)) {
-    throw new RedisUnavailableError(
+    throw new UserError(
+      'redis.unavailable',
       `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
     );
   }
@@ -86,7 +85,8 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       ...(options.binary && { binary: options.binary }),
     });
   } catch (error) {
-    throw new RedisUnavailableError(
+    throw new UserError(
+      'redis.unavailable',
       `could not start a private redis-server in ${dir}: ${(error as Error).message}`,
       {
         cause: error,

@@ -15,11 +15,6 @@ import { interruptibleWait } from '../stopping.js';
 import { STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
 import { Refused } from '../errors.js';
 
-/** The API cannot be read with this connection at all (a refused token, a wrong address). */
-export class StatusFatalError extends Refused {
-  override name = 'StatusFatalError';
-}
-
 /** A value of the API's, shown verbatim: text or a number, absent or null as nothing. */
 const shown = z
   .union([z.string().max(2000), z.number()])
@@ -83,7 +78,7 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
   };
 }
 
-/** Reads one order; a refused token or a wrong address is a StatusFatalError (every order's). */
+/** Reads one order; a refused token or a wrong address is 'status.api-unusable'. */
 export async function readOrder(
   ctx: Context,
   orderId: number,
@@ -107,7 +102,7 @@ export async function readOrder(
       // A redirect elsewhere is this order's answer (not followed); other settings' faults are all.
       const redirected = status !== undefined && status >= 300 && status < 400;
       if (error.kind === 'auth' || (error.kind === 'config' && !redirected))
-        throw new StatusFatalError(error.message, { cause: error });
+        throw new Refused('status.api-unusable', error.message, { cause: error });
       // A GET changes nothing: whatever may have been an answer lost is safe to ask again. An
       // answer too large to read would be as large again: this order is not read now.
       const tooLarge = error.details.code === ANSWER_TOO_LARGE;

@@ -26,18 +26,6 @@ export interface Installation {
   created: boolean;
 }
 
-/** The marker could not be read or written: the data folder is not this process's to use. */
-export class InstallationMarkerError extends Refused {
-  override name = 'InstallationMarkerError';
-  constructor(
-    readonly path: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
 const MARKER = z.object({
   id: z.string().regex(/^[0-9a-f]{16}$/),
   createdAt: z.string().min(1).max(64),
@@ -64,7 +52,7 @@ export async function installationOf(
   }
   const won = await readMarker(path);
   if (won === undefined)
-    throw new InstallationMarkerError(path, `${path} vanished as it was written.`);
+    throw new Refused('installation.marker-unusable', `${path} vanished as it was written.`);
   return { ...won, created: won.id === fresh.id };
 }
 
@@ -80,7 +68,10 @@ async function readMarker(path: string): Promise<Omit<Installation, 'created'> |
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if ((error as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new InstallationMarkerError(path, `${path} is a link: it must be a file of its own.`);
+      throw new Refused(
+        'installation.marker-unusable',
+        `${path} is a link: it must be a file of its own.`,
+      );
     throw error;
   }
   let parsed: unknown;
@@ -94,9 +85,9 @@ async function readMarker(path: string): Promise<Omit<Installation, 'created'> |
   return marker.data;
 }
 
-function damaged(path: string, cause: unknown): InstallationMarkerError {
-  return new InstallationMarkerError(
-    path,
+function damaged(path: string, cause: unknown): Refused {
+  return new Refused(
+    'installation.marker-unusable',
     `${path} is damaged: it names this data folder, so it is never rewritten by hand; restore it from a backup, or remove it if this data folder was never used with a Redis before.`,
     { cause },
   );

@@ -35,11 +35,16 @@ import { sheetFormat } from '../sheets/records.js';
 import { hashFile, ScanTap, type SheetScan } from '../sheets/scan.js';
 import { echoFilePath } from './taken-sheet.js';
 
-/** The sheet kept changing while it was copied: queue it again once it is saved. */
-export class SheetUnsettledError extends UserError {
-  override name = 'SheetUnsettledError';
-  /** Once the sheet is written whole, the same import succeeds. */
-  override readonly retryable = true;
+/**
+ * The sheet kept changing while it was copied: queue it again once it is saved. Retryable: once
+ * the sheet is written whole, the same import succeeds.
+ */
+function unsettled(path: string): UserError {
+  return new UserError(
+    'sheet.unsettled',
+    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
+    { retryable: true },
+  );
 }
 
 export interface TakenSheet {
@@ -103,9 +108,7 @@ export async function takeSheetCopy(
       await rm(partial, { force: true }); // gone already once renamed
     }
   }
-  throw new SheetUnsettledError(
-    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
-  );
+  throw unsettled(path);
 }
 
 /**
@@ -124,9 +127,7 @@ export async function takeSheetInPlace(path: string): Promise<TakenSheet> {
       return { sha256, origin: originOf(taken.after), copy: path, ...(scan && { scan }) };
     }
   }
-  throw new SheetUnsettledError(
-    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
-  );
+  throw unsettled(path);
 }
 
 /** Reads the file at `path` once, scanning it, into `to` when given. */

@@ -108,12 +108,14 @@ function redisGone(outage: RedisOutage, options: RedisWait, now: () => number): 
 /** Redis answers but no longer has a sheet it was given: nothing more will come of it. */
 function forgottenError(sheetId: string, options: RedisWait): UserError {
   return new UserError(
+    'redis.data-lost',
     `Redis at ${redactUrl(options.redisUrl)} lost its data (sheet ${sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run \`order-importer ledger rebuild\` before importing again, so that the orders made are duplicates, not second orders.`,
   );
 }
 
 function redisGoneError(options: RedisWait): UserError {
   return new UserError(
+    'redis.no-answer',
     `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
   );
 }
