@@ -11,6 +11,7 @@ import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
 import { probeApi, readToken } from './api-connection.js';
+import { API_KEEP_ALIVE_MS } from '../policy.js';
 
 /** Refused before anything starts: a dashboard open beyond this machine needs a password. */
 export function refuseExposure(settings: Settings): void {
@@ -86,7 +87,7 @@ export async function apiHealth(
 ): Promise<{ answers(): Promise<boolean | null>; close(): Promise<void> }> {
   if (settings.apiBaseUrl === undefined)
     return { answers: () => Promise.resolve(null), close: () => Promise.resolve() };
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 2 });
+  const dispatcher = new Agent({ keepAliveTimeout: API_KEEP_ALIVE_MS, connections: 2 });
   const client = new ApiClient({
     baseUrl: settings.apiBaseUrl,
     token: await readToken(settings),

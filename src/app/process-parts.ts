@@ -13,8 +13,8 @@ import { type Catalogue, loadCatalogue } from '../orders/catalogue.js';
 import { type Installation, installationOf } from '../store/installation.js';
 import { announceRedis, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
 import { type ConnectedApi, connectApi, probeApi } from './api-connection.js';
-import { isKnown, UserError } from '../errors.js';
 import { waitForApi } from './wait-for-api.js';
+import { API_KEEP_ALIVE_MS } from '../policy.js';
 
 /** The catalogue of PRODUCTS_FILE; one that cannot be used is a UserError already. */
 export async function catalogueOf(settings: Settings): Promise<Catalogue> {
@@ -23,11 +23,8 @@ export async function catalogueOf(settings: Settings): Promise<Catalogue> {
 
 /** The data folder's marker (written the first time it is used), read once per process. */
 export async function installationOfSettings(settings: Settings): Promise<Installation> {
-  return installationOf(settings.dataDir).catch((error: unknown) => {
-    if (isKnown(error, 'installation.marker-unusable'))
-      throw new UserError(error.key, error.message, { cause: error });
-    throw error;
-  });
+  // A marker that cannot be read or written is a UserError already: a person must look.
+  return installationOf(settings.dataDir);
 }
 
 /**
@@ -69,7 +66,7 @@ export async function reachableApi(
   const api = await connectApi(settings, announce, options.connection);
   undo.push(() => api.close());
   const dispatcher = new Agent({
-    keepAliveTimeout: 30_000,
+    keepAliveTimeout: API_KEEP_ALIVE_MS,
     connections: Math.max(16, settings.concurrency * 2),
   });
   undo.push(() => dispatcher.close());

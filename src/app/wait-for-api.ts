@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { apiAway, type ApiError } from '../api/errors.js';
 import { Outage } from '../outage.js';
 import { UserError } from '../errors.js';
-import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS } from '../policy.js';
+import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS, SHORTEST_HOLD_MS } from '../policy.js';
 
 export interface WaitForApiOptions {
   /** For the messages (never with the token). */
@@ -110,7 +110,7 @@ export async function waitForApi(
     // The API's own Retry-After says when to come back; without one, back off. Laravel's says 0
     // in a window's last second while it still refuses: that is a second, not at once.
     const asked = error.details.retryAfterMs;
-    const pause = Math.min(left, asked === undefined ? delay : asked || 1000);
+    const pause = Math.min(left, asked === undefined ? delay : asked || SHORTEST_HOLD_MS);
     if (asked === undefined)
       delay = Math.min(delay * 2, options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS);
     try {

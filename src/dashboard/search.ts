@@ -7,6 +7,7 @@
 import type { SheetProgress } from '../store/progress.js';
 import { openReportRows, type ShownRow } from './report-csv.js';
 import { isKnown } from '../errors.js';
+import { SEARCH_TIME_MS } from '../policy.js';
 
 export interface SearchLimits {
   /** Reported sheets read, newest first. */
@@ -19,7 +20,12 @@ export interface SearchLimits {
   hits: number;
 }
 
-export const SEARCH_LIMITS: SearchLimits = { sheets: 50, rows: 1_000_000, ms: 3000, hits: 100 };
+export const SEARCH_LIMITS: SearchLimits = {
+  sheets: 50,
+  rows: 1_000_000,
+  ms: SEARCH_TIME_MS,
+  hits: 100,
+};
 
 export interface SearchHit {
   sheetId: string;

@@ -13,6 +13,7 @@ import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
 import { UserError } from '../errors.js';
+import { REDIS_ANSWER_MS } from '../policy.js';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -102,7 +103,7 @@ async function ping(url: string): Promise<string | null> {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
-    connectTimeout: 2000,
+    connectTimeout: REDIS_ANSWER_MS,
     retryStrategy: () => null,
   });
   client.on('error', () => undefined); // the failure is reported by connect() below

@@ -4,6 +4,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import { KnownError } from '../errors.js';
+import { SHORTEST_HOLD_MS } from '../policy.js';
 
 export type RowInterrupt =
   /** Wait this long, then try again (another row or attempt holds what this one needs). */
@@ -40,7 +41,7 @@ export function interruptionFor(error: unknown): RowInterruption | undefined {
   if (error.kind === 'retryable' && error.details.retryAfterMs !== undefined) {
     return new RowInterruption({
       kind: 'rate-limit',
-      ms: Math.max(error.details.retryAfterMs, 1000),
+      ms: Math.max(error.details.retryAfterMs, SHORTEST_HOLD_MS),
     });
   }
   return undefined;

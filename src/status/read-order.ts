@@ -12,7 +12,7 @@ import { ANSWER_TOO_LARGE, type RetrievedOrder } from '../api/client.js';
 import { AbortedError, ApiError, apiAway } from '../api/errors.js';
 import { type Context, stopSignals } from '../context.js';
 import { interruptibleWait } from '../stopping.js';
-import { STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
+import { SHORTEST_HOLD_MS, STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
 import { Refused } from '../errors.js';
 
 /** A value of the API's, shown verbatim: text or a number, absent or null as nothing. */
@@ -110,7 +110,7 @@ export async function readOrder(
         return { kind: 'unreadable', reason: error.message };
       last = error.message;
       if (retryAfterMs !== undefined) {
-        await ctx.pace.holdFor(Math.max(retryAfterMs, 1000));
+        await ctx.pace.holdFor(Math.max(retryAfterMs, SHORTEST_HOLD_MS));
         // A long wait is not waited out by a run: it ends, saying so; the next run reads them.
         if (retryAfterMs >= STATUS_LONG_WAIT_MS) {
           held.abort(
