@@ -7,12 +7,12 @@ import { type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 import { AbortedError } from '../src/api/errors.js';
 import type { Context } from '../src/context.js';
 import { giveUpJob } from '../src/rows/give-up.js';
-import { ForeignJobError, type RowInterrupt, RowInterruption } from '../src/rows/interruption.js';
+import { type RowInterrupt, RowInterruption } from '../src/rows/interruption.js';
 import { rowJobSchema } from '../src/rows/row-data.js';
 import { runRowJob } from '../src/rows/row-job.js';
 import { stopImport } from '../src/rows/stop-import.js';
-import { StoppingError } from '../src/stopping.js';
 import { backToQueue } from './back-to-queue.js';
+import { isKnown } from '../src/errors.js';
 
 export function rowsProcessor(ctx: Context) {
   return async (job: Job, token?: string): Promise<void> => {
@@ -25,11 +25,11 @@ export function rowsProcessor(ctx: Context) {
         maxAttempts,
       });
     } catch (error) {
-      if (error instanceof StoppingError) return backToQueue(job, token);
+      if (isKnown(error, 'process.stopping')) return backToQueue(job, token);
       // Stopping at once is no verdict on the row: it resumes later, whatever attempt this was.
       if (error instanceof AbortedError) throw error;
       // Its own connection's workers hold the real job: this one is neither sent nor given up.
-      if (error instanceof ForeignJobError) throw new UnrecoverableError(error.message);
+      if (isKnown(error, 'row.foreign-job')) throw new UnrecoverableError(error.message);
       if (error instanceof RowInterruption) return interrupted(ctx, job, token, error.interrupt);
       // The row is final before BullMQ moves the job to its failed set.
       if (job.attemptsMade + 1 >= maxAttempts)

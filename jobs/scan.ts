@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import type { Intake, IntakeResult } from '../src/intake/intake.js';
-import { type ScheduledFolders, ScheduleError, scanSchedule } from '../src/intake/schedules.js';
+import { type ScheduledFolders, scanSchedule } from '../src/intake/schedules.js';
+import { isKnown } from '../src/errors.js';
 
 export const scanJobSchema = z.object({ schedule: z.string().min(1).max(200) }).strict();
 
@@ -32,7 +33,7 @@ export function scanProcessor(
     try {
       return await scanSchedule(folders, parsed.data.schedule, intake, onResult);
     } catch (error) {
-      if (!(error instanceof ScheduleError)) throw error;
+      if (!isKnown(error, 'schedule.invalid')) throw error;
       logger.warn({ job: job.id, reason: error.message }, 'scan job refused; nothing scanned');
       return 0;
     }

@@ -10,9 +10,9 @@ import { z } from 'zod';
 import type { Context } from '../src/context.js';
 import { STATUS_SYNC } from '../src/queue/queues.js';
 import { queueStatusRun, refreshQueuedSheet } from '../src/status/refresh.js';
-import { ReportFolderError } from '../src/status/report-folder.js';
 import { awayFromHome } from '../src/store/sheet-home.js';
 import { backToQueue, settleKnown } from './back-to-queue.js';
+import { isKnown } from '../src/errors.js';
 
 const statusJobSchema = z.object({ sheetId: z.string().regex(/^[\w.-]{1,200}$/) });
 
@@ -41,8 +41,8 @@ export function statusProcessor(ctx: Context) {
       return { sheetId, orders, byStatus, changed, unreadable, skipped };
     } catch (error) {
       // Nothing a retry mends in this run: the next run reads the sheet again.
-      if (error instanceof ReportFolderError) throw new UnrecoverableError(error.message);
-      // A stop: back to wait, no attempt spent; StatusFatalError (refused): given up.
+      if (isKnown(error, 'report-folder.unusable')) throw new UnrecoverableError(error.message);
+      // A stop: back to wait, no attempt spent; 'status.api-unusable' (refused): given up.
       await settleKnown(job, token, error);
       throw error;
     }

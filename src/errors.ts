@@ -1,11 +1,93 @@
 /**
  * The kinds of error the importer throws on purpose, with what the one that catches it needs:
  * whether trying again may help (`retryable`: a job processor in jobs/ hands a job back or gives
- * it up by it), the exit code of a command, and a message that is the plain text a person reads.
- * A module's own error class extends one of these for its name (ConfigError, MappingError…); the
- * API's failures keep their own table (src/api/errors.ts: permanent, retryable, ambiguous…).
- * Of layer 0: it imports nothing, every layer may import it.
+ * it up by it), the exit code of a command, a message that is the plain text a person reads, and
+ * the message's `key`. Three kinds: UserError, NotYet, Refused. A few classes carry more than that
+ * for their catcher (an API failure's status, a row job's interruption, a sheet's line…): they
+ * extend KnownError or one of the kinds, and test/errors.test.ts lists them; any other error thrown
+ * on purpose is one of the kinds with its own key. Of layer 0: it imports nothing, every layer may
+ * import it.
  */
+
+/**
+ * What went wrong, as a stable name: the same whatever the message's words, so that a message can
+ * be said in another language by its key, and a catcher can tell one error of a kind from another
+ * (`isKnown`). Named `key`, not `code`: Node's own errors carry a `code` (ENOENT, ECONNRESET) that
+ * several catchers take as the mark of a file or network error.
+ */
+export type ErrorKey =
+  // Settings, connections and what a process needs to start.
+  | 'config.invalid'
+  | 'connections.invalid'
+  | 'connections.same-api'
+  | 'connection.url-invalid'
+  | 'connection.not-chosen'
+  | 'connection.none-configured'
+  | 'connection.unknown'
+  | 'catalogue.invalid'
+  | 'mapping.invalid'
+  | 'installation.marker-unusable'
+  | 'schedule.invalid'
+  | 'status.schedule-invalid'
+  | 'inbox.symbolic-link'
+  | 'dashboard.exposed'
+  | 'dashboard.port-unavailable'
+  | 'metrics.port-unavailable'
+  | 'sandbox.identity-unreadable'
+  | 'sandbox.port-unavailable'
+  // Redis.
+  | 'redis.unavailable'
+  | 'redis.forgot'
+  | 'redis.data-lost'
+  | 'redis.no-answer'
+  // The API: its token, its start, and a request's failure by kind (src/api/errors.ts).
+  | 'api.token-missing'
+  | 'api.token-unreadable'
+  | 'api.token-empty'
+  | 'api.token-unfit'
+  | 'api.token-refused'
+  | 'api.unusable'
+  | 'api.no-answer'
+  | 'api.wait-stopped'
+  | 'api.permanent'
+  | 'api.retryable'
+  | 'api.ambiguous'
+  | 'api.auth'
+  | 'api.config'
+  | 'request.aborted'
+  | 'process.stopping'
+  // Sheets, their files, their rows.
+  | 'sheet.unreadable'
+  | 'sheet.unsettled'
+  | 'sheet.foreign'
+  | 'sheet.elsewhere'
+  | 'sheet.waits-for-earlier'
+  | 'sheet.gone'
+  | 'attachment.invalid'
+  | 'attachment.absolute'
+  | 'attachment.outside'
+  | 'attachment.link'
+  | 'attachment.hard-link'
+  | 'attachment.not-file'
+  | 'attachment.too-large'
+  | 'row.foreign-job'
+  | 'row.delay'
+  | 'row.rate-limit'
+  | 'row.stop'
+  // Commands, reports, status, notifications.
+  | 'import.stopped'
+  | 'import.no-such-file'
+  | 'ledger.unknown-action'
+  | 'report-folder.unusable'
+  | 'report-csv.unreadable'
+  | 'status-csv.unreadable'
+  | 'status.api-unusable'
+  | 'status.target-unknown'
+  | 'status.not-a-report-folder'
+  | 'status.target-missing'
+  | 'status.no-report'
+  | 'notify.not-delivered'
+  | 'notify.refused';
 
 /** An error of a known kind: anything else is unexpected, and said with its stack. */
 export abstract class KnownError extends Error {
@@ -13,6 +95,25 @@ export abstract class KnownError extends Error {
   abstract readonly retryable: boolean;
   /** A command stopped by it ends with this code. */
   readonly exitCode: number = 1;
+  /** What went wrong, whatever the message's words. */
+  readonly key: ErrorKey;
+
+  constructor(key: ErrorKey, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.key = key;
+  }
+}
+
+/** Whether `error` is a known error with this key: how a catcher picks one out of its kind. */
+export function isKnown(error: unknown, key: ErrorKey): error is KnownError {
+  return error instanceof KnownError && error.key === key;
+}
+
+export interface UserErrorOptions extends ErrorOptions {
+  /** @defaultValue 1 */
+  exitCode?: number;
+  /** True when the same work succeeds once the person is done (a sheet still being written). */
+  retryable?: boolean;
 }
 
 /**
@@ -21,15 +122,20 @@ export abstract class KnownError extends Error {
  */
 export class UserError extends KnownError {
   override name = 'UserError';
-  /** A person's to fix; a sheet still being written (SheetUnsettledError) says true. */
-  readonly retryable: boolean = false;
+  readonly retryable: boolean;
   override readonly exitCode: number;
 
-  /** `new UserError(message, 2)`, or as any error (`{ cause }`), exit 1. */
-  constructor(message: string, exitCode?: number | ErrorOptions, options?: ErrorOptions) {
-    super(message, typeof exitCode === 'object' ? exitCode : options);
-    this.exitCode = typeof exitCode === 'number' ? exitCode : 1;
+  constructor(key: ErrorKey, message: string, options: UserErrorOptions = {}) {
+    const { exitCode = 1, retryable = false, ...rest } = options;
+    super(key, message, rest);
+    this.exitCode = exitCode;
+    this.retryable = retryable;
   }
+}
+
+export interface NotYetOptions extends ErrorOptions {
+  /** How long to wait before it is looked at again; none: at once. */
+  retryInMs?: number;
 }
 
 /**
@@ -39,14 +145,13 @@ export class UserError extends KnownError {
 export class NotYet extends KnownError {
   override name = 'NotYet';
   readonly retryable = true;
-
   /** How long to wait before it is looked at again; none: at once. */
   readonly retryInMs: number | undefined;
 
-  /** `new NotYet(message, ms)`, or as any error (`{ cause }`): looked at again at once. */
-  constructor(message: string, retryInMs?: number | ErrorOptions, options?: ErrorOptions) {
-    super(message, typeof retryInMs === 'object' ? retryInMs : options);
-    this.retryInMs = typeof retryInMs === 'number' ? retryInMs : undefined;
+  constructor(key: ErrorKey, message: string, options: NotYetOptions = {}) {
+    const { retryInMs, ...rest } = options;
+    super(key, message, rest);
+    this.retryInMs = retryInMs;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Every attempt count, wait and interval of the importer, with its default, in one place: what a
  * stage retries, how long it waits and how often it looks again is read here, never declared
- * beside the code that uses it (test/policy.test.ts scans src/ and jobs/ for such constants).
+ * beside the code that uses it (test/policy.test.ts scans src/ and jobs/ for such constants,
+ * and for such numbers written where they are used).
  * The settings a person may change (API_WAIT_S, ROW_ATTEMPTS, …) take their defaults from here
  * (src/settings/table.ts); the others are fixed. Of layer 0: it imports nothing, every layer may
  * import it. Values that docs/design.md names are pinned by its test.
@@ -60,6 +61,13 @@ export const PACE_FIRST_ANSWER_MS = 2000;
 export const API_CHECK_FIRST_DELAY_MS = 500;
 /** The longest pause between two checks of the API at start: an API back is seen soon. */
 export const API_CHECK_MAX_DELAY_MS = 5000;
+/**
+ * The API counts its limits in whole seconds (Laravel): a Retry-After shorter than a second, or
+ * of 0 (said in a window's last second while it still refuses), holds the requests a second.
+ */
+export const SHORTEST_HOLD_MS = 1000;
+/** A connection to the API left idle this long is closed; the next request opens another. */
+export const API_KEEP_ALIVE_MS = 30_000;
 
 // Rows (src/rows/).
 
@@ -76,6 +84,10 @@ export const SENDER_WAITS = 5;
 export const FORGOT_ROW_WAIT_MS = 30_000;
 /** A service waiting for `ledger rebuild` looks again this often. */
 export const FORGOT_POLL_MS = 2000;
+/** A sheet job held back by the rows queue's high water mark looks again this often. */
+export const HIGH_WATER_LOOK_MS = 250;
+/** A sheet's creates log (store/creates-log.ts) is closed once no line came to it this long. */
+export const CREATES_LOG_IDLE_MS = 2000;
 
 // Sheets (src/intake/, src/split/, src/store/).
 
@@ -91,6 +103,31 @@ export const ELSEWHERE_WAIT_MS = 5000;
 export const FIRST_ELSEWHERE_WAIT_MS = 100;
 /** An intake cut short (a file locked, a share gone a moment) is looked for again this often. */
 export const INTAKE_RECOVERY_EVERY_MS = 60_000;
+/** The watcher's look at the inbox when it polls (a share without file events). */
+export const INBOX_POLL_EVERY_MS = 1000;
+/** Folders the intake emptied are looked at this often at most, to be removed. */
+export const EMPTY_FOLDERS_SWEEP_MS = 5000;
+/** Attachments still being copied beside a sheet: looked for again this often. */
+export const ATTACHMENT_LOOK_MS = 200;
+
+/**
+ * The hot folder's waits that follow INBOX_STABLE_MS (`stableMs`), so that a slow share is given
+ * longer, within bounds that keep a fast one brisk.
+ */
+export function inboxWaits(stableMs: number) {
+  return {
+    /** How often a settling file's size and time are looked at: a quarter of it, 50–500 ms. */
+    settleLookMs: Math.max(50, Math.min(500, stableMs / 4)),
+    /** How often the watcher looks whether a write has finished (chokidar's own check). */
+    writeFinishLookMs: Math.min(500, stableMs),
+    /** How long attachments still being copied beside a sheet are waited for, at most. */
+    attachmentsWaitMs: Math.max(10_000, stableMs * 5),
+    /** A folder the intake emptied is removed once it stayed empty this long. */
+    emptyFolderGraceMs: Math.max(5000, stableMs * 5),
+    /** File events can be lost: the inbox is looked through for sheets left in it this often. */
+    rescanEveryMs: Math.max(10_000, stableMs * 10),
+  };
+}
 
 // Status, notifications, the reconciler, health and stopping.
 
@@ -114,6 +151,23 @@ export const RATE_WINDOW_MS = 60_000;
 export const RATE_SHORTEST_SPAN_MS = 4000;
 /** A health check waits this long for Redis before calling it down. */
 export const REDIS_PING_MS = 1000;
+/** A Redis that has not connected or answered within this is away (at start, for the dashboard). */
+export const REDIS_ANSWER_MS = 2000;
+/**
+ * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
+ * often before it fails; the services' clients wait (REDIS_WAIT_S).
+ */
+export const REDIS_COMMAND_RETRIES = 3;
+/** The importer's private redis-server: how long it may take to start, how often it is asked. */
+export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
+/** A sandbox's id file written by another process starting now: tries, and the pause. */
+export const SANDBOX_ID_WAIT = { tries: 20, everyMs: 50 } as const;
+/** BullMQ looks for stalled jobs every half JOB_LOCK_MS, but not more often than this. */
+export const STALLED_CHECK_MIN_MS = 500;
+/** A stalled job is resumed this often before it fails: a row job resumes from its recorded step. */
+export const STALLED_RESUMES = 50;
+/** A dashboard search stops after this long, and says what it searched. */
+export const SEARCH_TIME_MS = 3000;
 /** A forced close may take this long before its connections are simply dropped. */
 export const CUT_OFF_MS = 5000;
 /** `watch` and `worker` let the jobs in flight finish this long when told to stop. */
@@ -122,3 +176,18 @@ export const SERVICE_GRACE_MS = 60_000;
 export const STOP_GRACE_MS = 30_000;
 /** A command that ends (or fails to start) closes its importers within this. */
 export const CLOSE_GRACE_MS = 5000;
+
+// What a command shows while it works (src/cli/).
+
+/** `import` looks at its sheets this often while it waits for them. */
+export const IMPORT_LOOK_MS = 300;
+/** At its end, `import` waits for its notifications this long at most, looking this often. */
+export const NOTIFICATIONS_WAIT = { withinMs: 30_000, everyMs: 200 } as const;
+/** Progress bars on a terminal are drawn again this often. */
+export const PROGRESS_DRAW_MS = 250;
+/** Off a terminal (a log file), `import` says its progress in a line this often. */
+export const PROGRESS_LINE_MS = 10_000;
+/** Off a terminal, `watch` says each sheet's progress in a line this often. */
+export const WATCH_PROGRESS_LINE_MS = 60_000;
+/** `watch` looks this often whether a sheet it took is done, to say so. */
+export const DONE_LOOK_MS = 1000;

@@ -6,11 +6,6 @@
 import { AbortedError } from './api/errors.js';
 import { NotYet } from './errors.js';
 
-/** The process is stopping: the job goes back to its queue untouched. */
-export class StoppingError extends NotYet {
-  override name = 'StoppingError';
-}
-
 export interface StopSignals {
   /** Aborted when a graceful stop begins: waiting stops, requests in flight go on. */
   stopping?: AbortSignal;
@@ -20,7 +15,7 @@ export interface StopSignals {
 
 /**
  * Runs a wait that sends nothing (a sleep, a turn at the API) so that a stop ends it: with
- * StoppingError on a graceful stop, AbortedError on an immediate one.
+ * NotYet ('process.stopping') on a graceful stop, AbortedError on an immediate one.
  */
 export async function interruptibleWait<T>(
   wait: (signal: AbortSignal | undefined) => Promise<T>,
@@ -31,7 +26,8 @@ export async function interruptibleWait<T>(
     return await wait(signals.length === 0 ? undefined : AbortSignal.any(signals));
   } catch (error) {
     if (signal?.aborted) throw new AbortedError('stopping now', { cause: error });
-    if (stopping?.aborted) throw new StoppingError('stopping: back to the queue', { cause: error });
+    if (stopping?.aborted)
+      throw new NotYet('process.stopping', 'stopping: back to the queue', { cause: error });
     throw error;
   }
 }

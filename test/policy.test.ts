@@ -13,6 +13,45 @@ const POLICY_NAME =
 /** Units and dates, not policies: they never change. */
 const NOT_POLICY = new Set(['DAY_MS', 'EXCEL_EPOCH_MS']);
 
+/**
+ * A number in code: not 0 or 1 (a start, a step), not an index (`ARGV[3]`), not a unit or a
+ * doubling (`* 1000`, `/ 60`, `* 2`, `2 **`).
+ */
+const NUMBER = String.raw`(?<![\w.$[]|[*/] ?)(?!1\b)\b[1-9][\d_]*\b(?! ?[*/%.])`;
+const UNITS = String.raw`(?:2|1000|1_000|60|24|1024|60_000|3_600_000|86_400_000)\b`;
+/** A wait scaled by a number that is no unit (`stableMs * 5`, `stableMs / 4`). */
+const FACTOR = String.raw`(?<![*/] ?)[*/] ?(?!${UNITS})[1-9][\d_]*\b`;
+const IN_CODE = `(?:${NUMBER}|${FACTOR})`;
+/** A name that says it is a wait, an interval, a timeout or an attempt count. */
+const WAIT_NAME = String.raw`\b(?:\w*(?:Ms|Timeout|Interval|Delay|Tries|Attempts|Retries|Wait|Every|Stalled)\w*|ms|timeout|interval|delay|tries|attempts)`;
+/**
+ * Such a policy written as a number where it is used: a name that says so given one
+ * (`connectTimeout: 2000`, `pollMs ?? 300`, `idleMs = 2000`), a sleep or a timer of so many ms, a
+ * wait bounded or scaled by a number (`Math.max(retryAfterMs, 1000)`, `stableMs * 5`), tries
+ * counted against one.
+ */
+const INLINE = [
+  String.raw`${WAIT_NAME}\s*(?:\?\?|=|:)[^,;]*?${IN_CODE}`,
+  String.raw`\b(?:sleep|setTimeout|setInterval)\([^;]*?${IN_CODE}`,
+  String.raw`Math\.(?:max|min)\((?=[^;]*\w(?:Ms|ms)\b)[^;]*?${IN_CODE}`,
+  String.raw`\w(?:Ms|ms)\b ?${FACTOR}`,
+  String.raw`\b(?:tries|attempts?)\s*(?:>=|>|<=|<)\s*${IN_CODE}`,
+].map((pattern) => new RegExp(pattern));
+
+/**
+ * A module's code, line by line: no comment, no text in quotes or backticks (a message's "in 5 s"
+ * is no wait; a Redis script is Lua, read by its own tests).
+ */
+function codeLines(text: string): string[] {
+  const blank = (quoted: string) => quoted.replace(/[^\n]/g, ' ');
+  return text
+    .replace(/`(?:\\.|[^`\\])*`|\/\*[\s\S]*?\*\//g, blank)
+    .split('\n')
+    .map((line) =>
+      line.replace(/\/\/.*$/, '').replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, "''"),
+    );
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -89,5 +128,18 @@ describe('src/policy.ts', () => {
           }),
       );
     expect(elsewhere).toEqual([]);
+  });
+
+  it('is where every wait, interval, timeout and attempt count is written, not beside its use', () => {
+    const inline = ['src', 'jobs']
+      .flatMap((folder) => sources(join(ROOT, folder)))
+      .map((path) => relative(ROOT, path))
+      .filter((path) => path !== 'src/policy.ts')
+      .flatMap((path) =>
+        codeLines(readFileSync(join(ROOT, path), 'utf8')).flatMap((code, at) =>
+          INLINE.some((pattern) => pattern.test(code)) ? [`${path}:${at + 1} ${code.trim()}`] : [],
+        ),
+      );
+    expect(inline).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { KnownError } from '../errors.js';
+
 /**
  * What an API failure means for the row that met it:
  * - `permanent`: the API refused this request; sending it again gets the same answer.
@@ -23,7 +25,8 @@ export interface ApiErrorDetails {
   fieldErrors?: Record<string, string[]>;
 }
 
-export class ApiError extends Error {
+/** A request that failed, with what its catcher reads: its kind, status, Retry-After, fields. */
+export class ApiError extends KnownError {
   override name = 'ApiError';
 
   constructor(
@@ -31,17 +34,30 @@ export class ApiError extends Error {
     readonly details: ApiErrorDetails,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(`api.${details.kind}`, message, options);
   }
 
   get kind(): ErrorKind {
     return this.details.kind;
   }
+
+  /** Only when nothing happened on the server: an ambiguous create must not be sent again. */
+  get retryable(): boolean {
+    return this.details.kind === 'retryable';
+  }
 }
 
-/** Thrown when the caller's signal (shutdown) stops a request: not a verdict on the request. */
-export class AbortedError extends Error {
+/**
+ * Thrown when the caller's signal (shutdown) stops a request, or a wait: not a verdict on the
+ * request, which is made again when the work resumes.
+ */
+export class AbortedError extends KnownError {
   override name = 'AbortedError';
+  readonly retryable = true;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super('request.aborted', message, options);
+  }
 }
 
 /**

@@ -11,9 +11,9 @@ import { ApiError } from '../api/errors.js';
 import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
 import { type ConnectionInfo, connectionOf } from '../connections/connection.js';
-import { SandboxIdentityError, sandboxIdentity } from '../connections/sandbox-identity.js';
+import { sandboxIdentity } from '../connections/sandbox-identity.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
-import { UserError } from '../errors.js';
+import { isKnown, UserError } from '../errors.js';
 
 export interface ConnectedApi {
   baseUrl: string;
@@ -71,8 +71,8 @@ export async function connectApi(
     identity = await sandboxIdentity(join(settings.dataDir, 'sandbox'));
   } catch (error) {
     await sandbox.close();
-    if (error instanceof SandboxIdentityError)
-      throw new UserError(error.message, 1, { cause: error });
+    if (isKnown(error, 'sandbox.identity-unreadable'))
+      throw new UserError(error.key, error.message, { cause: error });
     throw error;
   }
   const connection = connectionOf(
@@ -94,7 +94,10 @@ export async function readToken(settings: Settings): Promise<string> {
   if (settings.apiToken !== undefined) return bareToken(settings.apiToken, 'API_TOKEN');
   if (settings.apiTokenFile !== undefined)
     return readTokenFile(settings.apiTokenFile, `API_TOKEN_FILE ${settings.apiTokenFile}`);
-  throw new UserError('API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.');
+  throw new UserError(
+    'api.token-missing',
+    'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
+  );
 }
 
 /** The token a file holds; `named` is how the errors name the file. */
@@ -103,12 +106,16 @@ async function readTokenFile(file: string, named: string): Promise<string> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UserError(`${named} cannot be read: ${(error as Error).message}.`, 1, {
-      cause: error,
-    });
+    throw new UserError(
+      'api.token-unreadable',
+      `${named} cannot be read: ${(error as Error).message}.`,
+      {
+        cause: error,
+      },
+    );
   }
   const token = bareToken(text, named);
-  if (token === '') throw new UserError(`${named} is empty.`);
+  if (token === '') throw new UserError('api.token-empty', `${named} is empty.`);
   return token;
 }
 
@@ -121,6 +128,7 @@ function bareToken(text: string, named: string): string {
   const unfit = headerUnfit(token);
   if (unfit !== undefined)
     throw new UserError(
+      'api.token-unfit',
       `${named} holds ${unfit} inside the token, which no request can send: keep the token alone on one line (a line break at its end is fine).`,
     );
   return token;

@@ -20,17 +20,20 @@ export function chosenConnection(
   if (name === undefined) {
     if (connections.length > 1)
       throw new UserError(
+        'connection.not-chosen',
         `--connection NAME is needed: the config file has several connections (${names}).`,
       );
     return connections[0];
   }
   if (connections.length === 0)
     throw new UserError(
+      'connection.none-configured',
       `--connection ${name}: there are no "connections" in ${settings.configFile ?? 'a config file (give one with --config FILE)'}.`,
     );
   const chosen = connections.find((c) => c.name === name);
   if (chosen === undefined)
     throw new UserError(
+      'connection.unknown',
       `--connection ${name} is not one of the config file's connections: ${names}.`,
     );
   return chosen;

@@ -9,8 +9,8 @@ import { type Context, type ContextParts, openContext } from '../context.js';
 import { connectRedis } from '../redis/connect.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
-import { markFirstUse, RedisForgotError } from '../store/redis-marker.js';
-import { UserError } from '../errors.js';
+import { markFirstUse } from '../store/redis-marker.js';
+import { isKnown, UserError } from '../errors.js';
 import { FORGOT_POLL_MS } from '../policy.js';
 
 /**
@@ -29,8 +29,8 @@ export async function openRemembering(
       await liftEarlierStop(ctx, parts.announce);
       return ctx;
     } catch (error) {
-      if (!(error instanceof RedisForgotError)) throw error;
-      if (options.service !== true) throw new UserError(error.message, 1, { cause: error });
+      if (!isKnown(error, 'redis.forgot')) throw error;
+      if (options.service !== true) throw new UserError(error.key, error.message, { cause: error });
       if (!told)
         parts.announce(`${error.message} Waiting: sheets stay in the inbox, no row is worked.`);
       told = true;

@@ -3,16 +3,15 @@ import { Agent } from 'undici';
 
 import { ApiClient } from '../api/client.js';
 import {
-  DashboardError,
   type DashboardOptions,
-  exposureProblem,
   type RunningDashboard,
   startDashboard,
 } from '../dashboard/server.js';
-import { LOOPBACK_HOSTS } from '../dashboard/hosts.js';
+import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
 import { probeApi, readToken } from './api-connection.js';
+import { API_KEEP_ALIVE_MS } from '../policy.js';
 
 /** Refused before anything starts: a dashboard open beyond this machine needs a password. */
 export function refuseExposure(settings: Settings): void {
@@ -21,7 +20,7 @@ export function refuseExposure(settings: Settings): void {
     ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
     ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
   });
-  if (problem !== undefined) throw new UserError(problem, 1);
+  if (problem !== undefined) throw problem;
 }
 
 /**
@@ -67,12 +66,11 @@ export async function serveDashboard(
       ...parts,
     });
   } catch (error) {
-    if (error instanceof DashboardError) throw new UserError(error.message, 1, { cause: error });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       throw new UserError(
+        'dashboard.port-unavailable',
         `The dashboard cannot listen on ${settings.dashboardHost}:${settings.dashboardPort} (${code}): ${portAdvice}.`,
-        1,
         { cause: error },
       );
     }
@@ -89,7 +87,7 @@ export async function apiHealth(
 ): Promise<{ answers(): Promise<boolean | null>; close(): Promise<void> }> {
   if (settings.apiBaseUrl === undefined)
     return { answers: () => Promise.resolve(null), close: () => Promise.resolve() };
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 2 });
+  const dispatcher = new Agent({ keepAliveTimeout: API_KEEP_ALIVE_MS, connections: 2 });
   const client = new ApiClient({
     baseUrl: settings.apiBaseUrl,
     token: await readToken(settings),

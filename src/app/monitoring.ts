@@ -40,8 +40,8 @@ export async function startMonitoring(
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error;
     throw new UserError(
+      'metrics.port-unavailable',
       `METRICS_PORT: cannot listen on ${settings.metricsHost}:${serve.port} (${code}): choose another port (or METRICS_HOST).`,
-      1,
       { cause: error },
     );
   }

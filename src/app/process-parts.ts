@@ -9,36 +9,22 @@ import { Agent } from 'undici';
 import { ApiClient, type RequestSeen } from '../api/client.js';
 import type { Settings } from '../settings/load.js';
 import type { Context, ContextSettings } from '../context.js';
-import { type Catalogue, CatalogueError, loadCatalogue } from '../orders/catalogue.js';
-import {
-  type Installation,
-  installationOf,
-  InstallationMarkerError,
-} from '../store/installation.js';
-import {
-  announceRedis,
-  RedisUnavailableError,
-  resolveRedis,
-  type ResolvedRedis,
-} from '../redis/resolve.js';
+import { type Catalogue, loadCatalogue } from '../orders/catalogue.js';
+import { type Installation, installationOf } from '../store/installation.js';
+import { announceRedis, resolveRedis, type ResolvedRedis } from '../redis/resolve.js';
 import { type ConnectedApi, connectApi, probeApi } from './api-connection.js';
-import { UserError } from '../errors.js';
 import { waitForApi } from './wait-for-api.js';
+import { API_KEEP_ALIVE_MS } from '../policy.js';
 
+/** The catalogue of PRODUCTS_FILE; one that cannot be used is a UserError already. */
 export async function catalogueOf(settings: Settings): Promise<Catalogue> {
-  return loadCatalogue(settings.productsFile).catch((error: unknown) => {
-    if (error instanceof CatalogueError) throw new UserError(error.message, 1, { cause: error });
-    throw error;
-  });
+  return loadCatalogue(settings.productsFile);
 }
 
 /** The data folder's marker (written the first time it is used), read once per process. */
 export async function installationOfSettings(settings: Settings): Promise<Installation> {
-  return installationOf(settings.dataDir).catch((error: unknown) => {
-    if (error instanceof InstallationMarkerError)
-      throw new UserError(error.message, 1, { cause: error });
-    throw error;
-  });
+  // A marker that cannot be read or written is a UserError already: a person must look.
+  return installationOf(settings.dataDir);
 }
 
 /**
@@ -50,14 +36,8 @@ export async function redisOf(
   announce: (line: string) => void,
   logger?: Parameters<typeof announceRedis>[2],
 ): Promise<ResolvedRedis> {
-  const redis = await resolveRedis({
-    configured: settings.redisUrl,
-    dataDir: settings.dataDir,
-  }).catch((error: unknown) => {
-    if (error instanceof RedisUnavailableError)
-      throw new UserError(error.message, 1, { cause: error });
-    throw error;
-  });
+  // None that answers, and none that may be started: a UserError already.
+  const redis = await resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir });
   await announceRedis(redis, announce, logger);
   return redis;
 }
@@ -86,7 +66,7 @@ export async function reachableApi(
   const api = await connectApi(settings, announce, options.connection);
   undo.push(() => api.close());
   const dispatcher = new Agent({
-    keepAliveTimeout: 30_000,
+    keepAliveTimeout: API_KEEP_ALIVE_MS,
     connections: Math.max(16, settings.concurrency * 2),
   });
   undo.push(() => dispatcher.close());

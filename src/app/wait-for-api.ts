@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { apiAway, type ApiError } from '../api/errors.js';
 import { Outage } from '../outage.js';
 import { UserError } from '../errors.js';
-import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS } from '../policy.js';
+import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS, SHORTEST_HOLD_MS } from '../policy.js';
 
 export interface WaitForApiOptions {
   /** For the messages (never with the token). */
@@ -63,7 +63,10 @@ export async function waitForApi(
   let delay = options.firstDelayMs ?? API_CHECK_FIRST_DELAY_MS;
   let saidStill = false;
   const stopped = (cause: unknown) =>
-    new UserError(`Stopped while waiting for the API at ${options.baseUrl}.`, 0, { cause });
+    new UserError('api.wait-stopped', `Stopped while waiting for the API at ${options.baseUrl}.`, {
+      exitCode: 0,
+      cause,
+    });
   for (;;) {
     let error: ApiError | undefined;
     try {
@@ -78,13 +81,15 @@ export async function waitForApi(
     }
     if (error.kind === 'auth') {
       throw new UserError(
+        'api.token-refused',
         `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
-        1,
         { cause: error },
       );
     }
     if (!apiAway(error)) {
-      throw new UserError(`${api} cannot be used: ${error.message}`, 1, { cause: error });
+      throw new UserError('api.unusable', `${api} cannot be used: ${error.message}`, {
+        cause: error,
+      });
     }
     let left = deadline - now();
     if (left <= 0 && options.waitOn === true) {
@@ -97,8 +102,8 @@ export async function waitForApi(
       left = options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS;
     } else if (left <= 0) {
       throw new UserError(
+        'api.no-answer',
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
-        1,
         { cause: error },
       );
     }
@@ -106,7 +111,7 @@ export async function waitForApi(
     // The API's own Retry-After says when to come back; without one, back off. Laravel's says 0
     // in a window's last second while it still refuses: that is a second, not at once.
     const asked = error.details.retryAfterMs;
-    const pause = Math.min(left, asked === undefined ? delay : asked || 1000);
+    const pause = Math.min(left, asked === undefined ? delay : asked || SHORTEST_HOLD_MS);
     if (asked === undefined)
       delay = Math.min(delay * 2, options.maxDelayMs ?? API_CHECK_MAX_DELAY_MS);
     try {

@@ -135,6 +135,7 @@ async function inboxRoutes(
     await mkdir(dir, { recursive: true });
     if ((await lstat(dir)).isSymbolicLink())
       throw new UserError(
+        'inbox.symbolic-link',
         `The inbox of connection "${importer.configured.name}" (${dir}) is a symbolic link: the hot folder follows no link. Make it a folder, or point INBOX_DIR at the share.`,
       );
     routes.push({ name: importer.configured.name, dir, intake });

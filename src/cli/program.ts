@@ -66,11 +66,10 @@ export function commandLine(
 }
 
 /**
- * Errors whose message is for a person but that cannot extend UserError: the sandbox imports
- * nothing of src/, and the intake's schedule error is left to its own change. Known by name, so
- * that no command loads the sandbox or the intake for it.
+ * An error whose message is for a person but that cannot extend UserError: the sandbox imports
+ * nothing of src/. Known by name, so that no command loads the sandbox for it.
  */
-const FOR_USER_BY_NAME = new Set(['ProductsFileError', 'ScheduleError']);
+const FOR_USER_BY_NAME = new Set(['ProductsFileError']);
 
 /** The one place an error becomes one line for a person: its exit code, or undefined. */
 function forUser(error: unknown): number | undefined {

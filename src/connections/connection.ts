@@ -19,11 +19,6 @@ export interface ConnectionInfo {
   sandbox: boolean;
 }
 
-/** A base URL that cannot name a connection (credentials, not http, a query…). */
-export class ConnectionUrlError extends Refused {
-  override name = 'ConnectionUrlError';
-}
-
 /**
  * The one spelling of a base URL: lower-case scheme and host (URL does that), no default port, no
  * trailing `/`. Credentials are refused rather than dropped: a URL holding them is a mistake that
@@ -34,20 +29,25 @@ export function normaliseBaseUrl(text: string): string {
   try {
     url = new URL(text.trim());
   } catch (error) {
-    throw new ConnectionUrlError('is not a URL: give it as https://host[:port][/path]', {
-      cause: error,
-    });
+    throw new Refused(
+      'connection.url-invalid',
+      'is not a URL: give it as https://host[:port][/path]',
+      {
+        cause: error,
+      },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConnectionUrlError('must be an http:// or https:// URL');
+    throw new Refused('connection.url-invalid', 'must be an http:// or https:// URL');
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ConnectionUrlError(
+    throw new Refused(
+      'connection.url-invalid',
       'must not hold a user name or password (user:pass@): give the token with API_TOKEN or API_TOKEN_FILE',
     );
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new ConnectionUrlError('must not hold a query (?…) or fragment (#…)');
+    throw new Refused('connection.url-invalid', 'must not hold a query (?…) or fragment (#…)');
   }
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path}`;

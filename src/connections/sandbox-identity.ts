@@ -9,13 +9,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Refused } from '../errors.js';
+import { SANDBOX_ID_WAIT } from '../policy.js';
 
 const FILE = 'instance-id';
-
-/** The id file is there but holds no id (edited, or cut short): a person must look. */
-export class SandboxIdentityError extends Refused {
-  override name = 'SandboxIdentityError';
-}
 
 export async function sandboxIdentity(dataDir: string): Promise<string> {
   const file = join(dataDir, FILE);
@@ -30,12 +26,13 @@ export async function sandboxIdentity(dataDir: string): Promise<string> {
   for (let tries = 0; ; tries++) {
     const kept = (await readFile(file, 'utf8')).trim();
     if (/^[0-9a-f]{16}$/.test(kept)) return identity(dataDir, kept);
-    if (tries >= 20) {
-      throw new SandboxIdentityError(
+    if (tries >= SANDBOX_ID_WAIT.tries) {
+      throw new Refused(
+        'sandbox.identity-unreadable',
         `${file} does not hold a sandbox id: remove it (the sandbox there is then taken for a new one).`,
       );
     }
-    await sleep(50);
+    await sleep(SANDBOX_ID_WAIT.everyMs);
   }
 }
 

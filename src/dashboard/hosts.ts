@@ -1,8 +1,10 @@
 /**
  * Which host names the dashboard answers. A web page the user visits can point a name of its
  * own at 127.0.0.1 (DNS rebinding) and then read the dashboard as if it were that site; the
- * browser still sends the page's name in `Host`, so answering only our own names stops it.
+ * browser still sends the page's name in `Host`, so answering only our own names stops it. And
+ * whether it may listen beyond this machine at all: only with a password.
  */
+import { UserError } from '../errors.js';
 
 /** Loopback names: a rebinding page cannot make a browser send these for its own site. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
@@ -67,4 +69,21 @@ export function foreignHostMessage(header: string | undefined): string {
   const shown =
     header === undefined ? 'no host name' : `the host name ${JSON.stringify(header.slice(0, 200))}`;
   return `This dashboard does not answer to ${shown}. If that name is this machine's, add it to DASHBOARD_HOSTS (comma-separated), or open the dashboard at http://localhost.\n`;
+}
+
+/**
+ * Why the dashboard must not start with these settings (open beyond this machine without a
+ * password), or undefined when it may. Callers check it before starting anything else.
+ */
+export function exposureProblem(options: {
+  host: string;
+  user?: string;
+  password?: string;
+}): UserError | undefined {
+  const guarded = options.user !== undefined && options.password !== undefined;
+  if (LOOPBACK_HOSTS.includes(options.host) || guarded) return undefined;
+  return new UserError(
+    'dashboard.exposed',
+    `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`,
+  );
 }

@@ -20,11 +20,6 @@ import { Refused } from '../errors.js';
 /** No line the importer writes comes near this: a longer one is a report changed on disk. */
 export const MAX_REPORT_LINE = 1024 * 1024;
 
-/** A report.csv that is not as the importer wrote it (changed on disk since). */
-export class ReportUnreadable extends Refused {
-  override name = 'ReportUnreadable';
-}
-
 /** A row as the dashboard shows it. */
 export interface ShownRow {
   row: number;
@@ -130,14 +125,15 @@ async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerato
   }
 }
 
-function unreadable(error: CsvError): ReportUnreadable {
+function unreadable(error: CsvError): Refused {
   const line = (error as CsvError & { lines?: number }).lines;
   const at = line === undefined ? '' : ` at line ${line}`;
   const why =
     error.code === 'CSV_MAX_RECORD_SIZE'
       ? `has a line${at} longer than ${MAX_REPORT_LINE / 1024 / 1024} MB, which no report has`
       : `cannot be read${at} (${error.message})`;
-  return new ReportUnreadable(
+  return new Refused(
+    'report-csv.unreadable',
     `its report.csv ${why}: it was changed since the importer wrote it.`,
     { cause: error },
   );

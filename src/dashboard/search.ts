@@ -5,7 +5,9 @@
  * "not all was searched" rather than hang.
  */
 import type { SheetProgress } from '../store/progress.js';
-import { openReportRows, ReportUnreadable, type ShownRow } from './report-csv.js';
+import { openReportRows, type ShownRow } from './report-csv.js';
+import { isKnown } from '../errors.js';
+import { SEARCH_TIME_MS } from '../policy.js';
 
 export interface SearchLimits {
   /** Reported sheets read, newest first. */
@@ -18,7 +20,12 @@ export interface SearchLimits {
   hits: number;
 }
 
-export const SEARCH_LIMITS: SearchLimits = { sheets: 50, rows: 1_000_000, ms: 3000, hits: 100 };
+export const SEARCH_LIMITS: SearchLimits = {
+  sheets: 50,
+  rows: 1_000_000,
+  ms: SEARCH_TIME_MS,
+  hits: 100,
+};
 
 export interface SearchHit {
   sheetId: string;
@@ -104,7 +111,7 @@ async function searchOne(
     if (late()) return outOfTime(limits);
   } catch (error) {
     // One broken report does not stop the search of the others; it is named instead.
-    if (!(error instanceof ReportUnreadable)) throw error;
+    if (!isKnown(error, 'report-csv.unreadable')) throw error;
     result.unreadable.push(sheet.name);
   } finally {
     await report.close();

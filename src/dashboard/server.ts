@@ -22,7 +22,7 @@ import {
 import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
-import { allowedHosts, LOOPBACK_HOSTS } from './hosts.js';
+import { allowedHosts, exposureProblem } from './hosts.js';
 import type { OverviewSources } from './overview.js';
 import { reportRoutes } from './reports.js';
 import { pageRoutes } from './routes.js';
@@ -51,25 +51,9 @@ export interface RunningDashboard {
   close(): Promise<void>;
 }
 
-export class DashboardError extends Error {
-  override name = 'DashboardError';
-}
-
-/**
- * Why the dashboard must not start with these settings (open beyond this machine without a
- * password), or undefined when it may. Callers check it before starting anything else.
- */
-export function exposureProblem(
-  options: Pick<DashboardOptions, 'host' | 'user' | 'password'>,
-): string | undefined {
-  const guarded = options.user !== undefined && options.password !== undefined;
-  if (LOOPBACK_HOSTS.includes(options.host) || guarded) return undefined;
-  return `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`;
-}
-
 export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
   const problem = exposureProblem(options);
-  if (problem !== undefined) throw new DashboardError(problem);
+  if (problem !== undefined) throw problem;
   const assets = await loadPageAssets();
   const app = Fastify({ logger: false });
   const hosts = allowedHosts(options.host, options.hosts ?? []);

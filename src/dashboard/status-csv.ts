@@ -3,7 +3,8 @@
  * by line: one line per inspection of each order the sheet created. It is read as report.csv is
  * (never through a link, its delimiter the one after `row`, formula guards dropped), and it is
  * hostile until read: its size, its lines, their number and each cell are bounded, and a file
- * that is not as the importer writes it is said to be so (StatusUnreadable), never half shown.
+ * that is not as the importer writes it is said to be so (Refused, 'status-csv.unreadable'),
+ * never half shown.
  */
 import type { Readable } from 'node:stream';
 
@@ -60,17 +61,12 @@ export interface StatusLine {
   checkedAt: string;
 }
 
-/** A status.csv that is not as the importer writes it (changed on disk, or not its file). */
-export class StatusUnreadable extends Refused {
-  override name = 'StatusUnreadable';
-}
-
 /** Whether the reading goes on after a line. */
 export type Visit = (line: StatusLine) => 'more' | 'enough';
 
 /**
  * Hands each line of the folder's status.csv to `visit`, in file order; false when the folder
- * has no status.csv (yet). Throws StatusUnreadable for a file it cannot take.
+ * has no status.csv (yet). A file it cannot take is Refused ('status-csv.unreadable').
  */
 export async function eachStatusLine(
   reportDir: string,
@@ -81,7 +77,8 @@ export async function eachStatusLine(
   if (file === undefined) return false;
   if (file.size > limits.bytes) {
     await file.close();
-    throw new StatusUnreadable(
+    throw new Refused(
+      'status-csv.unreadable',
       `it is ${megabytes(file.size)} MB, more than the ${megabytes(limits.bytes)} MB the dashboard reads of it.`,
     );
   }
@@ -98,22 +95,29 @@ export async function eachStatusLine(
 async function openStatusFile(dir: string): Promise<OpenedFile | undefined> {
   return openInsideIfThere(dir, STATUS_FILE).catch((error: unknown) => {
     if (!(error instanceof AttachmentRefused)) throw error;
-    throw new StatusUnreadable('it is a symbolic link or not a plain file: it is not read.', {
-      cause: error,
-    });
+    throw new Refused(
+      'status-csv.unreadable',
+      'it is a symbolic link or not a plain file: it is not read.',
+      {
+        cause: error,
+      },
+    );
   });
 }
 
 async function readLines(stream: Readable, visit: Visit, limits: StatusLimits): Promise<void> {
   const parser = await importerCsvRecords(stream, limits.line);
-  if (parser === undefined) throw new StatusUnreadable('it is empty.');
+  if (parser === undefined) throw new Refused('status-csv.unreadable', 'it is empty.');
   let at: ReadonlyMap<string, number> | undefined;
   let lines = 0;
   try {
     for await (const record of parser) {
       lines += 1;
       if (lines > limits.lines) {
-        throw new StatusUnreadable(`it has more than ${limits.lines} lines, which none has.`);
+        throw new Refused(
+          'status-csv.unreadable',
+          `it has more than ${limits.lines} lines, which none has.`,
+        );
       }
       if (at === undefined) {
         at = columnsOf(record);
@@ -136,7 +140,8 @@ function columnsOf(header: string[]): ReadonlyMap<string, number> {
   const missing = STATUS_COLUMNS.filter((name) => !at.has(name));
   if (missing.length > 0) {
     const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
-    throw new StatusUnreadable(
+    throw new Refused(
+      'status-csv.unreadable',
       `its header lacks ${missing.slice(0, 3).join(', ')}${more}: it is not as the importer writes it.`,
     );
   }
@@ -170,14 +175,14 @@ function cut(text: string, longest: number): string {
   return text.length <= longest ? text : `${text.slice(0, longest)}…`;
 }
 
-function unreadable(error: CsvError, limits: StatusLimits): StatusUnreadable {
+function unreadable(error: CsvError, limits: StatusLimits): Refused {
   const line = (error as CsvError & { lines?: number }).lines;
   const at = line === undefined ? '' : ` at line ${line}`;
   const why =
     error.code === 'CSV_MAX_RECORD_SIZE'
       ? `it has a line${at} longer than ${limits.line / 1024} KB, which none has.`
       : `it is not CSV as the importer writes it${at} (${error.message}).`;
-  return new StatusUnreadable(why, { cause: error });
+  return new Refused('status-csv.unreadable', why, { cause: error });
 }
 
 function megabytes(bytes: number): string {

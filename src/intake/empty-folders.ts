@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative } from 'node:path';
 import type { Logger } from 'pino';
 
 import { removeIfEmpty, statIfThere } from './files.js';
+import { EMPTY_FOLDERS_SWEEP_MS } from '../policy.js';
 
 /**
  * The inbox's folders the intake emptied (a dropped folder, its `docs/`), removed once they
@@ -32,7 +33,7 @@ export class EmptyFolders {
             this.#sweeping = undefined;
           });
       },
-      Math.min(graceMs, 5000),
+      Math.min(graceMs, EMPTY_FOLDERS_SWEEP_MS),
     );
     this.#timer.unref();
   }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isMappingFile } from '../orders/mapping-files.js';
 import { copyInside, lstatIfThere } from '../orders/open-attachment.js';
 import { sheetFormat } from '../sheets/read-sheet.js';
+import { inboxWaits } from '../policy.js';
 
 /** Files that editors, browsers and copy tools leave while they work: never sheets. */
 const PASSING = [/^~\$/, /^\.~lock/, /\.tmp$/i, /\.part$/i, /\.crdownload$/i, /^\./];
@@ -49,7 +50,7 @@ export async function waitStable(
   options: { deadline?: number; signal?: AbortSignal; now?: () => number } = {},
 ): Promise<boolean> {
   const now = options.now ?? Date.now;
-  const step = Math.max(50, Math.min(500, stableMs / 4));
+  const step = inboxWaits(stableMs).settleLookMs;
   let last = await fileSignature(path);
   let since = now();
   for (;;) {

@@ -12,6 +12,7 @@ import type { Queue } from 'bullmq';
 
 import type { Intake, IntakeResult } from './intake.js';
 import { sheetsIn } from './sheets-in.js';
+import { UserError } from '../errors.js';
 
 export interface Schedule {
   name: string;
@@ -24,10 +25,6 @@ export interface OfficeInbox {
   name: string;
   /** Absolute, its links resolved. */
   dir: string;
-}
-
-export class ScheduleError extends Error {
-  override name = 'ScheduleError';
 }
 
 /** A scan job's payload: the schedule's name, never a folder. */
@@ -56,7 +53,8 @@ export async function syncSchedules(queue: Queue, schedules: readonly Schedule[]
         },
       );
     } catch (error) {
-      throw new ScheduleError(
+      throw new UserError(
+        'schedule.invalid',
         `schedule "${schedule.name}": "${schedule.cron}" is not a cron pattern (${(error as Error).message}).`,
         { cause: error },
       );
@@ -84,16 +82,19 @@ export class ScheduledFolders {
     this.#byName = new Map(schedules.map((s) => [s.name, s]));
   }
 
-  /** Every schedule's folder checked, as at start: a ScheduleError for the first refused. */
+  /** Every schedule's folder checked, as at start: 'schedule.invalid' for the first refused. */
   async check(): Promise<void> {
     for (const schedule of this.schedules) await this.#refuseOtherInbox(schedule);
   }
 
-  /** The folder of the schedule named; a ScheduleError when there is none, or it is refused. */
+  /** The folder of the schedule named; 'schedule.invalid' when there is none, or it is refused. */
   async folderOf(name: string): Promise<string> {
     const schedule = this.#byName.get(name);
     if (schedule === undefined)
-      throw new ScheduleError(`no schedule "${name}" here: its scan is not this process's`);
+      throw new UserError(
+        'schedule.invalid',
+        `no schedule "${name}" here: its scan is not this process's`,
+      );
     await this.#refuseOtherInbox(schedule);
     return schedule.dir;
   }
@@ -106,7 +107,8 @@ export class ScheduledFolders {
     if (real === undefined) return;
     for (const other of this.others) {
       if (other.name === office || (!within(real, other.dir) && !within(other.dir, real))) continue;
-      throw new ScheduleError(
+      throw new UserError(
+        'schedule.invalid',
         `Schedule "${schedule.name}" of connection "${office}" scans ${schedule.dir}, which leads into the inbox of "${other.name}" (${other.dir}): that office's sheets would be sent with the token of "${office}". Give the schedule a folder of its own.`,
       );
     }
@@ -121,7 +123,7 @@ function within(a: string, b: string): boolean {
 
 /**
  * A scan of the schedule named: each sheet of its folder taken as the watcher takes it; the
- * number queued. A ScheduleError when the name is not one of `folders`.
+ * number queued. A UserError ('schedule.invalid') when the name is not one of `folders`.
  */
 export async function scanSchedule(
   folders: ScheduledFolders,

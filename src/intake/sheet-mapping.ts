@@ -8,13 +8,13 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-import { MappingError } from '../orders/columns.js';
 import { isMappingFile, resolveMapping } from '../orders/mapping-files.js';
 import { type Mapping, mappingFromRecord, mappingRecord } from '../orders/mapping.js';
 import { statIfThere, waitStable } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
 import type { Journal } from './journal.js';
 import { refusedSheet } from './refuse.js';
+import { isKnown } from '../errors.js';
 
 /** A sheet's mapping when it is taken, or why it is not taken yet. */
 export type MappingAtTake = { ok: true; mapping?: Mapping } | { ok: false; result: IntakeResult };
@@ -35,7 +35,7 @@ export async function mappingAtTake(
     const mapping = await resolveMapping(intake.mappings, folder);
     return mapping === undefined ? { ok: true } : { ok: true, mapping };
   } catch (error) {
-    if (!(error instanceof MappingError)) throw error;
+    if (!isKnown(error, 'mapping.invalid')) throw error;
     const why = `${path} is not taken until its mapping can be used: ${error.message} It stays in the inbox, and is taken once the mapping is fixed.`;
     return { ok: false, result: await refusedSheet(intake, path, why) };
   }

@@ -21,6 +21,7 @@ import type { IntakeState } from './intake-state.js';
 import { filesOfIntakesUnderway, type Journal } from './journal.js';
 import { filesNamedIn } from './named-files.js';
 import { attachmentLinkText, tellNotTaken } from './refuse.js';
+import { ATTACHMENT_LOOK_MS, inboxWaits } from '../policy.js';
 
 /**
  * The attachments the intake may take along: those inside the sheet's folder and reached
@@ -56,13 +57,13 @@ export async function waitForAttachments(
   sheetChanged: () => Promise<boolean>,
   signal?: AbortSignal,
 ): Promise<void> {
-  const deadline = intake.now() + Math.max(10_000, intake.stableMs * 5);
+  const deadline = intake.now() + inboxWaits(intake.stableMs).attachmentsWaitMs;
   await Promise.all(
     files.map(async (file) => {
       const path = join(dir, file);
       // A sheet rewritten meanwhile may no longer name the file: no use waiting for it.
       while (!(await exists(path)) && intake.now() < deadline && !(await sheetChanged())) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await new Promise((resolve) => setTimeout(resolve, ATTACHMENT_LOOK_MS));
         if (signal?.aborted) return;
       }
       await waitStable(path, intake.stableMs, { deadline, ...(signal && { signal }) });

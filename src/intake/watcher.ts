@@ -21,6 +21,7 @@ import {
 } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 import { MAX_DEPTH, sheetsIn } from './sheets-in.js';
+import { INBOX_POLL_EVERY_MS, inboxWaits } from '../policy.js';
 
 export interface WatcherOptions {
   inboxDir: string;
@@ -66,7 +67,7 @@ export function startWatcher(options: WatcherOptions): RunningWatcher {
     underway: new Set(),
     emptied: new EmptyFolders(
       options.inboxDir,
-      Math.max(5000, options.stableMs * 5),
+      inboxWaits(options.stableMs).emptyFolderGraceMs,
       options.logger,
       new Set(options.keep),
     ),
@@ -103,10 +104,10 @@ function watchInbox(options: WatcherOptions, handle: (path: string) => void): FS
     followSymlinks: false,
     depth: MAX_DEPTH,
     usePolling: options.polling,
-    interval: 1000,
+    interval: INBOX_POLL_EVERY_MS,
     awaitWriteFinish: {
       stabilityThreshold: options.stableMs,
-      pollInterval: Math.min(500, options.stableMs),
+      pollInterval: inboxWaits(options.stableMs).writeFinishLookMs,
     },
   });
   watcher.on('add', handle);
@@ -124,23 +125,20 @@ function watchInbox(options: WatcherOptions, handle: (path: string) => void): FS
 function startRescans(run: WatcherRun, handle: (path: string) => void): NodeJS.Timeout {
   const { inboxDir, stableMs, logger } = run.options;
   let rescanning = false;
-  const rescans = setInterval(
-    () => {
-      if (rescanning || run.signal.aborted) return;
-      rescanning = true;
-      sheetsIn(inboxDir)
-        .then((paths) => {
-          for (const path of paths) handle(path);
-        })
-        .catch((error: unknown) => {
-          logger.warn({ err: error }, 'inbox rescan failed; the next one tries again');
-        })
-        .finally(() => {
-          rescanning = false;
-        });
-    },
-    Math.max(10_000, stableMs * 10),
-  );
+  const rescans = setInterval(() => {
+    if (rescanning || run.signal.aborted) return;
+    rescanning = true;
+    sheetsIn(inboxDir)
+      .then((paths) => {
+        for (const path of paths) handle(path);
+      })
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'inbox rescan failed; the next one tries again');
+      })
+      .finally(() => {
+        rescanning = false;
+      });
+  }, inboxWaits(stableMs).rescanEveryMs);
   rescans.unref();
   return rescans;
 }

@@ -1,10 +1,13 @@
+import { KnownError } from '../errors.js';
+
 /**
  * Why a notification was not delivered this time: `retry` (the receiver or the network is away
  * or busy: a network error, a 5xx, a 429, an SMTP 4xx) or `refused` (the receiver said no for
  * good: another 4xx, an SMTP 5xx; sending the same again gets the same answer).
  */
-export class NotifyError extends Error {
+export class NotifyError extends KnownError {
   override name = 'NotifyError';
+  readonly retryable: boolean;
 
   constructor(
     message: string,
@@ -13,7 +16,8 @@ export class NotifyError extends Error {
     readonly retryAfterMs?: number,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(kind === 'retry' ? 'notify.not-delivered' : 'notify.refused', message, options);
+    this.retryable = kind === 'retry';
   }
 }
 

@@ -40,11 +40,6 @@ const productSchema = z.object({
 
 export type Product = z.infer<typeof productSchema>;
 
-/** Why a catalogue could not be used; the message names the file and the bad entry. */
-export class CatalogueError extends UserError {
-  override name = 'CatalogueError';
-}
-
 /** The product catalogue: which products exist and which extra fields each one requires. */
 export class Catalogue {
   readonly #byId: ReadonlyMap<string, Product>;
@@ -85,14 +80,16 @@ export function parseCatalogue(json: unknown, source: string): Catalogue {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `entry ${issue.path.join('.')}` : 'the file';
-    throw new CatalogueError(
+    throw new UserError(
+      'catalogue.invalid',
       `Product catalogue ${source}: ${where} ${issue?.message ?? 'is invalid'}; expected a JSON array of { "id", "name", "category" }.`,
     );
   }
   const seen = new Set<string>();
   for (const [index, product] of parsed.data.entries()) {
     if (seen.has(product.id)) {
-      throw new CatalogueError(
+      throw new UserError(
+        'catalogue.invalid',
         `Product catalogue ${source}: entry ${index} repeats the product id "${product.id}".`,
       );
     }
@@ -106,7 +103,8 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CatalogueError(
+    throw new UserError(
+      'catalogue.invalid',
       `Product catalogue ${file} cannot be read: ${(error as Error).message}`,
       {
         cause: error,
@@ -117,7 +115,8 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new CatalogueError(
+    throw new UserError(
+      'catalogue.invalid',
       `Product catalogue ${file} is not valid JSON: ${jsonMistake(text, error)}`,
       {
         cause: error,

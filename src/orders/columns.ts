@@ -51,10 +51,6 @@ const REPORT_COLUMNS = new Set(['error', SOURCE_ROW]);
 /** A user's own column names for fields, normalised (trimmed, lower case). */
 export type ColumnMapping = ReadonlyMap<string, SheetField>;
 
-export class MappingError extends UserError {
-  override name = 'MappingError';
-}
-
 export function normaliseHeader(name: string): string {
   return name.trim().toLowerCase();
 }
@@ -78,7 +74,8 @@ export function parseMapping(
   suggest: (target: string) => string | undefined = () => undefined,
 ): ColumnMapping {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `Mapping ${source} must be a JSON object like { "Straat": "address1" }.`,
     );
   }
@@ -88,13 +85,17 @@ export function parseMapping(
     if (field === undefined) {
       const like = typeof target === 'string' ? suggest(target) : undefined;
       const hint = like === undefined ? 'use one of' : `did you mean ${like}? The fields are`;
-      throw new MappingError(
+      throw new UserError(
+        'mapping.invalid',
         `Mapping ${source}: ${quoted(column)} maps to ${quoted(target)}, which is not an order field; ${hint} ${[...new Set(KNOWN.values())].join(', ')}.`,
       );
     }
     const key = normaliseHeader(column);
     if (mapping.has(key)) {
-      throw new MappingError(`Mapping ${source}: the column ${quoted(column)} is mapped twice.`);
+      throw new UserError(
+        'mapping.invalid',
+        `Mapping ${source}: the column ${quoted(column)} is mapped twice.`,
+      );
     }
     mapping.set(key, field);
   }
@@ -137,7 +138,8 @@ export function mapHeader(header: readonly string[], mapping?: ColumnMapping): H
     }
     const earlier = index.get(field);
     if (earlier !== undefined) {
-      throw new MappingError(
+      throw new UserError(
+        'mapping.invalid',
         `the columns "${header[earlier] ?? ''}" and "${column}" both give ${field}; keep one of them.`,
       );
     }

@@ -10,11 +10,11 @@ import { basename, join } from 'node:path';
 
 import iconv from 'iconv-lite';
 
-import { MappingError } from './columns.js';
 import { type Mapping, type MappingKind, parseMappingFile } from './mapping.js';
 import { AttachmentRefused, openInside } from './open-attachment.js';
 import { MAX_NESTING, nestsDeeperThan } from './json-depth.js';
 import { jsonMistake } from './json-mistake.js';
+import { isKnown, UserError } from '../errors.js';
 
 /** The name a mapping beside a sheet has (case ignored): never itself a sheet. */
 export const MAPPING_FILE = 'mapping.json';
@@ -42,7 +42,7 @@ export function isMappingFile(path: string): boolean {
 
 /**
  * The mapping of a sheet in `folder` (undefined: none anywhere). A file that cannot be used is a
- * MappingError naming it: it is never skipped for the next source, which would map the sheet
+ * 'mapping.invalid' naming it: it is never skipped for the next source, which would map the sheet
  * otherwise than its user meant.
  */
 export async function resolveMapping(
@@ -72,17 +72,21 @@ export async function loadMappingFile(file: string, kind: MappingKind): Promise<
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw new MappingError(`Mapping ${file} is not a file.`);
+      if (!stats.isFile()) throw new UserError('mapping.invalid', `Mapping ${file} is not a file.`);
       if (stats.size > MAX_MAPPING_BYTES) throw tooBig(file);
       bytes = await handle.readFile();
     } finally {
       await handle.close();
     }
   } catch (error) {
-    if (error instanceof MappingError) throw error;
-    throw new MappingError(`Mapping ${file} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
+    if (isKnown(error, 'mapping.invalid')) throw error;
+    throw new UserError(
+      'mapping.invalid',
+      `Mapping ${file} cannot be read: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   return parseMappingBytes(bytes, { kind, file });
 }
@@ -98,7 +102,8 @@ export async function mappingBeside(folder: string): Promise<Mapping | undefined
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `${folder} cannot be looked into for a ${MAPPING_FILE}: ${(error as Error).message}`,
       { cause: error },
     );
@@ -107,7 +112,8 @@ export async function mappingBeside(folder: string): Promise<Mapping | undefined
   if (name === undefined) return undefined;
   const file = join(folder, name);
   if (other !== undefined) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `Mapping ${file}: the folder has ${names.map((n) => `"${n}"`).join(' and ')}; keep one of them.`,
     );
   }
@@ -125,11 +131,15 @@ export async function mappingBeside(folder: string): Promise<Mapping | undefined
   return parseMappingBytes(bytes, { kind: 'beside', file });
 }
 
-function besideUnread(file: string, error: unknown): MappingError {
+function besideUnread(file: string, error: unknown): UserError {
   if (!(error instanceof AttachmentRefused))
-    return new MappingError(`Mapping ${file} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
+    return new UserError(
+      'mapping.invalid',
+      `Mapping ${file} cannot be read: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   if (error.kind === 'too-large') return tooBig(file);
   const why =
     error.kind === 'link'
@@ -137,11 +147,14 @@ function besideUnread(file: string, error: unknown): MappingError {
       : error.kind === 'hard-link'
         ? 'it is a hard link, whose other name may be outside the folder: copy the file there instead of linking it'
         : 'it is not a regular file';
-  return new MappingError(`Mapping ${file} cannot be read: ${why}.`, { cause: error });
+  return new UserError('mapping.invalid', `Mapping ${file} cannot be read: ${why}.`, {
+    cause: error,
+  });
 }
 
-function tooBig(file: string): MappingError {
-  return new MappingError(
+function tooBig(file: string): UserError {
+  return new UserError(
+    'mapping.invalid',
     `Mapping ${file} is over ${MAX_MAPPING_BYTES / 1024} KB, which no mapping needs: is it the right file?`,
   );
 }
@@ -165,14 +178,16 @@ export function parseMappingBytes(
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `Mapping ${source.file} is not valid JSON: ${jsonMistake(text, error)}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
       { cause: error },
     );
   }
   // Before anything recursive reads it (zod, the messages quoting its values).
   if (typeof json === 'object' && json !== null && nestsDeeperThan(json, MAX_NESTING)) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `Mapping ${source.file} nests objects or lists more than ${MAX_NESTING} levels deep; a mapping needs three at most, like { "columns": { "Straat": "address1" } }: is it the right file?`,
     );
   }

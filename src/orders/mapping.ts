@@ -4,9 +4,10 @@
  * the worksheet of a workbook (`worksheet`, kept for workbooks). The flat form
  * `{ "Straat": "address1" }` is `columns` alone. Where a mapping is found: mapping-files.ts.
  */
-import { type ColumnMapping, fieldOf, MappingError, parseMapping, quoted } from './columns.js';
+import { type ColumnMapping, fieldOf, parseMapping, quoted } from './columns.js';
 import { lookalikeField } from './header-hints.js';
 import { Invalid, normaliseEnum, normaliseFlag, squash } from './normalise.js';
+import { UserError } from '../errors.js';
 
 /** Where a mapping was found, first found wins: `--mapping`, beside the sheet, connection, config. */
 export type MappingKind = 'flag' | 'beside' | 'connection' | 'config';
@@ -65,11 +66,12 @@ export function describeMapping(source: MappingSource): string {
   }
 }
 
-/** Checks a parsed mapping file, either form; every mistake is a MappingError naming the file. */
+/** Checks a parsed mapping file, either form: a mistake is 'mapping.invalid', naming the file. */
 export function parseMappingFile(json: unknown, source: MappingSource): Mapping {
   const where = `Mapping ${source.file}`;
   if (!isObject(json)) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `${where} must be a JSON object, like { "columns": { "Straat": "address1" } } (or the flat { "Straat": "address1" }).`,
     );
   }
@@ -79,13 +81,15 @@ export function parseMappingFile(json: unknown, source: MappingSource): Mapping 
   }
   const stray = Object.keys(json).find((key) => !PARTS.includes(key));
   if (stray !== undefined) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `${where}: ${quoted(stray)} is not a part of a mapping (those are "columns", "values" and "worksheet"); a column name goes under "columns", like { "columns": { ${quoted(stray)}: "address1" } }.`,
     );
   }
   const { columns, values, worksheet } = json;
   if (columns !== undefined && !isObject(columns)) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `${where}: "columns" must be an object of your column names and the fields they hold, like { "Straat": "address1" }.`,
     );
   }
@@ -117,7 +121,10 @@ function isFullForm(json: Record<string, unknown>): boolean {
 
 function parseWorksheet(worksheet: unknown, where: string): string {
   if (typeof worksheet !== 'string' || worksheet.trim() === '' || worksheet.length > MAX_WORKSHEET)
-    throw new MappingError(`${where}: "worksheet" must be the name of a worksheet, as text.`);
+    throw new UserError(
+      'mapping.invalid',
+      `${where}: "worksheet" must be the name of a worksheet, as text.`,
+    );
   return worksheet.trim();
 }
 
@@ -125,14 +132,18 @@ function parseValues(values: unknown, where: string): ValueSynonyms {
   const parsed = new Map<SynonymField, ReadonlyMap<string, string | number>>();
   if (values === undefined) return parsed;
   if (!isObject(values)) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `${where}: "values" must be an object of fields and your words for their values, like { "contact_language": { "Nederlands": "nl" } }.`,
     );
   }
   for (const [name, words] of Object.entries(values)) {
     const field = synonymField(name, where);
     if (parsed.has(field)) {
-      throw new MappingError(`${where}: "values" gives ${field} twice; keep one of them.`);
+      throw new UserError(
+        'mapping.invalid',
+        `${where}: "values" gives ${field} twice; keep one of them.`,
+      );
     }
     parsed.set(field, parseWords(field, name, words, where));
   }
@@ -144,7 +155,8 @@ function synonymField(name: string, where: string): SynonymField {
   const known = SYNONYM_FIELDS.find((f) => f === field);
   if (known !== undefined) return known;
   const what = field === undefined ? 'is not an order field' : 'takes no value synonyms';
-  throw new MappingError(
+  throw new UserError(
+    'mapping.invalid',
     `${where}: "values" names ${quoted(name)}, which ${what}; synonyms are for ${SYNONYM_FIELDS.join(', ')}.`,
   );
 }
@@ -159,7 +171,8 @@ function parseWords(
 ): ReadonlyMap<string, string | number> {
   const at = `${where}: "values".${quoted(name)}`;
   if (!isObject(words)) {
-    throw new MappingError(
+    throw new UserError(
+      'mapping.invalid',
       `${at} must be an object of your words and the values they stand for, like { "Nederlands": "nl" }.`,
     );
   }
@@ -169,18 +182,23 @@ function parseWords(
   for (const [word, target] of Object.entries(words)) {
     const key = squash(word);
     if (key === '')
-      throw new MappingError(`${at} has an empty word; give the word as the sheet writes it.`);
+      throw new UserError(
+        'mapping.invalid',
+        `${at} has an empty word; give the word as the sheet writes it.`,
+      );
     const scalar =
       typeof target === 'string' || typeof target === 'number' || typeof target === 'boolean';
     const value = scalar ? normalise(target) : NOT_A_VALUE;
     if (value instanceof Invalid) {
-      throw new MappingError(
+      throw new UserError(
+        'mapping.invalid',
         `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.message}.`,
       );
     }
     const earlier = synonyms.get(key);
     if (earlier !== undefined && earlier !== value) {
-      throw new MappingError(
+      throw new UserError(
+        'mapping.invalid',
         `${at} gives ${quoted(word)} twice (case and spaces are ignored), for two values; keep one of them.`,
       );
     }
@@ -197,12 +215,15 @@ export function mappingRecord(mapping: Mapping): MappingRecord {
 /** A stored mapping read back (`where`: whose, for the error), checked again as any outside input is. */
 export function mappingFromRecord(record: unknown, where: string): Mapping {
   if (!isObject(record) || !isObject(record.source)) {
-    throw new MappingError(`the mapping stored for ${where} cannot be read.`);
+    throw new UserError('mapping.invalid', `the mapping stored for ${where} cannot be read.`);
   }
   const { kind, file } = record.source;
   const kinds: readonly unknown[] = ['flag', 'beside', 'connection', 'config'];
   if (!kinds.includes(kind) || typeof file !== 'string') {
-    throw new MappingError(`the mapping stored for ${where} does not say where it came from.`);
+    throw new UserError(
+      'mapping.invalid',
+      `the mapping stored for ${where} does not say where it came from.`,
+    );
   }
   return parseMappingFile(record.json, { kind: kind as MappingKind, file });
 }

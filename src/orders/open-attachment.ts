@@ -35,7 +35,7 @@ export class AttachmentRefused extends Refused {
     readonly kind: RefusalKind,
     message: string,
   ) {
-    super(message);
+    super(`attachment.${kind}`, message);
   }
 }
 

@@ -8,7 +8,13 @@
 import { type ConnectionOptions, Queue } from 'bullmq';
 
 import { queueNames } from '../store/keys.js';
-import { FILE_JOB_ATTEMPTS, RETRY_JITTER, STATUS_JOB_ATTEMPTS } from '../policy.js';
+import {
+  FILE_JOB_ATTEMPTS,
+  RETRY_JITTER,
+  STALLED_CHECK_MIN_MS,
+  STALLED_RESUMES,
+  STATUS_JOB_ATTEMPTS,
+} from '../policy.js';
 
 /** BullMQ's worker, for what holds a context's workers (the context) without importing BullMQ. */
 export type { Worker } from 'bullmq';
@@ -49,6 +55,25 @@ export const STATUS_SYNC = 'status-sync';
 export function bullConnection(redisUrl: string): ConnectionOptions {
   // BullMQ wants connections that wait for Redis rather than fail a command.
   return { url: redisUrl, maxRetriesPerRequest: null };
+}
+
+/**
+ * A worker's options on the connection's queues: its lock (JOB_LOCK_MS, a setting), how often
+ * stalled jobs are looked for (every half lock), and how often a stalled job is resumed.
+ */
+export function workerOptions(
+  settings: Pick<QueueSettings, 'redisUrl' | 'prefix'> & { lockMs: number },
+  concurrency: number,
+) {
+  return {
+    connection: bullConnection(settings.redisUrl),
+    prefix: settings.prefix,
+    concurrency,
+    lockDuration: settings.lockMs,
+    stalledInterval: Math.max(STALLED_CHECK_MIN_MS, Math.floor(settings.lockMs / 2)),
+    // A stalled row job resumes from its recorded step: stalls are safe to recover from.
+    maxStalledCount: STALLED_RESUMES,
+  };
 }
 
 export function openQueues(settings: QueueSettings, connectionId: string): Queues {

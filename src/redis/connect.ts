@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 
 import { Outage, reasonText, type Told } from '../outage.js';
 import { redactUrl } from './url.js';
+import { REDIS_ANSWER_MS, REDIS_COMMAND_RETRIES } from '../policy.js';
 
 /** The client `connectRedis` gives, for modules that hold one. */
 export type { Redis } from 'ioredis';
@@ -26,7 +27,7 @@ export interface ConnectRedisOptions {
 /** A connected client; fails (with the URL, never a password) when nothing answers. */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis> {
   const redis = new Redis(url, {
-    maxRetriesPerRequest: options.waitWhileAway ? null : 3,
+    maxRetriesPerRequest: options.waitWhileAway ? null : REDIS_COMMAND_RETRIES,
     lazyConnect: true,
     enableAutoPipelining: options.batched ?? false,
   });
@@ -42,7 +43,11 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
 }
 
 /** Whether Redis answers now, within `timeoutMs` (for /healthz); why not is logged. */
-export async function pingRedis(redis: Redis, logger: Logger, timeoutMs = 2000): Promise<boolean> {
+export async function pingRedis(
+  redis: Redis,
+  logger: Logger,
+  timeoutMs = REDIS_ANSWER_MS,
+): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PRIVATE_REDIS_START } from '../policy.js';
 
 export interface LocalRedisOptions {
   /** Port to listen on; 0 takes a free one. @defaultValue 0 */
@@ -81,13 +82,13 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? PRIVATE_REDIS_START.withinMs);
   for (;;) {
     if (await answersPing(port)) break;
     const failure = await Promise.race([
       exited.then((code) => new Error(`redis-server exited with code ${code}: ${output.trim()}`)),
       spawnError,
-      sleep(50).then(() => null),
+      sleep(PRIVATE_REDIS_START.everyMs).then(() => null),
     ]);
     if (failure) throw failure;
     if (Date.now() > deadline) {
@@ -115,7 +116,7 @@ async function answersPing(port: number): Promise<boolean> {
       socket.destroy();
       resolve(ok);
     };
-    socket.setTimeout(500, () => {
+    socket.setTimeout(PRIVATE_REDIS_START.pingMs, () => {
       done(false);
     });
     socket.once('error', () => {

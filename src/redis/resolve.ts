@@ -13,6 +13,7 @@ import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
 import { UserError } from '../errors.js';
+import { REDIS_ANSWER_MS } from '../policy.js';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -22,10 +23,6 @@ export interface ResolvedRedis {
   source: 'REDIS_URL' | 'default' | 'private';
   /** Stops the private server this process started, if it did. */
   release(): Promise<void>;
-}
-
-export class RedisUnavailableError extends UserError {
-  override name = 'RedisUnavailableError';
 }
 
 export interface ResolveRedisOptions {
@@ -48,7 +45,8 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
   if (options.configured !== undefined) {
     const problem = await ping(options.configured);
     if (problem !== null) {
-      throw new RedisUnavailableError(
+      throw new UserError(
+        'redis.unavailable',
         `REDIS_URL ${redactUrl(options.configured)} does not answer (${problem}): start that Redis, or unset REDIS_URL to use a local one.`,
       );
     }
@@ -69,12 +67,14 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
     return { url: known, source: 'private', release: nothing };
 
   if (options.startPrivate === false) {
-    throw new RedisUnavailableError(
+    throw new UserError(
+      'redis.unavailable',
       `no Redis answers at ${defaultUrl}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
     );
   }
   if (!redisServerAvailable(options.binary)) {
-    throw new RedisUnavailableError(
+    throw new UserError(
+      'redis.unavailable',
       `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
     );
   }
@@ -86,7 +86,8 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       ...(options.binary && { binary: options.binary }),
     });
   } catch (error) {
-    throw new RedisUnavailableError(
+    throw new UserError(
+      'redis.unavailable',
       `could not start a private redis-server in ${dir}: ${(error as Error).message}`,
       {
         cause: error,
@@ -102,7 +103,7 @@ async function ping(url: string): Promise<string | null> {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
-    connectTimeout: 2000,
+    connectTimeout: REDIS_ANSWER_MS,
     retryStrategy: () => null,
   });
   client.on('error', () => undefined); // the failure is reported by connect() below

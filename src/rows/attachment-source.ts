@@ -5,12 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { type OpenedFile, openInside } from '../orders/open-attachment.js';
-
-/** The sheet's record is gone: its folder, and so its files, cannot be found. */
-export class SheetGoneError extends Error {
-  override name = 'SheetGoneError';
-  readonly retryable = false;
-}
+import { Refused } from '../errors.js';
 
 /**
  * Opens a sheet's attachment (open-attachment.ts: inside its folder, never through a link), the
@@ -26,7 +21,8 @@ export async function openAttachment(
 ): Promise<OpenedFile> {
   const sheet = await ctx.store.folderOf(sheetId);
   if (sheet === undefined) {
-    throw new SheetGoneError(
+    throw new Refused(
+      'sheet.gone',
       `sheet ${sheetId} has no record in Redis, so the folder of its file "${path}" is unknown.`,
     );
   }

@@ -3,12 +3,8 @@
  * BullMQ's control flow.
  */
 import { ApiError } from '../api/errors.js';
-
-/** A row job of another connection than the worker's (moved or forged in Redis): never sent. */
-export class ForeignJobError extends Error {
-  override name = 'ForeignJobError';
-  readonly retryable = false;
-}
+import { KnownError } from '../errors.js';
+import { SHORTEST_HOLD_MS } from '../policy.js';
 
 export type RowInterrupt =
   /** Wait this long, then try again (another row or attempt holds what this one needs). */
@@ -18,13 +14,17 @@ export type RowInterrupt =
   /** The import cannot go on for any row (token refused, API misconfigured). */
   | { kind: 'stop'; reason: string };
 
-export class RowInterruption extends Error {
+/** A row job's way out: a wait (retryable, no attempt spent) or a stop of the whole import. */
+export class RowInterruption extends KnownError {
   override name = 'RowInterruption';
+  readonly retryable: boolean;
 
   constructor(readonly interrupt: RowInterrupt) {
     super(
+      `row.${interrupt.kind}`,
       interrupt.kind === 'stop' ? interrupt.reason : `row job ${interrupt.kind} ${interrupt.ms} ms`,
     );
+    this.retryable = interrupt.kind !== 'stop';
   }
 }
 
@@ -41,7 +41,7 @@ export function interruptionFor(error: unknown): RowInterruption | undefined {
   if (error.kind === 'retryable' && error.details.retryAfterMs !== undefined) {
     return new RowInterruption({
       kind: 'rate-limit',
-      ms: Math.max(error.details.retryAfterMs, 1000),
+      ms: Math.max(error.details.retryAfterMs, SHORTEST_HOLD_MS),
     });
   }
   return undefined;

@@ -13,27 +13,28 @@
  * A step that makes the row final, or sends the job back to wait, ends the run.
  */
 import type { Context } from '../context.js';
-import { RedisForgotError } from '../store/redis-marker.js';
 import { awayFromHome } from '../store/sheet-home.js';
-import { ForeignJobError, RowInterruption } from './interruption.js';
+import { RowInterruption } from './interruption.js';
 import { orderOutcome } from './order-outcome.js';
 import { type RowJobHandle, RowRun } from './row-run.js';
 import { startRow } from './start.js';
 import { uploadFiles } from './upload.js';
 import { FORGOT_ROW_WAIT_MS } from '../policy.js';
+import { isKnown, Refused } from '../errors.js';
 
 /** Runs one row to its final status, or throws to be retried or interrupted. */
 export async function runRowJob(ctx: Context, job: RowJobHandle): Promise<void> {
   const { connectionId, sheetId, row } = job.data;
   if (connectionId !== ctx.connection.id) {
-    throw new ForeignJobError(
+    throw new Refused(
+      'row.foreign-job',
       `row ${row} of sheet ${sheetId} belongs to connection ${connectionId}, not ${ctx.connection.id}: not sent from here.`,
     );
   }
   // Its attachments are beside the sheet, on the disk of the installation that queued it: a
   // worker of another waits, neither sending the row nor giving it up.
   const away = await awayFromHome(ctx, sheetId, job.attemptsStarted);
-  if (away !== undefined) throw new RowInterruption({ kind: 'delay', ms: away.retryInMs });
+  if (away !== undefined) throw new RowInterruption({ kind: 'delay', ms: away.retryInMs ?? 0 });
   const run = new RowRun(ctx, job);
   if ((await startOrWait(ctx, run)) === 'final') return;
   const orderId = run.state.orderId;
@@ -50,7 +51,7 @@ async function startOrWait(ctx: Context, run: RowRun): ReturnType<typeof startRo
   try {
     return await startRow(ctx, run);
   } catch (error) {
-    if (error instanceof RedisForgotError)
+    if (isKnown(error, 'redis.forgot'))
       throw new RowInterruption({ kind: 'delay', ms: FORGOT_ROW_WAIT_MS });
     throw error;
   }

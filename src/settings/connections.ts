@@ -8,9 +8,9 @@ import { isAbsolute, resolve } from 'node:path';
 
 import { z } from 'zod';
 
-import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
+import { normaliseBaseUrl } from '../connections/connection.js';
 import { issueText } from './issue-text.js';
-import { UserError } from '../errors.js';
+import { isKnown, UserError } from '../errors.js';
 
 /** One office's connection, as the config file gives it, checked and with its paths resolved. */
 export interface ConfiguredConnection {
@@ -97,7 +97,7 @@ const apiBaseUrl = z
     try {
       return normaliseBaseUrl(text);
     } catch (error) {
-      if (!(error instanceof ConnectionUrlError)) throw error;
+      if (!isKnown(error, 'connection.url-invalid')) throw error;
       context.addIssue({ code: 'custom', message: error.message });
       return z.NEVER;
     }
@@ -113,20 +113,17 @@ const entrySchema = z.strictObject({
   mapping: path.optional(),
 });
 
-/** Why a `connections` value cannot be used: one line naming the entry and its field. */
-export class ConnectionsConfigError extends UserError {
-  override name = 'ConnectionsConfigError';
-}
-
 /**
  * The config file's `connections` (undefined: none), checked: each entry, then the names and
  * inboxes against each other. `configDir` is where `tokenFile` and `mapping` are relative to.
  */
 export function parseConnections(value: unknown, configDir: string): ConfiguredConnection[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new ConnectionsConfigError('must be a list of connections');
+  if (!Array.isArray(value))
+    throw new UserError('connections.invalid', 'must be a list of connections');
   if (value.length === 0)
-    throw new ConnectionsConfigError(
+    throw new UserError(
+      'connections.invalid',
       'must not be empty (leave it out to use API_BASE_URL and API_TOKEN)',
     );
   const connections = value.map((entry: unknown, index) => parseEntry(entry, index, configDir));
@@ -141,12 +138,14 @@ function parseEntry(entry: unknown, index: number, configDir: string): Configure
       : '';
   const where = `entry ${index + 1}${named}`;
   if (typeof entry === 'object' && entry !== null && 'token' in entry) {
-    throw new ConnectionsConfigError(
+    throw new UserError(
+      'connections.invalid',
       `${where}: "token" is not taken here: put the token in a file and name it with "tokenFile" (a config file is copied into backups and tickets)`,
     );
   }
   const parsed = entrySchema.safeParse(entry, { reportInput: true });
-  if (!parsed.success) throw new ConnectionsConfigError(`${where}: ${entryIssue(parsed.error)}`);
+  if (!parsed.success)
+    throw new UserError('connections.invalid', `${where}: ${entryIssue(parsed.error)}`);
   const { data } = parsed;
   return {
     name: data.name,
@@ -174,14 +173,19 @@ function refuseClashes(connections: readonly ConfiguredConnection[]): void {
   for (const [i, a] of connections.entries()) {
     for (const b of connections.slice(i + 1)) {
       if (a.name.toLowerCase() === b.name.toLowerCase())
-        throw new ConnectionsConfigError(`the name "${b.name}" is given to two connections`);
+        throw new UserError(
+          'connections.invalid',
+          `the name "${b.name}" is given to two connections`,
+        );
       const [x, y] = [a.inbox.toLowerCase(), b.inbox.toLowerCase()];
       if (x === y)
-        throw new ConnectionsConfigError(
+        throw new UserError(
+          'connections.invalid',
           `"${a.name}" and "${b.name}" have the same inbox "${b.inbox}": each office needs its own`,
         );
       if (y.startsWith(`${x}/`) || x.startsWith(`${y}/`))
-        throw new ConnectionsConfigError(
+        throw new UserError(
+          'connections.invalid',
           `the inbox of "${a.name}" (${a.inbox}) and of "${b.name}" (${b.inbox}) lie one inside the other: a sheet there would belong to both`,
         );
     }

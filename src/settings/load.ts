@@ -10,11 +10,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
 import { defaultProductsFile } from '../package-root.js';
-import {
-  type ConfiguredConnection,
-  ConnectionsConfigError,
-  parseConnections,
-} from './connections.js';
+import { type ConfiguredConnection, parseConnections } from './connections.js';
 import { cronProblem } from './cron.js';
 import { issueText } from './issue-text.js';
 import {
@@ -28,12 +24,7 @@ import {
 } from './table.js';
 import { jsonMistake } from '../orders/json-mistake.js';
 import { MAX_NESTING, nestsDeeperThan } from '../orders/json-depth.js';
-import { UserError } from '../errors.js';
-
-/** A setting that cannot be used: the message is one line and names the setting. */
-export class ConfigError extends UserError {
-  override name = 'ConfigError';
-}
+import { isKnown, UserError } from '../errors.js';
 
 const nonEmpty = z.string().trim().min(1);
 /** `connection`: which of the config file's connections its sheets go to (see connections.ts). */
@@ -103,7 +94,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     .default([])
     .safeParse(fromFile.schedules, { reportInput: true });
   if (!schedules.success) {
-    throw new ConfigError(`"schedules" in ${where}: ${describe(schedules.error)}.`);
+    throw new UserError('config.invalid', `"schedules" in ${where}: ${describe(schedules.error)}.`);
   }
   refuseBadCrons(schedules.data, where);
   refuseHalfNotify(values);
@@ -144,7 +135,8 @@ function configMapping(value: unknown, file: string | undefined, where: string) 
   if (value === undefined || file === undefined) return undefined;
   const parsed = nonEmpty.safeParse(value);
   if (!parsed.success) {
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `"mapping" in ${where}: must be the path of a mapping file, relative to the config file (got ${JSON.stringify(value)}).`,
     );
   }
@@ -165,8 +157,10 @@ function connectionsOf(
   try {
     connections = parseConnections(value, dirname(file));
   } catch (error) {
-    if (!(error instanceof ConnectionsConfigError)) throw error;
-    throw new ConfigError(`"connections" in ${file}: ${error.message}.`, { cause: error });
+    if (!isKnown(error, 'connections.invalid')) throw error;
+    throw new UserError('config.invalid', `"connections" in ${file}: ${error.message}.`, {
+      cause: error,
+    });
   }
   const single = [
     ['API_BASE_URL', values.apiBaseUrl],
@@ -174,7 +168,8 @@ function connectionsOf(
     ['API_TOKEN_FILE', values.apiTokenFile],
   ].find(([, v]) => v !== undefined)?.[0];
   if (single !== undefined)
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `${single} is set, and ${file} has "connections": each connection has its own API and token file there; unset ${single} (and its kin), or leave "connections" out.`,
     );
   return connections;
@@ -190,12 +185,14 @@ function refuseHalfNotify(values: Values<ImporterSettingKey>): void {
   const set = Object.entries(email).filter(([, v]) => v !== undefined);
   if (set.length > 0 && set.length < 3) {
     const missing = Object.keys(email).filter((k) => !set.some(([name]) => name === k));
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `${set.map(([name]) => name).join(' and ')} ${set.length === 1 ? 'is' : 'are'} set without ${missing.join(' and ')}: e-mail notifications need all three of NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL.`,
     );
   }
   if (values.notifyWebhookSecret !== undefined && values.notifyWebhookUrl === undefined)
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       'NOTIFY_WEBHOOK_SECRET is set without NOTIFY_WEBHOOK_URL: set the URL the events are POSTed to, or unset the secret.',
     );
 }
@@ -208,7 +205,8 @@ function refuseBadCrons(
   for (const s of schedules) {
     const problem = cronProblem(s.cron);
     if (problem === undefined) continue;
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `"schedules" in ${where}: "${s.name}" has the cron pattern "${s.cron}", which cannot be used: ${problem}. A pattern has 5 fields (minute hour day month weekday), or 6 with seconds first, e.g. "0 2 * * *".`,
     );
   }
@@ -224,11 +222,13 @@ function refuseScheduleConnections(
   for (const s of schedules) {
     if (s.connection === undefined) {
       if (connections.length > 1)
-        throw new ConfigError(
+        throw new UserError(
+          'config.invalid',
           `"schedules" in ${where}: "${s.name}" must name its "connection" (one of ${names.join(', ')}).`,
         );
     } else if (!names.includes(s.connection)) {
-      throw new ConfigError(
+      throw new UserError(
+        'config.invalid',
         `"schedules" in ${where}: "${s.name}" names the connection "${s.connection}", ${names.length === 0 ? 'but there are no "connections"' : `which is not one of ${names.join(', ')}`}.`,
       );
     }
@@ -249,7 +249,8 @@ function overlap(a: string, b: string): boolean {
 function refuseInboxHoldingOwnFolders(inboxDir: string, folders: Record<string, string>): void {
   for (const [what, dir] of Object.entries(folders)) {
     if (!overlap(inboxDir, dir) && !overlap(dir, inboxDir)) continue;
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `INBOX_DIR (${inboxDir}) and the importer's own ${what} folder (${dir}) lie one in the other: the hot folder would take the importer's own files as sheets. Give the inbox a folder of its own, beside DATA_DIR's work, archive, failed and reports folders.`,
     );
   }
@@ -274,7 +275,8 @@ function refuseScansOfOtherInboxes(
       return c.name !== s.connection && (overlap(dir, inbox) || overlap(inbox, dir));
     });
     if (other === undefined) continue;
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `"schedules" in ${paths.where}: "${s.name}" scans ${dir} for connection "${s.connection}", and the inbox of "${other.name}" (${resolve(paths.inboxDir, other.inbox)}) is there too: its sheets would be sent with the token of "${s.connection}". Give the schedule a folder of its own, or its own connection's inbox.`,
     );
   }
@@ -320,7 +322,7 @@ function parseOne(key: SettingKey, sources: Sources, wording: Wording): unknown 
           : [undefined, entry.named ?? entry.env ?? key];
   const parsed = entry.schema.safeParse(raw, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw new ConfigError(errorLine(source, describe(parsed.error), raw, wording));
+  throw new UserError('config.invalid', errorLine(source, describe(parsed.error), raw, wording));
 }
 
 function errorLine(source: string, why: string, raw: unknown, wording: Wording): string {
@@ -361,31 +363,41 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`--config ${file} cannot be read: ${(error as Error).message}.`, {
-      cause: error,
-    });
+    throw new UserError(
+      'config.invalid',
+      `--config ${file} cannot be read: ${(error as Error).message}.`,
+      {
+        cause: error,
+      },
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`--config ${file} is not valid JSON: ${jsonMistake(text, error)}.`, {
-      cause: error,
-    });
+    throw new UserError(
+      'config.invalid',
+      `--config ${file} is not valid JSON: ${jsonMistake(text, error)}.`,
+      {
+        cause: error,
+      },
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new ConfigError(`--config ${file} must hold a JSON object of settings.`);
+    throw new UserError('config.invalid', `--config ${file} must hold a JSON object of settings.`);
   }
   // Before anything recursive (zod, JSON.stringify in messages) sees it: it would overflow the stack.
   if (nestsDeeperThan(json, MAX_NESTING)) {
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `--config ${file} is nested more than ${MAX_NESTING} levels deep: no setting is; check that it is the importer's config file.`,
     );
   }
   const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'connections', 'mapping']);
   const unknown = Object.keys(json).filter((key) => !known.has(key));
   if (unknown.length > 0) {
-    throw new ConfigError(
+    throw new UserError(
+      'config.invalid',
       `--config ${file}: unknown setting ${unknown.map((k) => `"${k}"`).join(', ')}; known: ${[...known].join(', ')}.`,
     );
   }

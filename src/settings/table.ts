@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 
-import { ConnectionUrlError, normaliseBaseUrl } from '../connections/connection.js';
+import { normaliseBaseUrl } from '../connections/connection.js';
 import { hostOfHeader } from '../dashboard/hosts.js';
 import { cronProblem } from './cron.js';
 import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
@@ -24,6 +24,7 @@ import {
   ROW_ATTEMPTS,
   STATUS_DAYS,
 } from '../policy.js';
+import { isKnown } from '../errors.js';
 
 export interface SettingEntry {
   env?: string;
@@ -52,7 +53,7 @@ function normalisedUrl(text: string, context: z.RefinementCtx): string {
   try {
     return normaliseBaseUrl(text);
   } catch (error) {
-    if (!(error instanceof ConnectionUrlError)) throw error;
+    if (!isKnown(error, 'connection.url-invalid')) throw error;
     context.addIssue({ code: 'custom', message: error.message });
     return z.NEVER;
   }

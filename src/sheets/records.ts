@@ -7,18 +7,11 @@
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 
-import {
-  type Cells,
-  CsvCells,
-  type HeaderMap,
-  mapHeader,
-  MappingError,
-  ObjectCells,
-} from '../orders/columns.js';
+import { type Cells, CsvCells, type HeaderMap, mapHeader, ObjectCells } from '../orders/columns.js';
 import type { Mapping } from '../orders/mapping.js';
 import { Invalid, isAbsent, normaliseFiles } from '../orders/normalise.js';
 import { type CsvSheet, openCsv } from './csv.js';
-import { SheetError } from './errors.js';
+import { atHeader, SheetError } from './errors.js';
 import { readJsonArray, readNdjson } from './json.js';
 import { noFieldHeader, refuseMappingFile } from './mapping-notes.js';
 import { type KnownScan, type SheetScan, scanSheet } from './scan.js';
@@ -253,8 +246,7 @@ function headerMap(csv: CsvSheet, mapping: Mapping | undefined): HeaderMap {
   try {
     map = mapHeader(csv.header, mapping?.columns);
   } catch (error) {
-    if (!(error instanceof MappingError)) throw error;
-    throw new SheetError(error.message, csv.headerLine, { cause: error });
+    throw atHeader(error, csv.headerLine);
   }
   if (map.index.size === 0)
     throw new SheetError(noFieldHeader(csv.header, mapping), csv.headerLine);

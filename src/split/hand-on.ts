@@ -15,6 +15,7 @@ import type { SheetRecord } from '../store/sheet-store.js';
 import { interruptibleWait } from '../stopping.js';
 import { recordOrQueue, refuseRows } from './row-jobs.js';
 import { CHANGED_BEFORE_READ, changedSinceQueued, rowsToHandOn } from './sheet-reading.js';
+import { HIGH_WATER_LOOK_MS } from '../policy.js';
 
 /** Hands on every row after the checkpoint (`kept`: the sheet as the first pass read it); returns how many rows the sheet has, and its warnings. */
 export async function handOn(
@@ -67,7 +68,7 @@ async function backpressure(ctx: Context): Promise<void> {
   while ((await ctx.queues.rows.getJobCountByTypes('waiting', 'delayed')) > highWater) {
     // Rows drain only while workers run: a stopping process hands the sheet back instead.
     await interruptibleWait(
-      (signal) => sleep(250, undefined, signal && { signal }),
+      (signal) => sleep(HIGH_WATER_LOOK_MS, undefined, signal && { signal }),
       stopSignals(ctx),
     );
   }

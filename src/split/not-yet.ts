@@ -9,22 +9,6 @@ import { DUPLICATE_SHEET_WAIT_MS } from '../policy.js';
 import { awayFromHome } from '../store/sheet-home.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 
-/** A sheet job of another connection than the worker's: never retried, never read. */
-export class ForeignSheetError extends Refused {
-  override name = 'ForeignSheetError';
-}
-
-/** The sheet cannot go on yet: its job goes back to the queue for a while, no attempt spent. */
-export class NotYetError extends NotYet {
-  override name = 'NotYetError';
-  constructor(
-    message: string,
-    override readonly retryInMs: number,
-  ) {
-    super(message, retryInMs);
-  }
-}
-
 /** Throws when the sheet's job may not go on here or now; else the earlier sheet of its content. */
 export async function readyOrThrow(
   ctx: Context,
@@ -34,20 +18,22 @@ export async function readyOrThrow(
   const { sheetId } = sheet;
   if (sheet.connectionId !== ctx.connection.id) {
     // Not offered by its own queue: a job moved or forged in Redis. Its rows are not ours to send.
-    throw new ForeignSheetError(
+    throw new Refused(
+      'sheet.foreign',
       `sheet ${sheetId} belongs to connection ${sheet.connectionId ?? '(none)'}, not ${ctx.connection.id}: nothing of it is sent from here.`,
     );
   }
   // Its private copy is on the disk of the installation that queued it.
   const away = await awayFromHome(ctx, sheetId, started);
-  if (away !== undefined) throw new NotYetError(away.message, away.retryInMs);
+  if (away !== undefined) throw away;
   // Its rows are told what became of them in the earlier import, so that must be over first.
   const earlierSheet =
     sheet.duplicateOf === undefined ? undefined : await ctx.store.get(sheet.duplicateOf);
   if (earlierSheet !== undefined && earlierSheet.state !== 'done') {
-    throw new NotYetError(
+    throw new NotYet(
+      'sheet.waits-for-earlier',
       `waits for sheet ${sheet.duplicateOf ?? ''}, the same content`,
-      DUPLICATE_SHEET_WAIT_MS,
+      { retryInMs: DUPLICATE_SHEET_WAIT_MS },
     );
   }
   return earlierSheet;

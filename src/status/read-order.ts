@@ -12,13 +12,8 @@ import { ANSWER_TOO_LARGE, type RetrievedOrder } from '../api/client.js';
 import { AbortedError, ApiError, apiAway } from '../api/errors.js';
 import { type Context, stopSignals } from '../context.js';
 import { interruptibleWait } from '../stopping.js';
-import { STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
+import { SHORTEST_HOLD_MS, STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
 import { Refused } from '../errors.js';
-
-/** The API cannot be read with this connection at all (a refused token, a wrong address). */
-export class StatusFatalError extends Refused {
-  override name = 'StatusFatalError';
-}
 
 /** A value of the API's, shown verbatim: text or a number, absent or null as nothing. */
 const shown = z
@@ -83,7 +78,7 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
   };
 }
 
-/** Reads one order; a refused token or a wrong address is a StatusFatalError (every order's). */
+/** Reads one order; a refused token or a wrong address is 'status.api-unusable'. */
 export async function readOrder(
   ctx: Context,
   orderId: number,
@@ -107,7 +102,7 @@ export async function readOrder(
       // A redirect elsewhere is this order's answer (not followed); other settings' faults are all.
       const redirected = status !== undefined && status >= 300 && status < 400;
       if (error.kind === 'auth' || (error.kind === 'config' && !redirected))
-        throw new StatusFatalError(error.message, { cause: error });
+        throw new Refused('status.api-unusable', error.message, { cause: error });
       // A GET changes nothing: whatever may have been an answer lost is safe to ask again. An
       // answer too large to read would be as large again: this order is not read now.
       const tooLarge = error.details.code === ANSWER_TOO_LARGE;
@@ -115,7 +110,7 @@ export async function readOrder(
         return { kind: 'unreadable', reason: error.message };
       last = error.message;
       if (retryAfterMs !== undefined) {
-        await ctx.pace.holdFor(Math.max(retryAfterMs, 1000));
+        await ctx.pace.holdFor(Math.max(retryAfterMs, SHORTEST_HOLD_MS));
         // A long wait is not waited out by a run: it ends, saying so; the next run reads them.
         if (retryAfterMs >= STATUS_LONG_WAIT_MS) {
           held.abort(

@@ -6,9 +6,10 @@
  */
 import type { Context } from '../context.js';
 import { queueStatus } from '../queue/queues.js';
-import { recentReports, reportOfSheet, ReportFolderError } from './report-folder.js';
+import { recentReports, reportOfSheet } from './report-folder.js';
 import { refreshSheetStatus, type SheetStatus } from './status.js';
 import { STATUS_DAYS } from '../policy.js';
+import { UserError } from '../errors.js';
 
 /**
  * Queues this run's status job of every recent sheet of the context's connection (another
@@ -32,6 +33,9 @@ export async function queueStatusRun(ctx: Context, run: string): Promise<number>
 export async function refreshQueuedSheet(ctx: Context, sheetId: string): Promise<SheetStatus> {
   const sheet = await reportOfSheet(ctx.settings.reportsDir, sheetId);
   if (sheet === undefined)
-    throw new ReportFolderError(`sheet ${sheetId} has no report in ${ctx.settings.reportsDir}.`);
+    throw new UserError(
+      'report-folder.unusable',
+      `sheet ${sheetId} has no report in ${ctx.settings.reportsDir}.`,
+    );
   return refreshSheetStatus(ctx, sheet, { skipFinal: true });
 }

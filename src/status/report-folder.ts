@@ -11,12 +11,7 @@ import { z } from 'zod';
 
 import { AttachmentRefused, lstatIfThere, openInsideIfThere } from '../orders/open-attachment.js';
 import { restoreCell } from '../sheets/excel-text.js';
-import { UserError } from '../errors.js';
-
-/** A report folder `status` cannot use: said for that sheet, the others go on. */
-export class ReportFolderError extends UserError {
-  override name = 'ReportFolderError';
-}
+import { isKnown, type KnownError, UserError } from '../errors.js';
 
 /** What `status` needs of summary.json. */
 export interface ReportedSheet {
@@ -76,7 +71,8 @@ export async function readInside(dir: string, name: string): Promise<Buffer | un
   try {
     // Read whole, as text: a file past this would cost gigabytes, or more than a string holds.
     if (file.size > MAX_REPORT_FILE_BYTES)
-      throw new ReportFolderError(
+      throw new UserError(
+        'report-folder.unusable',
         `${join(dir, name)} is ${Math.ceil(file.size / 2 ** 20)} MiB, more than the ${MAX_REPORT_FILE_BYTES / 2 ** 20} MiB a report's file is read up to: not read.`,
       );
     return await file.bytes();
@@ -95,11 +91,17 @@ export async function readReportedSheet(dir: string): Promise<ReportedSheet | un
     json = JSON.parse(text.toString('utf8'));
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    throw new ReportFolderError(`${dir}: its summary.json is not JSON (${error.message}).`);
+    throw new UserError(
+      'report-folder.unusable',
+      `${dir}: its summary.json is not JSON (${error.message}).`,
+    );
   }
   const parsed = summarySchema.safeParse(json);
   if (!parsed.success)
-    throw new ReportFolderError(`${dir}: its summary.json is not one the importer wrote.`);
+    throw new UserError(
+      'report-folder.unusable',
+      `${dir}: its summary.json is not one the importer wrote.`,
+    );
   const { sheetId, finishedAt, connection, sha256, sheet } = parsed.data;
   const named = typeof connection === 'string' ? { name: connection } : connection;
   return {
@@ -136,7 +138,9 @@ export function readCsvRecords(
     records = parsed;
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    throw new ReportFolderError(`${what} cannot be read (${error.message}).`, { cause: error });
+    throw new UserError('report-folder.unusable', `${what} cannot be read (${error.message}).`, {
+      cause: error,
+    });
   }
   const [header = [], ...rows] = records;
   const names = header.map(restoreCell);
@@ -153,7 +157,8 @@ export async function readReportedOrders(
   dir: string,
 ): Promise<{ delimiter: string; orders: ReportedOrder[] }> {
   const bytes = await readInside(dir, 'report.csv');
-  if (bytes === undefined) throw new ReportFolderError(`${dir} has no report.csv.`);
+  if (bytes === undefined)
+    throw new UserError('report-folder.unusable', `${dir} has no report.csv.`);
   const text = bytes.toString('utf8');
   const delimiter = delimiterOf(text, 'row');
   const orders: ReportedOrder[] = [];
@@ -184,7 +189,7 @@ export async function recentReports(
   reportsDir: string,
   days: number,
   now: number,
-  onProblem: (error: ReportFolderError) => void,
+  onProblem: (error: KnownError) => void,
 ): Promise<ReportedSheet[]> {
   const since = now - days * 24 * 60 * 60 * 1000;
   const found: ReportedSheet[] = [];
@@ -193,7 +198,7 @@ export async function recentReports(
       const sheet = await readReportedSheet(join(reportsDir, name));
       if (sheet !== undefined && Date.parse(sheet.finishedAt) >= since) found.push(sheet);
     } catch (error) {
-      if (!(error instanceof ReportFolderError)) throw error;
+      if (!isKnown(error, 'report-folder.unusable')) throw error;
       onProblem(error);
     }
   }

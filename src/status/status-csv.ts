@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 
 import { neutraliseCell } from '../sheets/excel-text.js';
-import { delimiterOf, readCsvRecords, readInside, ReportFolderError } from './report-folder.js';
+import { delimiterOf, readCsvRecords, readInside } from './report-folder.js';
+import { UserError } from '../errors.js';
 
 export const STATUS_COLUMNS = [
   'row',
@@ -35,7 +36,7 @@ export const STATUS_FILE = 'status.csv';
 
 /**
  * The lines of the folder's status.csv by order id (each order's in file order); undefined when
- * there is none. A file that cannot be read is a ReportFolderError.
+ * there is none. A file that cannot be read is a UserError ('report-folder.unusable').
  */
 export async function readStatusLines(dir: string): Promise<Map<string, StatusLine[]> | undefined> {
   const bytes = await readInside(dir, STATUS_FILE);
@@ -82,9 +83,13 @@ export async function writeStatusCsv(
   } catch (error) {
     await rm(tmp, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new ReportFolderError(`${dir} is gone: its ${STATUS_FILE} cannot be written.`, {
-        cause: error,
-      });
+      throw new UserError(
+        'report-folder.unusable',
+        `${dir} is gone: its ${STATUS_FILE} cannot be written.`,
+        {
+          cause: error,
+        },
+      );
     throw error;
   }
 }

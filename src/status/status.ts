@@ -10,13 +10,9 @@ import type { Context } from '../context.js';
 import type { ChangedOrder, OrderSnapshot } from '../notify/events.js';
 import { queueNotification } from '../notify/queue-notification.js';
 import { type OrderReading, readOrder } from './read-order.js';
-import {
-  readReportedOrders,
-  type ReportedOrder,
-  type ReportedSheet,
-  ReportFolderError,
-} from './report-folder.js';
+import { readReportedOrders, type ReportedOrder, type ReportedSheet } from './report-folder.js';
 import { readStatusLines, type StatusLine, writeStatusCsv } from './status-csv.js';
+import { isKnown, UserError } from '../errors.js';
 
 export interface SheetStatus {
   sheetId: string;
@@ -52,7 +48,8 @@ export async function refreshSheetStatus(
   options: StatusOptions = {},
 ): Promise<SheetStatus> {
   if (sheet.connectionId !== ctx.connection.id) {
-    throw new ReportFolderError(
+    throw new UserError(
+      'report-folder.unusable',
       `sheet ${sheet.sheetId} was imported through connection ${sheet.connectionName ?? sheet.connectionId ?? '(none named)'}, not "${ctx.connection.name}": its orders are read only with its own connection's token.`,
     );
   }
@@ -121,7 +118,7 @@ async function previousLines(ctx: Context, dir: string): Promise<Map<string, Sta
   try {
     return (await readStatusLines(dir)) ?? new Map();
   } catch (error) {
-    if (!(error instanceof ReportFolderError)) throw error;
+    if (!isKnown(error, 'report-folder.unusable')) throw error;
     ctx.logger.warn({ reportDir: dir, reason: error.message }, 'previous status.csv ignored');
     return new Map();
   }

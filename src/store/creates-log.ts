@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
 import { openInsideIfThere, AttachmentRefused } from '../orders/open-attachment.js';
+import { CREATES_LOG_IDLE_MS } from '../policy.js';
 
 /** The folder of the logs, beside the sheets' private copies (`$DATA_DIR/sheets`). */
 export function createsDirOf(sheetsDir: string): string {
@@ -46,7 +47,7 @@ export class CreatesLog {
 
   constructor(
     readonly dir: string,
-    private readonly idleMs = 2000,
+    private readonly idleMs = CREATES_LOG_IDLE_MS,
   ) {}
 
   /** Written before the create leaves: if this fails, nothing was sent. */

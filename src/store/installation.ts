@@ -13,7 +13,7 @@ import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { z } from 'zod';
-import { Refused } from '../errors.js';
+import { UserError } from '../errors.js';
 
 export const INSTALLATION_FILE = 'installation.json';
 
@@ -26,24 +26,16 @@ export interface Installation {
   created: boolean;
 }
 
-/** The marker could not be read or written: the data folder is not this process's to use. */
-export class InstallationMarkerError extends Refused {
-  override name = 'InstallationMarkerError';
-  constructor(
-    readonly path: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
 const MARKER = z.object({
   id: z.string().regex(/^[0-9a-f]{16}$/),
   createdAt: z.string().min(1).max(64),
 });
 
-/** The data folder's marker, written the first time (by exactly one of racing processes). */
+/**
+ * The data folder's marker, written the first time (by exactly one of racing processes). One that
+ * cannot be read or written is a UserError ('installation.marker-unusable'): the data folder is
+ * not this process's to use until a person looks.
+ */
 export async function installationOf(
   dataDir: string,
   now: () => number = Date.now,
@@ -64,7 +56,7 @@ export async function installationOf(
   }
   const won = await readMarker(path);
   if (won === undefined)
-    throw new InstallationMarkerError(path, `${path} vanished as it was written.`);
+    throw new UserError('installation.marker-unusable', `${path} vanished as it was written.`);
   return { ...won, created: won.id === fresh.id };
 }
 
@@ -80,7 +72,10 @@ async function readMarker(path: string): Promise<Omit<Installation, 'created'> |
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if ((error as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new InstallationMarkerError(path, `${path} is a link: it must be a file of its own.`);
+      throw new UserError(
+        'installation.marker-unusable',
+        `${path} is a link: it must be a file of its own.`,
+      );
     throw error;
   }
   let parsed: unknown;
@@ -94,9 +89,9 @@ async function readMarker(path: string): Promise<Omit<Installation, 'created'> |
   return marker.data;
 }
 
-function damaged(path: string, cause: unknown): InstallationMarkerError {
-  return new InstallationMarkerError(
-    path,
+function damaged(path: string, cause: unknown): UserError {
+  return new UserError(
+    'installation.marker-unusable',
     `${path} is damaged: it names this data folder, so it is never rewritten by hand; restore it from a backup, or remove it if this data folder was never used with a Redis before.`,
     { cause },
   );

@@ -16,11 +16,6 @@ import type { Installation } from './installation.js';
 import type { Keys } from './keys.js';
 import { Refused } from '../errors.js';
 
-/** Redis no longer has this installation's data: nothing may be created until the rebuild. */
-export class RedisForgotError extends Refused {
-  override name = 'RedisForgotError';
-}
-
 export type MarkerState =
   /** The connection's ledger is whole in this Redis. */
   | 'known'
@@ -122,7 +117,7 @@ export async function markRebuilt(
 
 /**
  * A data folder used before and a Redis with nothing of it: the connection's ledger is gone, so
- * nothing of it may be imported until `ledger rebuild` (RedisForgotError). Marks a first use.
+ * nothing of it may be imported until `ledger rebuild` (Refused, 'redis.forgot'). Marks a first use.
  */
 export async function refuseForgetful(
   redis: Redis,
@@ -132,7 +127,8 @@ export async function refuseForgetful(
   now: () => number,
 ): Promise<void> {
   if ((await checkMarker(redis, keys, installation, connection.id, now)) !== 'forgot') return;
-  throw new RedisForgotError(
+  throw new Refused(
+    'redis.forgot',
     `Redis has none of this data folder's imports (it restarted without its data, or it is another Redis): the duplicates ledger of connection "${connection.name}" is gone, so its imports are refused until you run \`order-importer ledger rebuild\`.`,
   );
 }

@@ -15,12 +15,12 @@ import type { Redis } from 'ioredis';
 
 import type { Keys } from './keys.js';
 import type { Ledger, RowRef } from './ledger.js';
-import { RedisForgotError } from './redis-marker.js';
 
 // What opening the stores needs of the installation's marker, from here (stores.ts).
 export type { Installation } from './installation.js';
 export { markerField, markerKept, refuseForgetful } from './redis-marker.js';
 import { ANSWER, BEGIN, CLAIM_CREATE, UNCLAIM } from './row-scripts.js';
+import { Refused } from '../errors.js';
 
 /** What is stored of a row's create and uploads. */
 export type Progress =
@@ -139,7 +139,7 @@ export class RowProgress {
   /**
    * In one step: is the row final; what is stored of it; else its ledger `key` claimed (when it
    * has one) and its create claimed (`claim`, an entry of `sentEntry`) when asked for. Throws
-   * RedisForgotError when Redis lost the installation's data.
+   * Refused ('redis.forgot') when Redis lost the installation's data.
    */
   async begin(
     me: RowRef,
@@ -215,8 +215,9 @@ export class RowProgress {
   }
 }
 
-function forgot(): RedisForgotError {
-  return new RedisForgotError(
+function forgot(): Refused {
+  return new Refused(
+    'redis.forgot',
     "Redis no longer has this installation's data: no create is sent until `order-importer ledger rebuild` has run.",
   );
 }

@@ -38,11 +38,16 @@ import { sheetFormat } from '../sheets/records.js';
 import { hashFile, ScanTap, type SheetScan } from '../sheets/scan.js';
 import { echoFilePath } from './taken-sheet.js';
 
-/** The sheet kept changing while it was copied: queue it again once it is saved. */
-export class SheetUnsettledError extends UserError {
-  override name = 'SheetUnsettledError';
-  /** Once the sheet is written whole, the same import succeeds. */
-  override readonly retryable = true;
+/**
+ * The sheet kept changing while it was copied: queue it again once it is saved. Retryable: once
+ * the sheet is written whole, the same import succeeds.
+ */
+function unsettled(path: string): UserError {
+  return new UserError(
+    'sheet.unsettled',
+    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
+    { retryable: true },
+  );
 }
 
 export interface TakenSheet {
@@ -115,9 +120,7 @@ export async function takeSheetCopy(
       await rm(partial, { force: true }); // gone already once renamed
     }
   }
-  throw new SheetUnsettledError(
-    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
-  );
+  throw unsettled(path);
 }
 
 /**
@@ -131,9 +134,7 @@ export async function takeSheetInPlace(path: string): Promise<TakenSheet> {
     const taken = await readInPlace(path);
     if (taken !== undefined) return taken;
   }
-  throw new SheetUnsettledError(
-    `${path} kept changing while it was being queued: wait until it is saved completely, then queue it again.`,
-  );
+  throw unsettled(path);
 }
 
 /**

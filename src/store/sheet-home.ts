@@ -25,19 +25,6 @@ export function elsewhereWaitMs(started: number, random: () => number = Math.ran
   return Math.round(ceiling * (0.5 + random() / 2));
 }
 
-/** The sheet's files are on another installation's disk: its job goes back to wait for it. */
-export class SheetElsewhereError extends NotYet {
-  override name = 'SheetElsewhereError';
-  constructor(
-    message: string,
-    readonly installation: string,
-    /** How long the job waits before it is looked at again (elsewhereWaitMs). */
-    override readonly retryInMs: number,
-  ) {
-    super(message, retryInMs);
-  }
-}
-
 /** What the check needs (a context has it). */
 export interface HomeParts {
   store: SheetStore;
@@ -55,7 +42,7 @@ export async function awayFromHome(
   sheetId: string,
   /** How many times the job asking was taken by a worker (BullMQ's attemptsStarted). */
   started: number,
-): Promise<SheetElsewhereError | undefined> {
+): Promise<NotYet | undefined> {
   const place = await parts.store.placeOf(sheetId);
   const home = place?.installation;
   if (home === undefined || home === parts.installation.id) return undefined;
@@ -63,5 +50,5 @@ export async function awayFromHome(
   const message = `sheet ${sheetId} waits for a worker of data folder ${folder}(installation ${home}): its files are on that disk, not on this process's (installation ${parts.installation.id}). Its jobs are left to such a worker; start one there (\`order-importer worker\` with that DATA_DIR) if none runs.`;
   if (parts.store.firstTimeAway(sheetId))
     parts.logger.warn({ sheetId, installation: home, dataDir: place?.dataDir }, message);
-  return new SheetElsewhereError(message, home, elsewhereWaitMs(started));
+  return new NotYet('sheet.elsewhere', message, { retryInMs: elsewhereWaitMs(started) });
 }

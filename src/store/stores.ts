@@ -39,7 +39,7 @@ export async function openStores(
     logger: Logger;
     now: () => number;
     /**
-     * The data folder's marker: refused (RedisForgotError) in a Redis that lost its data, and
+     * The data folder's marker: refused (Refused, 'redis.forgot') in a Redis that lost its data, and
      * checked by each create's claim (redis-marker.ts); none: neither (a tool, a test).
      */
     installation?: Installation;

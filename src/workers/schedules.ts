@@ -49,10 +49,6 @@ export async function startSchedules(
   return { close: () => worker.close() };
 }
 
-export class StatusScheduleError extends UserError {
-  override name = 'StatusScheduleError';
-}
-
 /** Makes Redis hold the refresh's schedule on `cron`, or none for `off`. */
 export async function syncStatusSchedule(ctx: Context, cron: string): Promise<void> {
   if (cron === 'off') {
@@ -69,7 +65,8 @@ export async function syncStatusSchedule(ctx: Context, cron: string): Promise<vo
       },
     );
   } catch (error) {
-    throw new StatusScheduleError(
+    throw new UserError(
+      'status.schedule-invalid',
       `STATUS_SYNC_CRON "${cron}" is not a cron pattern (${(error as Error).message}).`,
       { cause: error },
     );

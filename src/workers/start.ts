@@ -12,7 +12,7 @@ import { rowsProcessor } from '../../jobs/rows.js';
 import { sheetsProcessor } from '../../jobs/sheets.js';
 import { statusProcessor } from '../../jobs/status.js';
 import type { Context } from '../context.js';
-import { bullConnection } from '../queue/queues.js';
+import { workerOptions } from '../queue/queues.js';
 import { reportFailures, settleWhenGivenUp } from './failures.js';
 
 /** A limiter that no number of row jobs reaches (BullMQ's rate-limit hold is far above it). */
@@ -20,15 +20,7 @@ const NO_JOB_CAP = { max: 1_000_000_000, duration: 60_000 };
 
 export async function startWorkers(ctx: Context): Promise<void> {
   const { settings, queues } = ctx;
-  const options = (concurrency: number) => ({
-    connection: bullConnection(settings.redisUrl),
-    prefix: settings.prefix,
-    concurrency,
-    lockDuration: settings.lockMs,
-    stalledInterval: Math.max(500, Math.floor(settings.lockMs / 2)),
-    // A stalled row job resumes from its recorded step: stalls are safe to recover from.
-    maxStalledCount: 50,
-  });
+  const options = (concurrency: number) => workerOptions(settings, concurrency);
   const sheets = new Worker(queues.sheets.name, sheetsProcessor(ctx), options(2));
   const rows = new Worker(queues.rows.name, rowsProcessor(ctx), {
     ...options(settings.concurrency),

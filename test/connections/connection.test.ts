@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 
 import {
   apiIdentity,
-  ConnectionUrlError,
   connectionId,
   connectionOf,
   normaliseBaseUrl,
 } from '../../src/connections/connection.js';
+import { knownError } from '../helpers/known-error.js';
 
 describe('normaliseBaseUrl', () => {
   it.each([
@@ -33,7 +33,7 @@ describe('normaliseBaseUrl', () => {
     ['https://api.example.be/?debug=1', /query/],
     ['https://api.example.be/#x', /fragment/],
   ])('refuses %s', (given, message) => {
-    expect(() => normaliseBaseUrl(given)).toThrow(ConnectionUrlError);
+    expect(() => normaliseBaseUrl(given)).toThrow(knownError('Refused', 'connection.url-invalid'));
     expect(() => normaliseBaseUrl(given)).toThrow(message);
   });
 

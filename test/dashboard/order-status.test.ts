@@ -13,8 +13,9 @@ import {
   wallClock,
 } from '../../src/dashboard/order-status.js';
 import { StatusCache } from '../../src/dashboard/status-cache.js';
-import { STATUS_COLUMNS, STATUS_LIMITS, StatusUnreadable } from '../../src/dashboard/status-csv.js';
+import { STATUS_COLUMNS, STATUS_LIMITS } from '../../src/dashboard/status-csv.js';
 import { put, tempDir } from '../helpers/files.js';
+import { knownError } from '../helpers/known-error.js';
 
 /** The moment the tests look from, as the machine's wall clock (the API's dates are such). */
 const NOW = '2026-11-26 12:00:00';
@@ -231,7 +232,9 @@ describe("a row's order", () => {
     const dir = await statusDir(lines);
     await writeFile(join(dir, 'status.csv'), '3,"never closed\r\n', { flag: 'a' });
     expect((await ordersOfRows(dir, [1], true)).get(1)?.status).toBe('scheduled');
-    await expect(ordersOfRows(dir, [1], false)).rejects.toThrow(StatusUnreadable);
+    await expect(ordersOfRows(dir, [1], false)).rejects.toThrow(
+      knownError('Refused', 'status-csv.unreadable'),
+    );
   });
 
   it('shows at most 20 inspections of an order, and counts the rest', async () => {
@@ -264,7 +267,9 @@ describe('a hostile status.csv', () => {
     ],
   ])('is refused for %s, saying why', async (_what, content, why) => {
     const dir = await raw(content);
-    await expect(summariseStatus(dir, NOW)).rejects.toThrow(StatusUnreadable);
+    await expect(summariseStatus(dir, NOW)).rejects.toThrow(
+      knownError('Refused', 'status-csv.unreadable'),
+    );
     await expect(summariseStatus(dir, NOW)).rejects.toThrow(why);
   });
 
@@ -354,7 +359,7 @@ describe('the cache of summaries', () => {
     await writeFile(join(dir, 'status.csv'), 'not,a,status,file\r\n');
     const cache = new StatusCache();
     const seen = await cache.seen(dir, now);
-    expect(seen).toBeInstanceOf(StatusUnreadable);
+    expect(seen).toEqual(knownError('Refused', 'status-csv.unreadable'));
     expect(await cache.seen(dir, now)).toBe(seen);
     expect(cache.reads).toBe(1);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { StatusSummary } from '../../src/dashboard/order-status.js';
-import { StatusUnreadable } from '../../src/dashboard/status-csv.js';
+import { Refused } from '../../src/errors.js';
 import { orderCell, ordersSummary, statusCounts } from '../../src/dashboard/status-html.js';
 
 function summary(overrides: Partial<StatusSummary> = {}): StatusSummary {
@@ -67,7 +67,7 @@ describe("a sheet's orders as HTML", () => {
   });
 
   it('says why a status.csv could not be read, escaped', () => {
-    expect(ordersSummary(new StatusUnreadable('its header lacks <b>row</b>'))).toBe(
+    expect(ordersSummary(new Refused('status-csv.unreadable', 'its header lacks <b>row</b>'))).toBe(
       '<span class="bad status-problem">status.csv could not be read: its header lacks &lt;b&gt;row&lt;/b&gt;</span>',
     );
   });

@@ -5,10 +5,10 @@ import {
   CsvCells,
   fieldOf,
   mapHeader,
-  MappingError,
   ObjectCells,
   parseMapping,
 } from '../../src/orders/columns.js';
+import { knownError } from '../helpers/known-error.js';
 
 describe('fieldOf', () => {
   it.each([
@@ -43,7 +43,9 @@ describe('parseMapping', () => {
     [{ Straat: 5 }, /maps to 5/],
     [{ Straat: 'address1', straat: 'address2' }, /the column "straat" is mapped twice/],
   ])('refuses %j', (json, message) => {
-    expect(() => parseMapping(json, 'mapping.json')).toThrow(MappingError);
+    expect(() => parseMapping(json, 'mapping.json')).toThrow(
+      knownError('UserError', 'mapping.invalid'),
+    );
     expect(() => parseMapping(json, 'mapping.json')).toThrow(message);
   });
 });

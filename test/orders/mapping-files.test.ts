@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { fieldOf, MappingError } from '../../src/orders/columns.js';
+import { fieldOf } from '../../src/orders/columns.js';
 import {
   checkMappingSources,
   isMappingFile,
@@ -11,6 +11,7 @@ import {
   resolveMapping,
 } from '../../src/orders/mapping-files.js';
 import { put, tempDir } from '../helpers/files.js';
+import { knownError } from '../helpers/known-error.js';
 
 const root = await tempDir('mapping-files-');
 const flag = await put(root, 'flag.json', JSON.stringify({ Kolom: 'city' }));
@@ -31,7 +32,7 @@ async function refusal(work: Promise<unknown>): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(MappingError);
+  expect(error).toEqual(knownError('UserError', 'mapping.invalid'));
   return (error as Error).message;
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { fieldOf, MappingError } from '../../src/orders/columns.js';
+import { fieldOf } from '../../src/orders/columns.js';
 import {
   describeMapping,
   type Mapping,
@@ -12,6 +12,7 @@ import {
   parseMappingFile,
 } from '../../src/orders/mapping.js';
 import { packageRoot } from '../../src/package-root.js';
+import { knownError } from '../helpers/known-error.js';
 
 const source = { kind: 'beside' as const, file: '/inbox/gent/mapping.json' };
 const parse = (json: unknown): Mapping => parseMappingFile(json, source);
@@ -20,7 +21,7 @@ function refusal(json: unknown): string {
   try {
     parse(json);
   } catch (error) {
-    expect(error).toBeInstanceOf(MappingError);
+    expect(error).toEqual(knownError('UserError', 'mapping.invalid'));
     return (error as Error).message;
   }
   throw new Error(`${JSON.stringify(json)} was not refused`);
@@ -111,7 +112,9 @@ describe('parseMappingFile: the full form', () => {
   });
 
   it('refuses a stored mapping that does not say where it came from', () => {
-    expect(() => mappingFromRecord({ json: {} }, 'sheet S1')).toThrow(MappingError);
+    expect(() => mappingFromRecord({ json: {} }, 'sheet S1')).toThrow(
+      knownError('UserError', 'mapping.invalid'),
+    );
     expect(() =>
       mappingFromRecord({ source: { kind: 'elsewhere', file: 'x' }, json: {} }, 'sheet S1'),
     ).toThrow(/does not say where it came from/);

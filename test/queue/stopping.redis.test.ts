@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { openContext } from '../../src/context.js';
 import { runSheetJob } from '../../src/split/sheet-job.js';
-import { StoppingError } from '../../src/stopping.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { tempDir } from '../helpers/files.js';
 import {
@@ -16,6 +15,7 @@ import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { submitSheet } from '../../src/intake/submit.js';
 import { closeContext } from '../../src/workers/stop.js';
 import { startWorkers } from '../../src/workers/start.js';
+import { knownError } from '../helpers/known-error.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
@@ -94,7 +94,9 @@ describe('a graceful stop', () => {
         getJobCountByTypes: async () => waiting,
       },
     );
-    await expect(runSheetJob(ctx, 's-held')).rejects.toBeInstanceOf(StoppingError);
+    await expect(runSheetJob(ctx, 's-held')).rejects.toThrow(
+      knownError('NotYet', 'process.stopping'),
+    );
     expect(added.length).toBeLessThan(1200);
     waiting = 0;
     await runSheetJob({ ...ctx, stop: { ...stop, stopping: new AbortController() } }, 's-held');

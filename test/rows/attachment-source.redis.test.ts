@@ -5,11 +5,12 @@ import { Redis } from 'ioredis';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { openAttachment, SheetGoneError } from '../../src/rows/attachment-source.js';
+import { openAttachment } from '../../src/rows/attachment-source.js';
 import { Keys } from '../../src/store/keys.js';
 import { SheetStore } from '../../src/store/sheet-store.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { knownError } from '../helpers/known-error.js';
 
 let redis: TestRedis;
 let client: Redis;
@@ -74,7 +75,9 @@ describe('openAttachment', () => {
     const dir = await tempDir('attachment-source-');
     await put(dir, 'big.pdf', Buffer.alloc(11));
     const ctx = await context({ s1: join(dir, 'orders.csv') }, 10);
-    await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(SheetGoneError);
+    await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(
+      knownError('Refused', 'sheet.gone'),
+    );
     await expect(openAttachment(ctx, 's2', 'big.pdf')).rejects.toThrow(/sheet s2 has no record/);
     await expect(openAttachment(ctx, 's1', 'big.pdf')).rejects.toMatchObject({
       kind: 'too-large',

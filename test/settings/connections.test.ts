@@ -6,9 +6,10 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { ConnectionsConfigError, parseConnections } from '../../src/settings/connections.js';
+import { parseConnections } from '../../src/settings/connections.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
+import { knownError } from '../helpers/known-error.js';
 
 const configDir = '/etc/order-importer';
 const gent = { name: 'gent', apiBaseUrl: 'https://api.example.be', tokenFile: 'gent.token' };
@@ -22,7 +23,7 @@ function refusal(value: unknown): string {
   try {
     parse(value);
   } catch (error) {
-    expect(error).toBeInstanceOf(ConnectionsConfigError);
+    expect(error).toEqual(knownError('UserError', 'connections.invalid'));
     const message = (error as Error).message;
     expect(message).not.toContain('\n');
     return message;

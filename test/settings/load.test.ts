@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { contextSettings } from '../../src/app/process-parts.js';
-import { ConfigError, loadSettings } from '../../src/settings/load.js';
+import { loadSettings } from '../../src/settings/load.js';
+import { UserError } from '../../src/errors.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { put, tempDir } from '../helpers/files.js';
+import { knownError } from '../helpers/known-error.js';
 
 const cwd = await tempDir('settings-');
 
@@ -129,7 +131,7 @@ describe('loadSettings', () => {
     [{ SANDBOX_PLANNING_S: '-1' }, /^SANDBOX_PLANNING_S: must be at least 0 /],
   ])('refuses %j in one line naming the setting', async (env, message) => {
     const error = await loadSettings({ cwd, env }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toEqual(knownError('UserError', 'config.invalid'));
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
   });
@@ -157,7 +159,7 @@ describe('loadSettings', () => {
     const error = await loadSettings({ cwd, env: { API_BASE_URL: given } }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toEqual(knownError('UserError', 'config.invalid'));
     expect((error as Error).message).toMatch(/^API_BASE_URL: /);
     expect((error as Error).message).not.toContain('s3cret');
   });
@@ -183,7 +185,8 @@ describe('loadSettings', () => {
     const deep = `${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`;
     const configFile = await put(cwd, 'deep.json', `{"mapping":${deep}}`);
     await expect(loadSettings({ cwd, configFile })).rejects.toThrow(
-      new ConfigError(
+      new UserError(
+        'config.invalid',
         `--config ${configFile} is nested more than 64 levels deep: no setting is; check that it is the importer's config file.`,
       ),
     );
@@ -250,7 +253,7 @@ describe('cron patterns', () => {
     const error = await loadSettings({ cwd, env: { STATUS_SYNC_CRON: value } }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toEqual(knownError('UserError', 'config.invalid'));
     const message = (error as Error).message;
     expect(message).toMatch(/^STATUS_SYNC_CRON: must be a cron pattern of 5 or 6 fields/);
     expect(message).toMatch(why);
@@ -271,7 +274,7 @@ describe('cron patterns', () => {
       JSON.stringify({ schedules: [{ name: 'nightly', cron: '0 2 * * 9', dir: 'share' }] }),
     );
     const error = await loadSettings({ cwd, configFile }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toEqual(knownError('UserError', 'config.invalid'));
     expect((error as Error).message).toMatch(
       /^"schedules" in .*bad-schedule\.json: "nightly" has the cron pattern "0 2 \* \* 9", which .*9/,
     );
@@ -305,7 +308,7 @@ describe('DASHBOARD_HOSTS', () => {
       const error = await loadSettings({ cwd, env: { DASHBOARD_HOSTS: value } }).catch(
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(ConfigError);
+      expect(error).toEqual(knownError('UserError', 'config.invalid'));
       expect((error as Error).message).toMatch(
         /^DASHBOARD_HOSTS: must be host names or addresses separated by commas, e\.g\. .*\(got ".*"\)\.$/,
       );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConfigError, loadSandboxSettings } from '../../src/settings/load.js';
+import { loadSandboxSettings } from '../../src/settings/load.js';
 import { SETTING_ENV, SETTINGS, settingHelp } from '../../src/settings/table.js';
+import { knownError } from '../helpers/known-error.js';
 
 describe('the settings table', () => {
   it('gives each setting its own environment variable', () => {
@@ -63,7 +64,7 @@ describe('loadSandboxSettings', () => {
     ],
     [{ flags: { sandboxProxyBodyLimit: '0' } }, '--proxy-body-limit: must be more than 0.'],
   ])('names the flag or variable of a value it refuses: %j', (input, message) => {
-    expect(() => loadSandboxSettings(input)).toThrow(ConfigError);
+    expect(() => loadSandboxSettings(input)).toThrow(knownError('UserError', 'config.invalid'));
     expect(() => loadSandboxSettings(input)).toThrow(message);
   });
 });

@@ -12,7 +12,7 @@ import {
   withRowsQueue,
 } from '../helpers/pipeline.js';
 import { submitSheet } from '../../src/intake/submit.js';
-import { StoppingError } from '../../src/stopping.js';
+import { knownError } from '../helpers/known-error.js';
 
 describe('a sheet job that dies part-way and runs again', () => {
   it('neither skips a row nor enqueues one twice', async () => {
@@ -160,7 +160,9 @@ describe('a sheet job whose rows queue holds rows handed back to wait', () => {
           },
         },
       );
-      await expect(runSheetJob(ctx, 's-delayed')).rejects.toBeInstanceOf(StoppingError);
+      await expect(runSheetJob(ctx, 's-delayed')).rejects.toThrow(
+        knownError('NotYet', 'process.stopping'),
+      );
       expect((await t.ctx.store.get('s-delayed'))?.total).toBeUndefined();
     } finally {
       await t.close();

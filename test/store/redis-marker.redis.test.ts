@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Keys } from '../../src/store/keys.js';
 import { Ledger } from '../../src/store/ledger.js';
-import { checkMarker, markerField, RedisForgotError } from '../../src/store/redis-marker.js';
+import { checkMarker, markerField } from '../../src/store/redis-marker.js';
 import { RowProgress, sentEntry } from '../../src/store/row-progress.js';
 import { SheetStore } from '../../src/store/sheet-store.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { knownError } from '../helpers/known-error.js';
 
 let redis: TestRedis;
 let client: Redis;
@@ -59,8 +60,10 @@ describe('a create claimed in a Redis that lost the installation’s data', () =
     const progress = new RowProgress(client, keys, ledger, markerField(used.id, 'c9'));
     const me = { sheetId: 'forgot', row: 1 };
     const claim = sentEntry('1.aaaa', '2026-11-27T10:00:00.000Z');
-    await expect(progress.begin(me, { key: 'k', claim })).rejects.toBeInstanceOf(RedisForgotError);
-    await expect(progress.claim(me, claim)).rejects.toBeInstanceOf(RedisForgotError);
+    await expect(progress.begin(me, { key: 'k', claim })).rejects.toThrow(
+      knownError('Refused', 'redis.forgot'),
+    );
+    await expect(progress.claim(me, claim)).rejects.toThrow(knownError('Refused', 'redis.forgot'));
     expect(await ledger.lookup('k')).toBeUndefined();
     await client.hset(keys.installations, markerField(used.id, 'c9'), 'now');
     expect(await progress.begin(me, { key: 'k', claim })).toEqual({ kind: 'claimed' });

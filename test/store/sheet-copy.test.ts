@@ -19,7 +19,6 @@ import { describe, expect, it } from 'vitest';
 import {
   discardSheetCopy,
   readInPlace,
-  SheetUnsettledError,
   sheetChanged,
   sheetCopyPath,
   sheetSource,
@@ -28,6 +27,7 @@ import {
 } from '../../src/store/sheet-copy.js';
 import { SheetError } from '../../src/sheets/errors.js';
 import { put, tempDir } from '../helpers/files.js';
+import { knownError } from '../helpers/known-error.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -65,7 +65,7 @@ describe('takeSheetCopy', () => {
     const taking = takeSheetCopy(path, join(dir, 'sheets'), 's-1', {
       afterCopy: async (attempt) => appendFile(path, `R-${attempt + 1}\n`),
     });
-    await expect(taking).rejects.toBeInstanceOf(SheetUnsettledError);
+    await expect(taking).rejects.toThrow(knownError('UserError', 'sheet.unsettled'));
     await expect(taking).rejects.toThrow(/kept changing while it was being queued/);
     expect(await readdir(join(dir, 'sheets', 's-1'))).toEqual([]);
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { MappingError } from '../../src/orders/columns.js';
 import { mappingRecord, parseMappingFile } from '../../src/orders/mapping.js';
 import { type SheetRecord, sheetMapping } from '../../src/store/sheet-store.js';
+import { knownError } from '../helpers/known-error.js';
 
 const record = (mapping: unknown) => ({ sheetId: 'S1', mapping }) as unknown as SheetRecord;
 
@@ -19,12 +19,14 @@ describe('sheetMapping', () => {
   });
 
   it("refuses an older version's [column, field] pairs: migration 1 upgraded them at start-up", () => {
-    expect(() => sheetMapping(record([['straat', 'address1']]))).toThrow(MappingError);
+    expect(() => sheetMapping(record([['straat', 'address1']]))).toThrow(
+      knownError('UserError', 'mapping.invalid'),
+    );
   });
 
   it('refuses a stored mapping that is no longer one', () => {
     expect(() => sheetMapping(record({ source: { kind: 'beside', file: 'x' }, json: [] }))).toThrow(
-      MappingError,
+      knownError('UserError', 'mapping.invalid'),
     );
   });
 });

@@ -11,9 +11,10 @@ import { Keys } from '../../src/store/keys.js';
 import { ApiPace } from '../../src/store/pace.js';
 import { SheetStore } from '../../src/store/sheet-store.js';
 import { freePort } from '../../src/redis/local-server.js';
-import { RedisUnavailableError, resolveRedis } from '../../src/redis/resolve.js';
+import { resolveRedis } from '../../src/redis/resolve.js';
 import { testPipeline } from '../helpers/pipeline.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { knownError } from '../helpers/known-error.js';
 
 let redis: TestRedis;
 let client: Redis;
@@ -217,7 +218,7 @@ describe('resolveRedis', () => {
         defaultUrl: 'redis://127.0.0.1:1',
         binary: '/nonexistent/redis-server',
       }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(RedisUnavailableError);
+      expect(error).toEqual(knownError('UserError', 'redis.unavailable'));
       expect((error as Error).message).toMatch(/apt-get install redis-server/);
     } finally {
       await rm(dataDir, { recursive: true, force: true });

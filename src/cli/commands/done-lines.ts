@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { SheetProgress } from '../../store/progress.js';
 import { ROW_STATUSES } from '../../glossary.js';
 import { terminalText } from '../terminal-text.js';
+import { DONE_LOOK_MS } from '../../policy.js';
 
 export interface DoneAnnouncerOptions {
   progress(sheetId: string): Promise<SheetProgress | undefined>;
@@ -38,7 +39,7 @@ export class DoneAnnouncer {
         .finally(() => {
           this.#checking = undefined;
         });
-    }, options.everyMs ?? 1000);
+    }, options.everyMs ?? DONE_LOOK_MS);
     this.#timer.unref();
   }
 

@@ -85,7 +85,8 @@ export async function importCommand(
       redisWaitS: settings.redisWaitS,
       redisUrl: importer.redisUrl,
     });
-    if (outcome.fatal !== undefined) throw new UserError(`the import stopped: ${outcome.fatal}`);
+    if (outcome.fatal !== undefined)
+      throw new UserError('import.stopped', `the import stopped: ${outcome.fatal}`);
     if (stop.interrupted) {
       announce('Interrupted: rows in flight finish; run the same import again to resume the rest.');
       return 1;
@@ -111,5 +112,8 @@ export async function importCommand(
 async function mustBeFile(path: string): Promise<void> {
   const stats = await stat(path).catch(() => undefined);
   if (!stats?.isFile())
-    throw new UserError(`${path} ${stats ? 'is not a file' : 'does not exist'}.`);
+    throw new UserError(
+      'import.no-such-file',
+      `${path} ${stats ? 'is not a file' : 'does not exist'}.`,
+    );
 }

@@ -18,7 +18,6 @@ import { connectRedis } from '../../redis/connect.js';
 import {
   readReportedOrders,
   recentReports,
-  ReportFolderError,
   type ReportedOrder,
   type ReportedSheet,
 } from '../../status/report-folder.js';
@@ -33,6 +32,7 @@ import { Ledger, referenceKey } from '../../store/ledger.js';
 import { markRebuilt } from '../../store/redis-marker.js';
 import { keysFromSheet } from './ledger-sheet-keys.js';
 import type { SheetsOnDisk } from './ledger-sheet-source.js';
+import { isKnown } from '../../errors.js';
 
 /** What the rebuild reads, once for every connection. */
 export interface RebuildSources {
@@ -131,7 +131,7 @@ export async function rebuildLedger(
       await fromReport(report, connection.id, { sources, disk, entries, counts });
       counts.reports += 1;
     } catch (error) {
-      if (!(error instanceof ReportFolderError)) throw error;
+      if (!isKnown(error, 'report-folder.unusable')) throw error;
       sources.skipped.push(error.message);
     }
   }

@@ -10,13 +10,13 @@ import { basename, dirname, join, sep } from 'node:path';
 import { archivedJournal } from '../../intake/journal.js';
 import { journalMapping } from '../../intake/sheet-mapping.js';
 import type { Catalogue } from '../../orders/catalogue.js';
-import { MappingError } from '../../orders/columns.js';
 import { type MappingSources, resolveMapping } from '../../orders/mapping-files.js';
 import type { Mapping } from '../../orders/mapping.js';
 import { lstatIfThere } from '../../orders/open-attachment.js';
 import { hashFile } from '../../sheets/scan.js';
 import type { ReportedSheet } from '../../status/report-folder.js';
 import { sheetCopyPath } from '../../store/sheet-copy.js';
+import { isKnown } from '../../errors.js';
 
 /** Where a reported sheet's bytes may still be, and how its rows are read. */
 export interface SheetsOnDisk {
@@ -39,7 +39,7 @@ export async function sheetOnDisk(
   try {
     return { path, mapping: await mappingOf(path, report.sheetId, disk) };
   } catch (error) {
-    if (!(error instanceof MappingError)) throw error;
+    if (!isKnown(error, 'mapping.invalid')) throw error;
     return { why: `its mapping cannot be used (${error.message})` };
   }
 }

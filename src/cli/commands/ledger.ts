@@ -33,7 +33,10 @@ export async function ledgerCommand(
   io: CommandIo,
 ): Promise<number> {
   if (args.join(' ') !== 'rebuild')
-    throw new UserError(`order-importer ledger ${args.join(' ')}: the one action is "rebuild".`);
+    throw new UserError(
+      'ledger.unknown-action',
+      `order-importer ledger ${args.join(' ')}: the one action is "rebuild".`,
+    );
   const settings = await commandSettings(io, opts.config, opts.settings);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = chosenOnes(settings, opts.connection);

@@ -4,6 +4,7 @@
  */
 import type { SheetProgress } from '../../store/progress.js';
 import { terminalText } from '../terminal-text.js';
+import { PROGRESS_LINE_MS } from '../../policy.js';
 
 interface Sample {
   at: number;
@@ -20,7 +21,7 @@ export class ProgressBars {
   constructor(
     private readonly stream: NodeJS.WritableStream,
     private readonly now: () => number = Date.now,
-    private readonly plainEveryMs = 10_000,
+    private readonly plainEveryMs = PROGRESS_LINE_MS,
   ) {
     this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
   }

@@ -53,8 +53,8 @@ async function listen(
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       throw new UserError(
+        'sandbox.port-unavailable',
         `Cannot listen on ${input.host}:${input.port} (${code}): choose another --port.`,
-        1,
         { cause: error },
       );
     }

@@ -2,10 +2,9 @@
  * What `status` says of each sheet: read with the importer of its own connection (or not at all),
  * then a line for people, a JSON object for scripts, and a progress line on a terminal.
  */
-import { StatusFatalError } from '../../status/read-order.js';
-import { type ReportedSheet, ReportFolderError } from '../../status/report-folder.js';
+import { type ReportedSheet } from '../../status/report-folder.js';
 import { refreshSheetStatus, type SheetStatus } from '../../status/status.js';
-import { UserError } from '../../errors.js';
+import { isKnown, UserError } from '../../errors.js';
 import type { Importer } from '../../app/importer.js';
 import { shortPath } from '../setup.js';
 
@@ -40,8 +39,9 @@ export async function readSheet(
     return { sheet, status };
   } catch (error) {
     // A refused token is every sheet's of the connection: the run cannot go on.
-    if (error instanceof StatusFatalError) throw new UserError(error.message, 1, { cause: error });
-    if (!(error instanceof ReportFolderError)) throw error;
+    if (isKnown(error, 'status.api-unusable'))
+      throw new UserError(error.key, error.message, { cause: error });
+    if (!isKnown(error, 'report-folder.unusable')) throw error;
     return { sheet, error: error.message };
   } finally {
     progress.end();

@@ -55,20 +55,23 @@ async function oneSheet(target: string, settings: Settings, cwd: string): Promis
   if (stats !== undefined) {
     if (!stats.isDirectory())
       throw new UserError(
+        'status.target-unknown',
         `${target} is not a report folder (a folder with summary.json and report.csv), nor a sheet id.`,
       );
     const sheet = await readReportedSheet(path);
     if (sheet === undefined)
       throw new UserError(
+        'status.not-a-report-folder',
         `${target} is not a report folder: it has no summary.json and report.csv.`,
       );
     return sheet;
   }
   if (!/^[\w.-]+$/.test(target) || target.includes('/'))
-    throw new UserError(`${target} does not exist.`);
+    throw new UserError('status.target-missing', `${target} does not exist.`);
   const sheet = await reportOfSheet(settings.reportsDir, target);
   if (sheet === undefined)
     throw new UserError(
+      'status.no-report',
       `No report of sheet ${target} in ${settings.reportsDir} (REPORTS_DIR): give a sheet id as summary.json names it, or a report folder.`,
     );
   return sheet;

@@ -1,7 +1,6 @@
 /** `validate` on one sheet: its lines for a person, and its summary for `--json`. */
 import { stat } from 'node:fs/promises';
 
-import { MappingError } from '../../orders/columns.js';
 import type { Mapping } from '../../orders/mapping.js';
 import { SheetError } from '../../sheets/errors.js';
 import {
@@ -14,6 +13,7 @@ import {
 import type { SheetInfo } from '../../sheets/types.js';
 import type { Paint } from '../paint.js';
 import { terminalText as shown } from '../terminal-text.js';
+import { isKnown } from '../../errors.js';
 
 /** What `validate --json` prints per sheet. */
 export interface ValidateSummary {
@@ -95,7 +95,7 @@ export async function validateSheet(
     const counts = `${summary.total} row${summary.total === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid`;
     write(`  ${summary.invalid === 0 ? out.green(counts) : out.red(counts)}\n`);
   } catch (error) {
-    if (!(error instanceof SheetError) && !(error instanceof MappingError)) throw error;
+    if (!(error instanceof SheetError) && !isKnown(error, 'mapping.invalid')) throw error;
     summary.error = error.message;
     write(`${out.bold(name)}\n  ${out.red(`cannot be read: ${shown(error.message)}`)}\n`);
   }

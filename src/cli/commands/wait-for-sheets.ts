@@ -13,6 +13,7 @@ import { redactUrl } from '../../redis/url.js';
 import type { SheetProgress } from '../../store/progress.js';
 import { UserError } from '../../errors.js';
 import type { ProgressBars } from './progress-bars.js';
+import { IMPORT_LOOK_MS, NOTIFICATIONS_WAIT } from '../../policy.js';
 
 /** What waitForSheets needs of the context. */
 export interface Watched {
@@ -50,7 +51,7 @@ export async function waitForSheets(
   options: WaitForSheetsOptions,
 ): Promise<{ sheets: SheetProgress[]; fatal?: string }> {
   const now = options.now ?? Date.now;
-  const pollMs = options.pollMs ?? 300;
+  const pollMs = options.pollMs ?? IMPORT_LOOK_MS;
   let sheets: SheetProgress[] = [];
   let asking: Promise<Polled> | undefined;
   for (;;) {
@@ -89,7 +90,7 @@ export async function unlessRedisGone<T>(
   const done = new AbortController();
   const watchdog = (async (): Promise<never> => {
     for (;;) {
-      await sleep(options.pollMs ?? 300, undefined, { signal: done.signal });
+      await sleep(options.pollMs ?? IMPORT_LOOK_MS, undefined, { signal: done.signal });
       if (redisGone(outage, options, now)) throw redisGoneError(options);
     }
   })();
@@ -108,12 +109,14 @@ function redisGone(outage: RedisOutage, options: RedisWait, now: () => number): 
 /** Redis answers but no longer has a sheet it was given: nothing more will come of it. */
 function forgottenError(sheetId: string, options: RedisWait): UserError {
   return new UserError(
+    'redis.data-lost',
     `Redis at ${redactUrl(options.redisUrl)} lost its data (sheet ${sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run \`order-importer ledger rebuild\` before importing again, so that the orders made are duplicates, not second orders.`,
   );
 }
 
 function redisGoneError(options: RedisWait): UserError {
   return new UserError(
+    'redis.no-answer',
     `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
   );
 }
@@ -152,7 +155,7 @@ export async function waitForNotifications(
 ): Promise<number> {
   const jobIds = sheetIds.flatMap((id) => sheetDoneJobIds(ctx, id));
   if (jobIds.length === 0) return 0;
-  const deadline = Date.now() + (wait.timeoutMs ?? 30_000);
+  const deadline = Date.now() + (wait.timeoutMs ?? NOTIFICATIONS_WAIT.withinMs);
   let pending: readonly string[] = jobIds;
   let told = false;
   while (Date.now() < deadline && !(wait.stopped?.() ?? false)) {
@@ -166,7 +169,7 @@ export async function waitForNotifications(
     if (pending.length === 0) return 0;
     if (!told) announce(`Waiting for ${pending.length} notification(s) to be delivered…`);
     told = true;
-    await sleep(wait.pollMs ?? 200);
+    await sleep(wait.pollMs ?? NOTIFICATIONS_WAIT.everyMs);
   }
   announce(
     `${pending.length} notification(s) not delivered yet (the receiver is away or busy): they stay queued, and the next \`order-importer watch\` or \`worker\` on this Redis delivers them.`,

@@ -8,6 +8,7 @@ import type { SheetProgress } from '../../store/progress.js';
 import type { SheetStore } from '../../store/sheet-store.js';
 import { terminalText } from '../terminal-text.js';
 import { ProgressBars } from './progress-bars.js';
+import { PROGRESS_DRAW_MS, WATCH_PROGRESS_LINE_MS } from '../../policy.js';
 
 export interface WatchProgressOptions {
   now?: () => number;
@@ -36,8 +37,8 @@ export class WatchProgress {
     options: WatchProgressOptions = {},
   ) {
     this.#now = options.now ?? Date.now;
-    this.#everyMs = options.everyMs ?? 250;
-    this.#plainEveryMs = options.plainEveryMs ?? 60_000;
+    this.#everyMs = options.everyMs ?? PROGRESS_DRAW_MS;
+    this.#plainEveryMs = options.plainEveryMs ?? WATCH_PROGRESS_LINE_MS;
     this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
     // The bars keep the rates; off a terminal their own plain lines are never due.
     this.#bars = new ProgressBars(stream, this.#now, Infinity);

@@ -13,9 +13,9 @@ import type { Ledger } from '../ledger.js';
 import {
   apiIdentity,
   type ConnectionInfo,
-  ConnectionUrlError,
   normaliseBaseUrl,
 } from '../../connections/connection.js';
+import { isKnown } from '../../errors.js';
 
 /** The part of an old key before the row key (`<scope>|ref|…`, `<scope>|fp|…`) or the hash. */
 const LEDGER_FIELD = /^(.*?)\|(ref|fp)\|(.*)$/s;
@@ -85,7 +85,7 @@ function sameApi(scope: string, ours: string): boolean {
   try {
     return apiIdentity(normaliseBaseUrl(scope)) === ours;
   } catch (error) {
-    if (error instanceof ConnectionUrlError) return false;
+    if (isKnown(error, 'connection.url-invalid')) return false;
     throw error;
   }
 }
