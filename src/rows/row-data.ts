@@ -1,26 +1,9 @@
 /**
  * What a row job carries: the row as the sheet job validated it, nothing more. Its progress is
- * kept in Redis by row (store/row-progress.ts), read through rows/row-record.ts.
+ * kept in Redis by row (store/row-progress.ts), read through rows/row-record.ts. (The progress an
+ * older version kept on the job, `state`, was moved there at start-up: store/migrations/, number 2.)
  */
 import { z } from 'zod';
-
-/**
- * The progress an older version kept on the job itself, step by step. This version never writes
- * it; a job queued before the upgrade still carries it, and rows/row-record.ts reads it.
- */
-const olderStateSchema = z.object({
-  /** Set just before the create was sent; cleared when its answer was recorded. */
-  intent: z
-    .object({ sentAt: z.string(), attempt: z.number().int(), token: z.string().optional() })
-    .optional(),
-  orderId: z.number().int().optional(),
-  inspectionIds: z.array(z.number().int()).optional(),
-  fileIds: z.array(z.number().int().nullable()).default([]),
-  resent: z.array(z.number().int()).default([]),
-  uploading: z.number().int().optional(),
-  /** Its waits: counted beside the row's progress now (RowProgress.countWait), not read. */
-  waits: z.number().int().optional(),
-});
 
 export const rowJobSchema = z.object({
   /** The connection whose URL and token alone may send this row. */
@@ -39,8 +22,6 @@ export const rowJobSchema = z.object({
   ),
   /** The order exists already (a row dropped back from failed/): only its files are sent. */
   existingOrderId: z.number().int().optional(),
-  /** An older version's progress (olderStateSchema): absent from the jobs this one queues. */
-  state: olderStateSchema.optional(),
 });
 /** A row job's payload as it is queued (defaults not yet filled in). */
 export type RowJobData = z.input<typeof rowJobSchema>;

@@ -21,8 +21,8 @@ import { SENDER_WAITS } from '../policy.js';
 
 export async function startRow(ctx: Context, run: RowRun): Promise<Step> {
   if (run.record.kind !== 'none') {
-    // The job names its order (dropped back from failed/, or an older version's job), or an
-    // older version sent its create: nothing is claimed; what Redis holds of the row is read.
+    // The job names its order (dropped back from failed/): nothing is claimed; what Redis holds
+    // of the row is read.
     const begun = await ctx.progress.begin(run.me, { key: null });
     if (begun.kind === 'final') return 'final';
     return resume(ctx, run, begun.kind === 'progress' ? begun.progress : NOTHING, undefined);

@@ -1,9 +1,14 @@
-/** A row's state read in one place, from its progress in Redis and what its job carries. */
+/**
+ * A row's state read in one place, from its progress in Redis and what its job carries; a job an
+ * older version left with its progress on it read as migration 2 leaves it (its progress moved
+ * into the row's entry, the job stripped of it).
+ */
 import { describe, expect, it } from 'vitest';
 
 import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
 import { rowRecord } from '../../src/rows/row-record.js';
-import type { Progress } from '../../src/store/row-progress.js';
+import { movedEntry } from '../../src/store/migrations/002-row-state.js';
+import { decodeProgress, type Progress } from '../../src/store/row-progress.js';
 
 const SENT_AT = '2026-11-26T10:00:00.000Z';
 const EARLIER = '2026-11-25T09:00:00.000Z';
@@ -20,6 +25,25 @@ function job(files: number, extra: Partial<RowJobData> = {}) {
     attachments: Array.from({ length: files }, (_, k) => ({ path: `docs/${k}.pdf`, bytes: 9 })),
     ...extra,
   });
+}
+
+/** What an older version kept on a job (migration 2 reads it), defaults filled in. */
+interface OlderState {
+  intent?: { sentAt: string; attempt: number };
+  orderId?: number;
+  inspectionIds?: number[];
+  fileIds?: Array<number | null>;
+  resent?: number[];
+  uploading?: number;
+  waits?: number;
+}
+
+/** The row as read after migration 2 moved an older job's `state` into its entry. */
+function migrated(files: number, state: OlderState, progress: Progress, existingOrderId?: number) {
+  const older = { fileIds: [], resent: [], ...state };
+  const entry = movedEntry(older, existingOrderId, progress);
+  const after = entry === undefined ? progress : decodeProgress(entry);
+  return rowRecord(job(files, existingOrderId === undefined ? {} : { existingOrderId }), after);
 }
 
 function answered(order: Omit<Progress & { kind: 'answered' }, 'kind'>): Progress {
@@ -42,10 +66,8 @@ describe('a row with nothing in Redis', () => {
   });
 
   it('is the order an older version kept on its job, with its files', () => {
-    const older = job(2, {
-      state: { orderId: 7, inspectionIds: [70], fileIds: [1], resent: [0], uploading: 1 },
-    });
-    expect(rowRecord(older, NONE)).toEqual({
+    const state = { orderId: 7, inspectionIds: [70], fileIds: [1], resent: [0], uploading: 1 };
+    expect(migrated(2, state, NONE)).toEqual({
       kind: 'order',
       orderId: 7,
       inspectionIds: [70],
@@ -56,17 +78,16 @@ describe('a row with nothing in Redis', () => {
   });
 
   it("takes an older version's order over the one it was dropped back with", () => {
-    const older = job(0, { existingOrderId: 7, state: { orderId: 8 } });
-    expect(rowRecord(older, NONE)).toMatchObject({ kind: 'order', orderId: 8 });
+    expect(migrated(0, { orderId: 8 }, NONE, 7)).toMatchObject({ kind: 'order', orderId: 8 });
   });
 
-  it('is a create sent, with no claim, when an older version kept its intent on the job', () => {
-    const older = job(1, { state: { intent: { sentAt: EARLIER, attempt: 1 } } });
-    expect(rowRecord(older, NONE)).toEqual({ kind: 'sent', sentAt: EARLIER });
+  it('is a create sent, by a claim no attempt holds, when an older version kept its intent on the job', () => {
+    const record = migrated(1, { intent: { sentAt: EARLIER, attempt: 1 } }, NONE);
+    expect(record).toEqual({ kind: 'sent', claim: `sent|older.1|${EARLIER}`, sentAt: EARLIER });
   });
 
   it("ignores the waits an older version counted on the job (they are Redis's now)", () => {
-    expect(rowRecord(job(0, { state: { waits: 4 } }), NONE)).toEqual({ kind: 'none' });
+    expect(migrated(0, { waits: 4 }, NONE)).toEqual({ kind: 'none' });
   });
 });
 
@@ -82,10 +103,10 @@ describe('a row whose create is claimed in Redis', () => {
   });
 
   it("takes when it left from an older version's intent when the claim does not say", () => {
-    const older = job(1, { state: { intent: { sentAt: EARLIER, attempt: 1 } } });
-    expect(rowRecord(older, { kind: 'sent', claim: 'sent|1.abc' })).toEqual({
+    const intent = { intent: { sentAt: EARLIER, attempt: 1 } };
+    expect(migrated(1, intent, { kind: 'sent', claim: 'sent|1.abc' })).toEqual({
       kind: 'sent',
-      claim: 'sent|1.abc',
+      claim: `sent|1.abc|${EARLIER}`,
       sentAt: EARLIER,
     });
   });
@@ -140,19 +161,19 @@ describe('a row whose answer is in Redis', () => {
 
   it('wins over an order its job names', () => {
     const progress = answered({ orderId: 9, inspectionIds: [], fileIds: [5], resent: [] });
-    const older = job(1, { existingOrderId: 7, state: { orderId: 8, fileIds: [4] } });
-    expect(rowRecord(older, progress)).toMatchObject({ orderId: 9, fileIds: [5] });
+    const record = migrated(1, { orderId: 8, fileIds: [4] }, progress, 7);
+    expect(record).toMatchObject({ orderId: 9, fileIds: [5] });
   });
 
   it('wins over an intent its job kept', () => {
     const progress = answered({ orderId: 9, inspectionIds: [], fileIds: [], resent: [] });
-    const older = job(0, { state: { intent: { sentAt: EARLIER, attempt: 1 } } });
-    expect(rowRecord(older, progress)).toMatchObject({ kind: 'order', orderId: 9 });
+    const record = migrated(0, { intent: { sentAt: EARLIER, attempt: 1 } }, progress);
+    expect(record).toMatchObject({ kind: 'order', orderId: 9 });
   });
 
   it("written by an older version, takes the files from the job's state of the same order", () => {
-    const older = job(2, { state: { orderId: 9, fileIds: [1], resent: [0] } });
-    expect(rowRecord(older, answered({ orderId: 9, inspectionIds: [90] }))).toEqual({
+    const state = { orderId: 9, fileIds: [1], resent: [0] };
+    expect(migrated(2, state, answered({ orderId: 9, inspectionIds: [90] }))).toEqual({
       kind: 'order',
       orderId: 9,
       inspectionIds: [90],
@@ -162,8 +183,8 @@ describe('a row whose answer is in Redis', () => {
   });
 
   it("written by an older version, takes no files from the job's state of another order", () => {
-    const older = job(2, { state: { orderId: 8, fileIds: [1], resent: [0] } });
-    expect(rowRecord(older, answered({ orderId: 9, inspectionIds: [] }))).toMatchObject({
+    const state = { orderId: 8, fileIds: [1], resent: [0] };
+    expect(migrated(2, state, answered({ orderId: 9, inspectionIds: [] }))).toMatchObject({
       fileIds: [null, null],
       resent: [],
     });

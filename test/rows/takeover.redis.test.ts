@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { rowJobId } from '../../src/queue/queues.js';
 import { RowInterruption } from '../../src/rows/interruption.js';
 import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
 import { runRowJob } from '../../src/rows/row-job.js';
 import { SENDER_WAITS } from '../../src/policy.js';
 import type { RowJobHandle } from '../../src/rows/row-run.js';
+import { runMigrations } from '../../src/store/migrations/migrations.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
 import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
@@ -24,6 +26,24 @@ function rowJobHandle(data: RowJobData, attemptsStarted = 1): RowJobHandle {
     maxAttempts: 5,
   };
   return handle;
+}
+
+/**
+ * A row job as an older version queued it, its progress on the job (`state`), after the upgrade
+ * at start-up (store/migrations/, as openStores runs them): as a worker of this version gets it.
+ */
+async function queuedByOlderVersion(
+  t: TestPipeline,
+  data: RowJobData & { state: Record<string, unknown> },
+  attemptsStarted: number,
+): Promise<RowJobHandle> {
+  const jobId = rowJobId(data.sheetId, data.row);
+  await t.ctx.queues.rows.add('row', data, { jobId });
+  // This pipeline's start ran migration 2 before the job was there: as if it started now.
+  await t.ctx.redis.hdel(t.ctx.keys.migrations, '2');
+  await runMigrations({ redis: t.ctx.redis, keys: t.ctx.keys }, t.ctx.logger);
+  const job = await t.ctx.queues.rows.getJob(jobId);
+  return rowJobHandle(job?.data as RowJobData, attemptsStarted);
 }
 
 describe('one row job run by two workers at once (a stall taken over while the first still runs)', () => {
@@ -91,9 +111,11 @@ describe.each([
         key: null,
         order: validOrder(),
         attachments: [{ path: 'docs/plan.pdf', absolute: plan, bytes: 9 }],
-        ...(onJob && { state }),
       };
-      await runRowJob(t.ctx, rowJobHandle(data, 2));
+      const handle = onJob
+        ? await queuedByOlderVersion(t, { ...data, state }, 2)
+        : rowJobHandle(data, 2);
+      await runRowJob(t.ctx, handle);
       const outcomes = await t.ctx.store.outcomes('mid-upload', [1]);
       expect(outcomes).toEqual([
         expect.objectContaining({
@@ -110,20 +132,24 @@ describe('a row whose job an older version left with its create sent and no answ
     const t = await testPipeline({ workers: false });
     open.push(t);
     const sentAt = '2026-11-26T10:00:00.000Z';
-    const data: RowJobData = {
-      connectionId: t.config.connection.id,
-      sheetId: 'older-intent',
-      row: 1,
-      line: 2,
-      key: null,
-      order: validOrder(),
-      attachments: [],
-      state: { intent: { sentAt, attempt: 1 } },
-    };
+    const handle = await queuedByOlderVersion(
+      t,
+      {
+        connectionId: t.config.connection.id,
+        sheetId: 'older-intent',
+        row: 1,
+        line: 2,
+        key: null,
+        order: validOrder(),
+        attachments: [],
+        state: { intent: { sentAt, attempt: 1 } },
+      },
+      2,
+    );
     for (let wait = 1; wait <= SENDER_WAITS; wait++) {
-      await expect(runRowJob(t.ctx, rowJobHandle(data, 2))).rejects.toBeInstanceOf(RowInterruption);
+      await expect(runRowJob(t.ctx, handle)).rejects.toBeInstanceOf(RowInterruption);
     }
-    await runRowJob(t.ctx, rowJobHandle(data, 2));
+    await runRowJob(t.ctx, handle);
     const [outcome] = await t.ctx.store.outcomes('older-intent', [1]);
     expect(outcome?.status).toBe('needs-review');
     expect(outcome?.error).toContain(`the order was sent at ${sentAt}`);

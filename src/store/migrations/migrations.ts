@@ -21,6 +21,7 @@ import type { ConnectionInfo } from '../../connections/connection.js';
 import type { Keys } from '../keys.js';
 import type { Ledger } from '../ledger.js';
 import { sheetMappingPairs } from './001-sheet-mapping.js';
+import { rowStateOnJobs } from './002-row-state.js';
 import { adoptLegacyScope } from './legacy-scope.js';
 
 /** What a migration works on. */
@@ -39,7 +40,7 @@ export interface Migration {
 }
 
 /** Every migration, in the order they run. A new one gets the next number and a test. */
-export const MIGRATIONS: readonly Migration[] = [sheetMappingPairs];
+export const MIGRATIONS: readonly Migration[] = [sheetMappingPairs, rowStateOnJobs];
 
 /** Runs the migrations not yet recorded as done under this prefix; the numbers it ran. */
 export async function runMigrations(
