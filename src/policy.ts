@@ -95,6 +95,8 @@ export const CREATES_LOG_IDLE_MS = 2000;
 export const SHEET_COPY_ATTEMPTS = 3;
 /** A registration written by an older version waits for its record: tries, and the pause. */
 export const RECORD_WAIT = { tries: 40, everyMs: 50 } as const;
+/** Migration 2 reads one job again when its data or entry changed in between; more is a fault. */
+export const MIGRATION_JOB_TRIES = 10;
 /** A sheet job waiting for the import of the same content looks again this often. */
 export const DUPLICATE_SHEET_WAIT_MS = 2000;
 /** The longest another installation's job waits before a worker looks at it again. */

@@ -28,12 +28,11 @@ import {
   type OrderProgress,
   type Progress,
 } from '../row-progress.js';
+import { MIGRATION_JOB_TRIES } from '../../policy.js';
 import type { Migration, MigrationParts } from './migrations.js';
 
 /** Jobs read per round trip. */
 const BATCH = 200;
-/** Reads again of one job whose data or entry changed in between: more is a fault. */
-const MAX_TRIES = 10;
 
 /** The progress an older version kept on the job (row-data.ts before this migration). */
 const olderStateSchema = z.object({
@@ -118,7 +117,7 @@ export function movedEntry(
 /** Moves one job's `state`, if it has one; whether it did. */
 async function moveJob(parts: MigrationParts, jobKey: string): Promise<boolean> {
   const { redis, keys } = parts;
-  for (let tries = 0; tries < MAX_TRIES; tries++) {
+  for (let tries = 0; tries < MIGRATION_JOB_TRIES; tries++) {
     const data = await redis.hget(jobKey, 'data');
     // Most jobs have none: they are not parsed.
     if (data === null || !data.includes('"state"')) return false;
