@@ -162,6 +162,8 @@ export const REDIS_ANSWER_MS = 2000;
 export const REDIS_COMMAND_RETRIES = 3;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
+/** A port to listen on (the private redis-server's, a test's) is looked for this many times. */
+export const FREE_PORT_TRIES = 20;
 /** A sandbox's id file written by another process starting now: tries, and the pause. */
 export const SANDBOX_ID_WAIT = { tries: 20, everyMs: 50 } as const;
 /** BullMQ looks for stalled jobs every half JOB_LOCK_MS, but not more often than this. */

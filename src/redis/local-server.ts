@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PRIVATE_REDIS_START } from '../policy.js';
+import { FREE_PORT_TRIES, PRIVATE_REDIS_START } from '../policy.js';
 
 export interface LocalRedisOptions {
   /** Port to listen on; 0 takes a free one. @defaultValue 0 */
@@ -32,20 +32,51 @@ export function redisServerAvailable(binary = 'redis-server'): boolean {
   return probe.error === undefined && probe.status === 0;
 }
 
-export async function freePort(): Promise<number> {
+export async function freePort(random: () => number = Math.random): Promise<number> {
+  // Below the kernel's range for outgoing connections: a port from that range may be given to any
+  // client socket (a Redis connection, an HTTP request) between now and the moment it is bound.
+  const low = Math.max(LISTEN_PORTS_FROM + 1, await ephemeralLow());
+  for (let tries = 0; tries < FREE_PORT_TRIES; tries++) {
+    const port = LISTEN_PORTS_FROM + Math.floor(random() * (low - LISTEN_PORTS_FROM));
+    if ((await listenable(port)) !== undefined) return port;
+  }
+  const port = await listenable(0);
+  if (port === undefined) throw new Error('no free port found');
+  return port;
+}
+
+/** Where ports to listen on are looked for, up to the ephemeral range. */
+const LISTEN_PORTS_FROM = 10_000;
+
+/** The first port of the kernel's ephemeral range (Linux's default where it cannot be read). */
+async function ephemeralLow(): Promise<number> {
+  // No such file off Linux: its default range is as good a guess as any.
+  const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(
+    () => '32768 60999',
+  );
+  const low = Number(text.trim().split(/\s+/)[0]);
+  return Number.isInteger(low) && low > 0 ? low : 32768;
+}
+
+/** The port listened on and closed again (`port` 0: the kernel's pick); undefined when taken. */
+async function listenable(port: number): Promise<number | undefined> {
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen(port, '127.0.0.1', () => {
+      resolve(true);
+    });
   });
+  if (!listening) return undefined;
   const address = server.address();
   await new Promise<void>((resolve) =>
     server.close(() => {
       resolve();
     }),
   );
-  if (address === null || typeof address === 'string') throw new Error('no free port found');
-  return address.port;
+  return address === null || typeof address === 'string' ? undefined : address.port;
 }
 
 /** Starts a private redis-server bound to 127.0.0.1 and resolves once it answers PING. */
