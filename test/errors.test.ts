@@ -7,11 +7,13 @@ import { KnownError, NotYet, Refused, UserError } from '../src/errors.js';
 import { CatalogueError } from '../src/orders/catalogue.js';
 import { MappingError } from '../src/orders/columns.js';
 import { AttachmentRefused } from '../src/orders/open-attachment.js';
+import { packageRoot } from '../src/package-root.js';
 import { ConfigError } from '../src/settings/load.js';
 import { NotYetError } from '../src/split/not-yet.js';
 import { SheetUnsettledError } from '../src/store/sheet-copy.js';
 import { StoppingError } from '../src/stopping.js';
-import { ROOT } from './architecture/source-tree.js';
+
+const ROOT = packageRoot();
 
 /** Left to the changes of their folders (rows), which this one may not edit. */
 const LEFT = new Set(['src/rows/interruption.ts', 'src/rows/attachment-source.ts']);
