@@ -135,12 +135,20 @@ function keptSources(key: string): SourceModule[] | undefined {
   return kept.key === key ? kept.modules : undefined;
 }
 
-/** Written whole under another name, then renamed: a reader never sees half of it. */
+/**
+ * Written whole under another name, then renamed: a reader never sees half of it. Where
+ * node_modules may not be written, nothing is kept and the next run parses again.
+ */
 function keepSources(key: string, modules: SourceModule[]): void {
-  mkdirSync(dirname(CACHE), { recursive: true });
   const partial = `${CACHE}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(partial, JSON.stringify({ key, modules }));
-  renameSync(partial, CACHE);
+  try {
+    mkdirSync(dirname(CACHE), { recursive: true });
+    writeFileSync(partial, JSON.stringify({ key, modules }));
+    renameSync(partial, CACHE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (!['EACCES', 'EPERM', 'EROFS'].includes(code)) throw error;
+  }
 }
 
 /**
