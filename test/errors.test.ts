@@ -9,7 +9,9 @@ import { NotifyError } from '../src/notify/errors.js';
 import { AttachmentRefused } from '../src/orders/open-attachment.js';
 import { RowInterruption } from '../src/rows/interruption.js';
 import { SheetError } from '../src/sheets/errors.js';
-import { ROOT } from './architecture/source-tree.js';
+import { packageRoot } from '../src/package-root.js';
+
+const ROOT = packageRoot();
 
 /**
  * Every error class of the importer, with what it extends and why it is a class of its own. The

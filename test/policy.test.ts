@@ -3,9 +3,11 @@ import { join, relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { packageRoot } from '../src/package-root.js';
 import * as policy from '../src/policy.js';
 import { SETTINGS } from '../src/settings/table.js';
-import { ROOT } from './architecture/source-tree.js';
+
+const ROOT = packageRoot();
 
 /** A constant's name that says it is an attempt count, a wait, an interval or a period. */
 const POLICY_NAME =

@@ -3,13 +3,24 @@
  * architecture tests: which module imports which, how long each function is, and where it takes
  * the context.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-import ts from 'typescript';
+import type TS from 'typescript';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SOURCE_FOLDERS = ['src', 'jobs', 'sandbox'] as const;
+
+const require = createRequire(import.meta.url);
+let loaded: typeof TS | undefined;
+/** The compiler, loaded only when the sources must be parsed (half a second to load). */
+function compiler(): typeof TS {
+  loaded ??= require('typescript') as typeof TS;
+  return loaded;
+}
 
 export interface SourceModule {
   /** Repository-relative path, `src/store/ledger.ts`. */
@@ -27,7 +38,8 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-function importsOf(file: ts.SourceFile, path: string): string[] {
+function importsOf(file: TS.SourceFile, path: string): string[] {
+  const ts = compiler();
   const named = new Set<string>();
   for (const statement of file.statements) {
     const spec =
@@ -46,11 +58,12 @@ function importsOf(file: ts.SourceFile, path: string): string[] {
   return [...named];
 }
 
-function functionName(node: ts.Node): string {
-  const named = node as { name?: ts.Node };
+function functionName(node: TS.Node): string {
+  const ts = compiler();
+  const named = node as { name?: TS.Node };
   if (named.name && ts.isIdentifier(named.name)) return named.name.text;
   if (named.name && ts.isPrivateIdentifier(named.name)) return named.name.text;
-  const parent = node.parent as ts.Node | undefined;
+  const parent = node.parent as TS.Node | undefined;
   if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name))
     return parent.name.text;
   if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name))
@@ -58,9 +71,10 @@ function functionName(node: ts.Node): string {
   return '(anonymous)';
 }
 
-function functionsOf(file: ts.SourceFile): SourceModule['functions'] {
+function functionsOf(file: TS.SourceFile): SourceModule['functions'] {
+  const ts = compiler();
   const found: SourceModule['functions'] = [];
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const start = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
       const end = file.getLineAndCharacterOfPosition(node.getEnd()).line;
@@ -77,12 +91,64 @@ function functionsOf(file: ts.SourceFile): SourceModule['functions'] {
   return found;
 }
 
+/**
+ * Every source, parsed. Parsing them all (loading and warming up the compiler, mostly) costs
+ * about a second and a half of CPU in each test file that reads them, so what is found is kept
+ * in node_modules/.cache under a hash of all it is made from: each source's path and text, this
+ * file's text and the compiler's version. Any change to any of them parses again.
+ */
 export function readSources(): SourceModule[] {
-  return SOURCE_FOLDERS.flatMap((folder) => tsFiles(join(ROOT, folder))).map((absolute) => {
-    const path = relative(ROOT, absolute);
-    const file = ts.createSourceFile(path, readFileSync(absolute, 'utf8'), ts.ScriptTarget.Latest);
+  const sources = SOURCE_FOLDERS.flatMap((folder) => tsFiles(join(ROOT, folder))).map(
+    (absolute) => ({ path: relative(ROOT, absolute), text: readFileSync(absolute, 'utf8') }),
+  );
+  const key = sourcesKey(sources);
+  const kept = keptSources(key);
+  if (kept !== undefined) return kept;
+  const ts = compiler();
+  const modules = sources.map(({ path, text }) => {
+    const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest);
     return { path, imports: importsOf(file, path), functions: functionsOf(file) };
   });
+  keepSources(key, modules);
+  return modules;
+}
+
+const CACHE = join(ROOT, 'node_modules', '.cache', 'architecture-sources.json');
+
+function sourcesKey(sources: readonly { path: string; text: string }[]): string {
+  const hash = createHash('sha256');
+  const manifest = require('typescript/package.json') as { version: string };
+  hash.update(`${manifest.version}\0${readFileSync(fileURLToPath(import.meta.url), 'utf8')}\0`);
+  for (const { path, text } of sources) hash.update(`${path}\0${text}\0`);
+  return hash.digest('hex');
+}
+
+function keptSources(key: string): SourceModule[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(CACHE, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const kept = JSON.parse(text) as { key: string; modules: SourceModule[] };
+  return kept.key === key ? kept.modules : undefined;
+}
+
+/**
+ * Written whole under another name, then renamed: a reader never sees half of it. Where
+ * node_modules may not be written, nothing is kept and the next run parses again.
+ */
+function keepSources(key: string, modules: SourceModule[]): void {
+  const partial = `${CACHE}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  try {
+    mkdirSync(dirname(CACHE), { recursive: true });
+    writeFileSync(partial, JSON.stringify({ key, modules }));
+    renameSync(partial, CACHE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (!['EACCES', 'EPERM', 'EROFS'].includes(code)) throw error;
+  }
 }
 
 /**

@@ -3,8 +3,9 @@
  * part, a bomb. `workbookParts` gives the parts of a plain workbook as zip entries (helpers/zip.ts
  * writes them); a test reorders, drops or spoils them.
  */
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync } from 'node:zlib';
 
+import { repeatedCrc32 } from './crc.js';
 import type { RawEntry } from './zip.js';
 
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -86,7 +87,8 @@ export function workbookParts(spec: PartsSpec): RawEntry[] {
 
 /**
  * `times` copies of `chunk`, deflated in a second: the chunk is deflated once, from a fresh
- * state and flushed to a byte boundary, so its deflated bytes can simply be repeated.
+ * state and flushed to a byte boundary, so its deflated bytes can simply be repeated; their
+ * checksum too is found without reading the copies (helpers/crc.ts).
  */
 export function repeatedDeflate(
   chunk: string,
@@ -95,8 +97,7 @@ export function repeatedDeflate(
   const one = Buffer.from(chunk);
   const piece = deflateRawSync(one, { finishFlush: constants.Z_SYNC_FLUSH });
   const last = deflateRawSync(Buffer.alloc(0));
-  let crc = 0;
-  for (let i = 0; i < times; i++) crc = crc32(one, crc);
+  const crc = repeatedCrc32(one, times);
   const pieces = Array.from({ length: times }, () => piece);
   return { packed: Buffer.concat([...pieces, last]), size: one.length * times, crc };
 }

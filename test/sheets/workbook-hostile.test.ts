@@ -5,11 +5,13 @@
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SheetError } from '../../src/sheets/errors.js';
 import { readRecords } from '../../src/sheets/records.js';
+import { crc32Joined, repeatedCrc32 } from '../helpers/crc.js';
 import { put, tempDir } from '../helpers/files.js';
 import { inlineRow, repeatedDeflate, workbookParts } from '../helpers/xlsx-parts.js';
 import { type RawEntry, rawZip } from '../helpers/zip.js';
@@ -138,5 +140,23 @@ describe('a hostile workbook is refused in one plain line, nothing left behind',
     expect(
       await refusal(withSheet({ data: '<worksheet><sheetData><row><c><v>1</c></row>' })),
     ).toMatch(/damaged/);
+  });
+});
+
+describe("a bomb's checksum, found without reading its copies", () => {
+  it("is zlib's checksum of the copies read byte by byte", () => {
+    for (const [chunk, times] of [
+      ['<row/>', 0],
+      ['<row/>', 1],
+      ['<row/>', 2],
+      ['<row/>', 7],
+      [ROW, 1000],
+      ['x'.repeat(65_537), 37],
+    ] as const) {
+      const one = Buffer.from(chunk);
+      const copies = Buffer.concat(Array.from({ length: times }, () => one));
+      expect(repeatedCrc32(one, times), `${times} × ${one.length} bytes`).toBe(crc32(copies));
+    }
+    expect(crc32Joined(crc32('order '), crc32('importer'), 8)).toBe(crc32('order importer'));
   });
 });
