@@ -2,31 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { rowJobId } from '../../src/queue/queues.js';
 import { RowInterruption } from '../../src/rows/interruption.js';
-import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
 import { runRowJob } from '../../src/rows/row-job.js';
 import { SENDER_WAITS } from '../../src/policy.js';
-import type { RowJobHandle } from '../../src/rows/row-run.js';
 import { runMigrations } from '../../src/store/migrations/migrations.js';
+import type { RowJobData } from '../../src/rows/row-data.js';
+import type { RowJobHandle } from '../../src/rows/row-run.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
 import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
+import { rowJobHandle } from '../helpers/row-job.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
-
-/** A row job as the processor hands it over, parsed, its data kept in memory. */
-function rowJobHandle(data: RowJobData, attemptsStarted = 1): RowJobHandle {
-  const handle: RowJobHandle = {
-    data: rowJobSchema.parse(data),
-    attemptsStarted,
-    attemptsMade: attemptsStarted - 1,
-    maxAttempts: 5,
-  };
-  return handle;
-}
 
 /**
  * A row job as an older version queued it, its progress on the job (`state`), after the upgrade

@@ -8,28 +8,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Context } from '../../src/context.js';
-import { type RowJobData, rowJobSchema } from '../../src/rows/row-data.js';
 import { runRowJob } from '../../src/rows/row-job.js';
-import type { RowJobHandle } from '../../src/rows/row-run.js';
+import type { RowJobData } from '../../src/rows/row-data.js';
 import { sandboxRequests } from '../helpers/api.js';
 import { put, tempDir } from '../helpers/files.js';
 import { recordTestSheet, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
 import { validOrder } from '../helpers/orders.js';
+import { rowJobHandle } from '../helpers/row-job.js';
 
 const open: TestPipeline[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
-
-function rowJobHandle(data: RowJobData, attemptsStarted: number): RowJobHandle {
-  const handle: RowJobHandle = {
-    data: rowJobSchema.parse(data),
-    attemptsStarted,
-    attemptsMade: attemptsStarted - 1,
-    maxAttempts: 5,
-  };
-  return handle;
-}
 
 const KILLED = 'the process was killed while the file waited for its turn';
 
