@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 
+import { afterEach } from 'vitest';
+
 import type { Context } from '../../src/context.js';
 import { freePort } from '../../src/redis/local-server.js';
 import type { SandboxOptionsInput } from '../../sandbox/options.js';
@@ -98,5 +100,23 @@ export async function testWatch(
       await sandbox.close();
       await redis.cleanup();
     },
+  };
+}
+
+/**
+ * `testWatch` for a test file whose watch processes are all closed after each test: call it
+ * once at the file's top level.
+ */
+export function watchesClosedAfterEach(): (
+  options?: Parameters<typeof testWatch>[0],
+) => Promise<TestWatch> {
+  const open: TestWatch[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((w) => w.close()));
+  });
+  return async (options = {}) => {
+    const w = await testWatch(options);
+    open.push(w);
+    return w;
   };
 }

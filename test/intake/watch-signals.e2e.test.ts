@@ -1,23 +1,15 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
-import { type TestWatch, testWatch } from '../helpers/watch.js';
+import { watchesClosedAfterEach } from '../helpers/watch.js';
 import { recentProgress } from '../../src/store/progress.js';
 
 // A watch process killed or stopped under an import (apart from watch.e2e.test.ts, so that the
 // two files, each a minute of imports, run side by side).
-const open_: TestWatch[] = [];
-afterEach(async () => {
-  await Promise.all(open_.splice(0).map((w) => w.close()));
-});
-async function watchFor(options: Parameters<typeof testWatch>[0] = {}): Promise<TestWatch> {
-  const w = await testWatch(options);
-  open_.push(w);
-  return w;
-}
+const watchFor = watchesClosedAfterEach();
 
 describe('order-importer watch killed', { timeout: 90_000 }, () => {
   it('resumes after being killed with SIGKILL mid-import: finished, no order twice, one report', async () => {

@@ -3,21 +3,13 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { Queue } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { put } from '../helpers/files.js';
 import { sheetRow, writeCsvSheet, type SheetRow } from '../helpers/sheets.js';
-import { type TestWatch, testWatch } from '../helpers/watch.js';
+import { watchesClosedAfterEach } from '../helpers/watch.js';
 
-const open_: TestWatch[] = [];
-afterEach(async () => {
-  await Promise.all(open_.splice(0).map((w) => w.close()));
-});
-async function watchFor(options: Parameters<typeof testWatch>[0] = {}): Promise<TestWatch> {
-  const w = await testWatch(options);
-  open_.push(w);
-  return w;
-}
+const watchFor = watchesClosedAfterEach();
 
 function csv(rows: readonly SheetRow[]): string {
   const columns = Object.keys(rows[0] ?? {});
