@@ -65,11 +65,15 @@ describe('a rate limit the API advertises only in its headers (API_RATE_LIMIT un
     expect(progress.counts.created).toBe(30);
 
     const requests = await sandboxRequests(t.sandbox.api);
-    expect(requests.filter((r) => r.status === 429)).toEqual([]);
-    expect(requests).toHaveLength(30);
+    // Kept at the limit, with next to no 429s (DESIGN §4): unpaced, six workers would meet about
+    // twenty in the first window. A request spaced by the pace that leaves late on a busy machine
+    // may still land in the next window with its own: one such refusal is obeyed, not a fault.
+    const refused = requests.filter((r) => r.status === 429);
+    expect(refused.length).toBeLessThanOrEqual(1);
+    expect(requests).toHaveLength(30 + refused.length);
     // Both processes sent requests, and every answer was heard by one of them.
     expect(heard.map((answers) => answers.length > 0)).toEqual([true, true]);
-    expect(heard.flat()).toHaveLength(30);
+    expect(heard.flat()).toHaveLength(30 + refused.length);
     const told = t.logs.filter((line) => line.includes('requests per window'));
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('"limit":10');
