@@ -107,13 +107,14 @@ describe('a rate limit the API advertises only in its headers (API_RATE_LIMIT un
     for (const r of requests)
       if (resets.length === 0 || r.at >= (resets.at(-1) ?? 0)) resets.push(r.at + windowMs);
     const resetAfter = (at: number) => resets.find((reset) => reset > at) ?? Infinity;
-    const creates = requests.filter((r) => r.method === 'POST');
     const spent = heard.filter((a) => a.headers['x-ratelimit-remaining'] === '0');
     expect(spent.length).toBeGreaterThan(0);
     const slack = 20; // the sandbox's clock is read twice per request
     for (const answer of spent) {
       const reset = resetAfter(answer.sentAt - slack);
-      const early = creates.filter((r) => r.at > answer.receivedAt && r.at < reset - slack);
+      // Sent by the importer once it had heard the 0: a request that left before may still
+      // reach the sandbox after it on a busy machine, and was no decision of the pace's.
+      const early = heard.filter((a) => a.sentAt > answer.receivedAt && a.sentAt < reset - slack);
       expect(early, `sent after the 0 heard at ${answer.receivedAt}`).toEqual([]);
     }
   });
