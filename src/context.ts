@@ -9,7 +9,12 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 
 import type { ApiClient } from './api/client.js';
-import type { ConnectionInfo } from './connections/connection.js';
+import {
+  type ConnectionInfo,
+  officeWords,
+  type Speech,
+  type Words,
+} from './connections/connection.js';
 import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, type Outage, reasonText } from './outage.js';
@@ -44,6 +49,8 @@ export interface ContextSettings extends QueueSettings {
   rowsHighWater?: number;
   /** Where events are told (src/notify/); none configured: nothing is queued. */
   notify?: NotifySettings;
+  /** What a person reads is in, unless the connection has its own (LANGUAGE; English). */
+  language?: Speech;
 }
 
 /** NOTIFY_* and SMTP_URL, checked (settings/table.ts): each channel whole, or absent. */
@@ -112,6 +119,11 @@ export interface Context extends Stores {
   workers: Worker[];
   /** Every create sent and answered, on disk beside the sheets' copies (store/creates-log.ts). */
   createsLog: CreatesLog;
+  /**
+   * The office's words: its reports and e-mails are in its connection's language, else the
+   * process's (docs/design.md "Language").
+   */
+  words: Words;
 }
 
 /**
@@ -177,6 +189,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     queues,
     workers: [],
     createsLog: new CreatesLog(createsDirOf(settings.sheetsDir)),
+    words: officeWords(parts.connection, settings.language),
   };
   redis.on('error', (error: Error) => {
     redisTrouble(ctx, error);

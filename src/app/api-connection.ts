@@ -43,6 +43,7 @@ export async function connectApi(
       token,
       name: configured.name,
       sandbox: false,
+      ...(configured.language !== undefined && { language: configured.language }),
     });
     return { baseUrl, token, connection, close: () => Promise.resolve() };
   }

@@ -118,6 +118,7 @@ export function contextSettings(settings: Settings, redisUrl: string): ContextSe
     // Any process may write a hot-folder sheet's report, so any may archive its work folder.
     archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
     ...notifyOf(settings),
+    language: settings.language,
   };
 }
 

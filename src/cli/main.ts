@@ -33,6 +33,7 @@ const IMPORTING: readonly SettingKey[] = [
   // flags to every command) and wait for Redis however long it takes.
   'redisWaitS',
   'embeddedSandboxPlanningS',
+  'language',
 ];
 
 /** Where an importing command sends orders: settings with no flag of their own. */
@@ -126,7 +127,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
       description:
         "ledger rebuild: after Redis lost its data (a restart without AOF), rebuild each connection's duplicates ledger from the reports (REPORTS_DIR) and the record of creates (DATA_DIR/creates), so that rows imported before are duplicates again; imports are refused until it has run. Exit 0 rebuilt, 1 fatal.",
       argument: ['<action...>', '"rebuild"'],
-      settings: ['dataDir', 'reportsDir', 'ledgerDays', 'embeddedSandboxPlanningS'],
+      settings: ['dataDir', 'reportsDir', 'ledgerDays', 'embeddedSandboxPlanningS', 'language'],
       afterHelp: WHERE_TO,
       options: [
         new Option(
@@ -147,7 +148,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       name: 'dashboard',
       description:
         'Serve the dashboard alone (imports overview, queues, /healthz, /readyz, /metrics) for the watch and worker processes sharing Redis; it imports nothing.',
-      settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts'],
+      settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts', 'language'],
     },
     async (_, options) => (await import('./commands/dashboard.js')).dashboardCommand(options, io),
   );
@@ -160,7 +161,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
         '[sheet...]',
         'report folders or sheet ids; none: every sheet reported in the last STATUS_DAYS (those whose orders are all final, STATUS_FINAL, are not read again)',
       ],
-      settings: ['dataDir', 'reportsDir', 'statusDays', 'apiWaitS', 'productsFile'],
+      settings: ['dataDir', 'reportsDir', 'statusDays', 'apiWaitS', 'productsFile', 'language'],
       afterHelp: WHERE_TO,
       options: [
         new Option(
@@ -178,7 +179,7 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       description:
         'Dry run: read, map and validate sheets and check their attachments, without any API call. Exit 0 all valid, 2 some invalid, 1 fatal.',
       argument: ['<sheet...>', SHEETS],
-      settings: ['productsFile', 'maxAttachmentMb'],
+      settings: ['productsFile', 'maxAttachmentMb', 'language'],
       options: [mapping(), connection(), json()],
     },
     async (sheets, options) =>

@@ -4,6 +4,8 @@
  * token — so that a row is only ever sent by a process holding that very URL and token, and so that
  * "imported before" means "imported through this connection".
  */
+import { DEFAULT_LANGUAGE, type Language, type Speech } from '../language/languages.js';
+import { wordsFor, type Words } from '../language/words.js';
 import { createHash } from 'node:crypto';
 import { Refused } from '../errors.js';
 
@@ -17,6 +19,8 @@ export interface ConnectionInfo {
   apiBaseUrl: string;
   /** The embedded sandbox: orders that reach no inspection company. */
   sandbox: boolean;
+  /** The office's language (its reports and e-mails), when its entry names one. */
+  language?: Language;
 }
 
 /**
@@ -93,7 +97,7 @@ export function connectionId(identity: string, token: string): string {
 
 /** The connection of a base URL (already normalised) and its token. */
 export function connectionOf(
-  parts: { apiBaseUrl: string; token: string; name: string; sandbox: boolean },
+  parts: { apiBaseUrl: string; token: string; name: string; sandbox: boolean; language?: Language },
   /** What the API is known as, when not its URL (the embedded sandbox: its data folder). */
   identity: string = apiIdentity(parts.apiBaseUrl),
 ): ConnectionInfo {
@@ -102,5 +106,19 @@ export function connectionOf(
     name: parts.name,
     apiBaseUrl: parts.apiBaseUrl,
     sandbox: parts.sandbox,
+    ...(parts.language !== undefined && { language: parts.language }),
   };
+}
+
+export type { Speech, Words };
+
+/**
+ * The office's words: what its reports and e-mails say, in its own language, else the
+ * process's (docs/design.md "Language").
+ */
+export function officeWords(
+  connection: Pick<ConnectionInfo, 'language'>,
+  processLanguage: Speech = DEFAULT_LANGUAGE,
+): Words {
+  return wordsFor(connection.language ?? processLanguage);
 }

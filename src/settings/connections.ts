@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { normaliseBaseUrl } from '../connections/connection.js';
 import { issueText } from './issue-text.js';
 import { isKnown, UserError } from '../errors.js';
+import { type Language, LANGUAGES } from '../language/languages.js';
 
 /** One office's connection, as the config file gives it, checked and with its paths resolved. */
 export interface ConfiguredConnection {
@@ -24,6 +25,8 @@ export interface ConfiguredConnection {
   inbox: string;
   /** Its column mapping file (absolute), when it has one. */
   mapping?: string;
+  /** The language of its reports and e-mails, when not the process's (nl, fr, en). */
+  language?: Language;
 }
 
 /**
@@ -111,6 +114,7 @@ const entrySchema = z.strictObject({
   tokenFile: path,
   inbox: inbox.optional(),
   mapping: path.optional(),
+  language: z.enum(LANGUAGES).optional(),
 });
 
 /**
@@ -153,6 +157,7 @@ function parseEntry(entry: unknown, index: number, configDir: string): Configure
     tokenFile: resolve(configDir, data.tokenFile),
     inbox: data.inbox ?? data.name,
     ...(data.mapping !== undefined && { mapping: resolve(configDir, data.mapping) }),
+    ...(data.language !== undefined && { language: data.language }),
   };
 }
 
@@ -160,7 +165,7 @@ function entryIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'is invalid';
   if (issue.code === 'unrecognized_keys')
-    return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; known: name, apiBaseUrl, tokenFile, inbox, mapping`;
+    return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language`;
   if (issue.path.length === 0) return `must be an object like { "name": "gent", … }`;
   return `${issue.path.join('.')} ${issueText(issue)}`;
 }

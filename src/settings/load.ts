@@ -25,6 +25,7 @@ import {
 import { jsonMistake } from '../orders/json-mistake.js';
 import { MAX_NESTING, nestsDeeperThan } from '../orders/json-depth.js';
 import { isKnown, UserError } from '../errors.js';
+import { languageOfEnvironment, type Speech } from '../language/languages.js';
 
 const nonEmpty = z.string().trim().min(1);
 /** `connection`: which of the config file's connections its sheets go to (see connections.ts). */
@@ -42,8 +43,13 @@ type Values<K extends SettingKey> = { [P in K]: SettingValue<P> };
 
 export type Settings = Omit<
   Values<ImporterSettingKey>,
-  'productsFile' | 'inboxDir' | 'reportsDir'
+  'productsFile' | 'inboxDir' | 'reportsDir' | 'language'
 > & {
+  /**
+   * What a person reads is in: `--language`, else `language` in the config file, else the
+   * environment as gettext reads it (language/languages.ts).
+   */
+  language: Speech;
   productsFile: string;
   inboxDir: string;
   reportsDir: string;
@@ -121,6 +127,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     workDir: folders.work,
     archiveDir: folders.archive,
     failedDir: folders.failed,
+    language: values.language ?? languageOfEnvironment(input.env ?? {}),
     productsFile: at(values.productsFile ?? defaultProductsFile()),
     ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile) }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),

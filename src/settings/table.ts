@@ -25,6 +25,7 @@ import {
   STATUS_DAYS,
 } from '../policy.js';
 import { isKnown } from '../errors.js';
+import { languageOf } from '../language/languages.js';
 
 export interface SettingEntry {
   env?: string;
@@ -303,6 +304,21 @@ export const SETTINGS = {
     env: 'DASHBOARD_PASSWORD',
     help: "the dashboard's password",
     schema: nonEmpty.optional(),
+  },
+  language: {
+    flag: '--language <code>',
+    help: 'language of what a person reads: nl, fr or en (log lines stay English)',
+    shownDefault: 'from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en',
+    named: '--language',
+    schema: z
+      .string()
+      .transform((text, context) => {
+        const language = languageOf(text);
+        if (language !== undefined) return language;
+        context.addIssue({ code: 'custom', message: 'must be nl, fr or en' });
+        return z.NEVER;
+      })
+      .optional(),
   },
   logLevel: {
     env: 'LOG_LEVEL',

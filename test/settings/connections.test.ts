@@ -132,9 +132,15 @@ describe('parseConnections', () => {
     expect(message).not.toContain('secret-token-123');
   });
 
+  it('takes an office’s own language, and only one the importer speaks', () => {
+    expect(parse([{ ...gent, language: 'nl' }])[0]?.language).toBe('nl');
+    expect(parse([gent])[0]).not.toHaveProperty('language');
+    expect(refusal([{ ...gent, language: 'de' }])).toMatch(/^entry 1 \("gent"\): language /);
+  });
+
   it('refuses a field it does not know, naming the known ones', () => {
     expect(refusal([{ ...gent, inboxDir: 'x' }])).toMatch(
-      /^entry 1 \("gent"\): unknown field "inboxDir"; known: name, apiBaseUrl, tokenFile, inbox, mapping$/,
+      /^entry 1 \("gent"\): unknown field "inboxDir"; known: name, apiBaseUrl, tokenFile, inbox, mapping, language$/,
     );
   });
 

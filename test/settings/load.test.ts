@@ -103,6 +103,20 @@ describe('loadSettings', () => {
     expect(contextSettings(settings, 'redis://127.0.0.1:6379').ledgerDays).toBe(30);
   });
 
+  it('takes the language from --language, then the config file, then LANGUAGE and the locale', async () => {
+    const dir = await tempDir();
+    const config = await put(dir, 'config.json', JSON.stringify({ language: 'fr' }));
+    const env = { LANGUAGE: 'de:nl', LANG: 'fr_BE.UTF-8' };
+    expect((await loadSettings({ cwd, env, flags: { language: 'en' } })).language).toBe('en');
+    expect((await loadSettings({ cwd, env, configFile: config })).language).toBe('fr');
+    expect((await loadSettings({ cwd, env })).language).toBe('nl');
+    expect((await loadSettings({ cwd, env: { LANG: 'fr_BE.UTF-8' } })).language).toBe('fr');
+    expect((await loadSettings({ cwd, env: {} })).language).toBe('en');
+    await expect(loadSettings({ cwd, flags: { language: 'de' } })).rejects.toThrow(
+      /^--language: must be nl, fr or en \(got "de"\)\.$/,
+    );
+  });
+
   it('ignores empty environment variables', async () => {
     expect((await loadSettings({ cwd, env: { CONCURRENCY: '' } })).concurrency).toBe(8);
   });

@@ -1,0 +1,8 @@
+/** Every text a person reads in French (Belgium): commande, contrôle, technicien, liste, ligne, pièce jointe, PEB. */
+import { cli } from './fr/cli.js';
+import { common } from './fr/common.js';
+import { dashboard } from './fr/dashboard.js';
+import { email } from './fr/email.js';
+import { rows } from './fr/rows.js';
+
+export const fr = { ...common, ...cli, ...rows, ...email, ...dashboard };
