@@ -4,5 +4,6 @@ import { common } from './en/common.js';
 import { dashboard } from './en/dashboard.js';
 import { email } from './en/email.js';
 import { rows } from './en/rows.js';
+import { sheets } from './en/sheets.js';
 
-export const en = { ...common, ...cli, ...rows, ...email, ...dashboard };
+export const en = { ...common, ...cli, ...sheets, ...rows, ...email, ...dashboard };

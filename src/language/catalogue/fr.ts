@@ -4,5 +4,6 @@ import { common } from './fr/common.js';
 import { dashboard } from './fr/dashboard.js';
 import { email } from './fr/email.js';
 import { rows } from './fr/rows.js';
+import { sheets } from './fr/sheets.js';
 
-export const fr = { ...common, ...cli, ...rows, ...email, ...dashboard };
+export const fr = { ...common, ...cli, ...sheets, ...rows, ...email, ...dashboard };

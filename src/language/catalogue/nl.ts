@@ -4,5 +4,6 @@ import { common } from './nl/common.js';
 import { dashboard } from './nl/dashboard.js';
 import { email } from './nl/email.js';
 import { rows } from './nl/rows.js';
+import { sheets } from './nl/sheets.js';
 
-export const nl = { ...common, ...cli, ...rows, ...email, ...dashboard };
+export const nl = { ...common, ...cli, ...sheets, ...rows, ...email, ...dashboard };
