@@ -4,7 +4,8 @@
  * (never through a link, its delimiter the one after `row`, formula guards dropped), and it is
  * hostile until read: its size, its lines, their number and each cell are bounded, and a file
  * that is not as the importer writes it is said to be so (Refused, 'status-csv.unreadable'),
- * never half shown.
+ * never half shown. The status the importer adds is read back as `not found` (the page says it
+ * in its reader's words), the API's as written.
  */
 import type { Readable } from 'node:stream';
 
@@ -16,6 +17,7 @@ import {
   openInsideIfThere,
 } from '../orders/open-attachment.js';
 import { restoreCell } from '../sheets/excel-text.js';
+import { statusRead } from '../notify/status-words.js';
 import { STATUS_COLUMNS, STATUS_FILE } from '../status/status-csv.js';
 import { importerCsvRecords } from './report-csv.js';
 import { Refused } from '../errors.js';
@@ -161,7 +163,8 @@ function statusLine(
     row,
     reference: cell('reference'),
     orderId: cell('order_id'),
-    orderStatus: cell('order_status'),
+    // The importer's `not found`, in whichever language the office's status.csv says it.
+    orderStatus: statusRead(cell('order_status')),
     cancelReason: cell('cancel_reason'),
     productId: cell('product_id'),
     productName: cell('product_name'),

@@ -16,7 +16,7 @@ import { NOTIFY_MAX_WAIT_MS, NOTIFY_RETRY_HOURS } from '../policy.js';
 
 /** Sends one notification; throws a NotifyError when it was not delivered. */
 export async function deliverNotification(
-  ctx: Pick<Context, 'settings' | 'stop' | 'now' | 'logger'>,
+  ctx: Pick<Context, 'settings' | 'stop' | 'now' | 'logger' | 'words'>,
   job: NotifyJob,
 ): Promise<void> {
   const notify = ctx.settings.notify;
@@ -30,7 +30,8 @@ export async function deliverNotification(
   }
   const email = notify?.email;
   if (email === undefined) throw unconfigured('NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL');
-  await sendEmail(email, JSON.parse(job.body) as BodyRead, ctx.settings.reportsDir);
+  // In the office's words: the connection's language, else this process's.
+  await sendEmail(ctx.words, email, JSON.parse(job.body) as BodyRead, ctx.settings.reportsDir);
   ctx.logger.info({ ...where, to: email.to.length }, 'notification delivered');
 }
 

@@ -1,8 +1,12 @@
 /**
- * An event in plain words, for the e-mail channel: a subject, the counts, and what to do next.
- * Made from the event's body (the same JSON the webhook sends), so both channels tell one story.
+ * An event in plain words, for the e-mail channel: a subject, the counts, and what to do next, in
+ * the office's words (its catalogue's `email.*`: docs/design.md "Language"). Made from the event's
+ * body (the same JSON the webhook sends), so both channels tell one story; the values it carries
+ * (sheet names, paths, references, the API's statuses) are shown as they are.
  */
+import type { Words } from '../language/words.js';
 import type { ChangedOrder, OrderSnapshot, SheetSummary } from './events.js';
+import { statusText } from './status-words.js';
 
 /** The parts of a body the e-mail reads (events.ts writes them). */
 export interface BodyRead {
@@ -20,110 +24,141 @@ export interface EmailText {
   text: string;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-function connectionLine(body: BodyRead): string {
+function connectionLine(words: Words, body: BodyRead): string {
   const { name, apiHost, sandbox } = body.connection;
-  return `Connection "${name}" (${sandbox ? `the embedded sandbox at ${apiHost}: no real order was made` : apiHost}).`;
+  return words.t('email.connection', { name, host: apiHost, sandbox: sandbox ? 'yes' : 'no' });
 }
 
-/** The text of a `sheet.done`; `attached` says whether report.csv could be attached, or why not. */
-export function sheetDoneText(body: BodyRead, attached: true | string): EmailText {
+/** `1 created, 1 invalid`: the counts a sheet.done tells, in its subject and its first line. */
+function countsOf(words: Words, s: SheetSummary): string {
+  const counts = [
+    words.t('email.done.created', { count: s.created }),
+    s.duplicate > 0 && words.t('email.done.duplicate', { count: s.duplicate }),
+    s.invalid > 0 && words.t('email.done.invalid', { count: s.invalid }),
+    s.failed > 0 && words.t('email.done.failed', { count: s.failed }),
+    s.needsReview > 0 && words.t('email.done.review', { count: s.needsReview }),
+  ];
+  return counts.filter((c): c is string => typeof c === 'string').join(', ');
+}
+
+/** What the office should do about a done sheet, one line each. */
+function nextSteps(words: Words, s: SheetSummary): string[] {
+  const toFix = s.invalid + s.failed;
+  const next: string[] = [];
+  if (s.error !== undefined) next.push(words.t('email.done.unreadable', { reason: s.error }));
+  if (toFix > 0) next.push(words.t('email.done.to-fix', { count: toFix }));
+  if (s.needsReview > 0) next.push(words.t('email.done.review-next', { count: s.needsReview }));
+  if (next.length === 0) next.push(words.t('email.done.nothing'));
+  return next;
+}
+
+/**
+ * The text of a `sheet.done`; `attached` says whether report.csv could be attached, or why not
+ * (in the office's words).
+ */
+export function sheetDoneText(words: Words, body: BodyRead, attached: true | string): EmailText {
   const s = body.summary;
   if (s === undefined) throw new Error(`${body.id}: a sheet.done without a summary`);
-  const name = baseName(s.sheet);
-  const toFix = s.invalid + s.failed;
-  const counts = [
-    `${s.created} created`,
-    s.duplicate > 0 && `${s.duplicate} imported before (duplicate)`,
-    s.invalid > 0 && `${s.invalid} invalid`,
-    s.failed > 0 && `${s.failed} failed`,
-    s.needsReview > 0 && `${s.needsReview} to review`,
-  ].filter((c): c is string => typeof c === 'string');
-  const next: string[] = [];
-  if (s.error !== undefined)
-    next.push(`The sheet could not be read: ${s.error}. Fix it and drop it into the inbox again.`);
-  if (toFix > 0)
-    next.push(
-      `${plural(toFix, 'row')} failed or ${toFix === 1 ? 'was' : 'were'} invalid: fix ${toFix === 1 ? 'it' : 'them'} in the failed/ folder of the report (the error column says what is wrong) and drop that folder back into the inbox.`,
-    );
-  if (s.needsReview > 0)
-    next.push(
-      `${plural(s.needsReview, 'row')} need${s.needsReview === 1 ? 's' : ''} review: the order may exist already. Check needs-review.csv before sending ${s.needsReview === 1 ? 'it' : 'them'} again, so that no order is made twice.`,
-    );
-  if (next.length === 0) next.push('Nothing: every row was created, or imported before.');
+  const sheet = baseName(s.sheet);
+  const counts = countsOf(words, s);
   const lines = [
-    `The sheet ${name} is imported: ${plural(s.total, 'row')}, ${counts.join(', ')}.`,
-    connectionLine(body),
+    words.t('email.done.imported', { sheet, total: s.total, counts }),
+    connectionLine(words, body),
     '',
-    'What to do next:',
-    ...next.map((n) => `- ${n}`),
-    ...(s.warnings.length > 0 ? ['', 'Warnings:', ...s.warnings.map((w) => `- ${w}`)] : []),
+    words.t('email.next'),
+    ...nextSteps(words, s).map((n) => `- ${n}`),
+    ...(s.warnings.length > 0
+      ? ['', words.t('email.warnings'), ...s.warnings.map((w) => `- ${w}`)]
+      : []),
     '',
-    `The report is in ${s.reportDir}.`,
+    words.t('email.done.report-in', { folder: s.reportDir }),
     attached === true
-      ? 'report.csv is attached: one line per row of the sheet.'
-      : `report.csv is not attached: ${attached}.`,
+      ? words.t('email.done.attached')
+      : words.t('email.done.not-attached', { reason: attached }),
     '',
-    `Sheet ${s.sheetId}, event ${body.id}.`,
+    words.t('email.done.ids', { sheetId: s.sheetId, event: body.id }),
   ];
-  const subject =
-    toFix + s.needsReview > 0 || s.error !== undefined
-      ? `${name}: ${counts.join(', ')} (something to do)`
-      : `${name}: ${counts.join(', ')}`;
+  const todo = s.invalid + s.failed + s.needsReview > 0 || s.error !== undefined;
+  const subject = words.t(todo ? 'email.done.subject-todo' : 'email.done.subject', {
+    sheet,
+    counts,
+  });
   return { subject, text: `${lines.join('\n')}\n` };
 }
 
-export function sheetUnreadableText(body: BodyRead): EmailText {
+export function sheetUnreadableText(words: Words, body: BodyRead): EmailText {
   const s = body.summary;
-  const name = baseName(s?.sheet ?? 'a sheet');
+  const sheet = s?.sheet === undefined ? words.t('email.unnamed-sheet') : baseName(s.sheet);
   const lines = [
-    `The sheet ${name} cannot be read, so no order was made from it:`,
+    words.t('email.unreadable.intro', { sheet }),
     '',
-    `  ${s?.error ?? '(no reason given)'}`,
+    `  ${s?.error ?? words.t('email.unreadable.no-reason')}`,
     '',
-    `It was moved to ${s?.movedTo ?? 'failed/'}, with error.txt beside it.`,
-    connectionLine(body),
+    words.t('email.unreadable.moved', { folder: s?.movedTo ?? 'failed/' }),
+    connectionLine(words, body),
     '',
-    'What to do next: fix the sheet and drop it into the inbox again.',
+    words.t('email.unreadable.next'),
     '',
-    `Event ${body.id}.`,
-  ];
-  return { subject: `${name} cannot be read`, text: `${lines.join('\n')}\n` };
-}
-
-export function ordersChangedText(body: BodyRead): EmailText {
-  const orders = body.orders ?? [];
-  const where = body.sheet === undefined ? `sheet ${body.sheetId ?? ''}` : baseName(body.sheet);
-  const lines = [
-    `${plural(orders.length, 'order')} of ${where} changed:`,
-    '',
-    ...orders.map(orderLine),
-    '',
-    connectionLine(body),
-    `Event ${body.id}.`,
+    words.t('email.event', { event: body.id }),
   ];
   return {
-    subject: `${where}: ${plural(orders.length, 'order')} changed`,
+    subject: words.t('email.unreadable.subject', { sheet }),
     text: `${lines.join('\n')}\n`,
   };
 }
 
-function orderLine(order: ChangedOrder): string {
-  const ref = order.reference ? ` (${order.reference})` : '';
-  const was = order.before === null ? '' : `${stateText(order.before)} → `;
-  return `- row ${order.row}${ref}, order ${order.order_id}: ${was}${stateText(order.after)}`;
+export function ordersChangedText(words: Words, body: BodyRead): EmailText {
+  const orders = body.orders ?? [];
+  const sheet =
+    body.sheet === undefined
+      ? words.t('email.changed.sheet-id', { sheetId: body.sheetId ?? '' })
+      : baseName(body.sheet);
+  const lines = [
+    words.t('email.changed.intro', { count: orders.length, sheet }),
+    '',
+    ...orders.map((order) => `- ${orderLine(words, order)}`),
+    '',
+    connectionLine(words, body),
+    words.t('email.event', { event: body.id }),
+  ];
+  return {
+    subject: words.t('email.changed.subject', { count: orders.length, sheet }),
+    text: `${lines.join('\n')}\n`,
+  };
 }
 
-function stateText(state: OrderSnapshot): string {
-  const reason = state.cancel_reason ? ` (${state.cancel_reason})` : '';
+function orderLine(words: Words, order: ChangedOrder): string {
+  const after = stateText(words, order.after);
+  const state =
+    order.before === null
+      ? after
+      : words.t('email.changed.from-to', { before: stateText(words, order.before), after });
+  // Ids and row numbers as the sheet and the API write them, not grouped like an amount.
+  const values = { row: String(order.row), order: String(order.order_id), state };
+  return order.reference
+    ? words.t('email.changed.order-reference', { ...values, reference: order.reference })
+    : words.t('email.changed.order', values);
+}
+
+function stateText(words: Words, state: OrderSnapshot): string {
+  const status = statusText(words, state.order_status);
+  const said = state.cancel_reason
+    ? words.t('email.state.reason', { status, reason: state.cancel_reason })
+    : status;
   const visits = state.inspections
     .filter((i) => i.inspection_date !== '' || i.inspector_name !== '')
-    .map(
-      (i) =>
-        `${i.product_id} ${i.inspection_date || 'no date'}${i.inspector_name ? ` by ${i.inspector_name}` : ''}`,
-    );
-  return `${state.order_status}${reason}${visits.length > 0 ? ` [${visits.join('; ')}]` : ''}`;
+    .map((i) => {
+      const date =
+        i.inspection_date === ''
+          ? words.t('email.visit.no-date')
+          : words.wallClock(i.inspection_date);
+      return i.inspector_name
+        ? words.t('email.visit.by', { product: i.product_id, date, inspector: i.inspector_name })
+        : words.t('email.visit', { product: i.product_id, date });
+    });
+  return visits.length > 0
+    ? words.t('email.state.visits', { state: said, visits: visits.join('; ') })
+    : said;
 }
 
 function baseName(path: string): string {

@@ -1,6 +1,6 @@
 /**
  * The e-mail channel: one message per event through SMTP (nodemailer), its text from
- * email-text.ts, report.csv attached for `sheet.done` — read from the report folder when the
+ * email-text.ts in the office's words, report.csv attached for `sheet.done` — read from the report folder when the
  * message is sent, byte for byte. An SMTP 4xx or a network error is retried; a 5xx ends it. The
  * SMTP URL's credentials are never in a log line or an error.
  */
@@ -15,6 +15,7 @@ import {
   sheetDoneText,
   sheetUnreadableText,
 } from './email-text.js';
+import type { Words } from '../language/words.js';
 import { NOTIFY_TIMEOUT_MS } from '../policy.js';
 
 export interface EmailTarget {
@@ -29,12 +30,14 @@ interface Attachment {
   contentType: string;
 }
 
+/** Sends the event's e-mail, its subject and text in `words` (the office's). */
 export async function sendEmail(
+  words: Words,
   target: EmailTarget,
   body: BodyRead,
   reportsDir: string,
 ): Promise<void> {
-  const { text, attachments } = await messageOf(body, reportsDir);
+  const { text, attachments } = await messageOf(words, body, reportsDir);
   // Loaded when a mail is sent: most processes send none, and need not load it to start.
   const { createTransport } = await import('nodemailer');
   const transport = createTransport(target.smtpUrl, {
@@ -61,16 +64,19 @@ export async function sendEmail(
 }
 
 async function messageOf(
+  words: Words,
   body: BodyRead,
   reportsDir: string,
 ): Promise<{ text: EmailText; attachments: Attachment[] }> {
   if (body.event === 'sheet.unreadable')
-    return { text: sheetUnreadableText(body), attachments: [] };
-  if (body.event === 'orders.changed') return { text: ordersChangedText(body), attachments: [] };
-  const report = await reportCsv(body.summary?.reportDir, reportsDir);
-  if (typeof report === 'string') return { text: sheetDoneText(body, report), attachments: [] };
+    return { text: sheetUnreadableText(words, body), attachments: [] };
+  if (body.event === 'orders.changed')
+    return { text: ordersChangedText(words, body), attachments: [] };
+  const report = await reportCsv(words, body.summary?.reportDir, reportsDir);
+  if (typeof report === 'string')
+    return { text: sheetDoneText(words, body, report), attachments: [] };
   return {
-    text: sheetDoneText(body, true),
+    text: sheetDoneText(words, body, true),
     attachments: [
       { filename: 'report.csv', content: report, contentType: 'text/csv; charset=utf-8' },
     ],
@@ -78,25 +84,27 @@ async function messageOf(
 }
 
 /**
- * report.csv's bytes, or why it cannot be attached. Job data is not trusted for a file's
+ * report.csv's bytes, or why it cannot be attached (in `words`, for the e-mail). Job data is not trusted for a file's
  * location: the folder must lie in REPORTS_DIR, and the file be a plain file (no link).
  */
 async function reportCsv(
+  words: Words,
   reportDir: string | undefined,
   reportsDir: string,
 ): Promise<Buffer | string> {
-  if (reportDir === undefined) return 'the event names no report folder';
+  if (reportDir === undefined) return words.t('email.attach.no-folder');
   const rel = relative(resolve(reportsDir), resolve(reportDir));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
-    return `its folder ${reportDir} is not in REPORTS_DIR (${reportsDir})`;
+    return words.t('email.attach.outside', { folder: reportDir, reportsDir });
   const path = join(reportDir, 'report.csv');
   try {
-    if (!(await lstat(path)).isFile()) return `${path} is not a plain file`;
+    if (!(await lstat(path)).isFile()) return words.t('email.attach.not-file', { path });
     return await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return `it is no longer at ${path} (moved or removed since)`;
-    if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be read (${code})`;
+    if (code === 'ENOENT') return words.t('email.attach.gone', { path });
+    if (code === 'EACCES' || code === 'EPERM')
+      return words.t('email.attach.denied', { path, code });
     throw error;
   }
 }

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 
 import { stringify } from 'csv-stringify/sync';
 
+import type { Words } from '../language/words.js';
+import { statusRead, statusText } from '../notify/status-words.js';
 import { neutraliseCell } from '../sheets/excel-text.js';
 import { delimiterOf, readCsvRecords, readInside } from './report-folder.js';
 import { UserError } from '../errors.js';
@@ -29,14 +31,18 @@ export const STATUS_COLUMNS = [
 
 type StatusColumn = (typeof STATUS_COLUMNS)[number];
 
-/** One line of status.csv, every value as written (the API's own, verbatim). */
+/**
+ * One line of status.csv, every value as written (the API's own, verbatim), but for the status the
+ * importer adds (`not found`), kept as the importer's own value and written in the office's words.
+ */
 export type StatusLine = Record<StatusColumn, string>;
 
 export const STATUS_FILE = 'status.csv';
 
 /**
  * The lines of the folder's status.csv by order id (each order's in file order); undefined when
- * there is none. A file that cannot be read is a UserError ('report-folder.unusable').
+ * there is none. A file that cannot be read is a UserError ('report-folder.unusable'). The
+ * importer's own status, written in whichever language, is read back as `not found`.
  */
 export async function readStatusLines(dir: string): Promise<Map<string, StatusLine[]> | undefined> {
   const bytes = await readInside(dir, STATUS_FILE);
@@ -49,6 +55,7 @@ export async function readStatusLines(dir: string): Promise<Map<string, StatusLi
       STATUS_COLUMNS.map((column) => [column, record[column] ?? '']),
     ) as StatusLine;
     if (line.order_id === '') continue;
+    line.order_status = statusRead(line.order_status);
     const lines = byOrder.get(line.order_id) ?? [];
     lines.push(line);
     byOrder.set(line.order_id, lines);
@@ -56,17 +63,24 @@ export async function readStatusLines(dir: string): Promise<Map<string, StatusLi
   return byOrder;
 }
 
-/** Writes status.csv whole, in place of the one there (if any) in one rename. */
+/**
+ * Writes status.csv whole, in place of the one there (if any) in one rename: its column names as
+ * they are, the status the importer adds in `words` (the office's).
+ */
 export async function writeStatusCsv(
+  words: Words,
   dir: string,
   lines: readonly StatusLine[],
   delimiter: string,
 ): Promise<void> {
+  const cells = (line: StatusLine) =>
+    STATUS_COLUMNS.map((column) =>
+      neutraliseCell(
+        column === 'order_status' ? statusText(words, line.order_status) : line[column],
+      ),
+    );
   const text = stringify(
-    [
-      STATUS_COLUMNS.map((column) => neutraliseCell(column)),
-      ...lines.map((line) => STATUS_COLUMNS.map((column) => neutraliseCell(line[column]))),
-    ],
+    [STATUS_COLUMNS.map((column) => neutraliseCell(column)), ...lines.map(cells)],
     {
       delimiter,
       bom: true,

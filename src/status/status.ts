@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import type { Context } from '../context.js';
 import type { ChangedOrder, OrderSnapshot } from '../notify/events.js';
 import { queueNotification } from '../notify/queue-notification.js';
+import { NOT_FOUND } from '../notify/status-words.js';
 import { type OrderReading, readOrder } from './read-order.js';
 import { readReportedOrders, type ReportedOrder, type ReportedSheet } from './report-folder.js';
 import { readStatusLines, type StatusLine, writeStatusCsv } from './status-csv.js';
@@ -38,7 +39,6 @@ export interface StatusOptions {
 
 /** What a new order is before anything happens to it: the state a first run compares with. */
 const NEW_STATUS = 'to schedule';
-export const NOT_FOUND = 'not found';
 export const DEFAULT_FINAL = ['cancelled', 'done'];
 
 /** Reads back one sheet's orders and writes its status.csv. */
@@ -92,7 +92,7 @@ export async function refreshSheetStatus(
       orders: changed,
     });
   }
-  await writeStatusCsv(sheet.dir, written.flat(), delimiter);
+  await writeStatusCsv(ctx.words, sheet.dir, written.flat(), delimiter);
   ctx.logger.info(
     {
       sheetId: sheet.sheetId,

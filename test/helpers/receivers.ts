@@ -191,3 +191,25 @@ export function textOf(raw: string): string {
     ).toString('utf8');
   return body;
 }
+
+/** The Subject of a MIME message, unfolded and its encoded words (RFC 2047) decoded. */
+export function subjectOf(raw: string): string {
+  const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
+  const line = /^Subject:(.*(?:\r?\n[ \t].*)*)/im.exec(head)?.[1] ?? '';
+  return line
+    .replace(/\?=\r?\n[ \t]+=\?/g, '?==?')
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_m, how: string, text: string) =>
+      how.toLowerCase() === 'b'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_q, hex: string) =>
+                String.fromCharCode(parseInt(hex, 16)),
+              ),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .trim();
+}

@@ -1,11 +1,13 @@
 /** What `status` makes of an answer (checked, never trusted) and status.csv written and read back. */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import type { RetrievedOrder } from '../../src/api/client.js';
 import { orderStateOf } from '../../src/status/read-order.js';
+import { wordsFor } from '../../src/language/words.js';
+import { NOT_FOUND } from '../../src/notify/status-words.js';
 import { readStatusLines, type StatusLine, writeStatusCsv } from '../../src/status/status-csv.js';
 import { tempDir } from '../helpers/files.js';
 
@@ -65,7 +67,12 @@ describe('status.csv', () => {
       inspector_name: '-An',
       checked_at: '2026-11-26T10:00:00.000Z',
     };
-    await writeStatusCsv(dir, [line, { ...line, row: '2', order_id: '100002' }], '\t');
+    await writeStatusCsv(
+      wordsFor('en'),
+      dir,
+      [line, { ...line, row: '2', order_id: '100002' }],
+      '\t',
+    );
     const raw = await readFile(join(dir, 'status.csv'), 'utf8');
     expect(raw.startsWith('\uFEFFrow\treference\torder_id\t')).toBe(true);
     expect(raw).toContain("\t'=1+1\t");
@@ -73,6 +80,46 @@ describe('status.csv', () => {
     const read = await readStatusLines(dir);
     expect(read?.get('100001')).toEqual([line]);
     expect(read?.get('100002')?.[0]?.row).toBe('2');
+  });
+
+  it('says the importer’s `not found` in the office’s words, and reads it back from any language', async () => {
+    const dir = await tempDir('status-csv-');
+    const line = (order_id: string, order_status: string): StatusLine => ({
+      row: '1',
+      reference: '',
+      order_id,
+      order_status,
+      cancel_reason: '',
+      product_id: '',
+      product_name: '',
+      inspection_date: '',
+      inspector_name: '',
+      checked_at: '2026-11-26T10:00:00.000Z',
+    });
+    await writeStatusCsv(
+      wordsFor('fr'),
+      dir,
+      [line('1', NOT_FOUND), line('2', 'to schedule'), line('3', 'introuvable ?')],
+      ';',
+    );
+    const raw = await readFile(join(dir, 'status.csv'), 'utf8');
+    expect(raw).toContain(';order_status;');
+    expect(raw).toContain(';introuvable;');
+    expect(raw).toContain(';to schedule;');
+    const read = await readStatusLines(dir);
+    expect([1, 2, 3].map((id) => read?.get(String(id))?.[0]?.order_status)).toEqual([
+      NOT_FOUND,
+      'to schedule',
+      'introuvable ?',
+    ]);
+    for (const [language, written] of [
+      ['nl', 'niet gevonden'],
+      ['en', 'Not Found'],
+      ['qps', '⟦not found⟧'],
+    ] as const) {
+      await writeFile(join(dir, 'status.csv'), raw.replace(';introuvable;', `;${written};`));
+      expect((await readStatusLines(dir))?.get('1')?.[0]?.order_status, language).toBe(NOT_FOUND);
+    }
   });
 
   it('is none when there is none', async () => {
