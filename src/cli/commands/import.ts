@@ -115,5 +115,6 @@ async function mustBeFile(path: string): Promise<void> {
     throw new UserError(
       'import.no-such-file',
       `${path} ${stats ? 'is not a file' : 'does not exist'}.`,
+      { values: { path, kind: stats ? 'not_file' : 'missing' } },
     );
 }
