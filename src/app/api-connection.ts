@@ -98,6 +98,7 @@ export async function readToken(settings: Settings): Promise<string> {
   throw new UserError(
     'api.token-missing',
     'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
+    { values: {} },
   );
 }
 

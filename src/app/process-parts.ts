@@ -84,6 +84,7 @@ export async function reachableApi(
       : api.baseUrl,
     ...(options.connection && {
       tokenSource: `the token file of connection "${options.connection.name}" (${options.connection.tokenFile})`,
+      tokenOf: { connection: options.connection.name, file: options.connection.tokenFile },
     }),
     waitS: settings.apiWaitS,
     waitOn: options.service === true,

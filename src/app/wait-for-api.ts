@@ -21,6 +21,8 @@ export interface WaitForApiOptions {
   waitS: number;
   /** Where the token comes from, for a refused one. @defaultValue `API_TOKEN / API_TOKEN_FILE` */
   tokenSource?: string;
+  /** The same, for the catalogue's words: a connection's name and its token file. */
+  tokenOf?: { connection: string; file: string };
   announce: (line: string) => void;
   logger: Logger;
   /** Stops the waiting (a signal at start-up). */
@@ -83,12 +85,21 @@ export async function waitForApi(
       throw new UserError(
         'api.token-refused',
         `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
-        { cause: error },
+        {
+          cause: error,
+          values: {
+            url: options.baseUrl,
+            reason: error.message,
+            connection: options.tokenOf?.connection ?? 'none',
+            file: options.tokenOf?.file ?? '',
+          },
+        },
       );
     }
     if (!apiAway(error)) {
       throw new UserError('api.unusable', `${api} cannot be used: ${error.message}`, {
         cause: error,
+        values: { url: options.baseUrl, reason: error.message },
       });
     }
     let left = deadline - now();
@@ -104,7 +115,10 @@ export async function waitForApi(
       throw new UserError(
         'api.no-answer',
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
-        { cause: error },
+        {
+          cause: error,
+          values: { url: options.baseUrl, seconds: options.waitS, reason: error.message },
+        },
       );
     }
     outage.failed(error);

@@ -48,6 +48,7 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       throw new UserError(
         'redis.unavailable',
         `REDIS_URL ${redactUrl(options.configured)} does not answer (${problem}): start that Redis, or unset REDIS_URL to use a local one.`,
+        { variant: 'configured', values: { url: redactUrl(options.configured), problem } },
       );
     }
     return { url: options.configured, source: 'REDIS_URL', release: nothing };
@@ -70,12 +71,14 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
     throw new UserError(
       'redis.unavailable',
       `no Redis answers at ${defaultUrl}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
+      { variant: 'no-private', values: { url: defaultUrl, dir } },
     );
   }
   if (!redisServerAvailable(options.binary)) {
     throw new UserError(
       'redis.unavailable',
       `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
+      { variant: 'not-installed', values: { url: defaultUrl } },
     );
   }
   let server: LocalRedis;
@@ -91,6 +94,8 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       `could not start a private redis-server in ${dir}: ${(error as Error).message}`,
       {
         cause: error,
+        variant: 'not-started',
+        values: { dir, reason: (error as Error).message },
       },
     );
   }

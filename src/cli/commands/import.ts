@@ -86,7 +86,9 @@ export async function importCommand(
       redisUrl: importer.redisUrl,
     });
     if (outcome.fatal !== undefined)
-      throw new UserError('import.stopped', `the import stopped: ${outcome.fatal}`);
+      throw new UserError('import.stopped', `the import stopped: ${outcome.fatal}`, {
+        values: { reason: outcome.fatal },
+      });
     if (stop.interrupted) {
       announce('Interrupted: rows in flight finish; run the same import again to resume the rest.');
       return 1;

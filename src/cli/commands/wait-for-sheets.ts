@@ -111,6 +111,7 @@ function forgottenError(sheetId: string, options: RedisWait): UserError {
   return new UserError(
     'redis.data-lost',
     `Redis at ${redactUrl(options.redisUrl)} lost its data (sheet ${sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run \`order-importer ledger rebuild\` before importing again, so that the orders made are duplicates, not second orders.`,
+    { values: { url: redactUrl(options.redisUrl), sheetId } },
   );
 }
 
@@ -118,6 +119,7 @@ function redisGoneError(options: RedisWait): UserError {
   return new UserError(
     'redis.no-answer',
     `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
+    { values: { url: redactUrl(options.redisUrl), seconds: options.redisWaitS } },
   );
 }
 
