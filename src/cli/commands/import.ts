@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 
 import type { SettingFlags } from '../../settings/load.js';
 import { UserError } from '../../errors.js';
+import { wordsFor } from '../../language/words.js';
 import { chosenConnection, openChosen } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
@@ -35,6 +36,7 @@ export async function importCommand(
   io: CommandIo,
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const words = wordsFor(settings.language);
   const configured = chosenConnection(settings, opts.connection);
   const mappings = await mappingSources(opts.mapping, settings, io.cwd, configured?.mapping);
   const paths = sheets.map((s) => resolve(io.cwd, s));
@@ -45,7 +47,7 @@ export async function importCommand(
 
   // Lines told while the progress is drawn (an outage) go above it, not through it; they quote
   // file names and messages that may hold a sheet's control characters.
-  const bars = new ProgressBars(io.stderr);
+  const bars = new ProgressBars(io.stderr, Date.now, undefined, words);
   const announce = (line: string) => {
     bars.printAbove(terminalText(line));
   };
@@ -65,16 +67,17 @@ export async function importCommand(
       await taking.discard();
       throw error;
     });
-    const ids = await queueSheets(importer, taken, queueing, announce, io.cwd);
+    const ids = await queueSheets(importer, taken, queueing, announce, { cwd: io.cwd, words });
     if (!workers) {
       const { id, apiBaseUrl } = importer.connection;
-      const same = configured
-        ? `the connection "${configured.name}" in their config file`
-        : 'the same API_BASE_URL and token';
-      const dataDir = settings.dataDir;
-      const installation = importer.ctx.installation.id;
       announce(
-        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with ${same} (connection ${id}, ${apiBaseUrl}) and this data folder ${dataDir} (installation ${installation}), where the sheets' copies are; workers of other connections or data folders leave these rows alone.`,
+        words.t('cli.import.no-workers', {
+          connection: configured?.name ?? 'none',
+          id,
+          url: apiBaseUrl,
+          dataDir: settings.dataDir,
+          installation: importer.ctx.installation.id,
+        }),
       );
     }
     void io.stopSignal().then(() => {
@@ -90,18 +93,20 @@ export async function importCommand(
         values: { reason: outcome.fatal },
       });
     if (stop.interrupted) {
-      announce('Interrupted: rows in flight finish; run the same import again to resume the rest.');
+      announce(words.t('cli.import.interrupted'));
       return 1;
     }
     const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
     const human = opts.json ? io.stderr : io.stdout;
-    await printImported(summaries, human, io);
-    if (importer.connection.sandbox) human.write(planningHint(settings.embeddedSandboxPlanningS));
+    await printImported(summaries, human, io, words);
+    if (importer.connection.sandbox)
+      human.write(planningHint(settings.embeddedSandboxPlanningS, words));
     if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     // Delivered by this process's workers; without them, by the workers that did the import.
     if (workers)
       await waitForNotifications(importer.ctx, ids, announce, {
         stopped: () => stop.interrupted,
+        words,
       });
     const clean = (s: (typeof summaries)[number]) =>
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;

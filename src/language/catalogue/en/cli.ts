@@ -137,4 +137,23 @@ export const cli = {
     'Orders are not read back on a schedule (STATUS_SYNC_CRON off): `order-importer status` does it.',
   'cli.status-sync.on':
     'The orders of the sheets reported in the last {days} days are read back on "{cron}" (STATUS_SYNC_CRON) into each report\'s status.csv.',
+  'cli.redis.private':
+    'Redis: a private redis-server at {url} (data under DATA_DIR/redis, AOF on).',
+  'cli.redis.url':
+    'Redis: {url}{local, select, yes { (the local default; set REDIS_URL to use another)} other {}}.',
+  'cli.redis.forgetful':
+    '{where} {kind, select, none {keeps nothing on disk (no AOF, no snapshots): } snapshots {keeps only snapshots{rules}, no AOF: what was written since the last snapshot is lost on a restart; } other {has no AOF, and whether it takes snapshots cannot be asked (CONFIG is refused): if it keeps nothing on disk, }}a restart of it loses the imports in flight and the duplicates ledger; the importer then stops that work and refuses to import until `order-importer ledger rebuild` has rebuilt the ledger from the reports. Turn AOF on (appendonly yes) to keep them.',
+  'cli.redis.at': 'Redis at {url}',
+  'cli.sandbox.banner':
+    '*** No API_BASE_URL is set: orders go to the EMBEDDED SANDBOX, not to the inspection company. ***',
+  'cli.sandbox.where':
+    '*** Sandbox at {url} (its data under DATA_DIR/sandbox). Set API_BASE_URL and API_TOKEN for real orders. ***',
+  'cli.connection':
+    'Connection "{name}": orders to {sandbox, select, yes {the EMBEDDED SANDBOX ({host})} other {{host} ({url}), not the embedded sandbox}}{mapping, select, none {} other {; its sheets mapped by {mapping}}}.',
+  'cli.outage.away':
+    '{what, select, api {The API at {url}} other {Redis at {url}}} does not answer ({reason}): {meanwhile, select, api_wait {waiting up to {seconds} s for it (API_WAIT_S)} rows {rows wait for it and are retried} other {the work waits for it and goes on once it is back}}.',
+  'cli.outage.back':
+    '{what, select, api {The API at {url}} other {Redis at {url}}} answers now, after {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
+  'cli.redis.forgot':
+    'Redis came back without its data (it keeps nothing on disk): the work of connection "{connection}" stops, no create is sent again, and creates whose answer was lost are left for review. Run `order-importer ledger rebuild` before importing again.',
 } as const;

@@ -140,4 +140,23 @@ export const cli: Translation<typeof english> = {
     'Les commandes ne sont pas relues selon une planification (STATUS_SYNC_CRON off) : `order-importer status` s’en charge.',
   'cli.status-sync.on':
     'Les commandes des listes dont le rapport date des {days} derniers jours sont relues selon "{cron}" (STATUS_SYNC_CRON) dans le status.csv de chaque rapport.',
+  'cli.redis.private':
+    'Redis : un redis-server propre à l’adresse {url} (données sous DATA_DIR/redis, AOF activé).',
+  'cli.redis.url':
+    'Redis : {url}{local, select, yes { (l’adresse locale par défaut ; définissez REDIS_URL pour en utiliser un autre)} other {}}.',
+  'cli.redis.forgetful':
+    '{where} {kind, select, none {ne garde rien sur disque (ni AOF, ni instantanés) : } snapshots {ne garde que des instantanés{rules}, sans AOF : ce qui a été écrit depuis le dernier instantané est perdu lors d’un redémarrage ; } other {n’a pas d’AOF, et on ne peut pas lui demander s’il prend des instantanés (CONFIG est refusé) : s’il ne garde rien sur disque, }}un redémarrage fait perdre les imports en cours et le registre des doublons ; l’importateur arrête alors ce travail et refuse d’importer tant que `order-importer ledger rebuild` n’a pas reconstruit le registre à partir des rapports. Activez l’AOF (appendonly yes) pour les conserver.',
+  'cli.redis.at': 'Redis à l’adresse {url}',
+  'cli.sandbox.banner':
+    '*** Aucune API_BASE_URL n’est définie : les commandes vont au SANDBOX INTÉGRÉ, pas à la société de contrôle. ***',
+  'cli.sandbox.where':
+    '*** Sandbox à l’adresse {url} (données sous DATA_DIR/sandbox). Définissez API_BASE_URL et API_TOKEN pour de vraies commandes. ***',
+  'cli.connection':
+    'Connexion "{name}" : commandes vers {sandbox, select, yes {le SANDBOX INTÉGRÉ ({host})} other {{host} ({url}), pas le sandbox intégré}}{mapping, select, none {} other { ; ses listes lues avec le mapping {mapping}}}.',
+  'cli.outage.away':
+    '{what, select, api {L’API à l’adresse {url}} other {Redis à l’adresse {url}}} ne répond pas ({reason}) : {meanwhile, select, api_wait {on l’attend jusqu’à {seconds} s (API_WAIT_S)} rows {les lignes l’attendent et seront réessayées} other {le travail l’attend et reprend dès son retour}}.',
+  'cli.outage.back':
+    '{what, select, api {L’API à l’adresse {url}} other {Redis à l’adresse {url}}} répond à nouveau, après {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
+  'cli.redis.forgot':
+    'Redis est revenu sans ses données (il ne garde rien sur disque) : le travail de la connexion "{connection}" s’arrête, aucune commande n’est renvoyée, et les commandes dont la réponse s’est perdue sont mises de côté pour vérification. Lancez `order-importer ledger rebuild` avant d’importer à nouveau.',
 };

@@ -140,4 +140,23 @@ export const cli: Translation<typeof english> = {
     'De opdrachten worden niet volgens een planning teruggelezen (STATUS_SYNC_CRON off): `order-importer status` doet dat.',
   'cli.status-sync.on':
     'De opdrachten van de lijsten met een verslag van de laatste {days} dagen worden teruggelezen volgens "{cron}" (STATUS_SYNC_CRON), in de status.csv van elk verslag.',
+  'cli.redis.private':
+    'Redis: een eigen redis-server op {url} (gegevens onder DATA_DIR/redis, AOF aan).',
+  'cli.redis.url':
+    'Redis: {url}{local, select, yes { (de lokale standaard; stel REDIS_URL in om een andere te gebruiken)} other {}}.',
+  'cli.redis.forgetful':
+    '{where} {kind, select, none {bewaart niets op schijf (geen AOF, geen snapshots): } snapshots {bewaart alleen snapshots{rules}, geen AOF: wat sinds de laatste snapshot geschreven is, gaat bij een herstart verloren; } other {heeft geen AOF, en of hij snapshots neemt, kan niet gevraagd worden (CONFIG wordt geweigerd): als hij niets op schijf bewaart, }}verliest een herstart de lopende imports en het register van dubbels; de importer stopt dat werk dan en weigert te importeren tot `order-importer ledger rebuild` het register opnieuw heeft opgebouwd uit de verslagen. Zet AOF aan (appendonly yes) om ze te bewaren.',
+  'cli.redis.at': 'Redis op {url}',
+  'cli.sandbox.banner':
+    '*** Er is geen API_BASE_URL ingesteld: de opdrachten gaan naar de INGEBOUWDE SANDBOX, niet naar de keuringsfirma. ***',
+  'cli.sandbox.where':
+    '*** Sandbox op {url} (gegevens onder DATA_DIR/sandbox). Stel API_BASE_URL en API_TOKEN in voor echte opdrachten. ***',
+  'cli.connection':
+    'Verbinding "{name}": opdrachten naar {sandbox, select, yes {de INGEBOUWDE SANDBOX ({host})} other {{host} ({url}), niet de ingebouwde sandbox}}{mapping, select, none {} other {; haar lijsten gelezen met mapping {mapping}}}.',
+  'cli.outage.away':
+    '{what, select, api {De API op {url}} other {Redis op {url}}} antwoordt niet ({reason}): {meanwhile, select, api_wait {er wordt tot {seconds} s op gewacht (API_WAIT_S)} rows {de rijen wachten erop en worden opnieuw geprobeerd} other {het werk wacht erop en gaat verder zodra het terug is}}.',
+  'cli.outage.back':
+    '{what, select, api {De API op {url}} other {Redis op {url}}} antwoordt weer, na {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
+  'cli.redis.forgot':
+    'Redis is terug zonder zijn gegevens (hij bewaart niets op schijf): het werk van verbinding "{connection}" stopt, er wordt geen opdracht opnieuw verstuurd, en opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert.',
 };
