@@ -38,7 +38,7 @@ export async function redisOf(
 ): Promise<ResolvedRedis> {
   // None that answers, and none that may be started: a UserError already.
   const redis = await resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir });
-  await announceRedis(redis, announce, logger);
+  await announceRedis(redis, announce, logger, settings.language);
   return redis;
 }
 
@@ -89,6 +89,7 @@ export async function reachableApi(
     waitS: settings.apiWaitS,
     waitOn: options.service === true,
     announce,
+    language: settings.language,
     logger: options.logger,
     ...(options.signal && { signal: options.signal }),
   });

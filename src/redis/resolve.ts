@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
+import type { Speech } from '../language/languages.js';
+import { type Words, wordsFor } from '../language/words.js';
 import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
@@ -124,12 +126,12 @@ async function ping(url: string): Promise<string | null> {
 }
 
 /** Which Redis a process uses, in one line for its terminal (never a password). */
-export function redisAnnouncement(redis: ResolvedRedis): string {
-  if (redis.source === 'private')
-    return `Redis: a private redis-server at ${redis.url} (data under DATA_DIR/redis, AOF on).`;
-  const hint =
-    redis.source === 'default' ? ' (the local default; set REDIS_URL to use another)' : '';
-  return `Redis: ${redactUrl(redis.url)}${hint}.`;
+export function redisAnnouncement(redis: ResolvedRedis, words: Words = wordsFor('en')): string {
+  if (redis.source === 'private') return words.t('cli.redis.private', { url: redis.url });
+  return words.t('cli.redis.url', {
+    url: redactUrl(redis.url),
+    local: redis.source === 'default' ? 'yes' : 'no',
+  });
 }
 
 /**
@@ -140,7 +142,9 @@ export async function announceRedis(
   redis: ResolvedRedis,
   announce: (line: string) => void,
   logger?: Logger,
+  language: Speech = 'en',
 ): Promise<void> {
-  announce(redisAnnouncement(redis));
-  await warnIfForgetful(redis.url, announce, logger);
+  const words = wordsFor(language);
+  announce(redisAnnouncement(redis, words));
+  await warnIfForgetful(redis.url, announce, logger, words);
 }

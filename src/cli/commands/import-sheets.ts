@@ -1,6 +1,5 @@
 /** How `import` hands its sheets over: submitted to the queues, then followed through the store. */
 import type { Context } from '../../context.js';
-import type { Words } from '../../language/words.js';
 import { discardTaken, type SheetTaken, submitTaken, takeSheet } from '../../intake/submit.js';
 import type { Mapping } from '../../orders/mapping.js';
 import { importStopped } from '../../rows/stop-import.js';
@@ -60,7 +59,7 @@ export async function queueSheets(
   sheets: ReadonlyArray<SheetTaken & SheetToImport>,
   opts: { allowDuplicates?: boolean; redisWaitS: number },
   announce: (line: string) => void,
-  shown: { cwd: string; words: Words },
+  shown: { cwd: string; words: Context['words'] },
 ): Promise<string[]> {
   const { cwd, words } = shown;
   const ids: string[] = [];

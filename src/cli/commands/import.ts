@@ -3,10 +3,15 @@ import { resolve } from 'node:path';
 
 import type { SettingFlags } from '../../settings/load.js';
 import { UserError } from '../../errors.js';
-import { wordsFor } from '../../language/words.js';
 import { chosenConnection, openChosen } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
+import {
+  commandLogger,
+  commandWords,
+  commandSettings,
+  mappingSources,
+  mappingToImport,
+} from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { planningHint, printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
@@ -36,7 +41,7 @@ export async function importCommand(
   io: CommandIo,
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
-  const words = wordsFor(settings.language);
+  const words = commandWords(settings);
   const configured = chosenConnection(settings, opts.connection);
   const mappings = await mappingSources(opts.mapping, settings, io.cwd, configured?.mapping);
   const paths = sheets.map((s) => resolve(io.cwd, s));
@@ -69,16 +74,7 @@ export async function importCommand(
     });
     const ids = await queueSheets(importer, taken, queueing, announce, { cwd: io.cwd, words });
     if (!workers) {
-      const { id, apiBaseUrl } = importer.connection;
-      announce(
-        words.t('cli.import.no-workers', {
-          connection: configured?.name ?? 'none',
-          id,
-          url: apiBaseUrl,
-          dataDir: settings.dataDir,
-          installation: importer.ctx.installation.id,
-        }),
-      );
+      announce(noWorkersLine(importer, settings.dataDir, configured?.name, words));
     }
     void io.stopSignal().then(() => {
       stop.interrupted = true;
@@ -114,6 +110,22 @@ export async function importCommand(
   } finally {
     await importer.close(stop.interrupted ? {} : { grace: 'brief' });
   }
+}
+
+/** Whose workers an import without its own waits for: the same connection and data folder. */
+function noWorkersLine(
+  importer: Awaited<ReturnType<typeof openChosen>>,
+  dataDir: string,
+  connection: string | undefined,
+  words: ReturnType<typeof commandWords>,
+): string {
+  return words.t('cli.import.no-workers', {
+    connection: connection ?? 'none',
+    id: importer.connection.id,
+    url: importer.connection.apiBaseUrl,
+    dataDir,
+    installation: importer.ctx.installation.id,
+  });
 }
 
 async function mustBeFile(path: string): Promise<void> {

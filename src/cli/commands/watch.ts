@@ -3,12 +3,17 @@ import { join } from 'node:path';
 import { announceHosts, refuseExposure } from '../../app/dashboard-serving.js';
 import { serviceStart } from '../../app/importer.js';
 import { type RunningWatch, startWatch } from '../../app/watch.js';
-import { type Words, wordsFor } from '../../language/words.js';
 import type { MappingSources } from '../../orders/mapping-files.js';
 import type { SettingFlags, Settings } from '../../settings/load.js';
 import { sheetProgress } from '../../store/progress.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, mappingSources, shortPath } from '../setup.js';
+import {
+  commandLogger,
+  commandWords,
+  commandSettings,
+  mappingSources,
+  shortPath,
+} from '../setup.js';
 import { DoneAnnouncer } from './done-lines.js';
 import {
   type LeftOver,
@@ -35,7 +40,7 @@ export interface WatchCommandOptions {
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   const mappings = await mappingSources(opts.mapping, settings, io.cwd);
-  const words = wordsFor(settings.language);
+  const words = commandWords(settings);
   // On a terminal its lines go above the sheets' progress lines.
   const progress = new WatchProgress(io.stderr, { words });
   const announce = (line: string) => {
@@ -98,7 +103,7 @@ function announceWatching(
   settings: Settings,
   mappings: MappingSources,
   watch: RunningWatch,
-  shown: { show: (path: string) => string; words: Words },
+  shown: { show: (path: string) => string; words: ReturnType<typeof commandWords> },
   announce: (line: string) => void,
 ): void {
   const { show, words } = shown;
