@@ -159,7 +159,9 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const stopGate = parts.api.gateWith((signal) => stores.pace.holdHeard(signal));
   const metrics = parts.metrics ?? new Metrics({ defaultMetrics: false });
   const stopObserving = parts.api.onRequest(metrics.apiObserver(parts.connection.name));
-  const told = { logger, now, ...(parts.announce && { announce: parts.announce }) };
+  // The lines a person watching reads are in the process's language, not the office's.
+  const words = officeWords({}, settings.language);
+  const told = { logger, now, words, ...(parts.announce && { announce: parts.announce }) };
   const outages = {
     redis: redisOutage(settings.redisUrl, told),
     api: apiOutage(parts.connection.apiBaseUrl, told),
@@ -224,7 +226,9 @@ async function noticeForgetting(
   }
   if (kept) return;
   forgetting.told = true;
-  const line = `Redis came back without its data (it keeps nothing on disk): the work of connection "${ctx.connection.name}" stops, no create is sent again, and creates whose answer was lost are left for review. Run \`order-importer ledger rebuild\` before importing again.`;
+  const line = officeWords({}, ctx.settings.language).t('cli.redis.forgot', {
+    connection: ctx.connection.name,
+  });
   ctx.logger.error({ connection: ctx.connection.id }, 'Redis came back without its data');
   forgetting.announce?.(line);
 }

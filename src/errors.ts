@@ -89,6 +89,20 @@ export type ErrorKey =
   | 'notify.not-delivered'
   | 'notify.refused';
 
+/** What fills the placeholders of an error's message in a person's language. */
+export type ErrorValues = Readonly<Record<string, string | number>>;
+
+export interface KnownErrorOptions extends ErrorOptions {
+  /**
+   * The message's parts that are not words (a file, a URL, a number): with them the message is
+   * said in a person's language, from the catalogue's `cli.error.<key>` (src/cli/program.ts).
+   * Without them, the English message is said as it is.
+   */
+  values?: ErrorValues;
+  /** Which of the key's messages, when one key has several: `cli.error.<key>.<variant>`. */
+  variant?: string;
+}
+
 /** An error of a known kind: anything else is unexpected, and said with its stack. */
 export abstract class KnownError extends Error {
   /** Whether the same work may succeed later, as it is. */
@@ -97,10 +111,16 @@ export abstract class KnownError extends Error {
   readonly exitCode: number = 1;
   /** What went wrong, whatever the message's words. */
   readonly key: ErrorKey;
+  /** What the message says that is no word of a language; none: it is said in English only. */
+  readonly values: ErrorValues | undefined;
+  readonly variant: string | undefined;
 
-  constructor(key: ErrorKey, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(key: ErrorKey, message: string, options: KnownErrorOptions = {}) {
+    const { values, variant, ...rest } = options;
+    super(message, rest);
     this.key = key;
+    this.values = values;
+    this.variant = variant;
   }
 }
 
@@ -109,7 +129,7 @@ export function isKnown(error: unknown, key: ErrorKey): error is KnownError {
   return error instanceof KnownError && error.key === key;
 }
 
-export interface UserErrorOptions extends ErrorOptions {
+export interface UserErrorOptions extends KnownErrorOptions {
   /** @defaultValue 1 */
   exitCode?: number;
   /** True when the same work succeeds once the person is done (a sheet still being written). */
@@ -133,7 +153,7 @@ export class UserError extends KnownError {
   }
 }
 
-export interface NotYetOptions extends ErrorOptions {
+export interface NotYetOptions extends KnownErrorOptions {
   /** How long to wait before it is looked at again; none: at once. */
   retryInMs?: number;
 }

@@ -6,6 +6,8 @@
  */
 import type { Logger } from 'pino';
 
+import type { Words } from './language/words.js';
+
 export interface OutageOptions {
   /** What is away, as the subject of a sentence: `Redis at redis://…`, `The API at https://…`. */
   subject: string;
@@ -15,6 +17,17 @@ export interface OutageOptions {
   announce?: (line: string) => void;
   logger: Logger;
   now?: () => number;
+  /**
+   * The plain lines in a person's language (`cli.outage.away`, `cli.outage.back`): what is away,
+   * where, and what goes on meanwhile. Without them, `subject` and `meanwhile` are said as given.
+   */
+  words?: Words;
+  said?: {
+    what: 'api' | 'redis';
+    url: string;
+    meanwhile: 'api_wait' | 'rows' | 'work';
+    seconds?: number;
+  };
 }
 
 export class Outage {
@@ -53,7 +66,7 @@ export class Outage {
       return;
     }
     this.#since = this.#now();
-    this.#options.announce?.(`${subject} does not answer (${why}): ${this.#options.meanwhile}.`);
+    this.#options.announce?.(this.#awayLine(why));
     logger.warn({ reason: why, told: this.#told }, `${subject} does not answer`);
   }
 
@@ -64,11 +77,32 @@ export class Outage {
     const failures = this.#failures;
     this.#since = undefined;
     this.#failures = 0;
-    this.#options.announce?.(`${this.#options.subject} answers now, after ${seconds(lastedMs)}.`);
+    this.#options.announce?.(this.#backLine(lastedMs));
     this.#options.logger.info(
       { lastedMs, failures, told: this.#told },
       `${this.#options.subject} answers now`,
     );
+  }
+
+  #awayLine(reason: string): string {
+    const { words, said, subject, meanwhile } = this.#options;
+    if (words === undefined || said === undefined)
+      return `${subject} does not answer (${reason}): ${meanwhile}.`;
+    return words.t('cli.outage.away', { ...said, seconds: said.seconds ?? 0, reason });
+  }
+
+  #backLine(lastedMs: number): string {
+    const { words, said, subject } = this.#options;
+    if (words === undefined || said === undefined)
+      return `${subject} answers now, after ${seconds(lastedMs)}.`;
+    const s = Math.max(0, Math.round(lastedMs / 1000));
+    const minutes = s < 120 ? 'none' : String(Math.floor(s / 60));
+    return words.t('cli.outage.back', {
+      what: said.what,
+      url: said.url,
+      minutes,
+      seconds: s < 120 ? s : s % 60,
+    });
   }
 }
 
@@ -83,7 +117,7 @@ function seconds(ms: number): string {
   return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-export type Told = Pick<OutageOptions, 'announce' | 'logger' | 'now'>;
+export type Told = Pick<OutageOptions, 'announce' | 'logger' | 'now' | 'words'>;
 
 /** The API away while rows go on: they are retried, so it is told once, not per attempt. */
 export function apiOutage(apiBaseUrl: string, told: Told): Outage {
@@ -91,5 +125,6 @@ export function apiOutage(apiBaseUrl: string, told: Told): Outage {
     ...told,
     subject: `The API at ${apiBaseUrl}`,
     meanwhile: 'rows wait for it and are retried',
+    said: { what: 'api', url: apiBaseUrl, meanwhile: 'rows' },
   });
 }

@@ -14,6 +14,7 @@ import { type ConnectionInfo, connectionOf } from '../connections/connection.js'
 import { sandboxIdentity } from '../connections/sandbox-identity.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 import { isKnown, UserError } from '../errors.js';
+import { wordsFor } from '../language/words.js';
 
 export interface ConnectedApi {
   baseUrl: string;
@@ -80,13 +81,10 @@ export async function connectApi(
     { apiBaseUrl: sandbox.url, token, name: 'sandbox', sandbox: true },
     identity,
   );
+  const words = wordsFor(settings.language);
   announce('');
-  announce(
-    '*** No API_BASE_URL is set: orders go to the EMBEDDED SANDBOX, not to the inspection company. ***',
-  );
-  announce(
-    `*** Sandbox at ${sandbox.url} (its data under DATA_DIR/sandbox). Set API_BASE_URL and API_TOKEN for real orders. ***`,
-  );
+  announce(words.t('cli.sandbox.banner'));
+  announce(words.t('cli.sandbox.where', { url: sandbox.url }));
   announce('');
   return { baseUrl: sandbox.url, token, connection, sandbox, close: () => sandbox.close() };
 }
@@ -98,6 +96,7 @@ export async function readToken(settings: Settings): Promise<string> {
   throw new UserError(
     'api.token-missing',
     'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
+    { values: {} },
   );
 }
 

@@ -8,6 +8,7 @@ import {
   startDashboard,
 } from '../dashboard/server.js';
 import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
+import { wordsFor } from '../language/words.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
 import { probeApi, readToken } from './api-connection.js';
@@ -34,8 +35,12 @@ export function announceHosts(
 ): void {
   const named = settings.dashboardHosts.length > 0;
   if (!named && LOOPBACK_HOSTS.includes(settings.dashboardHost)) return;
-  const advice = named ? '' : ': add the names it is reached by to DASHBOARD_HOSTS';
-  announce(`The dashboard answers only the host names ${dashboard.hosts.join(', ')}${advice}.`);
+  announce(
+    wordsFor(settings.language).t('cli.dashboard.hosts', {
+      hosts: dashboard.hosts.join(', '),
+      advice: named ? 'no' : 'yes',
+    }),
+  );
 }
 
 /** The dashboard on the settings' host and port, with a clear error when it cannot listen. */

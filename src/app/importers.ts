@@ -9,6 +9,7 @@ import type { Settings } from '../settings/load.js';
 import { apiHost } from '../store/progress.js';
 import type { CloseOptions } from '../workers/stop.js';
 import { UserError } from '../errors.js';
+import { wordsFor } from '../language/words.js';
 import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
 import { catalogueOf, installationOfSettings, redisOf } from './process-parts.js';
 
@@ -101,12 +102,13 @@ function sameConnection(all: readonly Importer[]): UserError | undefined {
 /** What a person is told of a connection at start: its name, its API, never its token. */
 export function connectionLine(importer: Importer): string {
   const { name, sandbox } = importer.connection;
-  const host = apiHost(importer.apiBaseUrl) ?? importer.apiBaseUrl;
-  const where = sandbox ? `the EMBEDDED SANDBOX (${host})` : `${host} (${importer.apiBaseUrl})`;
-  const mapping = importer.configured?.mapping
-    ? `; its sheets mapped by ${importer.configured.mapping}`
-    : '';
-  return `Connection "${name}": orders to ${where}${sandbox ? '' : ', not the embedded sandbox'}${mapping}.`;
+  return wordsFor(importer.ctx.settings.language ?? 'en').t('cli.connection', {
+    name,
+    sandbox: sandbox ? 'yes' : 'no',
+    host: apiHost(importer.apiBaseUrl) ?? importer.apiBaseUrl,
+    url: importer.apiBaseUrl,
+    mapping: importer.configured?.mapping ?? 'none',
+  });
 }
 
 /**

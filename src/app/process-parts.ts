@@ -38,7 +38,7 @@ export async function redisOf(
 ): Promise<ResolvedRedis> {
   // None that answers, and none that may be started: a UserError already.
   const redis = await resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir });
-  await announceRedis(redis, announce, logger);
+  await announceRedis(redis, announce, logger, settings.language);
   return redis;
 }
 
@@ -84,10 +84,12 @@ export async function reachableApi(
       : api.baseUrl,
     ...(options.connection && {
       tokenSource: `the token file of connection "${options.connection.name}" (${options.connection.tokenFile})`,
+      tokenOf: { connection: options.connection.name, file: options.connection.tokenFile },
     }),
     waitS: settings.apiWaitS,
     waitOn: options.service === true,
     announce,
+    language: settings.language,
     logger: options.logger,
     ...(options.signal && { signal: options.signal }),
   });

@@ -10,6 +10,8 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
 import { apiAway, type ApiError } from '../api/errors.js';
+import type { Speech } from '../language/languages.js';
+import { wordsFor } from '../language/words.js';
 import { Outage } from '../outage.js';
 import { UserError } from '../errors.js';
 import { API_CHECK_FIRST_DELAY_MS, API_CHECK_MAX_DELAY_MS, SHORTEST_HOLD_MS } from '../policy.js';
@@ -21,6 +23,10 @@ export interface WaitForApiOptions {
   waitS: number;
   /** Where the token comes from, for a refused one. @defaultValue `API_TOKEN / API_TOKEN_FILE` */
   tokenSource?: string;
+  /** The same, for the catalogue's words: a connection's name and its token file. */
+  tokenOf?: { connection: string; file: string };
+  /** The language of the person told of an outage. */
+  language?: Speech;
   announce: (line: string) => void;
   logger: Logger;
   /** Stops the waiting (a signal at start-up). */
@@ -56,6 +62,8 @@ export async function waitForApi(
   const outage = new Outage({
     subject: api,
     meanwhile: `waiting up to ${options.waitS} s for it (API_WAIT_S)`,
+    said: { what: 'api', url: options.baseUrl, meanwhile: 'api_wait', seconds: options.waitS },
+    ...(options.language && { words: wordsFor(options.language) }),
     announce: options.announce,
     logger: options.logger,
     now,
@@ -79,16 +87,11 @@ export async function waitForApi(
       outage.recovered();
       return;
     }
-    if (error.kind === 'auth') {
-      throw new UserError(
-        'api.token-refused',
-        `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
-        { cause: error },
-      );
-    }
+    if (error.kind === 'auth') throw tokenRefused(api, error, options);
     if (!apiAway(error)) {
       throw new UserError('api.unusable', `${api} cannot be used: ${error.message}`, {
         cause: error,
+        values: { url: options.baseUrl, reason: error.message },
       });
     }
     let left = deadline - now();
@@ -104,7 +107,10 @@ export async function waitForApi(
       throw new UserError(
         'api.no-answer',
         `${api} did not answer within ${options.waitS} s (API_WAIT_S): ${error.message} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.`,
-        { cause: error },
+        {
+          cause: error,
+          values: { url: options.baseUrl, seconds: options.waitS, reason: error.message },
+        },
       );
     }
     outage.failed(error);
@@ -125,4 +131,21 @@ export async function waitForApi(
 
 async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   await sleepFor(ms, undefined, signal ? { signal } : {});
+}
+
+/** The token refused: the person's to fix, saying which token is meant. */
+function tokenRefused(api: string, error: ApiError, options: WaitForApiOptions): UserError {
+  return new UserError(
+    'api.token-refused',
+    `${api} refused the token (${error.message}): check ${options.tokenSource ?? 'API_TOKEN / API_TOKEN_FILE'}.`,
+    {
+      cause: error,
+      values: {
+        url: options.baseUrl,
+        reason: error.message,
+        connection: options.tokenOf?.connection ?? 'none',
+        file: options.tokenOf?.file ?? '',
+      },
+    },
+  );
 }

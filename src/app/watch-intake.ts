@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 
 import { Intake, type IntakeResult } from '../intake/intake.js';
+import { wordsFor } from '../language/words.js';
 import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
 import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
 import type { Settings } from '../settings/load.js';
@@ -71,19 +72,23 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
   }
   const routed = await inboxRoutes(settings, importers, intakes);
   // Which office a sheet of the inbox was taken for, when there are several.
-  const office = (path: string) => {
-    const name =
-      routed.watched instanceof RoutedIntake ? routed.watched.routeOf(path)?.name : undefined;
-    return name === undefined ? '' : ` for connection "${name}"`;
-  };
+  const office = (path: string) =>
+    routed.watched instanceof RoutedIntake ? routed.watched.routeOf(path)?.name : undefined;
+  const words = wordsFor(settings.language);
   const tell = (path: string, result: IntakeResult) => {
     if (result.kind === 'queued') {
-      announce(`Took ${show(path)} as sheet ${result.sheetId}${office(path)}.`);
+      const connection = office(path);
+      const took = { file: show(path), sheetId: result.sheetId };
+      announce(
+        connection === undefined
+          ? words.t('cli.intake.took', took)
+          : words.t('cli.intake.took-for', { ...took, connection }),
+      );
       parts.follow(result.sheetId);
     }
     if (result.kind === 'refused') announce(result.why);
     if (result.kind === 'unreadable')
-      announce(`${show(path)} cannot be read: moved to ${show(result.folder)}.`);
+      announce(words.t('cli.intake.unreadable', { file: show(path), folder: show(result.folder) }));
   };
   await recoverAtStart(intakes, parts);
   for (const intake of intakes) recoverEveryMinute(intake, parts);
@@ -96,6 +101,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
  */
 async function recoverAtStart(intakes: readonly Intake[], parts: WatchParts): Promise<void> {
   const { announce, show } = parts;
+  const words = wordsFor(parts.settings.language);
   const finished: string[] = [];
   const stranded = new Set<string>();
   for (const intake of intakes) {
@@ -103,17 +109,14 @@ async function recoverAtStart(intakes: readonly Intake[], parts: WatchParts): Pr
     finished.push(...recovered.finished);
     for (const work of recovered.stranded) stranded.add(work);
   }
-  if (finished.length > 0)
-    announce(`Finished ${finished.length} intake(s) an earlier stop interrupted.`);
+  if (finished.length > 0) announce(words.t('cli.intake.recovered', { count: finished.length }));
   for (const sheetId of finished) parts.follow(sheetId);
   const mine = new Set(parts.importers.map((importer) => importer.connection.id));
   for (const sheet of await recentProgress(parts.importer.ctx.store))
     if (sheet.state !== 'done' && sheet.connectionId !== undefined && mine.has(sheet.connectionId))
       parts.follow(sheet.sheetId);
   for (const work of stranded) {
-    announce(
-      `${show(work)} was queued, but Redis has no record of it (did Redis lose its data?): it is left alone. Check which of its rows have orders, then drop its sheet into the inbox again.`,
-    );
+    announce(words.t('cli.intake.stranded', { folder: show(work) }));
   }
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { RunningDashboard } from '../dashboard/server.js';
 import { statIfThere } from '../intake/files.js';
 import { ScheduledFolders } from '../intake/schedules.js';
+import { wordsFor } from '../language/words.js';
 import { startWatcher } from '../intake/watcher.js';
 import { recentProgress, sheetDetail } from '../store/progress.js';
 import { ProcessHealth } from '../workers/health.js';
@@ -33,12 +34,15 @@ export async function startScheduledScans(
     const schedules = await startSchedules(importer.ctx, folders, intake, running.tell);
     parts.onStop(() => schedules.close());
     for (const s of mine) {
-      const missing = (await statIfThere(s.dir))?.isDirectory()
-        ? ''
-        : ', which is not there (yet): scans fail until it is';
-      const whose = name === undefined ? '' : ` for connection "${name}"`;
+      const there = (await statIfThere(s.dir))?.isDirectory() === true;
       parts.announce(
-        `Schedule "${s.name}" (${s.cron}) scans ${parts.show(s.dir)}${whose}${missing}.`,
+        wordsFor(settings.language).t('cli.schedule', {
+          name: s.name,
+          cron: s.cron,
+          dir: parts.show(s.dir),
+          connection: name ?? 'none',
+          missing: there ? 'no' : 'yes',
+        }),
       );
     }
   }
@@ -60,10 +64,11 @@ function otherInboxes(parts: WatchParts, running: RunningIntake, name: string | 
 export async function startStatusSync(parts: WatchParts): Promise<void> {
   const { statusSyncCron: cron, statusDays } = parts.settings;
   for (const importer of parts.importers) await syncStatusSchedule(importer.ctx, cron);
+  const words = wordsFor(parts.settings.language);
   parts.announce(
     cron === 'off'
-      ? 'Orders are not read back on a schedule (STATUS_SYNC_CRON off): `order-importer status` does it.'
-      : `The orders of the sheets reported in the last ${statusDays} days are read back on "${cron}" (STATUS_SYNC_CRON) into each report's status.csv.`,
+      ? words.t('cli.status-sync.off')
+      : words.t('cli.status-sync.on', { days: statusDays, cron }),
   );
 }
 

@@ -3,10 +3,17 @@ import { Command, CommanderError, Option } from 'commander';
 
 import { packageVersion } from '../package-root.js';
 import type { SettingKey } from '../settings/table.js';
-import { UserError } from '../errors.js';
+import { KnownError, UserError } from '../errors.js';
+import { wordsFor } from '../language/words.js';
+import {
+  errorMessage,
+  type Heard,
+  heardLanguage,
+  unexpectedLine,
+  userErrorLine,
+} from './error-line.js';
 import type { CommandIo } from './io.js';
 import { splitOptions, withSettings } from './setting-options.js';
-import { terminalLines, terminalText } from './terminal-text.js';
 
 export { Option };
 
@@ -38,6 +45,8 @@ export function commandLine(
   run(argv: readonly string[]): Promise<number>;
 } {
   let exitCode = 0;
+  // What the command was told of its language, for the line it may end with.
+  const heard: Heard = {};
   const program = new Command('order-importer')
     .description(description)
     .version(packageVersion(), '-V, --version', 'print the version and exit')
@@ -57,11 +66,13 @@ export function commandLine(
       command.action(async (...given: unknown[]) => {
         const args = spec.argument ? (given[0] as string[]) : [];
         // Commander checked the flags; their values are what Options declares.
-        const options = splitOptions(command.opts(), spec.settings) as Options;
-        exitCode = await run(args, options);
+        const options = splitOptions(command.opts(), spec.settings);
+        heard.language = options.settings.language;
+        heard.config = options.config;
+        exitCode = await run(args, options as Options);
       });
     },
-    run: (argv) => runProgram(program, argv, io, () => exitCode),
+    run: (argv) => runProgram(program, argv, { io, heard }, () => exitCode),
   };
 }
 
@@ -81,9 +92,10 @@ function forUser(error: unknown): number | undefined {
 async function runProgram(
   program: Command,
   argv: readonly string[],
-  io: CommandIo,
+  told: { io: CommandIo; heard: Heard },
   exitCode: () => number,
 ): Promise<number> {
+  const { io } = told;
   if (argv.length <= 2) {
     program.outputHelp();
     return 0;
@@ -96,14 +108,15 @@ async function runProgram(
       // --help and --version arrive here too, with exit code 0
       return error.exitCode;
     }
+    const words = wordsFor(await heardLanguage(told.heard, io));
     const exitCode = forUser(error);
     if (exitCode !== undefined) {
-      io.stderr.write(`order-importer: ${terminalText((error as Error).message)}\n`);
+      const message =
+        error instanceof KnownError ? errorMessage(error, words) : (error as Error).message;
+      io.stderr.write(userErrorLine(message));
       return exitCode;
     }
-    io.stderr.write(
-      `order-importer: unexpected error: ${terminalLines((error as Error).stack ?? String(error))}\n`,
-    );
+    io.stderr.write(unexpectedLine(error, words));
     return 1;
   }
 }

@@ -3,6 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 
 import type { DestinationStream, Logger } from 'pino';
 
+import { wordsFor, type Words } from '../language/words.js';
 import { createLogger } from '../logger.js';
 import {
   checkMappingSources,
@@ -26,6 +27,11 @@ export function commandSettings(
     ...(configFile !== undefined && { configFile }),
   };
   return loadSettings(input);
+}
+
+/** The words of the person at the command: its lines are in the process's language. */
+export function commandWords(settings: Pick<Settings, 'language'>): Words {
+  return wordsFor(settings.language);
 }
 
 /**

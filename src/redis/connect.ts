@@ -97,5 +97,6 @@ export function redisOutage(redisUrl: string, told: Told): Outage {
     ...told,
     subject: `Redis at ${redactUrl(redisUrl)}`,
     meanwhile: 'the work waits for it and goes on once it is back',
+    said: { what: 'redis', url: redactUrl(redisUrl), meanwhile: 'work' },
   });
 }

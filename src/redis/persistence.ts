@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
+import { type Words, wordsFor } from '../language/words.js';
 import { connectRedis } from './connect.js';
 import { redactUrl } from './url.js';
 
@@ -57,19 +58,20 @@ function fieldsOf(info: string): Map<string, string> {
 }
 
 /** What a person is told of it, once at start; undefined when there is nothing to say. */
-export function persistenceWarning(persistence: Persistence, where: string): string | undefined {
-  const cost =
-    'a restart of it loses the imports in flight and the duplicates ledger; the importer then stops that work and refuses to import until `order-importer ledger rebuild` has rebuilt the ledger from the reports. Turn AOF on (appendonly yes) to keep them.';
-  switch (persistence.kind) {
-    case 'aof':
-      return undefined;
-    case 'none':
-      return `${where} keeps nothing on disk (no AOF, no snapshots): ${cost}`;
-    case 'snapshots':
-      return `${where} keeps only snapshots${persistence.rules === '' ? '' : ` (save ${persistence.rules})`}, no AOF: what was written since the last snapshot is lost on a restart; ${cost}`;
-    case 'unknown':
-      return `${where} has no AOF, and whether it takes snapshots cannot be asked (CONFIG is refused): if it keeps nothing on disk, ${cost}`;
-  }
+export function persistenceWarning(
+  persistence: Persistence,
+  where: string,
+  words: Words = wordsFor('en'),
+): string | undefined {
+  if (persistence.kind === 'aof') return undefined;
+  return words.t('cli.redis.forgetful', {
+    where,
+    kind: persistence.kind,
+    rules:
+      persistence.kind === 'snapshots' && persistence.rules !== ''
+        ? ` (save ${persistence.rules})`
+        : '',
+  });
 }
 
 /** Said once per process, where Redis is first resolved: never on a reconnect. */
@@ -77,6 +79,7 @@ export async function warnIfForgetful(
   url: string,
   announce: (line: string) => void,
   logger: Logger | undefined,
+  words: Words = wordsFor('en'),
 ): Promise<void> {
   let persistence: Persistence | undefined;
   const client = await connectRedis(url);
@@ -88,7 +91,8 @@ export async function warnIfForgetful(
   } finally {
     client.disconnect();
   }
-  const warning = persistence && persistenceWarning(persistence, `Redis at ${redactUrl(url)}`);
+  const where = words.t('cli.redis.at', { url: redactUrl(url) });
+  const warning = persistence && persistenceWarning(persistence, where, words);
   if (warning === undefined) return;
   announce(warning);
   logger?.warn({ redis: redactUrl(url), persistence: persistence?.kind }, 'Redis has no AOF');

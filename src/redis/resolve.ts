@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
+import type { Speech } from '../language/languages.js';
+import { type Words, wordsFor } from '../language/words.js';
 import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
@@ -48,6 +50,7 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       throw new UserError(
         'redis.unavailable',
         `REDIS_URL ${redactUrl(options.configured)} does not answer (${problem}): start that Redis, or unset REDIS_URL to use a local one.`,
+        { variant: 'configured', values: { url: redactUrl(options.configured), problem } },
       );
     }
     return { url: options.configured, source: 'REDIS_URL', release: nothing };
@@ -70,12 +73,14 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
     throw new UserError(
       'redis.unavailable',
       `no Redis answers at ${defaultUrl}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
+      { variant: 'no-private', values: { url: defaultUrl, dir } },
     );
   }
   if (!redisServerAvailable(options.binary)) {
     throw new UserError(
       'redis.unavailable',
       `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
+      { variant: 'not-installed', values: { url: defaultUrl } },
     );
   }
   let server: LocalRedis;
@@ -91,6 +96,8 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       `could not start a private redis-server in ${dir}: ${(error as Error).message}`,
       {
         cause: error,
+        variant: 'not-started',
+        values: { dir, reason: (error as Error).message },
       },
     );
   }
@@ -119,12 +126,12 @@ async function ping(url: string): Promise<string | null> {
 }
 
 /** Which Redis a process uses, in one line for its terminal (never a password). */
-export function redisAnnouncement(redis: ResolvedRedis): string {
-  if (redis.source === 'private')
-    return `Redis: a private redis-server at ${redis.url} (data under DATA_DIR/redis, AOF on).`;
-  const hint =
-    redis.source === 'default' ? ' (the local default; set REDIS_URL to use another)' : '';
-  return `Redis: ${redactUrl(redis.url)}${hint}.`;
+export function redisAnnouncement(redis: ResolvedRedis, words: Words = wordsFor('en')): string {
+  if (redis.source === 'private') return words.t('cli.redis.private', { url: redis.url });
+  return words.t('cli.redis.url', {
+    url: redactUrl(redis.url),
+    local: redis.source === 'default' ? 'yes' : 'no',
+  });
 }
 
 /**
@@ -135,7 +142,9 @@ export async function announceRedis(
   redis: ResolvedRedis,
   announce: (line: string) => void,
   logger?: Logger,
+  language: Speech = 'en',
 ): Promise<void> {
-  announce(redisAnnouncement(redis));
-  await warnIfForgetful(redis.url, announce, logger);
+  const words = wordsFor(language);
+  announce(redisAnnouncement(redis, words));
+  await warnIfForgetful(redis.url, announce, logger, words);
 }

@@ -43,3 +43,43 @@ const TYPES: Record<string, string> = {
   array: 'a list',
   object: 'an object',
 };
+
+/**
+ * The same issue as the values of `cli.error.config.invalid.setting`, for a person who reads
+ * another language: which issue (`required`, `type`, `at_least`…) and what it names. A message
+ * given in a schema is said as it is (`why`).
+ */
+export function issueValues(issue: z.core.$ZodIssue): Record<string, string> {
+  const said = { issue: 'other', expected: '', limit: '', choices: '', why: issueText(issue) };
+  switch (issue.code) {
+    case 'invalid_type':
+      if ('input' in issue && issue.input === undefined) return { ...said, issue: 'required' };
+      return { ...said, issue: 'type', expected: issue.expected };
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1)
+        return { ...said, issue: 'empty' };
+      return {
+        ...said,
+        issue: issue.inclusive ? 'at_least' : 'more_than',
+        limit: String(issue.minimum),
+      };
+    case 'too_big':
+      return {
+        ...said,
+        issue: issue.inclusive ? 'at_most' : 'less_than',
+        limit: String(issue.maximum),
+      };
+    case 'invalid_value':
+      return {
+        ...said,
+        issue: 'one_of',
+        choices: issue.values.map((v) => JSON.stringify(v)).join(', '),
+      };
+    case 'invalid_format':
+      return said.why === 'must be a URL' ? { ...said, issue: 'url' } : said;
+    default:
+      return said.why.startsWith('must be one of ')
+        ? { ...said, issue: 'one_of', choices: said.why.slice('must be one of '.length) }
+        : said;
+  }
+}

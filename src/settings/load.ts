@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { defaultProductsFile } from '../package-root.js';
 import { type ConfiguredConnection, parseConnections } from './connections.js';
 import { cronProblem } from './cron.js';
-import { issueText } from './issue-text.js';
+import { issueText, issueValues } from './issue-text.js';
 import {
   IMPORTER_KEYS,
   type ImporterSettingKey,
@@ -319,6 +319,7 @@ function parseOne(key: SettingKey, sources: Sources, wording: Wording): unknown 
   const entry: SettingEntry = SETTINGS[key];
   const flag = sources.flags[key];
   const fromEnv = entry.env === undefined ? undefined : sources.env[entry.env];
+  const inFile = flag === undefined && !(fromEnv !== undefined && fromEnv !== '');
   const [raw, source] =
     flag !== undefined
       ? [flag, entry.named ?? flagName(entry, key)]
@@ -329,11 +330,31 @@ function parseOne(key: SettingKey, sources: Sources, wording: Wording): unknown 
           : [undefined, entry.named ?? entry.env ?? key];
   const parsed = entry.schema.safeParse(raw, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw new UserError('config.invalid', errorLine(source, describe(parsed.error), raw, wording));
+  const message = errorLine(source, describe(parsed.error), raw, wording);
+  if (wording !== 'label') throw new UserError('config.invalid', message);
+  const issue = parsed.error.issues[0];
+  const from =
+    inFile && sources.file[key] !== undefined
+      ? { from: 'file', setting: key, file: sources.where, source: '' }
+      : { from: 'name', setting: key, file: '', source };
+  throw new UserError('config.invalid', message, {
+    variant: 'setting',
+    values: {
+      ...from,
+      at: issue !== undefined && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '',
+      ...(issue === undefined ? { issue: 'other', why: 'is invalid' } : issueValues(issue)),
+      got: shownValue(raw),
+    },
+  });
+}
+
+/** A setting's value as its error quotes it. */
+function shownValue(raw: unknown): string {
+  return typeof raw === 'string' ? `"${withoutCredentials(raw)}"` : JSON.stringify(raw);
 }
 
 function errorLine(source: string, why: string, raw: unknown, wording: Wording): string {
-  const shown = typeof raw === 'string' ? `"${withoutCredentials(raw)}"` : JSON.stringify(raw);
+  const shown = shownValue(raw);
   if (wording === 'label') return `${source}: ${why} (got ${shown}).`;
   // The sandbox's old wording: a size of 0 was "--x: must be more than 0.", levels unquoted.
   if (!why.startsWith('must ') || why === 'must be more than 0')
@@ -370,28 +391,29 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UserError(
-      'config.invalid',
-      `--config ${file} cannot be read: ${(error as Error).message}.`,
-      {
-        cause: error,
-      },
-    );
+    const reason = (error as Error).message;
+    throw new UserError('config.invalid', `--config ${file} cannot be read: ${reason}.`, {
+      cause: error,
+      variant: 'unreadable',
+      values: { file, reason },
+    });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UserError(
-      'config.invalid',
-      `--config ${file} is not valid JSON: ${jsonMistake(text, error)}.`,
-      {
-        cause: error,
-      },
-    );
+    const mistake = jsonMistake(text, error);
+    throw new UserError('config.invalid', `--config ${file} is not valid JSON: ${mistake}.`, {
+      cause: error,
+      variant: 'json',
+      values: { file, mistake },
+    });
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new UserError('config.invalid', `--config ${file} must hold a JSON object of settings.`);
+    throw new UserError('config.invalid', `--config ${file} must hold a JSON object of settings.`, {
+      variant: 'not-object',
+      values: { file },
+    });
   }
   // Before anything recursive (zod, JSON.stringify in messages) sees it: it would overflow the stack.
   if (nestsDeeperThan(json, MAX_NESTING)) {
@@ -403,9 +425,15 @@ async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   const known = new Set<string>([...IMPORTER_KEYS, 'schedules', 'connections', 'mapping']);
   const unknown = Object.keys(json).filter((key) => !known.has(key));
   if (unknown.length > 0) {
+    const values = {
+      file,
+      unknown: unknown.map((k) => `"${k}"`).join(', '),
+      known: [...known].join(', '),
+    };
     throw new UserError(
       'config.invalid',
-      `--config ${file}: unknown setting ${unknown.map((k) => `"${k}"`).join(', ')}; known: ${[...known].join(', ')}.`,
+      `--config ${file}: unknown setting ${values.unknown}; known: ${values.known}.`,
+      { variant: 'unknown', values },
     );
   }
   return json as Record<string, unknown>;

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 
+import { type Words, wordsFor } from '../../language/words.js';
 import type { SheetProgress } from '../../store/progress.js';
 import { ROW_STATUSES } from '../../glossary.js';
 import { terminalText } from '../terminal-text.js';
@@ -21,6 +22,8 @@ export interface DoneAnnouncerOptions {
   lines?: { show(sheet: SheetProgress): void; drop(sheetId: string): void };
   /** The sheet's page on the dashboard this process serves, if it serves one. */
   page?: (sheetId: string) => string | undefined;
+  /** The words of the person watching. @defaultValue English */
+  words?: Words;
 }
 
 /** Follows sheets taken and prints a line for each once it is done. */
@@ -63,7 +66,9 @@ export class DoneAnnouncer {
       }
       this.#pending.delete(sheetId);
       this.options.lines?.drop(sheetId);
-      this.options.print(doneLine(sheet, this.options.show, this.options.page?.(sheetId)));
+      this.options.print(
+        doneLine(sheet, this.options.show, this.options.page?.(sheetId), this.options.words),
+      );
     }
   }
 }
@@ -76,16 +81,24 @@ export function doneLine(
   sheet: SheetProgress,
   show: (path: string) => string,
   page?: string,
+  words: Words = wordsFor('en'),
 ): string {
-  const head = `Done: ${terminalText(sheet.name)} (sheet ${sheet.sheetId})`;
-  const see = page === undefined ? '' : ` — see ${page}`;
+  const named = { name: terminalText(sheet.name), sheetId: sheet.sheetId };
+  const see = page === undefined ? '' : ` ${words.t('cli.done.see', { page })}`;
   if (sheet.error !== undefined)
-    return `${head}: it cannot be read: ${terminalText(sheet.error)}${see}`;
-  const counts = ROW_STATUSES.filter((status) => sheet.counts[status] > 0).map(
-    (status) => `${sheet.counts[status]} ${status}`,
+    return `${words.t('cli.done.unreadable', { ...named, error: terminalText(sheet.error) })}${see}`;
+  const counts = ROW_STATUSES.filter((status) => sheet.counts[status] > 0).map((status) =>
+    words.t('cli.status.count', { count: sheet.counts[status], status: statusSelector(status) }),
   );
-  const what = counts.length > 0 ? counts.join(', ') : 'no rows';
+  const what = counts.length > 0 ? counts.join(', ') : words.t('cli.done.no-rows');
   const where =
-    sheet.reportDir === undefined ? '' : ` Report: ${terminalText(show(sheet.reportDir))}/`;
-  return `${head}: ${what}.${where}${see}`;
+    sheet.reportDir === undefined
+      ? ''
+      : ` ${words.t('cli.done.report', { dir: terminalText(show(sheet.reportDir)) })}`;
+  return `${words.t('cli.done.counts', { ...named, counts: what })}${where}${see}`;
+}
+
+/** A status as the catalogue's selects name it: `needs-review` is `needs_review` there. */
+export function statusSelector(status: string): string {
+  return status.replace(/-/g, '_');
 }

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream';
 
 import { parse } from 'csv-parse';
 
+import { type Words, wordsFor } from '../../language/words.js';
 import type { Summary } from '../../report/report.js';
 import { restoreCell } from '../../sheets/excel-text.js';
 import type { Paint } from '../paint.js';
@@ -35,20 +36,21 @@ const NOT_CREATED = new Set(['invalid', 'failed', 'needs-review']);
 export async function printReasons(
   summaries: readonly Summary[],
   out: NodeJS.WritableStream,
-  options: { cwd: string; paint: Paint; listed?: number },
+  options: { cwd: string; paint: Paint; listed?: number; words?: Words },
 ): Promise<void> {
   const { cwd, paint } = options;
+  const words = options.words ?? wordsFor('en');
   for (const summary of summaries) {
     const notCreated = summary.invalid + summary.failed + summary.needsReview;
     if (notCreated === 0 || summary.error !== undefined) continue;
     const report = join(summary.reportDir, 'report.csv');
     const where = shown(shortPath(report, cwd));
-    const rows = notCreated === 1 ? '1 row' : `${notCreated.toLocaleString('en')} rows`;
-    let text = `\n${paint.bold(shown(shortPath(summary.sheet, cwd)))}: ${rows} not created\n`;
+    const head = words.t('cli.reasons.head', { count: notCreated });
+    let text = `\n${paint.bold(shown(shortPath(summary.sheet, cwd)))}: ${head}\n`;
     let listed = 0;
     try {
       for await (const line of notCreatedLines(report)) {
-        text += rowText(line, paint);
+        text += rowText(line, paint, words);
         listed += 1;
         if (listed >= (options.listed ?? REASONS_LISTED)) break;
       }
@@ -56,20 +58,28 @@ export async function printReasons(
       // A file error (ENOENT…) or csv-parse's (CSV_…): the import is done, only its reasons are not.
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'string') throw error;
-      text += `  ${paint.red(`${where} cannot be read (${code}): the reasons are not shown.`)}\n`;
+      text += `  ${paint.red(words.t('cli.reasons.unreadable', { file: where, code }))}\n`;
     }
     if (notCreated > listed)
-      text += `  … and ${(notCreated - listed).toLocaleString('en')} more — see ${where}\n`;
+      text += `  ${words.t('cli.reasons.more', { count: notCreated - listed, file: where })}\n`;
     out.write(text);
   }
 }
 
 /** One row: where it is and what became of it, then each of its problems on a line. */
-function rowText(line: ReportLine, paint: Paint): string {
-  const where = line.line === '' ? `row ${line.row}` : `row ${line.row} (line ${line.line})`;
-  const reference = line.reference === '' ? '' : paint.dim(`  reference ${shown(line.reference)}`);
-  const order = line.order_id === '' ? '' : ` (order ${line.order_id})`;
-  let text = `  ${paint.red(where)}${reference}  ${line.status}${order}\n`;
+function rowText(line: ReportLine, paint: Paint, words: Words): string {
+  const where =
+    line.line === ''
+      ? words.t('cli.row', { row: line.row })
+      : words.t('cli.row.line', { row: line.row, line: line.line });
+  const reference =
+    line.reference === ''
+      ? ''
+      : paint.dim(`  ${words.t('cli.row.reference', { reference: shown(line.reference) })}`);
+  const order =
+    line.order_id === '' ? '' : ` ${words.t('cli.row.order', { order: line.order_id })}`;
+  const status = words.t('cli.status', { status: line.status.replace(/-/g, '_') });
+  let text = `  ${paint.red(where)}${reference}  ${status}${order}\n`;
   const problems = line.status === 'invalid' ? problemsOf(line.error) : [line.error];
   for (const problem of problems) {
     const colon = line.status === 'invalid' ? problem.indexOf(': ') : -1;

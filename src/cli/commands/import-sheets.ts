@@ -59,8 +59,9 @@ export async function queueSheets(
   sheets: ReadonlyArray<SheetTaken & SheetToImport>,
   opts: { allowDuplicates?: boolean; redisWaitS: number },
   announce: (line: string) => void,
-  cwd: string,
+  shown: { cwd: string; words: Context['words'] },
 ): Promise<string[]> {
+  const { cwd, words } = shown;
   const ids: string[] = [];
   for (const taken of sheets) {
     const queued = submitTaken(importer.ctx, taken, {
@@ -72,12 +73,20 @@ export async function queueSheets(
       redisWaitS: opts.redisWaitS,
       redisUrl: importer.redisUrl,
     });
-    const what = `${resumed ? 'Resuming' : 'Queued'} ${shortPath(taken.path, cwd)} as sheet ${sheetId}`;
-    if (awaits === undefined) announce(`${what}.`);
+    const what = {
+      resumed: resumed ? 'yes' : 'no',
+      sheet: shortPath(taken.path, cwd),
+      sheetId,
+    };
+    if (awaits === undefined) announce(words.t('cli.import.queued', what));
     else {
-      const folder = `data folder ${awaits.dataDir ?? '(not recorded)'} (installation ${awaits.installation})`;
       announce(
-        `${what}: the same content is being imported by sheet ${awaits.sheetId} of ${folder}; this sheet waits until that import ends, for that folder's workers, then reports its rows as duplicate.`,
+        words.t('cli.import.queued-awaits', {
+          ...what,
+          other: awaits.sheetId,
+          dataDir: awaits.dataDir ?? '(not recorded)',
+          installation: awaits.installation,
+        }),
       );
     }
     ids.push(sheetId);

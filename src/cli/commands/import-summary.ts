@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { type Words, wordsFor } from '../../language/words.js';
 import type { Summary } from '../../report/report.js';
 import type { SheetProgress } from '../../store/progress.js';
 import type { CommandIo } from '../io.js';
@@ -20,9 +21,10 @@ export async function printImported(
   summaries: readonly Summary[],
   out: NodeJS.WritableStream,
   io: Pick<CommandIo, 'cwd' | 'env'>,
+  words: Words = wordsFor('en'),
 ): Promise<void> {
-  printSummaries(summaries, out, io.cwd);
-  await printReasons(summaries, out, { cwd: io.cwd, paint: paint(out, io.env) });
+  printSummaries(summaries, out, io.cwd, words);
+  await printReasons(summaries, out, { cwd: io.cwd, paint: paint(out, io.env), words });
 }
 
 /**
@@ -30,17 +32,23 @@ export async function printImported(
  * they are created: when reading them back shows more than `to schedule`. Empty when it does not
  * plan them.
  */
-export function planningHint(seconds: number): string {
+export function planningHint(seconds: number, words: Words = wordsFor('en')): string {
   if (seconds <= 0) return '';
-  return `The sandbox plans these orders ${seconds} s after they are created: run \`order-importer status\` after that to see the dates and inspectors.\n`;
+  return `${words.t('cli.import.planning', { seconds })}\n`;
 }
 
 export function printSummaries(
   summaries: readonly Summary[],
   out: NodeJS.WritableStream,
   cwd: string,
+  words: Words = wordsFor('en'),
 ): void {
-  const header = ['sheet', 'rows', 'created', 'invalid', 'failed', 'needs-review', 'duplicate'];
+  const status = (s: string) => words.t('cli.status', { status: s.replace(/-/g, '_') });
+  const header = [
+    words.t('cli.summary.sheet'),
+    words.t('cli.summary.rows'),
+    ...['created', 'invalid', 'failed', 'needs-review', 'duplicate'].map(status),
+  ];
   const shown = (path: string) => terminalText(shortPath(path, cwd));
   const rows = summaries.map((s) => [
     shown(s.sheet),
@@ -58,14 +66,13 @@ export function printSummaries(
       .join('  ');
   out.write(`\n${line(header)}\n${rows.map(line).join('\n')}\n\n`);
   for (const s of summaries) {
+    const sheet = shown(s.sheet);
     if (s.error !== undefined)
-      out.write(`${shown(s.sheet)}: cannot be read: ${terminalText(s.error)}\n`);
+      out.write(`${words.t('cli.summary.unreadable', { sheet, error: terminalText(s.error) })}\n`);
     if (s.duplicateOf !== undefined)
-      out.write(
-        `${shown(s.sheet)}: imported before as sheet ${s.duplicateOf}; nothing was sent again.\n`,
-      );
+      out.write(`${words.t('cli.summary.duplicate', { sheet, other: s.duplicateOf })}\n`);
     for (const warning of s.warnings)
-      out.write(`${shown(s.sheet)}: warning: ${terminalText(warning)}\n`);
-    out.write(`Report: ${shown(s.reportDir)}\n`);
+      out.write(`${words.t('cli.summary.warning', { sheet, warning: terminalText(warning) })}\n`);
+    out.write(`${words.t('cli.summary.report', { dir: shown(s.reportDir) })}\n`);
   }
 }

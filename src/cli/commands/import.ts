@@ -5,7 +5,13 @@ import type { SettingFlags } from '../../settings/load.js';
 import { UserError } from '../../errors.js';
 import { chosenConnection, openChosen } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, mappingSources, mappingToImport } from '../setup.js';
+import {
+  commandLogger,
+  commandWords,
+  commandSettings,
+  mappingSources,
+  mappingToImport,
+} from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import { planningHint, printImported, readSummary } from './import-summary.js';
 import { ProgressBars } from './progress-bars.js';
@@ -35,6 +41,7 @@ export async function importCommand(
   io: CommandIo,
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const words = commandWords(settings);
   const configured = chosenConnection(settings, opts.connection);
   const mappings = await mappingSources(opts.mapping, settings, io.cwd, configured?.mapping);
   const paths = sheets.map((s) => resolve(io.cwd, s));
@@ -45,7 +52,7 @@ export async function importCommand(
 
   // Lines told while the progress is drawn (an outage) go above it, not through it; they quote
   // file names and messages that may hold a sheet's control characters.
-  const bars = new ProgressBars(io.stderr);
+  const bars = new ProgressBars(io.stderr, Date.now, undefined, words);
   const announce = (line: string) => {
     bars.printAbove(terminalText(line));
   };
@@ -65,17 +72,9 @@ export async function importCommand(
       await taking.discard();
       throw error;
     });
-    const ids = await queueSheets(importer, taken, queueing, announce, io.cwd);
+    const ids = await queueSheets(importer, taken, queueing, announce, { cwd: io.cwd, words });
     if (!workers) {
-      const { id, apiBaseUrl } = importer.connection;
-      const same = configured
-        ? `the connection "${configured.name}" in their config file`
-        : 'the same API_BASE_URL and token';
-      const dataDir = settings.dataDir;
-      const installation = importer.ctx.installation.id;
-      announce(
-        `No workers in this process (--no-workers): waiting for \`order-importer worker\` processes with ${same} (connection ${id}, ${apiBaseUrl}) and this data folder ${dataDir} (installation ${installation}), where the sheets' copies are; workers of other connections or data folders leave these rows alone.`,
-      );
+      announce(noWorkersLine(importer, settings.dataDir, configured?.name, words));
     }
     void io.stopSignal().then(() => {
       stop.interrupted = true;
@@ -86,20 +85,24 @@ export async function importCommand(
       redisUrl: importer.redisUrl,
     });
     if (outcome.fatal !== undefined)
-      throw new UserError('import.stopped', `the import stopped: ${outcome.fatal}`);
+      throw new UserError('import.stopped', `the import stopped: ${outcome.fatal}`, {
+        values: { reason: outcome.fatal },
+      });
     if (stop.interrupted) {
-      announce('Interrupted: rows in flight finish; run the same import again to resume the rest.');
+      announce(words.t('cli.import.interrupted'));
       return 1;
     }
     const summaries = await Promise.all(outcome.sheets.map((s) => readSummary(s)));
     const human = opts.json ? io.stderr : io.stdout;
-    await printImported(summaries, human, io);
-    if (importer.connection.sandbox) human.write(planningHint(settings.embeddedSandboxPlanningS));
+    await printImported(summaries, human, io, words);
+    if (importer.connection.sandbox)
+      human.write(planningHint(settings.embeddedSandboxPlanningS, words));
     if (opts.json) io.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
     // Delivered by this process's workers; without them, by the workers that did the import.
     if (workers)
       await waitForNotifications(importer.ctx, ids, announce, {
         stopped: () => stop.interrupted,
+        words,
       });
     const clean = (s: (typeof summaries)[number]) =>
       s.error === undefined && s.invalid + s.failed + s.needsReview === 0;
@@ -109,11 +112,28 @@ export async function importCommand(
   }
 }
 
+/** Whose workers an import without its own waits for: the same connection and data folder. */
+function noWorkersLine(
+  importer: Awaited<ReturnType<typeof openChosen>>,
+  dataDir: string,
+  connection: string | undefined,
+  words: ReturnType<typeof commandWords>,
+): string {
+  return words.t('cli.import.no-workers', {
+    connection: connection ?? 'none',
+    id: importer.connection.id,
+    url: importer.connection.apiBaseUrl,
+    dataDir,
+    installation: importer.ctx.installation.id,
+  });
+}
+
 async function mustBeFile(path: string): Promise<void> {
   const stats = await stat(path).catch(() => undefined);
   if (!stats?.isFile())
     throw new UserError(
       'import.no-such-file',
       `${path} ${stats ? 'is not a file' : 'does not exist'}.`,
+      { values: { path, kind: stats ? 'not_file' : 'missing' } },
     );
 }

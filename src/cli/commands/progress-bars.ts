@@ -2,6 +2,7 @@
  * How an import shows it is alive: on a terminal, one line per sheet redrawn in place (rows
  * final/total, rate, ETA, failures so far); elsewhere, a plain line per sheet every 10 seconds.
  */
+import { type Words, wordsFor } from '../../language/words.js';
 import type { SheetProgress } from '../../store/progress.js';
 import { terminalText } from '../terminal-text.js';
 import { PROGRESS_LINE_MS } from '../../policy.js';
@@ -22,6 +23,8 @@ export class ProgressBars {
     private readonly stream: NodeJS.WritableStream,
     private readonly now: () => number = Date.now,
     private readonly plainEveryMs = PROGRESS_LINE_MS,
+    /** The words of the person watching (the process's language). */
+    private readonly words: Words = wordsFor('en'),
   ) {
     this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
   }
@@ -74,22 +77,33 @@ export class ProgressBars {
 
   /** One sheet's line: `orders.csv  [#####-----] 1,234/5,000 rows  42 rows/s  ETA 1m30s  failed 3`. */
   line(sheet: SheetProgress, now: number): string {
+    const { words } = this;
     const total = sheet.total;
     const final = sheet.final;
-    const n = (v: number) => v.toLocaleString('en');
     // A file's name is the user's text: it may hold control characters.
     const name = terminalText(sheet.name);
-    if (sheet.state === 'done') return `${name}  done: ${n(final)} rows`;
-    if (total === undefined) return `${name}  ${sheet.state === 'queued' ? 'queued' : 'reading…'}`;
+    if (sheet.state === 'done') return `${name}  ${words.t('cli.progress.done', { count: final })}`;
+    if (total === undefined)
+      return `${name}  ${words.t(sheet.state === 'queued' ? 'cli.progress.queued' : 'cli.progress.reading')}`;
     const width = 20;
     const filled = total === 0 ? width : Math.min(width, Math.floor((final / total) * width));
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
     const rate = this.#rate(sheet.sheetId, now);
+    const tenths = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
     // Under a second seen, no rate yet: a sheet done in a moment is not "0.0 rows/s".
-    const speed = rate === undefined ? '' : `  ${rate.toFixed(1)} rows/s`;
-    const eta = rate !== undefined && rate > 0 ? ` ETA ${duration((total - final) / rate)}` : '';
+    const speed =
+      rate === undefined
+        ? ''
+        : `  ${words.t('cli.progress.rate', { rate: words.number(rate, tenths) })}`;
+    const eta =
+      rate !== undefined && rate > 0
+        ? ` ${words.t('cli.progress.eta', { duration: duration((total - final) / rate) })}`
+        : '';
     const failures = sheet.counts.failed + sheet.counts.invalid + sheet.counts['needs-review'];
-    return `${name}  ${bar} ${n(final)}/${n(total)} rows${speed}${eta}${failures > 0 ? `  not created so far: ${n(failures)}` : ''}`;
+    const notCreated =
+      failures > 0 ? `  ${words.t('cli.progress.not-created', { count: failures })}` : '';
+    const rows = words.t('cli.progress.rows', { final: words.number(final), total });
+    return `${name}  ${bar} ${rows}${speed}${eta}${notCreated}`;
   }
 
   #remember(sheet: SheetProgress, now: number): void {

@@ -1,6 +1,7 @@
 /** `validate` on one sheet: its lines for a person, and its summary for `--json`. */
 import { stat } from 'node:fs/promises';
 
+import { type Words, wordsFor } from '../../language/words.js';
 import type { Mapping } from '../../orders/mapping.js';
 import { SheetError } from '../../sheets/errors.js';
 import {
@@ -48,6 +49,8 @@ export interface SheetCheck {
   /** A passing "still working" note. */
   status: (text: string) => void;
   paint: Paint;
+  /** The words of the person reading. @defaultValue English */
+  words?: Words;
 }
 
 /** Enough to fix a sheet by; a sheet with more problems than this has a systematic one. */
@@ -60,16 +63,18 @@ export async function validateSheet(
   check: SheetCheck,
 ): Promise<{ summary: ValidateSummary; missing: boolean }> {
   const { write, paint: out } = check;
+  const words = check.words ?? wordsFor('en');
   const summary: ValidateSummary = {
     sheet: path,
     ...{ sha256: null, format: null, encoding: null, delimiter: null },
     ...{ total: 0, valid: 0, invalid: 0, warnings: [], problems: [], problemsOmitted: 0 },
     error: null,
   };
-  const missing = await notAFile(path);
+  const missing = await notAFile(path, words);
   if (missing) {
     summary.error = missing;
-    write(`${out.bold(name)}\n  ${out.red(`cannot be validated: ${shown(missing)}`)}\n`);
+    const line = words.t('cli.validate.missing', { reason: shown(missing) });
+    write(`${out.bold(name)}\n  ${out.red(line)}\n`);
     return { summary, missing: true };
   }
   try {
@@ -81,9 +86,9 @@ export async function validateSheet(
     summary.encoding = info.encoding;
     summary.delimiter = info.delimiter ?? null;
     write(`${out.bold(name)}  ${out.dim(`(${shown(describeSheet(info))})`)}\n`);
-    const tally = tallier(summary, out);
+    const tally = tallier(summary, out, words);
     for await (const batch of opened.batches) {
-      check.status(`  ${name}: ${summary.total.toLocaleString('en')} rows checked…`);
+      check.status(`  ${words.t('cli.validate.checked', { name, count: summary.total })}`);
       // One write per batch: a write per invalid row is a system call per row on a terminal.
       let lines = '';
       for (const result of batch) lines += tally(result);
@@ -91,13 +96,19 @@ export async function validateSheet(
       await check.written();
     }
     summary.warnings = opened.warnings;
-    for (const warning of opened.warnings) write(`  ${out.yellow(`warning: ${shown(warning)}`)}\n`);
-    const counts = `${summary.total} row${summary.total === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid`;
+    for (const warning of opened.warnings)
+      write(`  ${out.yellow(words.t('cli.validate.warning', { warning: shown(warning) }))}\n`);
+    const counts = words.t('cli.validate.counts', {
+      total: summary.total,
+      valid: summary.valid,
+      invalid: summary.invalid,
+    });
     write(`  ${summary.invalid === 0 ? out.green(counts) : out.red(counts)}\n`);
   } catch (error) {
     if (!(error instanceof SheetError) && !isKnown(error, 'mapping.invalid')) throw error;
     summary.error = error.message;
-    write(`${out.bold(name)}\n  ${out.red(`cannot be read: ${shown(error.message)}`)}\n`);
+    const line = words.t('cli.validate.unreadable', { reason: shown(error.message) });
+    write(`${out.bold(name)}\n  ${out.red(line)}\n`);
   }
   return { summary, missing: false };
 }
@@ -106,7 +117,11 @@ export async function validateSheet(
  * Counts one row; returns the lines that name an invalid one with each of its problems. A sheet
  * has few columns and many rows: each column's heading is made once.
  */
-function tallier(summary: ValidateSummary, out: Paint): (result: RowResult) => string {
+function tallier(
+  summary: ValidateSummary,
+  out: Paint,
+  words: Words,
+): (result: RowResult) => string {
   const headings = new Map<string, string>();
   const heading = (column: string) => {
     let made = headings.get(column);
@@ -125,8 +140,12 @@ function tallier(summary: ValidateSummary, out: Paint): (result: RowResult) => s
     }
     summary.invalid += 1;
     const where =
-      result.line === null ? `row ${result.row}` : `row ${result.row} (line ${result.line})`;
-    const reference = result.reference ? out.dim(`  reference ${shown(result.reference)}`) : '';
+      result.line === null
+        ? words.t('cli.row', { row: result.row })
+        : words.t('cli.row.line', { row: result.row, line: result.line });
+    const reference = result.reference
+      ? out.dim(`  ${words.t('cli.row.reference', { reference: shown(result.reference) })}`)
+      : '';
     let lines = `  ${out.red(where)}${reference}\n`;
     for (const problem of result.problems) {
       lines += `    ${heading(problem.column)}${shown(problem.message)}\n`;
@@ -137,14 +156,14 @@ function tallier(summary: ValidateSummary, out: Paint): (result: RowResult) => s
   };
 }
 
-async function notAFile(path: string): Promise<string | null> {
+async function notAFile(path: string, words: Words): Promise<string | null> {
   try {
     const stats = await stat(path);
-    return stats.isFile() ? null : `${path} is not a file.`;
+    return stats.isFile() ? null : words.t('cli.validate.not-a-file', { path });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT'
-      ? `${path} does not exist.`
-      : `${path} cannot be opened (${code ?? 'error'}).`;
+      ? words.t('cli.validate.no-such-file', { path })
+      : words.t('cli.validate.cannot-open', { path, code: code ?? 'error' });
   }
 }

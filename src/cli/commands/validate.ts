@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 
+import { wordsFor } from '../../language/words.js';
 import { loadCatalogue } from '../../orders/catalogue.js';
 import type { SettingFlags } from '../../settings/load.js';
 import { chosenConnection } from '../../app/chosen-connection.js';
@@ -59,6 +60,7 @@ export async function validateCommand(
       status.update(text);
     },
     paint: paint(stream, io.env),
+    words: wordsFor(settings.language),
   };
   const summaries: ValidateSummary[] = [];
   let missing = false;

@@ -12,6 +12,7 @@ import { isRedisUnreachable } from '../../redis/connect.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SheetProgress } from '../../store/progress.js';
 import { UserError } from '../../errors.js';
+import { type Words, wordsFor } from '../../language/words.js';
 import type { ProgressBars } from './progress-bars.js';
 import { IMPORT_LOOK_MS, NOTIFICATIONS_WAIT } from '../../policy.js';
 
@@ -111,6 +112,7 @@ function forgottenError(sheetId: string, options: RedisWait): UserError {
   return new UserError(
     'redis.data-lost',
     `Redis at ${redactUrl(options.redisUrl)} lost its data (sheet ${sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run \`order-importer ledger rebuild\` before importing again, so that the orders made are duplicates, not second orders.`,
+    { values: { url: redactUrl(options.redisUrl), sheetId } },
   );
 }
 
@@ -118,6 +120,7 @@ function redisGoneError(options: RedisWait): UserError {
   return new UserError(
     'redis.no-answer',
     `Redis at ${redactUrl(options.redisUrl)} has not answered for ${options.redisWaitS} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.`,
+    { values: { url: redactUrl(options.redisUrl), seconds: options.redisWaitS } },
   );
 }
 
@@ -144,6 +147,8 @@ export interface NotificationWait {
   timeoutMs?: number;
   pollMs?: number;
   stopped?: () => boolean;
+  /** The words of the person waiting. @defaultValue English */
+  words?: Words;
 }
 
 /** Waits for the notifications of these sheets; returns how many are still pending. */
@@ -158,6 +163,7 @@ export async function waitForNotifications(
   const deadline = Date.now() + (wait.timeoutMs ?? NOTIFICATIONS_WAIT.withinMs);
   let pending: readonly string[] = jobIds;
   let told = false;
+  const words = wait.words ?? wordsFor('en');
   while (Date.now() < deadline && !(wait.stopped?.() ?? false)) {
     // A Redis away holds a look up: the deadline is kept all the same.
     const looked = await Promise.race([
@@ -167,12 +173,10 @@ export async function waitForNotifications(
     if (looked === undefined) break;
     pending = looked;
     if (pending.length === 0) return 0;
-    if (!told) announce(`Waiting for ${pending.length} notification(s) to be delivered…`);
+    if (!told) announce(words.t('cli.import.notifications-waiting', { count: pending.length }));
     told = true;
     await sleep(wait.pollMs ?? NOTIFICATIONS_WAIT.everyMs);
   }
-  announce(
-    `${pending.length} notification(s) not delivered yet (the receiver is away or busy): they stay queued, and the next \`order-importer watch\` or \`worker\` on this Redis delivers them.`,
-  );
+  announce(words.t('cli.import.notifications-left', { count: pending.length }));
   return pending.length;
 }

@@ -4,6 +4,7 @@
  * lines said above them; elsewhere (a log, a pipe), no escape sequence at all: a plain line for a
  * sheet still in work after a minute, and every minute after that.
  */
+import { type Words, wordsFor } from '../../language/words.js';
 import type { SheetProgress } from '../../store/progress.js';
 import type { SheetStore } from '../../store/sheet-store.js';
 import { terminalText } from '../terminal-text.js';
@@ -16,6 +17,8 @@ export interface WatchProgressOptions {
   everyMs?: number;
   /** Off a terminal, how long a sheet is in work before its line, and between lines. @defaultValue 60000 */
   plainEveryMs?: number;
+  /** The words of the person watching. @defaultValue English */
+  words?: Words;
 }
 
 /** The progress lines of the sheets in work, keyed by sheet id (whichever connection's). */
@@ -41,7 +44,7 @@ export class WatchProgress {
     this.#plainEveryMs = options.plainEveryMs ?? WATCH_PROGRESS_LINE_MS;
     this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
     // The bars keep the rates; off a terminal their own plain lines are never due.
-    this.#bars = new ProgressBars(stream, this.#now, Infinity);
+    this.#bars = new ProgressBars(stream, this.#now, Infinity, options.words);
   }
 
   /** The latest of a sheet in work. */
@@ -155,19 +158,19 @@ export function sumLeftOver(all: readonly LeftOver[]): LeftOver {
 }
 
 /** `12 rows left for the next start (in 2 sheets).`, or that none are. */
-export function leftOverLine(left: LeftOver | undefined): string {
-  if (left === undefined)
-    return 'What is left could not be counted (Redis did not answer); the next start resumes it.';
-  const n = (count: number, word: string) =>
-    `${count.toLocaleString('en')} ${word}${count === 1 ? '' : 's'}`;
+export function leftOverLine(left: LeftOver | undefined, words: Words = wordsFor('en')): string {
+  if (left === undefined) return words.t('cli.left.unknown');
   const also = [
-    ...(left.uncounted > 0 ? [`${n(left.uncounted, 'sheet')} not read far enough to count`] : []),
-    ...(left.unreported > 0 ? [`the report of ${n(left.unreported, 'sheet')}`] : []),
+    ...(left.uncounted > 0 ? [words.t('cli.left.uncounted', { count: left.uncounted })] : []),
+    ...(left.unreported > 0 ? [words.t('cli.left.unreported', { count: left.unreported })] : []),
   ];
+  const listed = words.list(also);
   if (left.rows > 0) {
-    const rest = also.length === 0 ? '' : `, and ${also.join(' and ')}`;
-    return `${n(left.rows, 'row')} left for the next start (in ${n(left.sheets, 'sheet')})${rest}.`;
+    const counts = { rows: left.rows, sheets: left.sheets };
+    return also.length === 0
+      ? words.t('cli.left.rows', counts)
+      : words.t('cli.left.rows-also', { ...counts, also: listed });
   }
-  if (also.length === 0) return 'No rows left for the next start: every sheet taken is done.';
-  return `Left for the next start: ${also.join(' and ')}.`;
+  if (also.length === 0) return words.t('cli.left.none');
+  return words.t('cli.left.only', { also: listed });
 }

@@ -7,7 +7,13 @@ import type { MappingSources } from '../../orders/mapping-files.js';
 import type { SettingFlags, Settings } from '../../settings/load.js';
 import { sheetProgress } from '../../store/progress.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings, mappingSources, shortPath } from '../setup.js';
+import {
+  commandLogger,
+  commandWords,
+  commandSettings,
+  mappingSources,
+  shortPath,
+} from '../setup.js';
 import { DoneAnnouncer } from './done-lines.js';
 import {
   type LeftOver,
@@ -34,8 +40,9 @@ export interface WatchCommandOptions {
 export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   const mappings = await mappingSources(opts.mapping, settings, io.cwd);
+  const words = commandWords(settings);
   // On a terminal its lines go above the sheets' progress lines.
-  const progress = new WatchProgress(io.stderr);
+  const progress = new WatchProgress(io.stderr, { words });
   const announce = (line: string) => {
     progress.say(line);
   };
@@ -62,18 +69,19 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
           logger,
           lines: progress,
           page,
+          words,
         }),
     });
   } catch (error) {
     progress.close();
     throw error;
   }
-  announceWatching(settings, mappings, watch, show, announce);
+  announceWatching(settings, mappings, watch, { show, words }, announce);
   const signal = await start.firstSignal;
-  announce(
-    `${signal}: no more sheets are taken; rows in flight finish (Ctrl+C again to stop at once)…`,
-  );
-  stopAtOnceOnSecondSignal(io, watch.importers, announce);
+  announce(words.t('cli.watch.stopping', { signal }));
+  stopAtOnceOnSecondSignal(io, watch.importers, () => {
+    announce(words.t('cli.watch.stop-now'));
+  });
   await watch.stopTaking();
   progress.close();
   const left: LeftOver[] = [];
@@ -85,9 +93,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
   });
   // A connection whose Redis did not answer counted nothing: then the sum is not known.
   announce(
-    leftOverLine(left.length === watch.importers.all.length ? sumLeftOver(left) : undefined),
+    leftOverLine(left.length === watch.importers.all.length ? sumLeftOver(left) : undefined, words),
   );
-  announce('Stopped.');
+  announce(words.t('cli.stopped'));
   return 0;
 }
 
@@ -95,51 +103,57 @@ function announceWatching(
   settings: Settings,
   mappings: MappingSources,
   watch: RunningWatch,
-  show: (path: string) => string,
+  shown: { show: (path: string) => string; words: ReturnType<typeof commandWords> },
   announce: (line: string) => void,
 ): void {
+  const { show, words } = shown;
   const { dashboard } = watch;
   // Several offices: each connection was named as it opened.
   if (settings.connections.length === 0) {
     const { apiBaseUrl, name, sandbox } = watch.importer.connection;
     announce(
       sandbox
-        ? `Orders go to the embedded sandbox at ${apiBaseUrl}, not to the inspection company.`
-        : `Orders go to the API at ${apiBaseUrl} (connection "${name}").`,
+        ? words.t('cli.watch.sandbox', { url: apiBaseUrl })
+        : words.t('cli.watch.api', { url: apiBaseUrl, name }),
     );
   }
-  const polling = settings.inboxPolling ? ' (polling it every second)' : '';
-  const offices = settings.connections.map(
-    (c) => `${show(join(settings.inboxDir, c.inbox))}/ for "${c.name}"`,
+  const polling = settings.inboxPolling ? 'yes' : 'no';
+  const offices = settings.connections.map((c) =>
+    words.t('cli.watch.office-inbox', {
+      folder: show(join(settings.inboxDir, c.inbox)),
+      name: c.name,
+    }),
   );
-  const where =
+  const inbox = settings.inboxDir;
+  announce(
     offices.length === 0
-      ? 'there'
-      : `into its office's subfolder (${offices.join(', ')}); a sheet anywhere else is not taken`;
-  announce(`Watching ${settings.inboxDir}${polling}: drop a sheet (with its documents) ${where}.`);
+      ? words.t('cli.watch.watching', { inbox, polling })
+      : words.t('cli.watch.watching-offices', { inbox, polling, offices: offices.join(', ') }),
+  );
   if (mappings.flag !== undefined)
-    announce(`Every sheet is read with the mapping ${show(mappings.flag)}.`);
+    announce(words.t('cli.watch.mapping-every', { file: show(mappings.flag) }));
   else if (mappings.config !== undefined)
     announce(
-      `Sheets without a mapping.json beside them${settings.connections.some((c) => c.mapping !== undefined) ? " or their connection's" : ''} are read with the mapping ${show(mappings.config)}.`,
+      words.t('cli.watch.mapping-config', {
+        connections: settings.connections.some((c) => c.mapping !== undefined) ? 'yes' : 'no',
+        file: show(mappings.config),
+      }),
     );
-  announce(`Reports go to ${settings.reportsDir}.`);
+  announce(words.t('cli.watch.reports', { dir: settings.reportsDir }));
   if (dashboard) {
-    announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    announce(words.t('cli.dashboard.url', { url: dashboard.url }));
     announceHosts(settings, dashboard, announce);
   }
-  announce('Stop with Ctrl+C.');
+  announce(words.t('cli.stop-hint'));
 }
 
 function stopAtOnceOnSecondSignal(
   io: CommandIo,
   importer: Pick<RunningWatch['importers'], 'close'>,
-  announce: (line: string) => void,
+  sayStoppingNow: () => void,
 ): void {
   void io.stopSignal().then(async () => {
-    announce(
-      'Stopping now; rows in flight resume from their last recorded step at the next start.',
-    );
+    sayStoppingNow();
     await importer.close({ force: true });
   });
 }

@@ -1,4 +1,159 @@
 /** What a person reads in English: cli. The key set of every language's cli.ts. */
 export const cli = {
   'cli.unexpected': 'unexpected error: {details}',
+
+  // The one line a command ends with (src/cli/error-line.ts): `cli.error.<error key>[.<variant>]`.
+  'cli.error.import.no-such-file':
+    '{path} {kind, select, not_file {is not a file} other {does not exist}}.',
+  'cli.error.import.stopped': 'the import stopped: {reason}',
+  'cli.error.config.invalid.unreadable': '--config {file} cannot be read: {reason}.',
+  'cli.error.config.invalid.json': '--config {file} is not valid JSON: {mistake}.',
+  'cli.error.config.invalid.not-object': '--config {file} must hold a JSON object of settings.',
+  'cli.error.config.invalid.unknown': '--config {file}: unknown setting {unknown}; known: {known}.',
+  'cli.error.config.invalid.setting':
+    '{from, select, file {"{setting}" in {file}} other {{source}}}: {at}{issue, select, required {is required} type {must be {expected, select, number {a number} int {a whole number} string {text} boolean {true or false} array {a list} object {an object} other {a {expected}}}} empty {must not be empty} at_least {must be at least {limit}} more_than {must be more than {limit}} at_most {must be at most {limit}} less_than {must be less than {limit}} one_of {must be one of {choices}} url {must be a URL} other {{why}}} (got {got}).',
+  'cli.error.api.token-missing':
+    'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
+  'cli.error.api.token-refused':
+    'The API at {url} refused the token ({reason}): check {connection, select, none {API_TOKEN / API_TOKEN_FILE} other {the token file of connection "{connection}" ({file})}}.',
+  'cli.error.api.unusable': 'The API at {url} cannot be used: {reason}',
+  'cli.error.api.no-answer':
+    'The API at {url} did not answer within {seconds} s (API_WAIT_S): {reason} Check that it runs and that API_BASE_URL is right, or raise API_WAIT_S.',
+  'cli.error.redis.unavailable.configured':
+    'REDIS_URL {url} does not answer ({problem}): start that Redis, or unset REDIS_URL to use a local one.',
+  'cli.error.redis.unavailable.no-private':
+    "no Redis answers at {url}, and no importer's private redis-server runs under {dir}: start order-importer watch (or worker) first, or set REDIS_URL.",
+  'cli.error.redis.unavailable.not-installed':
+    'no Redis answers at {url} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.',
+  'cli.error.redis.unavailable.not-started':
+    'could not start a private redis-server in {dir}: {reason}',
+  'cli.error.redis.no-answer':
+    'Redis at {url} has not answered for {seconds} s (REDIS_WAIT_S): the import stops. Once Redis is back, run the same import again: it resumes where it stopped.',
+  'cli.error.redis.data-lost':
+    'Redis at {url} lost its data (sheet {sheetId} is no longer known: it restarted without AOF, or the keys were removed): the import stops. Creates whose answer was lost are left for review, never sent again. Run `order-importer ledger rebuild` before importing again, so that the orders made are duplicates, not second orders.',
+
+  // A row's status as the importer names it (glossary.ts), in a line a person reads.
+  'cli.status':
+    '{status, select, created {created} duplicate {duplicate} invalid {invalid} failed {failed} needs_review {needs-review} pending {pending} other {{status}}}',
+  'cli.status.count':
+    '{count, plural, other {#}} {status, select, created {created} duplicate {duplicate} invalid {invalid} failed {failed} needs_review {needs-review} pending {pending} other {{status}}}',
+  'cli.row': 'row {row}',
+  'cli.row.line': 'row {row} (line {line})',
+  'cli.row.reference': 'reference {reference}',
+  'cli.row.order': '(order {order})',
+
+  // import
+  'cli.import.queued':
+    '{resumed, select, yes {Resuming} other {Queued}} {sheet} as sheet {sheetId}.',
+  'cli.import.queued-awaits':
+    "{resumed, select, yes {Resuming} other {Queued}} {sheet} as sheet {sheetId}: the same content is being imported by sheet {other} of data folder {dataDir} (installation {installation}); this sheet waits until that import ends, for that folder's workers, then reports its rows as duplicate.",
+  'cli.import.no-workers':
+    'No workers in this process (--no-workers): waiting for `order-importer worker` processes with {connection, select, none {the same API_BASE_URL and token} other {the connection "{connection}" in their config file}} (connection {id}, {url}) and this data folder {dataDir} (installation {installation}), where the sheets\' copies are; workers of other connections or data folders leave these rows alone.',
+  'cli.import.interrupted':
+    'Interrupted: rows in flight finish; run the same import again to resume the rest.',
+  'cli.import.planning':
+    'The sandbox plans these orders {seconds} s after they are created: run `order-importer status` after that to see the dates and inspectors.',
+  'cli.import.notifications-waiting':
+    'Waiting for {count, plural, one {# notification} other {# notifications}} to be delivered…',
+  'cli.import.notifications-left':
+    '{count, plural, one {# notification} other {# notifications}} not delivered yet (the receiver is away or busy): they stay queued, and the next `order-importer watch` or `worker` on this Redis delivers them.',
+  'cli.summary.sheet': 'sheet',
+  'cli.summary.rows': 'rows',
+  'cli.summary.unreadable': '{sheet}: cannot be read: {error}',
+  'cli.summary.duplicate': '{sheet}: imported before as sheet {other}; nothing was sent again.',
+  'cli.summary.warning': '{sheet}: warning: {warning}',
+  'cli.summary.report': 'Report: {dir}',
+  'cli.reasons.head': '{count, plural, one {# row} other {# rows}} not created',
+  'cli.reasons.unreadable': '{file} cannot be read ({code}): the reasons are not shown.',
+  'cli.reasons.more': '… and {count, number} more — see {file}',
+
+  // Progress: `orders.csv  [#####-----] 1,234/5,000 rows  42.0 rows/s  ETA 1m30s`
+  'cli.progress.done': 'done: {count, plural, one {# row} other {# rows}}',
+  'cli.progress.queued': 'queued',
+  'cli.progress.reading': 'reading…',
+  'cli.progress.rows': '{final}/{total, plural, one {# row} other {# rows}}',
+  'cli.progress.rate': '{rate} rows/s',
+  'cli.progress.eta': 'ETA {duration}',
+  'cli.progress.not-created': 'not created so far: {count, number}',
+
+  // validate
+  'cli.validate.missing': 'cannot be validated: {reason}',
+  'cli.validate.unreadable': 'cannot be read: {reason}',
+  'cli.validate.not-a-file': '{path} is not a file.',
+  'cli.validate.no-such-file': '{path} does not exist.',
+  'cli.validate.cannot-open': '{path} cannot be opened ({code}).',
+  'cli.validate.checked': '{name}: {count, plural, one {# row} other {# rows}} checked…',
+  'cli.validate.warning': 'warning: {warning}',
+  'cli.validate.counts':
+    '{total, plural, one {# row} other {# rows}}: {valid, plural, other {# valid}}, {invalid, plural, other {# invalid}}',
+
+  // watch
+  'cli.done.counts': 'Done: {name} (sheet {sheetId}): {counts}.',
+  'cli.done.unreadable': 'Done: {name} (sheet {sheetId}): it cannot be read: {error}',
+  'cli.done.no-rows': 'no rows',
+  'cli.done.report': 'Report: {dir}/',
+  'cli.done.see': '— see {page}',
+  'cli.watch.sandbox': 'Orders go to the embedded sandbox at {url}, not to the inspection company.',
+  'cli.watch.api': 'Orders go to the API at {url} (connection "{name}").',
+  'cli.watch.watching':
+    'Watching {inbox}{polling, select, yes { (polling it every second)} other {}}: drop a sheet (with its documents) there.',
+  'cli.watch.watching-offices':
+    "Watching {inbox}{polling, select, yes { (polling it every second)} other {}}: drop a sheet (with its documents) into its office's subfolder ({offices}); a sheet anywhere else is not taken.",
+  'cli.watch.office-inbox': '{folder}/ for "{name}"',
+  'cli.watch.mapping-every': 'Every sheet is read with the mapping {file}.',
+  'cli.watch.mapping-config':
+    "Sheets without a mapping.json beside them{connections, select, yes { or their connection's} other {}} are read with the mapping {file}.",
+  'cli.watch.reports': 'Reports go to {dir}.',
+  'cli.dashboard.url': 'Dashboard: {url}/  (queues: {url}/queues)',
+  'cli.dashboard.hosts':
+    'The dashboard answers only the host names {hosts}{advice, select, yes {: add the names it is reached by to DASHBOARD_HOSTS} other {}}.',
+  'cli.stop-hint': 'Stop with Ctrl+C.',
+  'cli.stopped': 'Stopped.',
+  'cli.watch.stopping':
+    '{signal}: no more sheets are taken; rows in flight finish (Ctrl+C again to stop at once)…',
+  'cli.watch.stop-now':
+    'Stopping now; rows in flight resume from their last recorded step at the next start.',
+  'cli.left.unknown':
+    'What is left could not be counted (Redis did not answer); the next start resumes it.',
+  'cli.left.rows':
+    '{rows, plural, one {# row} other {# rows}} left for the next start (in {sheets, plural, one {# sheet} other {# sheets}}).',
+  'cli.left.rows-also':
+    '{rows, plural, one {# row} other {# rows}} left for the next start (in {sheets, plural, one {# sheet} other {# sheets}}), and {also}.',
+  'cli.left.uncounted':
+    '{count, plural, one {# sheet} other {# sheets}} not read far enough to count',
+  'cli.left.unreported': 'the report of {count, plural, one {# sheet} other {# sheets}}',
+  'cli.left.none': 'No rows left for the next start: every sheet taken is done.',
+  'cli.left.only': 'Left for the next start: {also}.',
+  'cli.intake.took': 'Took {file} as sheet {sheetId}.',
+  'cli.intake.took-for': 'Took {file} as sheet {sheetId} for connection "{connection}".',
+  'cli.intake.unreadable': '{file} cannot be read: moved to {folder}.',
+  'cli.intake.recovered':
+    'Finished {count, plural, one {# intake} other {# intakes}} an earlier stop interrupted.',
+  'cli.intake.stranded':
+    '{folder} was queued, but Redis has no record of it (did Redis lose its data?): it is left alone. Check which of its rows have orders, then drop its sheet into the inbox again.',
+  'cli.schedule':
+    'Schedule "{name}" ({cron}) scans {dir}{connection, select, none {} other { for connection "{connection}"}}{missing, select, yes {, which is not there (yet): scans fail until it is} other {}}.',
+  'cli.status-sync.off':
+    'Orders are not read back on a schedule (STATUS_SYNC_CRON off): `order-importer status` does it.',
+  'cli.status-sync.on':
+    'The orders of the sheets reported in the last {days} days are read back on "{cron}" (STATUS_SYNC_CRON) into each report\'s status.csv.',
+  'cli.redis.private':
+    'Redis: a private redis-server at {url} (data under DATA_DIR/redis, AOF on).',
+  'cli.redis.url':
+    'Redis: {url}{local, select, yes { (the local default; set REDIS_URL to use another)} other {}}.',
+  'cli.redis.forgetful':
+    '{where} {kind, select, none {keeps nothing on disk (no AOF, no snapshots): } snapshots {keeps only snapshots{rules}, no AOF: what was written since the last snapshot is lost on a restart; } other {has no AOF, and whether it takes snapshots cannot be asked (CONFIG is refused): if it keeps nothing on disk, }}a restart of it loses the imports in flight and the duplicates ledger; the importer then stops that work and refuses to import until `order-importer ledger rebuild` has rebuilt the ledger from the reports. Turn AOF on (appendonly yes) to keep them.',
+  'cli.redis.at': 'Redis at {url}',
+  'cli.sandbox.banner':
+    '*** No API_BASE_URL is set: orders go to the EMBEDDED SANDBOX, not to the inspection company. ***',
+  'cli.sandbox.where':
+    '*** Sandbox at {url} (its data under DATA_DIR/sandbox). Set API_BASE_URL and API_TOKEN for real orders. ***',
+  'cli.connection':
+    'Connection "{name}": orders to {sandbox, select, yes {the EMBEDDED SANDBOX ({host})} other {{host} ({url}), not the embedded sandbox}}{mapping, select, none {} other {; its sheets mapped by {mapping}}}.',
+  'cli.outage.away':
+    '{what, select, api {The API at {url}} other {Redis at {url}}} does not answer ({reason}): {meanwhile, select, api_wait {waiting up to {seconds} s for it (API_WAIT_S)} rows {rows wait for it and are retried} other {the work waits for it and goes on once it is back}}.',
+  'cli.outage.back':
+    '{what, select, api {The API at {url}} other {Redis at {url}}} answers now, after {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
+  'cli.redis.forgot':
+    'Redis came back without its data (it keeps nothing on disk): the work of connection "{connection}" stops, no create is sent again, and creates whose answer was lost are left for review. Run `order-importer ledger rebuild` before importing again.',
 } as const;
