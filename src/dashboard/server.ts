@@ -11,6 +11,7 @@
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyInstance } from 'fastify';
 
+import type { Speech } from '../language/languages.js';
 import {
   type Health,
   type HealthFound,
@@ -23,6 +24,7 @@ import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
+import { DashboardLanguages, languageHook } from './language.js';
 import type { OverviewSources } from './overview.js';
 import { reportRoutes } from './reports.js';
 import { pageRoutes } from './routes.js';
@@ -41,6 +43,11 @@ export interface DashboardOptions extends OverviewSources {
   /** The process's metrics, served at /metrics; none: /metrics is not served. */
   metrics?: MetricsSource;
   queues: Queue[];
+  /**
+   * What the pages are in when a request asks for no language of its own (`?lang=`, the
+   * switch's cookie, Accept-Language): the process's setting; English without it.
+   */
+  language?: Speech;
 }
 
 export interface RunningDashboard {
@@ -57,9 +64,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const assets = await loadPageAssets();
   const app = Fastify({ logger: false });
   const hosts = allowedHosts(options.host, options.hosts ?? []);
-  guard(app, options, hosts);
+  const languages = new DashboardLanguages(options.language);
+  languageHook(app, languages);
+  guard(app, options, hosts, { assets, languages });
   await mountBoard(app, options.queues);
-  pageRoutes(app, options, assets);
+  pageRoutes(app, options, assets, languages);
   healthRoutes(app, options);
   reportRoutes(app, async (sheetId) => {
     const sheet =

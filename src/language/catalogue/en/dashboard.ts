@@ -12,8 +12,7 @@ export const dashboard = {
   // The overview.
   'dashboard.overview.title': 'order-importer: imports',
   'dashboard.overview.heading': 'Imports',
-  'dashboard.overview.updated':
-    '{count, plural, one {# sheet} other {# sheets}}, updated {time}',
+  'dashboard.overview.updated': '{count, plural, one {# sheet} other {# sheets}}, updated {time}',
   'dashboard.overview.unreadable': 'The imports cannot be read now: {reason}',
   'dashboard.column.sheet': 'Sheet',
   'dashboard.column.received': 'Received',
@@ -92,8 +91,7 @@ export const dashboard = {
   'dashboard.sheet.unreadable': 'This sheet could not be read: {reason}',
   'dashboard.sheet.byStatus': 'Rows by status',
   'dashboard.rows.unreadable': 'The rows cannot be read now: {reason}',
-  'dashboard.rows.noReport':
-    'its report.csv is not in its report folder (moved or removed?).',
+  'dashboard.rows.noReport': 'its report.csv is not in its report folder (moved or removed?).',
   'dashboard.rows.notCounted': 'Its rows are shown once they are counted.',
   'dashboard.rows.noRows': 'It has no rows to show.',
   'dashboard.rows.none':
@@ -142,8 +140,7 @@ export const dashboard = {
   'dashboard.search.stoppedHits': 'it stopped at {count} rows found',
   'dashboard.search.stoppedRows': 'it stopped after {count} rows',
   'dashboard.search.stoppedTime': 'it stopped after {seconds} s',
-  'dashboard.search.running':
-    'Sheets still being imported ({count}) are searched once reported.',
+  'dashboard.search.running': 'Sheets still being imported ({count}) are searched once reported.',
   'dashboard.search.unreadableReports':
     'The report of {names} could not be read to its end (changed on disk since it was written?).',
 

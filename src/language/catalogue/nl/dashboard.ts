@@ -134,7 +134,8 @@ export const dashboard: Translation<typeof english> = {
     '{count, plural, one {Er loopt al # zoekopdracht} other {Er lopen al # zoekopdrachten}}; probeer het over enkele seconden opnieuw.',
   'dashboard.search.searched':
     '{found, plural, =0 {Niets gevonden} other {# gevonden}} voor “{query}” in {sheets, plural, one {# gerapporteerde lijst} other {# gerapporteerde lijsten}}, {rows, plural, one {# rij} other {# rijen}}{stopped, select, yes {; {why}} other {}}.',
-  'dashboard.search.stoppedSheets': 'enkel de laatste {count} gerapporteerde lijsten worden doorzocht',
+  'dashboard.search.stoppedSheets':
+    'enkel de laatste {count} gerapporteerde lijsten worden doorzocht',
   'dashboard.search.stoppedHits': 'gestopt bij {count} gevonden rijen',
   'dashboard.search.stoppedRows': 'gestopt na {count} rijen',
   'dashboard.search.stoppedTime': 'gestopt na {seconds} s',
