@@ -7,11 +7,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { PageAssets } from './assets.js';
-import { say } from './html.js';
+import { say, titled } from './html.js';
 import { foreignHostMessage, hostOfHeader } from './hosts.js';
 import type { DashboardLanguages } from './language.js';
 import { sendFramed } from './pages.js';
-import { titled } from './sheet-page.js';
 
 /** Basic-auth credentials; both set, or the dashboard listens on loopback without any. */
 export interface Credentials {

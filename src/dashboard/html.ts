@@ -130,6 +130,26 @@ export function statusWord(words: Words, status: RowStatus | 'pending' | undefin
   return found === undefined ? shown(String(status)) : say(words, found);
 }
 
+/** A page's title: what it shows, and whose dashboard it is. */
+export function titled(words: Words, page: Markup): string {
+  return say(words, 'dashboard.title', { page });
+}
+
+/** The heads of a row's number and of rowCells' cells, as the sheet's page and the search show them. */
+export function rowsHead(words: Words): string {
+  const head = (key: MessageKey, cls = '') =>
+    `<th${cls === '' ? '' : ` class="${cls}"`}>${say(words, key)}</th>`;
+  return [
+    head('dashboard.head.row', 'n'),
+    head('dashboard.head.status'),
+    head('dashboard.head.reference'),
+    head('dashboard.head.address'),
+    head('dashboard.head.contact'),
+    head('dashboard.head.error', 'error'),
+    head('dashboard.head.order'),
+  ].join('');
+}
+
 /** The link to a sheet's own page. */
 export function sheetHref(sheetId: string): string {
   return `/sheets/${encodeURIComponent(sheetId)}`;

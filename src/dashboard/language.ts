@@ -15,6 +15,8 @@ import {
 import { type Words, wordsFor } from '../language/words.js';
 import { escapeHtml } from './html.js';
 
+export type { Speech };
+
 /** The cookie the language switch sets: its value is one of LANGUAGES, nothing else is read. */
 export const LANGUAGE_COOKIE = 'lang';
 /** A choice kept for a year: it is a preference, not a session. */

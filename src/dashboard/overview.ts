@@ -33,6 +33,8 @@ export interface OverviewSources {
 export interface PageHelpers {
   meter: PaceMeter;
   statuses: StatusCache;
+  /** The words of each language, and which a request is answered in. */
+  languages: DashboardLanguages;
 }
 
 /** The time now, as the sources say it. */
@@ -44,7 +46,7 @@ export function overviewRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
-  helpers: PageHelpers & { languages: DashboardLanguages },
+  helpers: PageHelpers,
 ): void {
   app.get('/', async (request, reply) => {
     const words = helpers.languages.of(request);

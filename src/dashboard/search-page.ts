@@ -7,12 +7,22 @@ import { z } from 'zod';
 
 import type { MessageKey, Words } from '../language/words.js';
 import type { PageAssets } from './assets.js';
-import { count, data, escapeHtml, markup, rowCells, say, sheetHref, shown } from './html.js';
+import {
+  count,
+  data,
+  escapeHtml,
+  markup,
+  rowCells,
+  rowsHead,
+  say,
+  sheetHref,
+  shown,
+  titled,
+} from './html.js';
 import type { DashboardLanguages } from './language.js';
 import type { OverviewSources } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult, type SearchStop } from './search.js';
-import { rowsHead, titled } from './sheet-page.js';
 import { PAGE_SIZE } from './sheet-rows.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });

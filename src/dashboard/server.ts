@@ -11,7 +11,6 @@
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyInstance } from 'fastify';
 
-import type { Speech } from '../language/languages.js';
 import {
   type Health,
   type HealthFound,
@@ -24,9 +23,8 @@ import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
-import { DashboardLanguages, languageHook } from './language.js';
+import { DashboardLanguages, languageHook, type Speech } from './language.js';
 import type { OverviewSources } from './overview.js';
-import { reportRoutes } from './reports.js';
 import { pageRoutes } from './routes.js';
 
 export interface DashboardOptions extends OverviewSources {
@@ -70,13 +68,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   await mountBoard(app, options.queues);
   pageRoutes(app, options, assets, languages);
   healthRoutes(app, options);
-  reportRoutes(app, async (sheetId) => {
-    const sheet =
-      options.sheet === undefined
-        ? (await options.overview()).find((s) => s.sheetId === sheetId)
-        : await options.sheet(sheetId);
-    return sheet?.reportDir;
-  });
 
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

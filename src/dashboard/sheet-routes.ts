@@ -9,12 +9,11 @@ import { z } from 'zod';
 
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
-import type { Words } from '../language/words.js';
 import type { PageAssets } from './assets.js';
-import type { DashboardLanguages } from './language.js';
 import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
-import { type FramedPage, sendFramed } from './pages.js';
-import { badQueryPage, sheetPage, unknownSheetPage } from './sheet-page.js';
+import { badQueryPage, unknownSheetPage } from './error-pages.js';
+import { type FramedPage, type Reader, sendFramed } from './pages.js';
+import { sheetPage } from './sheet-page.js';
 import {
   PAGE_SIZE,
   type RowsPage,
@@ -35,7 +34,7 @@ export function sheetRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
-  helpers: PageHelpers & { languages: DashboardLanguages },
+  helpers: PageHelpers,
 ): void {
   app.get<{ Params: { sheetId: string }; Querystring: unknown }>(
     '/sheets/:sheetId',
@@ -66,7 +65,7 @@ export function sheetRoutes(
 }
 
 async function pageOf(
-  words: Words,
+  words: Reader['words'],
   sheet: SheetDetail,
   sources: OverviewSources,
   helpers: PageHelpers,
@@ -116,7 +115,7 @@ async function sheetOf(
 
 /** The page's rows: the report's once written, Redis's while the sheet runs. */
 async function rowsOf(
-  words: Words,
+  words: Reader['words'],
   sheet: SheetDetail,
   sources: OverviewSources,
   query: RowsQuery,
