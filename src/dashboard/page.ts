@@ -123,7 +123,7 @@ function importRow(
     count(c.failed, true),
     count(c['needs-review'], true),
     count(c.duplicate),
-    `<td>${duration(words, end - Date.parse(sheet.startedAt))}</td>`,
+    `<td class="duration">${duration(words, end - Date.parse(sheet.startedAt))}</td>`,
     `<td class="links">${reportLinks(words, sheet)}${sheetOrders(words, orders)}</td>`,
     `<td class="api">${connectionCell(words, sheet)}</td>`,
     '</tr>',

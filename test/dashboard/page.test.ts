@@ -99,7 +99,7 @@ describe('the overview page', () => {
     ]);
     expect(page).not.toContain('/reports/');
     expect(page).toContain('<progress max="1" value="0"></progress>0/?');
-    expect(page).toContain('<td>30 s</td>');
+    expect(page).toContain('<td class="duration">30 s</td>');
   });
 
   it('is still shown when the sheets cannot be read, and says so', () => {

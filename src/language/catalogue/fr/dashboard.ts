@@ -32,9 +32,9 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.pace': '{rate} lignes/s',
   'dashboard.pace.left': '{rate} lignes/s · encore {left}',
   'dashboard.failedZip': 'failed/ (zip)',
-  'dashboard.duration.seconds': '{seconds} s',
-  'dashboard.duration.minutes': '{minutes} min {seconds} s',
-  'dashboard.duration.hours': '{hours} h {minutes} min',
+  'dashboard.duration.seconds': '{seconds}\u00A0s',
+  'dashboard.duration.minutes': '{minutes}\u00A0min {seconds}\u00A0s',
+  'dashboard.duration.hours': '{hours}\u00A0h {minutes}\u00A0min',
 
   'dashboard.state.queued': 'en file d’attente',
   'dashboard.state.reading': 'en lecture',

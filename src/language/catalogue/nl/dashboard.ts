@@ -32,9 +32,9 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.pace': '{rate} rijen/s',
   'dashboard.pace.left': '{rate} rijen/s · nog {left}',
   'dashboard.failedZip': 'failed/ (zip)',
-  'dashboard.duration.seconds': '{seconds} s',
-  'dashboard.duration.minutes': '{minutes} min {seconds} s',
-  'dashboard.duration.hours': '{hours} u {minutes} min',
+  'dashboard.duration.seconds': '{seconds}\u00A0s',
+  'dashboard.duration.minutes': '{minutes}\u00A0min {seconds}\u00A0s',
+  'dashboard.duration.hours': '{hours}\u00A0u {minutes}\u00A0min',
 
   'dashboard.state.queued': 'in de wachtrij',
   'dashboard.state.reading': 'wordt gelezen',
