@@ -66,6 +66,7 @@ export async function serveDashboard(
       host: settings.dashboardHost,
       port: settings.dashboardPort,
       hosts: settings.dashboardHosts,
+      language: settings.language,
       ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
       ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
       ...parts,

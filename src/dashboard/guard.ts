@@ -6,7 +6,11 @@ import { timingSafeEqual } from 'node:crypto';
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import type { PageAssets } from './assets.js';
+import { say, titled } from './html.js';
 import { foreignHostMessage, hostOfHeader } from './hosts.js';
+import type { DashboardLanguages } from './language.js';
+import { sendFramed } from './pages.js';
 
 /** Basic-auth credentials; both set, or the dashboard listens on loopback without any. */
 export interface Credentials {
@@ -23,11 +27,12 @@ export function guard(
   app: FastifyInstance,
   credentials: Credentials,
   hosts: ReadonlySet<string>,
+  pages: LoginPage,
 ): void {
   app.addHook('onRequest', refuseForeignHosts(hosts));
   app.addHook('onRequest', refuseWrites);
   if (credentials.user === undefined || credentials.password === undefined) return;
-  const check = basicAuth(credentials.user, credentials.password);
+  const check = basicAuth(credentials.user, credentials.password, pages);
   app.addHook('onRequest', async (request, reply) => {
     if (OPEN_PATHS.has(request.url.split('?')[0] ?? '')) return undefined;
     return check(request, reply);
@@ -62,8 +67,17 @@ async function refuseWrites(request: FastifyRequest, reply: FastifyReply) {
     );
 }
 
-/** Basic auth on every request, the password compared in constant time. */
-function basicAuth(user: string, password: string) {
+/** What the page asking for the password is made of: it is in the reader's language. */
+export interface LoginPage {
+  assets: PageAssets;
+  languages: DashboardLanguages;
+}
+
+/**
+ * Basic auth on every request, the password compared in constant time. A browser asks for it in
+ * a box of its own, and shows the page when the box is closed.
+ */
+function basicAuth(user: string, password: string, { assets, languages }: LoginPage) {
   const expected = Buffer.from(`${user}:${password}`);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
@@ -72,10 +86,13 @@ function basicAuth(user: string, password: string) {
       : Buffer.alloc(0);
     const ok = given.length === expected.length && timingSafeEqual(given, expected);
     if (!ok) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Basic realm="order-importer", charset="UTF-8"')
-        .send({ message: 'Log in with DASHBOARD_USER and DASHBOARD_PASSWORD.' });
+      const words = languages.of(request);
+      const heading = say(words, 'dashboard.login.heading');
+      void reply.header('www-authenticate', 'Basic realm="order-importer", charset="UTF-8"');
+      return sendFramed(reply, assets, { words, url: request.url }, 401, {
+        title: titled(words, { html: heading }),
+        main: `<h1>${heading}</h1>\n<p class="sub">${say(words, 'dashboard.login.text')}</p>`,
+      });
     }
   };
 }

@@ -4,6 +4,8 @@
  * invisible or that turn the text around (controls, bidi overrides) shown as their code point,
  * so that a cell cannot hide or disguise what is next to it.
  */
+import type { RowStatus } from '../glossary.js';
+import type { MessageKey, Words } from '../language/words.js';
 import type { ShownRow } from './report-csv.js';
 
 const ENTITIES: Record<string, string> = {
@@ -37,31 +39,115 @@ export function shown(text: string): string {
   return escapeHtml(visible);
 }
 
+/** HTML to put into a message as it is: made by the dashboard, its users' texts escaped. */
+export interface Markup {
+  readonly html: string;
+}
+
+export function markup(html: string): Markup {
+  return { html };
+}
+
+/** A user's text (or the API's) to put into a message: verbatim, made safe by `shown`. */
+export function data(text: string): Markup {
+  return { html: shown(text) };
+}
+
 /**
- * A moment in UTC as `<time>`, in a fixed readable form that the page's script rewrites in the
- * browser's own zone and locale (24-hour clock); `time` shows only the clock. A text that is not
- * a moment is shown as it is.
+ * A message of the catalogue as HTML: its text escaped, and each value that is markup put in
+ * where its placeholder is. A value is kept out of the message until it is escaped, so that a
+ * user's text can never be read as part of the catalogue's. Strings and numbers are the
+ * message's own arguments (a `select`'s choice, a plural's count).
  */
-export function timeElement(iso: string, show: 'time' | 'date-time' = 'date-time'): string {
+export function say(
+  words: Words,
+  key: MessageKey,
+  values: Readonly<Record<string, string | number | Markup>> = {},
+): string {
+  const inserted: string[] = [];
+  const plain: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'object') {
+      plain[name] = `\uE000${inserted.length}\uE001`;
+      inserted.push(value.html);
+    } else plain[name] = value;
+  }
+  return shown(words.t(key, plain)).replace(
+    /\uE000(\d+)\uE001/g,
+    (_, i: string) => inserted[Number(i)] ?? '',
+  );
+}
+
+/**
+ * A moment as `<time>`, as the language writes it in Belgium, which the page's script rewrites
+ * in the browser's own zone (24-hour clock); `time` makes the script show only the clock. A text
+ * that is not a moment is shown as it is.
+ */
+export function timeElement(
+  words: Words,
+  iso: string,
+  show: 'time' | 'date-time' = 'date-time',
+): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return shown(iso);
-  const [date = '', clock = ''] = at.toISOString().slice(0, 19).split('T');
-  const text = show === 'time' ? `${clock} UTC` : `${date} ${clock} UTC`;
-  return `<time datetime="${escapeHtml(at.toISOString())}" data-show="${show}">${text}</time>`;
+  return `<time datetime="${escapeHtml(at.toISOString())}" data-show="${show}">${escapeHtml(words.dateTime(at))}</time>`;
 }
 
-/** A count with thousands separated by thin spaces, which no locale misreads as a decimal. */
-export function count(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202F');
+/** A count as the language writes it. */
+export function count(words: Words, n: number): string {
+  return escapeHtml(words.number(n));
 }
 
-/** A length of time in words a person reads at a glance: `42 s`, `3 min 5 s`, `2 h 10 min`. */
-export function duration(ms: number): string {
+/** A length of time a person reads at a glance: `42 s`, `3 min 5 s`, `2 h 10 min`. */
+export function duration(words: Words, ms: number): string {
   if (!(ms >= 0)) return '';
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s < 60) return say(words, 'dashboard.duration.seconds', { seconds: s });
+  if (s < 3600) {
+    return say(words, 'dashboard.duration.minutes', {
+      minutes: Math.floor(s / 60),
+      seconds: s % 60,
+    });
+  }
+  return say(words, 'dashboard.duration.hours', {
+    hours: markup(count(words, Math.floor(s / 3600))),
+    minutes: Math.floor((s % 3600) / 60),
+  });
+}
+
+/** A row's status as its badge and the filter name it (`pending`: not final yet). */
+export function statusWord(words: Words, status: RowStatus | 'pending' | undefined): string {
+  const key: Record<RowStatus | 'pending' | 'all', MessageKey> = {
+    created: 'dashboard.status.created',
+    invalid: 'dashboard.status.invalid',
+    failed: 'dashboard.status.failed',
+    'needs-review': 'dashboard.status.needsReview',
+    duplicate: 'dashboard.status.duplicate',
+    pending: 'dashboard.status.pending',
+    all: 'dashboard.status.all',
+  };
+  const found = key[status ?? 'all'] as MessageKey | undefined;
+  return found === undefined ? shown(String(status)) : say(words, found);
+}
+
+/** A page's title: what it shows, and whose dashboard it is. */
+export function titled(words: Words, page: Markup): string {
+  return say(words, 'dashboard.title', { page });
+}
+
+/** The heads of a row's number and of rowCells' cells, as the sheet's page and the search show them. */
+export function rowsHead(words: Words): string {
+  const head = (key: MessageKey, cls = '') =>
+    `<th${cls === '' ? '' : ` class="${cls}"`}>${say(words, key)}</th>`;
+  return [
+    head('dashboard.head.row', 'n'),
+    head('dashboard.head.status'),
+    head('dashboard.head.reference'),
+    head('dashboard.head.address'),
+    head('dashboard.head.contact'),
+    head('dashboard.head.error', 'error'),
+    head('dashboard.head.order'),
+  ].join('');
 }
 
 /** The link to a sheet's own page. */
@@ -70,9 +156,9 @@ export function sheetHref(sheetId: string): string {
 }
 
 /** A row's cells from its status to its order id, as the sheet page and the search show them. */
-export function rowCells(row: ShownRow): string[] {
+export function rowCells(words: Words, row: ShownRow): string[] {
   return [
-    `<td><span class="status ${escapeHtml(row.status)}">${escapeHtml(row.status)}</span></td>`,
+    `<td><span class="status ${escapeHtml(row.status)}">${statusWord(words, row.status)}</span></td>`,
     `<td class="text">${shown(row.reference)}</td>`,
     `<td class="text">${shown(row.address)}</td>`,
     `<td class="text">${shown(row.contactName)}</td>`,

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 
 import type { SheetDetail, SheetProgress } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
+import type { DashboardLanguages } from './language.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
 import { sendHtml } from './pages.js';
 import type { PaceMeter } from './rate.js';
@@ -32,6 +33,8 @@ export interface OverviewSources {
 export interface PageHelpers {
   meter: PaceMeter;
   statuses: StatusCache;
+  /** The words of each language, and which a request is answered in. */
+  languages: DashboardLanguages;
 }
 
 /** The time now, as the sources say it. */
@@ -45,19 +48,22 @@ export function overviewRoutes(
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
-  app.get('/', async (_request, reply) => {
+  app.get('/', async (request, reply) => {
+    const words = helpers.languages.of(request);
     const [sheets, notTaken] = await Promise.all([sheetsNow(sources), notTakenNow(sources)]);
     const now = nowOf(sources);
     const paces = sheets instanceof Error ? undefined : helpers.meter.observe(sheets);
     const orders = sheets instanceof Error ? undefined : await ordersOf(sheets, helpers, now);
-    const page = overviewPage(assets.template, {
+    const template = assets.spoken.get(words.language)?.template ?? assets.template;
+    const page = overviewPage(template, {
+      words,
       sheets,
       notTaken,
       now,
       ...(paces !== undefined && { paces }),
       ...(orders !== undefined && { orders }),
     });
-    return sendHtml(reply, 200, page);
+    return sendHtml(reply, { words, url: request.url }, 200, page);
   });
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = assets.files.get(request.params.name);

@@ -1,7 +1,9 @@
 /** How every page of the dashboard is sent: whole, uncached, under a policy allowing no inline code. */
 import type { FastifyReply } from 'fastify';
 
-import { fillFrame, type PageAssets } from './assets.js';
+import type { Words } from '../language/words.js';
+import { fillFrame, type PageAssets, withLanguages } from './assets.js';
+import { languageSwitch } from './language.js';
 
 /**
  * The pages' only sources are the dashboard itself, and they run no inline script or style: a
@@ -16,20 +18,37 @@ export interface FramedPage {
   main: string;
 }
 
-export function sendHtml(reply: FastifyReply, code: number, html: string): FastifyReply {
+/** Who a page is for: the words of the language chosen for the request, and what it asked. */
+export interface Reader {
+  words: Words;
+  /** The request's path and query, which the language switch links to again. */
+  url: string;
+}
+
+/** A page in the reader's language: its switch filled in, and its language said in a header. */
+export function sendHtml(
+  reply: FastifyReply,
+  reader: Reader,
+  code: number,
+  html: string,
+): FastifyReply {
   return reply
     .code(code)
     .type('text/html; charset=utf-8')
+    .header('content-language', reader.words.language)
     .header('content-security-policy', PAGE_POLICY)
     .header('cache-control', 'no-store')
-    .send(html);
+    .send(withLanguages(html, languageSwitch(reader.words, reader.url)));
 }
 
+/** frame.html in the reader's language, holding `page`. */
 export function sendFramed(
   reply: FastifyReply,
   assets: PageAssets,
+  reader: Reader,
   code: number,
   page: FramedPage,
 ): FastifyReply {
-  return sendHtml(reply, code, fillFrame(assets.frame, page.title, page.main));
+  const frame = assets.spoken.get(reader.words.language)?.frame ?? assets.frame;
+  return sendHtml(reply, reader, code, fillFrame(frame, page.title, page.main));
 }

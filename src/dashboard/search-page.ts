@@ -5,11 +5,24 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
+import type { MessageKey, Words } from '../language/words.js';
 import type { PageAssets } from './assets.js';
-import { count, escapeHtml, rowCells, sheetHref, shown } from './html.js';
+import {
+  count,
+  data,
+  escapeHtml,
+  markup,
+  rowCells,
+  rowsHead,
+  say,
+  sheetHref,
+  shown,
+  titled,
+} from './html.js';
+import type { DashboardLanguages } from './language.js';
 import type { OverviewSources } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
-import { searchReports, type SearchResult } from './search.js';
+import { searchReports, type SearchResult, type SearchStop } from './search.js';
 import { PAGE_SIZE } from './sheet-rows.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
@@ -17,30 +30,33 @@ const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
 /** Searches run at once by one dashboard. */
 export const MAX_SEARCHES = 2;
 
+/** Why a search was not run: too long a text, or too many searches at once. */
+type NotRun = { refused: 'tooLong' } | { refused: 'busy'; running: number };
+
 export function searchRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
+  languages: DashboardLanguages,
 ): void {
   // Each search is bounded (SEARCH_LIMITS), not their number: a few at once, and the rest are
   // asked to come back, so that the overview and /healthz still answer while people search.
   let searching = 0;
   app.get<{ Querystring: unknown }>('/search', async (request, reply) => {
+    const reader = { words: languages.of(request), url: request.url };
+    const { words } = reader;
     const parsed = searchQuerySchema.safeParse(request.query);
     if (!parsed.success) {
-      const refused = new Error('a search is one text of at most 100 characters.');
-      return sendFramed(reply, assets, 400, searchPage('', refused));
+      return sendFramed(reply, assets, reader, 400, searchPage(words, '', { refused: 'tooLong' }));
     }
     // Controls cannot be typed into the box, and would find nothing in a report.
     // eslint-disable-next-line no-control-regex -- dropping controls is the point
     const q = (parsed.data.q ?? '').replace(/[\u0000-\u001F\u007F-\u009F]/g, '').trim();
-    if (q === '') return sendFramed(reply, assets, 200, searchPage('', undefined));
+    if (q === '') return sendFramed(reply, assets, reader, 200, searchPage(words, '', undefined));
     if (searching >= MAX_SEARCHES) {
-      const busy = new Error(
-        `${MAX_SEARCHES} searches are running already; try again in a few seconds.`,
-      );
       void reply.header('retry-after', '3');
-      return sendFramed(reply, assets, 503, searchPage(q, busy));
+      const busy: NotRun = { refused: 'busy', running: MAX_SEARCHES };
+      return sendFramed(reply, assets, reader, 503, searchPage(words, q, busy));
     }
     searching += 1;
     let result: SearchResult | Error;
@@ -52,38 +68,71 @@ export function searchRoutes(
     } finally {
       searching -= 1;
     }
-    return sendFramed(reply, assets, 200, searchPage(q, result));
+    return sendFramed(reply, assets, reader, 200, searchPage(words, q, result));
   });
 }
 
-export function searchPage(query: string, result: SearchResult | Error | undefined): FramedPage {
-  const form = `<form class="search" action="/search" method="get" role="search"><input type="search" name="q" maxlength="100" required aria-label="Reference, address or contact" value="${escapeHtml(query)}" /><button type="submit">Search</button></form>`;
-  const head = `<header class="title"><h1>Search</h1>${form}</header>`;
+export function searchPage(
+  words: Words,
+  query: string,
+  result: SearchResult | Error | NotRun | undefined,
+): FramedPage {
+  const box = say(words, 'dashboard.search.box');
+  const form = `<form class="search" action="/search" method="get" role="search"><input type="search" name="q" maxlength="100" required aria-label="${box}" value="${escapeHtml(query)}" /><button type="submit">${say(words, 'dashboard.search.button')}</button></form>`;
+  const heading = say(words, 'dashboard.search.heading');
+  const head = `<header class="title"><h1>${heading}</h1>${form}</header>`;
   let body: string;
   if (result === undefined) {
-    body =
-      '<p class="sub">Look for a reference, an address or a contact in the latest reports.</p>';
-  } else if (result instanceof Error) {
-    body = `<p class="bad">The reports cannot be searched now: ${shown(result.message)}</p>`;
+    body = `<p class="sub">${say(words, 'dashboard.search.intro')}</p>`;
+  } else if (result instanceof Error || 'refused' in result) {
+    body = `<p class="bad">${say(words, 'dashboard.search.unreadable', { reason: markup(whyNot(words, result)) })}</p>`;
   } else {
-    body = `${searched(query, result)}\n${hitsTable(result)}`;
+    body = `${searched(words, query, result)}\n${hitsTable(words, result)}`;
   }
-  return { title: `Search · order-importer`, main: `${head}\n${body}` };
+  return { title: titled(words, markup(heading)), main: `${head}\n${body}` };
 }
 
+function whyNot(words: Words, result: Error | NotRun): string {
+  if (result instanceof Error) return shown(result.message);
+  if (result.refused === 'tooLong') return say(words, 'dashboard.search.tooLong');
+  return say(words, 'dashboard.search.busy', { count: result.running });
+}
+
+const STOPPED: Record<SearchStop['why'], MessageKey> = {
+  sheets: 'dashboard.search.stoppedSheets',
+  hits: 'dashboard.search.stoppedHits',
+  rows: 'dashboard.search.stoppedRows',
+  time: 'dashboard.search.stoppedTime',
+};
+
 /** What was searched, and why not more. */
-function searched(query: string, result: SearchResult): string {
-  const found = result.hits.length === 0 ? 'Nothing found' : `${count(result.hits.length)} found`;
-  const stopped = result.stopped === undefined ? '' : `; ${shown(result.stopped)}`;
+function searched(words: Words, query: string, result: SearchResult): string {
+  const { stopped } = result;
+  const why =
+    stopped === undefined
+      ? ''
+      : say(words, STOPPED[stopped.why], {
+          count: markup(count(words, stopped.limit)),
+          seconds: markup(count(words, stopped.limit)),
+        });
+  const said = say(words, 'dashboard.search.searched', {
+    found: result.hits.length,
+    query: data(query),
+    sheets: result.sheets,
+    rows: result.rows,
+    stopped: stopped === undefined ? 'no' : 'yes',
+    why: markup(why),
+  });
   const running =
     result.running === 0
       ? ''
-      : ` Sheets still being imported (${count(result.running)}) are searched once reported.`;
+      : ` ${say(words, 'dashboard.search.running', { count: markup(count(words, result.running)) })}`;
+  const names = words.list(result.unreadable.map((name) => `“${name}”`));
   const unreadable =
     result.unreadable.length === 0
       ? ''
-      : ` The report of ${result.unreadable.map((name) => `“${shown(name)}”`).join(', ')} could not be read to its end (changed on disk since it was written?).`;
-  return `<p class="sub" id="searched">${found} for “${shown(query)}” in ${count(result.sheets)} reported sheet(s), ${count(result.rows)} rows${stopped}.${running}${unreadable}</p>`;
+      : ` ${say(words, 'dashboard.search.unreadableReports', { names: data(names) })}`;
+  return `<p class="sub" id="searched">${said}${running}${unreadable}</p>`;
 }
 
 /** Where a row is on its sheet's page: the page that holds it, scrolled to it. */
@@ -91,18 +140,17 @@ function rowHref(sheetId: string, row: number): string {
   return `${sheetHref(sheetId)}?page=${Math.ceil(row / PAGE_SIZE)}#row-${row}`;
 }
 
-function hitsTable(result: SearchResult): string {
+function hitsTable(words: Words, result: SearchResult): string {
   if (result.hits.length === 0) return '';
   const lines = result.hits.map(({ sheetId, sheetName, row }) =>
     [
       `<tr data-sheet-id="${escapeHtml(sheetId)}" data-row="${row.row}">`,
       `<td class="text"><a href="${escapeHtml(rowHref(sheetId, row.row))}">${shown(sheetName)}</a></td>`,
       `<td class="n">${row.row}</td>`,
-      ...rowCells(row),
+      ...rowCells(words, row),
       '</tr>',
     ].join(''),
   );
-  const head =
-    '<thead><tr><th>Sheet</th><th class="n">Row</th><th>Status</th><th>Reference</th><th>Address</th><th>Contact</th><th class="error">Error</th><th>Order</th></tr></thead>';
+  const head = `<thead><tr><th>${say(words, 'dashboard.head.sheet')}</th>${rowsHead(words)}</tr></thead>`;
   return `<table class="rows" id="hits">${head}<tbody>\n${lines.join('\n')}\n</tbody></table>`;
 }

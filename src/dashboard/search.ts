@@ -27,6 +27,15 @@ export const SEARCH_LIMITS: SearchLimits = {
   hits: 100,
 };
 
+/**
+ * Why a search stopped: it read the latest `limit` reported sheets (`sheets`), found `limit`
+ * rows (`hits`), read `limit` rows (`rows`), or ran for `limit` seconds (`time`).
+ */
+export interface SearchStop {
+  why: 'sheets' | 'hits' | 'rows' | 'time';
+  limit: number;
+}
+
 export interface SearchHit {
   sheetId: string;
   sheetName: string;
@@ -38,8 +47,8 @@ export interface SearchResult {
   /** Reported sheets read to their end or until a limit. */
   sheets: number;
   rows: number;
-  /** Why the search stopped before the last sheet it could read, in plain words. */
-  stopped?: string;
+  /** Why the search stopped before the last sheet it could read. */
+  stopped?: SearchStop;
   /** Sheets not reported yet: not searched. */
   running: number;
   /** Reported sheets whose report.csv could not be read to its end (changed on disk): named. */
@@ -72,7 +81,7 @@ export async function searchReports(
   const deadline = now() + limits.ms;
   for (const sheet of reported) {
     if (result.sheets >= limits.sheets) {
-      result.stopped = `only the latest ${limits.sheets} reported sheets are searched`;
+      result.stopped = { why: 'sheets', limit: limits.sheets };
       break;
     }
     if (now() > deadline) {
@@ -93,7 +102,7 @@ async function searchOne(
   result: SearchResult,
   limits: SearchLimits & { deadline: number },
   now: () => number,
-): Promise<string | undefined> {
+): Promise<SearchStop | undefined> {
   const late = () => now() > limits.deadline;
   const report = await openReportRows(sheet.reportDir ?? '', late);
   if (report === undefined) return undefined;
@@ -102,9 +111,9 @@ async function searchOne(
       result.rows += 1;
       if (matches(row, needle)) {
         result.hits.push({ sheetId: sheet.sheetId, sheetName: sheet.name, row });
-        if (result.hits.length >= limits.hits) return `it stopped at ${limits.hits} rows found`;
+        if (result.hits.length >= limits.hits) return { why: 'hits', limit: limits.hits };
       }
-      if (result.rows >= limits.rows) return `it stopped after ${limits.rows} rows`;
+      if (result.rows >= limits.rows) return { why: 'rows', limit: limits.rows };
       if (result.rows % 1000 === 0 && now() > limits.deadline) return outOfTime(limits);
     }
     // Ended early by `late`, among lines that are no rows.
@@ -119,8 +128,8 @@ async function searchOne(
   return undefined;
 }
 
-function outOfTime(limits: SearchLimits): string {
-  return `it stopped after ${limits.ms / 1000} s`;
+function outOfTime(limits: SearchLimits): SearchStop {
+  return { why: 'time', limit: limits.ms / 1000 };
 }
 
 function matches(row: ShownRow, needle: string): boolean {

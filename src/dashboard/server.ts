@@ -23,8 +23,8 @@ import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
+import { DashboardLanguages, languageHook, type Speech } from './language.js';
 import type { OverviewSources } from './overview.js';
-import { reportRoutes } from './reports.js';
 import { pageRoutes } from './routes.js';
 
 export interface DashboardOptions extends OverviewSources {
@@ -41,6 +41,11 @@ export interface DashboardOptions extends OverviewSources {
   /** The process's metrics, served at /metrics; none: /metrics is not served. */
   metrics?: MetricsSource;
   queues: Queue[];
+  /**
+   * What the pages are in when a request asks for no language of its own (`?lang=`, the
+   * switch's cookie, Accept-Language): the process's setting; English without it.
+   */
+  language?: Speech;
 }
 
 export interface RunningDashboard {
@@ -57,17 +62,12 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const assets = await loadPageAssets();
   const app = Fastify({ logger: false });
   const hosts = allowedHosts(options.host, options.hosts ?? []);
-  guard(app, options, hosts);
+  const languages = new DashboardLanguages(options.language);
+  languageHook(app, languages);
+  guard(app, options, hosts, { assets, languages });
   await mountBoard(app, options.queues);
-  pageRoutes(app, options, assets);
+  pageRoutes(app, options, assets, languages);
   healthRoutes(app, options);
-  reportRoutes(app, async (sheetId) => {
-    const sheet =
-      options.sheet === undefined
-        ? (await options.overview()).find((s) => s.sheetId === sheetId)
-        : await options.sheet(sheetId);
-    return sheet?.reportDir;
-  });
 
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

@@ -11,8 +11,9 @@ import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
 import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
-import { type FramedPage, sendFramed } from './pages.js';
-import { badQueryPage, sheetPage, unknownSheetPage } from './sheet-page.js';
+import { badQueryPage, unknownSheetPage } from './error-pages.js';
+import { type FramedPage, type Reader, sendFramed } from './pages.js';
+import { sheetPage } from './sheet-page.js';
 import {
   PAGE_SIZE,
   type RowsPage,
@@ -39,10 +40,16 @@ export function sheetRoutes(
     '/sheets/:sheetId',
     async (request, reply) => {
       const { sheetId } = request.params;
+      const reader = { words: helpers.languages.of(request), url: request.url };
+      const { words } = reader;
       const sheet = SHEET_ID.test(sheetId) ? await sheetOf(sources, sheetId) : undefined;
-      if (sheet === undefined) return sendFramed(reply, assets, 404, unknownSheetPage(sheetId));
+      if (sheet === undefined) {
+        return sendFramed(reply, assets, reader, 404, unknownSheetPage(words, sheetId));
+      }
       const parsed = rowsQuerySchema.safeParse(request.query);
-      if (!parsed.success) return sendFramed(reply, assets, 400, badQueryPage(sheetId));
+      if (!parsed.success) {
+        return sendFramed(reply, assets, reader, 400, badQueryPage(words, sheetId));
+      }
       const status = parsed.data.status === '' ? undefined : parsed.data.status;
       const query: RowsQuery = { status, page: parsed.data.page ?? 1 };
       // A page past the last (a link kept from before) shows the last instead, read only once.
@@ -50,18 +57,19 @@ export function sheetRoutes(
       if (known !== undefined && query.page > known) {
         return reply.redirect(pageHref(sheetId, status, known), 303);
       }
-      const rows = await rowsOf(sheet, sources, query);
-      return sendFramed(reply, assets, 200, await pageOf(sheet, sources, helpers, query, rows));
+      const rows = await rowsOf(words, sheet, sources, query);
+      const page = await pageOf(words, sheet, sources, helpers, { query, rows });
+      return sendFramed(reply, assets, reader, 200, page);
     },
   );
 }
 
 async function pageOf(
+  words: Reader['words'],
   sheet: SheetDetail,
   sources: OverviewSources,
   helpers: PageHelpers,
-  query: RowsQuery,
-  rows: RowsPage | Error | undefined,
+  { query, rows }: { query: RowsQuery; rows: RowsPage | Error | undefined },
 ): Promise<FramedPage> {
   const earlier =
     sheet.duplicateOf === undefined ? undefined : await sheetOf(sources, sheet.duplicateOf);
@@ -77,6 +85,7 @@ async function pageOf(
           now,
         );
   return sheetPage({
+    words,
     sheet,
     ...(earlier !== undefined && { earlierName: earlier.name }),
     ...(pace !== undefined && { pace }),
@@ -106,6 +115,7 @@ async function sheetOf(
 
 /** The page's rows: the report's once written, Redis's while the sheet runs. */
 async function rowsOf(
+  words: Reader['words'],
   sheet: SheetDetail,
   sources: OverviewSources,
   query: RowsQuery,
@@ -113,7 +123,7 @@ async function rowsOf(
   try {
     if (sheet.state === 'done') {
       const rows = await reportedRows(sheet, query);
-      return rows ?? new Error('its report.csv is not in its report folder (moved or removed?).');
+      return rows ?? new Error(words.t('dashboard.rows.noReport'));
     }
     return sources.results === undefined
       ? undefined

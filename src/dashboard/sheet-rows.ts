@@ -28,8 +28,17 @@ export interface RowsPage {
   rows: ShownRow[];
   /** How many rows match: the pages run up to it. */
   matching: number;
-  /** What the page could not look at, in plain words. */
-  note?: string;
+  /** What the page cannot show yet: set for a running sheet. */
+  note?: RowsNote;
+}
+
+/**
+ * A running sheet's rows appear as they end; looking for a status, only `looked` of its `ended`
+ * rows were looked through (when not all were).
+ */
+export interface RowsNote {
+  ended: number;
+  looked?: number;
 }
 
 /** A reported sheet's rows, or undefined when its report.csv cannot be found. */
@@ -64,8 +73,7 @@ export async function runningRows(
   results: RecordedResults,
   query: RowsQuery,
 ): Promise<RowsPage> {
-  const note =
-    'This sheet is still being imported: its rows appear here as they end, and their address and contact once its report is written.';
+  const note: RowsNote = { ended: sheet.final };
   const { status, page } = query;
   if (status !== undefined) return runningRowsOf(sheet, results, { status, page }, note);
   const total = sheet.total ?? 0;
@@ -82,7 +90,7 @@ async function runningRowsOf(
   sheet: SheetProgress,
   results: RecordedResults,
   query: RowsQuery & { status: RowStatus },
-  note: string,
+  note: RowsNote,
 ): Promise<RowsPage> {
   const found: Array<[number, RowOutcome]> = [];
   let cursor = '0';
@@ -96,11 +104,8 @@ async function runningRowsOf(
   found.sort((a, b) => a[0] - b[0]);
   const skip = (query.page - 1) * PAGE_SIZE;
   const rows = found.slice(skip, skip + PAGE_SIZE).map(([row, o]) => shownOutcome(row, o));
-  const partial =
-    cursor === '0'
-      ? ''
-      : ` Only ${looked} of its ${sheet.final} rows ended so far were looked through for this status; all are in its report once written.`;
-  return { rows, matching: found.length, note: `${note}${partial}` };
+  const partial = cursor === '0' ? note : { ...note, looked };
+  return { rows, matching: found.length, note: partial };
 }
 
 function shownOutcome(row: number, outcome: RowOutcome | undefined): ShownRow {

@@ -2,73 +2,92 @@
  * A sheet's orders as HTML, from its status.csv: the summary the overview and the sheet's facts
  * show (orders by status, the next inspection, when it was checked), and each row's order. Every
  * text of the file is the API's or a user's, and the file itself may have been changed on disk:
- * all of it goes through `shown`.
+ * all of it goes through `shown`, and the API's words (statuses, products) stay as it says them.
  */
-import { count, shown, timeElement } from './html.js';
+import type { Words } from '../language/words.js';
+import { count, data, markup, say, shown, timeElement } from './html.js';
 import type { Inspection } from '../status/read-order.js';
 import type { OrderLine, StatusSummary } from './order-status.js';
 import type { OrdersSeen } from './status-cache.js';
 
 /** Why a status.csv is not shown, in the page's words. */
-export function statusProblem(error: Error): string {
-  return `<span class="bad status-problem">status.csv could not be read: ${shown(error.message)}</span>`;
+export function statusProblem(words: Words, error: Error): string {
+  const said = say(words, 'dashboard.orders.unreadable', { reason: data(error.message) });
+  return `<span class="bad status-problem">${said}</span>`;
+}
+
+/** An inspection time as the API gives it (Belgian wall clock), as the language writes it. */
+function wallClock(words: Words, text: string): string {
+  return shown(words.wallClock(text));
 }
 
 /** A sheet's orders in a few lines; nothing for a sheet without status.csv. */
-export function ordersSummary(seen: OrdersSeen): string {
+export function ordersSummary(words: Words, seen: OrdersSeen): string {
   if (seen === undefined) return '';
-  if (seen instanceof Error) return statusProblem(seen);
+  if (seen instanceof Error) return statusProblem(words, seen);
   const { summary, next } = seen;
   const ahead =
     next === undefined
-      ? '<div class="note">no inspection ahead</div>'
-      : `<div class="note">next inspection <span class="next-inspection">${shown(next)}</span></div>`;
+      ? say(words, 'dashboard.orders.noneAhead')
+      : say(words, 'dashboard.orders.nextInspection', {
+          date: markup(`<span class="next-inspection">${wallClock(words, next)}</span>`),
+        });
   const checked =
     summary.checkedAt === undefined
       ? ''
-      : `<div class="note">checked ${timeElement(summary.checkedAt)}</div>`;
-  return `<div class="orders">${statusCounts(summary)}</div>${ahead}${checked}`;
+      : `<div class="note">${say(words, 'dashboard.orders.checked', { time: markup(timeElement(words, summary.checkedAt)) })}</div>`;
+  return `<div class="orders">${statusCounts(words, summary)}</div><div class="note">${ahead}</div>${checked}`;
 }
 
-/** `12 scheduled · 2 cancelled · 1 not found`, counted per order. */
-export function statusCounts(summary: StatusSummary): string {
-  if (summary.orders === 0) return 'no orders';
-  const parts = summary.byStatus.map(
-    ({ status, orders }) => `${count(orders)} ${shown(status === '' ? '(no status)' : status)}`,
+/** `12 scheduled · 2 cancelled · 1 not found`, counted per order, the statuses as the API says them. */
+export function statusCounts(words: Words, summary: StatusSummary): string {
+  if (summary.orders === 0) return say(words, 'dashboard.orders.none');
+  const parts = summary.byStatus.map(({ status, orders }) =>
+    say(words, 'dashboard.orders.ofStatus', {
+      count: markup(count(words, orders)),
+      status: markup(status === '' ? say(words, 'dashboard.orders.noStatus') : shown(status)),
+    }),
   );
   const { orders, statuses } = summary.others;
-  if (statuses > 0) parts.push(`${count(orders)} of ${count(statuses)} other statuses`);
+  if (statuses > 0) {
+    parts.push(
+      say(words, 'dashboard.orders.others', { orders: markup(count(words, orders)), statuses }),
+    );
+  }
   return parts.join(' · ');
 }
 
 /** A row's order cell: its status, why it was cancelled, and each inspection. */
-export function orderCell(order: OrderLine | undefined): string {
+export function orderCell(words: Words, order: OrderLine | undefined): string {
   if (order === undefined) return '<td class="text order-status"></td>';
   const status = `<span class="order-state" data-order-status="${shown(order.status.trim().toLowerCase())}">${shown(order.status)}</span>`;
   const reason =
     order.cancelReason === ''
       ? ''
       : `<div class="note cancel-reason">${shown(order.cancelReason)}</div>`;
-  const items = order.inspections.map((i) => `<li>${inspectionText(i)}</li>`);
+  const items = order.inspections.map((i) => `<li>${inspectionText(words, i)}</li>`);
   if (order.moreInspections > 0) {
-    items.push(`<li class="note">and ${count(order.moreInspections)} more</li>`);
+    const more = say(words, 'dashboard.orders.more', {
+      count: markup(count(words, order.moreInspections)),
+    });
+    items.push(`<li class="note">${more}</li>`);
   }
   const list = items.length === 0 ? '' : `<ul class="inspections">${items.join('')}</ul>`;
   return `<td class="text order-status">${status}${reason}${list}</td>`;
 }
 
-function inspectionText(inspection: Inspection): string {
+function inspectionText(words: Words, inspection: Inspection): string {
   const product =
     inspection.productName === ''
       ? shown(inspection.productId)
       : `${shown(inspection.productName)}${inspection.productId === '' ? '' : ` <span class="note">(${shown(inspection.productId)})</span>`}`;
   const date =
     inspection.date === ''
-      ? '<span class="note">not planned yet</span>'
-      : `<span class="inspection-date">${shown(inspection.date)}</span>`;
+      ? `<span class="note">${say(words, 'dashboard.orders.notPlanned')}</span>`
+      : `<span class="inspection-date">${wallClock(words, inspection.date)}</span>`;
   const inspector =
     inspection.inspector === ''
-      ? '<span class="note">no inspector yet</span>'
+      ? `<span class="note">${say(words, 'dashboard.orders.noInspector')}</span>`
       : `<span class="inspector">${shown(inspection.inspector)}</span>`;
   return `${product} · ${date} · ${inspector}`;
 }

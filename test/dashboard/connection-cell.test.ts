@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { assetsDir } from '../../src/dashboard/assets.js';
 import { overviewPage } from '../../src/dashboard/page.js';
+import { wordsFor } from '../../src/language/words.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 
 const template = await readFile(join(assetsDir(), 'page.html'), 'utf8');
@@ -26,7 +27,12 @@ function sheet(overrides: Partial<SheetProgress>): SheetProgress {
 }
 
 function apiCell(progress: SheetProgress): string {
-  const page = overviewPage(template, { sheets: [progress], notTaken: undefined, now: new Date() });
+  const page = overviewPage(template, {
+    words: wordsFor('en'),
+    sheets: [progress],
+    notTaken: undefined,
+    now: new Date(),
+  });
   return /<td class="api">(.*?)<\/td>/.exec(page)?.[1] ?? '';
 }
 

@@ -198,11 +198,11 @@ describe('the overview without and with its script', () => {
       await page.goto(`${board.url}/`);
       const cells = await page.locator('tr[data-sheet-id="a"] td').allTextContents();
       expect(cells[0]).toBe('first.csv');
-      expect(cells[1]).toBe('2025-03-04 10:20:30 UTC');
+      expect(cells[1]).toBe('4 Mar 2025, 11:20');
       expect(cells[11]).toBe('127.0.0.1:4010sandbox');
-      expect(await page.locator('#updated').textContent()).toMatch(/^1 sheet\(s\), updated /);
+      expect(await page.locator('#updated').textContent()).toMatch(/^1 sheet, updated /);
       expect(await page.locator('#not-taken tbody td').allTextContents()).toEqual([
-        '2025-03-04 10:20:30 UTC',
+        '4 Mar 2025, 11:20',
         'inbox/old.xlsx',
         'a workbook',
       ]);
@@ -233,9 +233,10 @@ describe('the overview without and with its script', () => {
       });
       page.on('pageerror', (error) => complaints.push(error.message));
       await page.goto(`${board.url}/`);
+      // In the browser's zone, written as the page's language (English: en-GB) writes it.
       const local = await page.evaluate(
         (iso) =>
-          new Intl.DateTimeFormat(undefined, {
+          new Intl.DateTimeFormat('en-GB', {
             year: 'numeric',
             month: 'short',
             day: 'numeric',
@@ -254,7 +255,7 @@ describe('the overview without and with its script', () => {
       await added.waitFor({ timeout: 10_000 });
       expect(await added.textContent()).toBe('<b>second</b>.csv');
       expect(await page.locator('#imports b').count()).toBe(0);
-      expect(await page.locator('#updated').textContent()).toMatch(/^2 sheet\(s\), updated /);
+      expect(await page.locator('#updated').textContent()).toMatch(/^2 sheets, updated /);
       expect(await page.locator('tr[data-sheet-id="a"] td').nth(1).textContent()).toBe(local);
       expect(complaints).toEqual([]);
     } finally {

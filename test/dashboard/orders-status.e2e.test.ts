@@ -101,7 +101,7 @@ describe('the overview', () => {
       '2 scheduled · 1 cancelled · 1 not found',
     );
     // Not the cancelled order's earlier date, nor the past one.
-    expect(await cell.locator('.next-inspection').textContent()).toBe('2026-12-01 14:30:00');
+    expect(await cell.locator('.next-inspection').textContent()).toBe('1 Dec 2026, 14:30');
     expect(await cell.locator('time').getAttribute('datetime')).toBe(CHECKED);
     expect(await page.locator('tr[data-sheet-id="plain"] td.links .sheet-orders').count()).toBe(0);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(1280);
@@ -135,18 +135,18 @@ describe("a sheet's page", () => {
       'Jan Peeters',
     ]);
     expect(await first.locator('li').first().textContent()).toBe(
-      'EPC (1) · 2026-12-03 09:00:00 · Hélène Dubois',
+      'EPC (1) · 3 Dec 2026, 09:00 · Hélène Dubois',
     );
     const cancelled = page.locator('tr[data-row="2"] td.order-status');
     expect(await cancelled.locator('.cancel-reason').textContent()).toBe(
       'Klant heeft geannuleerd; dubbel besteld',
     );
     expect(await cancelled.locator('li').textContent()).toBe(
-      'EPC (1) · 2026-11-27 08:00:00 · no inspector yet',
+      'EPC (1) · 27 Nov 2026, 08:00 · no inspector yet',
     );
     // The hostile product: shown as written, never run.
     const hostile = page.locator('tr[data-row="4"] td.order-status li');
-    expect(await hostile.textContent()).toBe(`${SCRIPT} (3) · 2026-11-20 09:00:00 · Ann`);
+    expect(await hostile.textContent()).toBe(`${SCRIPT} (3) · 20 Nov 2026, 09:00 · Ann`);
     expect(await page.locator('#rows script').count()).toBe(0);
     expect(await page.title()).toBe('north.csv · order-importer');
     // An invalid row has no order; a deleted order says so, with no inspection.

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 
 import { assetsDir, loadPageAssets } from '../../src/dashboard/assets.js';
 import { overviewPage, PLACES } from '../../src/dashboard/page.js';
+import { wordsFor } from '../../src/language/words.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { put, tempDir } from '../helpers/files.js';
 
 const template = await readFile(join(assetsDir(), 'page.html'), 'utf8');
+const words = wordsFor('en');
 const now = new Date('2025-03-04T10:21:00.000Z');
 
 function sheet(overrides: Partial<SheetProgress> = {}): SheetProgress {
@@ -28,19 +30,19 @@ function sheet(overrides: Partial<SheetProgress> = {}): SheetProgress {
 }
 
 function render(sheets: SheetProgress[] | Error): string {
-  return overviewPage(template, { sheets, notTaken: undefined, now });
+  return overviewPage(template, { words, sheets, notTaken: undefined, now });
 }
 
 describe('the overview page', () => {
   it('is page.html with a line per sheet, its counts, duration, report links and API', () => {
     const page = render([sheet(), sheet({ sheetId: 's2', name: 'b.csv', sandbox: true })]);
     expect(page.startsWith(template.split(PLACES.updated)[0] ?? '')).toBe(true);
-    expect(page).toContain('2 sheet(s), updated <time datetime="2025-03-04T10:21:00.000Z"');
+    expect(page).toContain('2 sheets, updated <time datetime="2025-03-04T10:21:00.000Z"');
     const row = /<tr data-sheet-id="s1">.*?<\/tr>/.exec(page)?.[0] ?? '';
     const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
     expect(cells).toEqual([
       '<a href="/sheets/s1">orders.csv</a>',
-      '<time datetime="2025-03-04T10:20:30.000Z" data-show="date-time">2025-03-04 10:20:30 UTC</time>',
+      '<time datetime="2025-03-04T10:20:30.000Z" data-show="date-time">4 Mar 2025, 11:20</time>',
       '<span class="state done">done</span>',
       '<progress max="4" value="4"></progress>4/4',
       '1',
@@ -58,6 +60,7 @@ describe('the overview page', () => {
 
   it('names the connection, the import a duplicate repeats, and how fast a running sheet goes', () => {
     const page = overviewPage(template, {
+      words,
       sheets: [
         sheet({ sheetId: 's2', duplicateOf: 's1', connection: 'gent' }),
         sheet({ state: 'processing', reportDir: undefined, final: 1 }),
@@ -96,7 +99,7 @@ describe('the overview page', () => {
     ]);
     expect(page).not.toContain('/reports/');
     expect(page).toContain('<progress max="1" value="0"></progress>0/?');
-    expect(page).toContain('<td>30 s</td>');
+    expect(page).toContain('<td class="duration">30 s</td>');
   });
 
   it('is still shown when the sheets cannot be read, and says so', () => {

@@ -68,7 +68,7 @@ describe("a running sheet's rows", () => {
       fileIds: '5|',
     });
     expect(second.rows[1]).toMatchObject({ row: 102, status: 'pending', reference: '' });
-    expect(second.note).toMatch(/still being imported/);
+    expect(second.note).toEqual({ ended: sheet.final });
 
     const invalid = await runningRows(sheet, store, { status: 'invalid', page: 1 });
     // Odd rows divisible by 3, up to 240: 3, 9, 15, … 237.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { sheetPage } from '../../src/dashboard/sheet-page.js';
+import { wordsFor } from '../../src/language/words.js';
 import type { SheetDetail } from '../../src/store/progress.js';
 
 function detail(overrides: Partial<SheetDetail> = {}): SheetDetail {
@@ -21,6 +22,7 @@ function detail(overrides: Partial<SheetDetail> = {}): SheetDetail {
 
 function facts(sheet: SheetDetail): string {
   const { main } = sheetPage({
+    words: wordsFor('en'),
     sheet,
     query: { status: undefined, page: 1 },
     rows: undefined,

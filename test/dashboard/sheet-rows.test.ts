@@ -111,7 +111,7 @@ describe('a report.csv changed on disk', () => {
     let looks = 0;
     const clock = () => (looks += 1);
     const result = await searchReports([sheetOf(dir, 1)], 'anything', limits, clock);
-    expect(result.stopped).toBe('it stopped after 0.2 s');
+    expect(result.stopped).toEqual({ why: 'time', limit: 0.2 });
     // 2,000,000 lines would be 2,000 looks read to the end.
     expect(looks).toBeLessThan(300);
   }, 30_000);
@@ -153,15 +153,11 @@ describe('the search', () => {
     const sheets = dirs.map((dir, i) => sheetOf(dir, 50, `s${i}`));
     const limits = { sheets: 2, rows: 1_000_000, ms: 60_000, hits: 1000 };
     const few = await searchReports(sheets, 'ref-', limits);
-    expect([few.sheets, few.rows, few.stopped]).toEqual([
-      2,
-      100,
-      'only the latest 2 reported sheets are searched',
-    ]);
+    expect([few.sheets, few.rows, few.stopped]).toEqual([2, 100, { why: 'sheets', limit: 2 }]);
     const short = await searchReports(sheets, 'ref-', { ...limits, sheets: 50, rows: 70 });
-    expect([short.rows, short.stopped]).toEqual([70, 'it stopped after 70 rows']);
+    expect([short.rows, short.stopped]).toEqual([70, { why: 'rows', limit: 70 }]);
     const hits = await searchReports(sheets, 'ref-', { ...limits, sheets: 50, hits: 5 });
-    expect([hits.hits.length, hits.stopped]).toEqual([5, 'it stopped at 5 rows found']);
+    expect([hits.hits.length, hits.stopped]).toEqual([5, { why: 'hits', limit: 5 }]);
     let clock = 0;
     const slow = await searchReports(
       sheets,
@@ -169,7 +165,7 @@ describe('the search', () => {
       { ...limits, sheets: 50, ms: 10 },
       () => (clock += 100),
     );
-    expect([slow.sheets, slow.stopped]).toEqual([0, 'it stopped after 0.01 s']);
+    expect([slow.sheets, slow.stopped]).toEqual([0, { why: 'time', limit: 0.01 }]);
   });
 
   it('reads a report of 100,000 rows, its last page too', async () => {

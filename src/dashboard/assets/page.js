@@ -1,6 +1,6 @@
 // Every page of the dashboard is whole as the server sends it, every text escaped; this script
-// only makes it better. It shows times in the browser's own zone and locale, with a 24-hour
-// clock, which the server cannot know. And while a page shows something still moving (an
+// only makes it better. It shows times in the browser's own zone, written as the page's language
+// writes them in Belgium, with a 24-hour clock: the server cannot know the zone. And while a page shows something still moving (an
 // element marked data-live), it asks for the same page again every two seconds and swaps in
 // the parts marked data-part, so that sheet names (the users' own) never pass through a script
 // as HTML.
@@ -18,13 +18,17 @@ const SHOW = {
   },
 };
 
+/** The page's language (`<html lang>`) as Belgians of that language write dates. */
+const LOCALES = { nl: 'nl-BE', fr: 'fr-BE', en: 'en-GB' };
+const locale = LOCALES[document.documentElement.lang];
+
 function showLocalTimes(root) {
   const formats = {};
   for (const time of root.querySelectorAll('time[datetime]')) {
     const at = new Date(time.dateTime);
     if (Number.isNaN(at.getTime())) continue;
     const show = time.dataset.show === 'time' ? 'time' : 'date-time';
-    formats[show] ??= new Intl.DateTimeFormat(undefined, SHOW[show]);
+    formats[show] ??= new Intl.DateTimeFormat(locale, SHOW[show]);
     time.textContent = formats[show].format(at);
     time.title = at.toISOString();
   }
@@ -43,7 +47,8 @@ async function refresh() {
     showLocalTimes(document);
     if (document.querySelector('[data-live]') === null) clearInterval(timer);
   } catch (error) {
-    if (said !== null) said.textContent = `Cannot reach the importer: ${error}`;
+    // The words come with the page, in its language (data-unreachable on <body>).
+    if (said !== null) said.textContent = `${document.body.dataset.unreachable ?? ''} ${error}`;
   }
 }
 

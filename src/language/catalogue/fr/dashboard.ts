@@ -3,4 +3,152 @@ import type { Translation } from '../translation.js';
 
 export const dashboard: Translation<typeof english> = {
   'dashboard.language': 'Langue',
+
+  'dashboard.nav.imports': 'Listes',
+  'dashboard.nav.queues': 'Files d’attente',
+  'dashboard.nav.health': 'État du système',
+  'dashboard.title': '{page} · order-importer',
+  'dashboard.unreachable': 'Impossible de joindre l’importateur :',
+
+  'dashboard.overview.title': 'order-importer : listes importées',
+  'dashboard.overview.heading': 'Listes importées',
+  'dashboard.overview.updated':
+    '{count, plural, one {# liste} other {# listes}}, mise à jour : {time}',
+  'dashboard.overview.unreadable': 'Les listes ne peuvent pas être lues pour l’instant : {reason}',
+  'dashboard.column.sheet': 'Liste',
+  'dashboard.column.received': 'Reçue',
+  'dashboard.column.state': 'État',
+  'dashboard.column.progress': 'Progression',
+  'dashboard.column.created': 'Créées',
+  'dashboard.column.invalid': 'Non valides',
+  'dashboard.column.failed': 'Échouées',
+  'dashboard.column.needsReview': 'À vérifier',
+  'dashboard.column.duplicate': 'En double',
+  'dashboard.column.duration': 'Durée',
+  'dashboard.column.reportOrders': 'Rapport · commandes',
+  'dashboard.column.connection': 'Connexion · API',
+  'dashboard.duplicateOf': 'même contenu que {sheet}',
+  'dashboard.sandbox': 'bac à sable',
+  'dashboard.pace': '{rate} lignes/s',
+  'dashboard.pace.left': '{rate} lignes/s · encore {left}',
+  'dashboard.failedZip': 'failed/ (zip)',
+  'dashboard.duration.seconds': '{seconds}\u00A0s',
+  'dashboard.duration.minutes': '{minutes}\u00A0min {seconds}\u00A0s',
+  'dashboard.duration.hours': '{hours}\u00A0h {minutes}\u00A0min',
+
+  'dashboard.state.queued': 'en file d’attente',
+  'dashboard.state.reading': 'en lecture',
+  'dashboard.state.processing': 'en cours',
+  'dashboard.state.reporting': 'rapport en cours',
+  'dashboard.state.done': 'terminée',
+  'dashboard.state.unreadable': 'illisible',
+
+  'dashboard.status.created': 'créée',
+  'dashboard.status.invalid': 'non valide',
+  'dashboard.status.failed': 'échouée',
+  'dashboard.status.needsReview': 'à vérifier',
+  'dashboard.status.duplicate': 'en double',
+  'dashboard.status.pending': 'en attente',
+  'dashboard.status.all': 'toutes',
+
+  'dashboard.notTaken.heading': 'Listes non prises en charge',
+  'dashboard.notTaken.intro':
+    'Ces fichiers sont restés dans le dossier d’entrée. Corrigez ce qui est indiqué et déposez-les à nouveau.',
+  'dashboard.notTaken.unreadable':
+    'Les listes non prises en charge ne peuvent pas être lues pour l’instant : {reason}',
+  'dashboard.notTaken.seen': 'Vu',
+  'dashboard.notTaken.file': 'Fichier',
+  'dashboard.notTaken.why': 'Raison',
+
+  'dashboard.orders.unreadable': 'status.csv n’a pas pu être lu : {reason}',
+  'dashboard.orders.none': 'aucune commande',
+  'dashboard.orders.ofStatus': '{count} {status}',
+  'dashboard.orders.noStatus': '(sans statut)',
+  'dashboard.orders.others':
+    '{orders} dans {statuses, plural, one {# autre statut} other {# autres statuts}}',
+  'dashboard.orders.nextInspection': 'prochain contrôle : {date}',
+  'dashboard.orders.noneAhead': 'aucun contrôle prévu',
+  'dashboard.orders.checked': 'consulté : {time}',
+  'dashboard.orders.more': 'et {count} de plus',
+  'dashboard.orders.notPlanned': 'pas encore planifié',
+  'dashboard.orders.noInspector': 'pas encore de technicien',
+
+  'dashboard.fact.connection': 'Connexion',
+  'dashboard.fact.received': 'Reçue',
+  'dashboard.fact.reported': 'Rapport établi',
+  'dashboard.fact.duration': 'Durée',
+  'dashboard.fact.rows': 'Lignes',
+  'dashboard.fact.rowsEnded': '{ended} sur {total} terminées',
+  'dashboard.fact.sameContent': 'Même contenu que',
+  'dashboard.fact.workedBy': 'Traitée par',
+  'dashboard.fact.workers':
+    'les workers du dossier de données {folder} (installation {installation})',
+  'dashboard.fact.workersOf': 'les workers du dossier de données (installation {installation})',
+  'dashboard.fact.report': 'Rapport',
+  'dashboard.fact.orders': 'Commandes',
+  'dashboard.sheet.unreadable': 'Cette liste n’a pas pu être lue : {reason}',
+  'dashboard.sheet.byStatus': 'Lignes par statut',
+  'dashboard.rows.unreadable': 'Les lignes ne peuvent pas être lues pour l’instant : {reason}',
+  'dashboard.rows.noReport':
+    'son report.csv n’est pas dans son dossier de rapport (déplacé ou supprimé ?).',
+  'dashboard.rows.notCounted': 'Ses lignes s’afficheront dès qu’elles seront comptées.',
+  'dashboard.rows.noRows': 'Elle n’a aucune ligne à afficher.',
+  'dashboard.rows.none':
+    '{status, select, created {Aucune ligne créée ici.} invalid {Aucune ligne non valide ici.} failed {Aucune ligne échouée ici.} needsReview {Aucune ligne à vérifier ici.} duplicate {Aucune ligne en double ici.} other {Aucune ligne ici.}}',
+  'dashboard.rows.range':
+    '{status, select, created {Lignes créées} invalid {Lignes non valides} failed {Lignes échouées} needsReview {Lignes à vérifier} duplicate {Lignes en double} other {Lignes}} {from} à {to} sur {matching}.',
+  'dashboard.rows.running':
+    'Cette liste est encore en cours d’importation : ses lignes s’affichent ici à mesure qu’elles se terminent, avec l’adresse et le contact dès que le rapport est établi.',
+  'dashboard.rows.partly':
+    'Pour ce statut, seules {looked} des {ended} lignes terminées jusqu’ici ont été parcourues ; le rapport les reprendra toutes.',
+  'dashboard.rows.firstRow': 'première ligne {row}',
+  'dashboard.rows.previous': '‹ Précédente',
+  'dashboard.rows.next': 'Suivante ›',
+  'dashboard.rows.page': 'Page {page} sur {pages}',
+  'dashboard.rows.pages': 'Pages',
+  'dashboard.head.row': 'Ligne',
+  'dashboard.head.status': 'Statut',
+  'dashboard.head.reference': 'Référence',
+  'dashboard.head.address': 'Adresse',
+  'dashboard.head.contact': 'Contact',
+  'dashboard.head.error': 'Erreur',
+  'dashboard.head.order': 'Commande',
+  'dashboard.head.files': 'Pièces jointes',
+  'dashboard.head.orderStatus': 'Statut de la commande',
+  'dashboard.head.sheet': 'Liste',
+  'dashboard.unknownSheet.heading': 'Liste introuvable',
+  'dashboard.unknownSheet.text': 'Aucune liste ici ne porte l’identifiant « {id} ».',
+  'dashboard.unknownSheet.back': 'Toutes les listes',
+  'dashboard.badQuery.heading': 'Cette page n’existe pas pour cette liste',
+  'dashboard.badQuery.text':
+    'Ses lignes s’affichent par statut ({statuses}) et par numéro de page à partir de 1.',
+  'dashboard.badQuery.back': 'Toutes ses lignes',
+
+  'dashboard.search.heading': 'Recherche',
+  'dashboard.search.button': 'Rechercher',
+  'dashboard.search.box': 'Référence, adresse ou contact',
+  'dashboard.search.intro':
+    'Cherchez une référence, une adresse ou un contact dans les derniers rapports.',
+  'dashboard.search.unreadable':
+    'Les rapports ne peuvent pas être parcourus pour l’instant : {reason}',
+  'dashboard.search.tooLong': 'une recherche est un seul texte de 100 caractères au plus.',
+  'dashboard.search.busy':
+    '{count, plural, one {# recherche est déjà en cours} other {# recherches sont déjà en cours}} ; réessayez dans quelques secondes.',
+  'dashboard.search.searched':
+    '{found, plural, =0 {Aucun résultat} one {# résultat} other {# résultats}} pour « {query} » dans {sheets, plural, one {# liste avec rapport} other {# listes avec rapport}}, {rows, plural, one {# ligne} other {# lignes}}{stopped, select, yes { ; {why}} other {}}.',
+  'dashboard.search.stoppedSheets':
+    'seules les {count} dernières listes avec rapport sont parcourues',
+  'dashboard.search.stoppedHits': 'arrêt à {count} lignes trouvées',
+  'dashboard.search.stoppedRows': 'arrêt après {count} lignes',
+  'dashboard.search.stoppedTime': 'arrêt après {seconds} s',
+  'dashboard.search.running':
+    'Les listes encore en cours d’importation ({count}) seront parcourues dès que leur rapport sera établi.',
+  'dashboard.search.unreadableReports':
+    'Le rapport de {names} n’a pas pu être lu jusqu’au bout (modifié sur le disque depuis qu’il a été écrit ?).',
+
+  'dashboard.login.heading': 'Se connecter',
+  'dashboard.login.text':
+    'Ce tableau de bord demande un nom d’utilisateur et un mot de passe : ceux de DASHBOARD_USER et DASHBOARD_PASSWORD.',
+  'dashboard.notFound.heading': 'Page introuvable',
+  'dashboard.notFound.text': 'Le tableau de bord n’a pas de page à cette adresse.',
 };

@@ -3,4 +3,150 @@ import type { Translation } from '../translation.js';
 
 export const dashboard: Translation<typeof english> = {
   'dashboard.language': 'Taal',
+
+  'dashboard.nav.imports': 'Lijsten',
+  'dashboard.nav.queues': 'Wachtrijen',
+  'dashboard.nav.health': 'Systeemstatus',
+  'dashboard.title': '{page} · order-importer',
+  'dashboard.unreachable': 'De importer is niet bereikbaar:',
+
+  'dashboard.overview.title': 'order-importer: ingelezen lijsten',
+  'dashboard.overview.heading': 'Ingelezen lijsten',
+  'dashboard.overview.updated':
+    '{count, plural, one {# lijst} other {# lijsten}}, bijgewerkt: {time}',
+  'dashboard.overview.unreadable': 'De lijsten kunnen nu niet gelezen worden: {reason}',
+  'dashboard.column.sheet': 'Lijst',
+  'dashboard.column.received': 'Ontvangen',
+  'dashboard.column.state': 'Status',
+  'dashboard.column.progress': 'Voortgang',
+  'dashboard.column.created': 'Aangemaakt',
+  'dashboard.column.invalid': 'Ongeldig',
+  'dashboard.column.failed': 'Mislukt',
+  'dashboard.column.needsReview': 'Na te kijken',
+  'dashboard.column.duplicate': 'Dubbel',
+  'dashboard.column.duration': 'Duur',
+  'dashboard.column.reportOrders': 'Rapport · opdrachten',
+  'dashboard.column.connection': 'Verbinding · API',
+  'dashboard.duplicateOf': 'zelfde inhoud als {sheet}',
+  'dashboard.sandbox': 'testomgeving',
+  'dashboard.pace': '{rate} rijen/s',
+  'dashboard.pace.left': '{rate} rijen/s · nog {left}',
+  'dashboard.failedZip': 'failed/ (zip)',
+  'dashboard.duration.seconds': '{seconds}\u00A0s',
+  'dashboard.duration.minutes': '{minutes}\u00A0min {seconds}\u00A0s',
+  'dashboard.duration.hours': '{hours}\u00A0u {minutes}\u00A0min',
+
+  'dashboard.state.queued': 'in de wachtrij',
+  'dashboard.state.reading': 'wordt gelezen',
+  'dashboard.state.processing': 'bezig',
+  'dashboard.state.reporting': 'rapport in opmaak',
+  'dashboard.state.done': 'klaar',
+  'dashboard.state.unreadable': 'onleesbaar',
+
+  'dashboard.status.created': 'aangemaakt',
+  'dashboard.status.invalid': 'ongeldig',
+  'dashboard.status.failed': 'mislukt',
+  'dashboard.status.needsReview': 'na te kijken',
+  'dashboard.status.duplicate': 'dubbel',
+  'dashboard.status.pending': 'nog niet klaar',
+  'dashboard.status.all': 'alle',
+
+  'dashboard.notTaken.heading': 'Niet opgenomen lijsten',
+  'dashboard.notTaken.intro':
+    'Deze bestanden zijn in de invoermap blijven staan. Los op wat erbij vermeld staat en zet ze er opnieuw in.',
+  'dashboard.notTaken.unreadable':
+    'De niet opgenomen lijsten kunnen nu niet gelezen worden: {reason}',
+  'dashboard.notTaken.seen': 'Gezien',
+  'dashboard.notTaken.file': 'Bestand',
+  'dashboard.notTaken.why': 'Waarom',
+
+  'dashboard.orders.unreadable': 'status.csv kon niet gelezen worden: {reason}',
+  'dashboard.orders.none': 'geen opdrachten',
+  'dashboard.orders.ofStatus': '{count} {status}',
+  'dashboard.orders.noStatus': '(geen status)',
+  'dashboard.orders.others':
+    '{orders} met {statuses, plural, one {# andere status} other {# andere statussen}}',
+  'dashboard.orders.nextInspection': 'volgende keuring: {date}',
+  'dashboard.orders.noneAhead': 'geen keuring meer gepland',
+  'dashboard.orders.checked': 'opgevraagd: {time}',
+  'dashboard.orders.more': 'en nog {count}',
+  'dashboard.orders.notPlanned': 'nog niet ingepland',
+  'dashboard.orders.noInspector': 'nog geen keurder',
+
+  'dashboard.fact.connection': 'Verbinding',
+  'dashboard.fact.received': 'Ontvangen',
+  'dashboard.fact.reported': 'Rapport klaar',
+  'dashboard.fact.duration': 'Duur',
+  'dashboard.fact.rows': 'Rijen',
+  'dashboard.fact.rowsEnded': '{ended} van {total} afgewerkt',
+  'dashboard.fact.sameContent': 'Zelfde inhoud als',
+  'dashboard.fact.workedBy': 'Verwerkt door',
+  'dashboard.fact.workers': 'de workers van datamap {folder} (installatie {installation})',
+  'dashboard.fact.workersOf': 'de workers van de datamap (installatie {installation})',
+  'dashboard.fact.report': 'Rapport',
+  'dashboard.fact.orders': 'Opdrachten',
+  'dashboard.sheet.unreadable': 'Deze lijst kon niet gelezen worden: {reason}',
+  'dashboard.sheet.byStatus': 'Rijen per status',
+  'dashboard.rows.unreadable': 'De rijen kunnen nu niet gelezen worden: {reason}',
+  'dashboard.rows.noReport':
+    'report.csv staat niet in de rapportmap van deze lijst (verplaatst of verwijderd?).',
+  'dashboard.rows.notCounted': 'De rijen verschijnen zodra ze geteld zijn.',
+  'dashboard.rows.noRows': 'Er zijn geen rijen om te tonen.',
+  'dashboard.rows.none':
+    '{status, select, created {Hier staan geen aangemaakte rijen.} invalid {Hier staan geen ongeldige rijen.} failed {Hier staan geen mislukte rijen.} needsReview {Hier staan geen rijen om na te kijken.} duplicate {Hier staan geen dubbele rijen.} other {Hier staan geen rijen.}}',
+  'dashboard.rows.range':
+    '{status, select, created {Aangemaakte rijen} invalid {Ongeldige rijen} failed {Mislukte rijen} needsReview {Na te kijken rijen} duplicate {Dubbele rijen} other {Rijen}} {from}–{to} van {matching}.',
+  'dashboard.rows.running':
+    'Deze lijst wordt nog ingelezen: de rijen verschijnen hier zodra ze afgewerkt zijn, met adres en contactpersoon zodra het rapport klaar is.',
+  'dashboard.rows.partly':
+    'Voor deze status zijn nog maar {looked} van de {ended} afgewerkte rijen doorzocht; het rapport bevat ze straks allemaal.',
+  'dashboard.rows.firstRow': 'eerste rij {row}',
+  'dashboard.rows.previous': '‹ Vorige',
+  'dashboard.rows.next': 'Volgende ›',
+  'dashboard.rows.page': 'Pagina {page} van {pages}',
+  'dashboard.rows.pages': 'Pagina’s',
+  'dashboard.head.row': 'Rij',
+  'dashboard.head.status': 'Status',
+  'dashboard.head.reference': 'Referentie',
+  'dashboard.head.address': 'Adres',
+  'dashboard.head.contact': 'Contactpersoon',
+  'dashboard.head.error': 'Fout',
+  'dashboard.head.order': 'Opdracht',
+  'dashboard.head.files': 'Bijlagen',
+  'dashboard.head.orderStatus': 'Status opdracht',
+  'dashboard.head.sheet': 'Lijst',
+  'dashboard.unknownSheet.heading': 'Lijst niet gevonden',
+  'dashboard.unknownSheet.text': 'Geen enkele lijst heeft hier het id “{id}”.',
+  'dashboard.unknownSheet.back': 'Alle lijsten',
+  'dashboard.badQuery.heading': 'Geen pagina van deze lijst',
+  'dashboard.badQuery.text':
+    'De rijen worden getoond per status ({statuses}) en per paginanummer vanaf 1.',
+  'dashboard.badQuery.back': 'Alle rijen van deze lijst',
+
+  'dashboard.search.heading': 'Zoeken',
+  'dashboard.search.button': 'Zoeken',
+  'dashboard.search.box': 'Referentie, adres of contactpersoon',
+  'dashboard.search.intro':
+    'Zoek een referentie, een adres of een contactpersoon in de recentste rapporten.',
+  'dashboard.search.unreadable': 'De rapporten kunnen nu niet doorzocht worden: {reason}',
+  'dashboard.search.tooLong': 'een zoekopdracht is één tekst van hoogstens 100 tekens.',
+  'dashboard.search.busy':
+    '{count, plural, one {Er loopt al # zoekopdracht} other {Er lopen al # zoekopdrachten}}; probeer het over enkele seconden opnieuw.',
+  'dashboard.search.searched':
+    '{found, plural, =0 {Niets gevonden} other {# gevonden}} voor “{query}” in {sheets, plural, one {# gerapporteerde lijst} other {# gerapporteerde lijsten}}, {rows, plural, one {# rij} other {# rijen}}{stopped, select, yes {; {why}} other {}}.',
+  'dashboard.search.stoppedSheets':
+    'enkel de laatste {count} gerapporteerde lijsten worden doorzocht',
+  'dashboard.search.stoppedHits': 'gestopt bij {count} gevonden rijen',
+  'dashboard.search.stoppedRows': 'gestopt na {count} rijen',
+  'dashboard.search.stoppedTime': 'gestopt na {seconds} s',
+  'dashboard.search.running':
+    'Lijsten die nog ingelezen worden ({count}), worden doorzocht zodra hun rapport klaar is.',
+  'dashboard.search.unreadableReports':
+    'Het rapport van {names} kon niet tot het einde gelezen worden (gewijzigd op de schijf nadat het geschreven werd?).',
+
+  'dashboard.login.heading': 'Aanmelden',
+  'dashboard.login.text':
+    'Dit dashboard vraagt een gebruikersnaam en wachtwoord: die van DASHBOARD_USER en DASHBOARD_PASSWORD.',
+  'dashboard.notFound.heading': 'Pagina niet gevonden',
+  'dashboard.notFound.text': 'Het dashboard heeft hier geen pagina.',
 };
