@@ -6,6 +6,7 @@
  */
 import type { Words } from '../language/words.js';
 import { count, data, markup, say, shown, timeElement } from './html.js';
+import { statusText } from '../notify/status-words.js';
 import type { Inspection } from '../status/read-order.js';
 import type { OrderLine, StatusSummary } from './order-status.js';
 import type { OrdersSeen } from './status-cache.js';
@@ -39,13 +40,15 @@ export function ordersSummary(words: Words, seen: OrdersSeen): string {
   return `<div class="orders">${statusCounts(words, summary)}</div><div class="note">${ahead}</div>${checked}`;
 }
 
-/** `12 scheduled · 2 cancelled · 1 not found`, counted per order, the statuses as the API says them. */
+/** `12 scheduled · 2 cancelled · 1 not found`, counted per order, the API's statuses as it says them, the importer's own in the page's words. */
 export function statusCounts(words: Words, summary: StatusSummary): string {
   if (summary.orders === 0) return say(words, 'dashboard.orders.none');
   const parts = summary.byStatus.map(({ status, orders }) =>
     say(words, 'dashboard.orders.ofStatus', {
       count: markup(count(words, orders)),
-      status: markup(status === '' ? say(words, 'dashboard.orders.noStatus') : shown(status)),
+      status: markup(
+        status === '' ? say(words, 'dashboard.orders.noStatus') : shown(statusText(words, status)),
+      ),
     }),
   );
   const { orders, statuses } = summary.others;
@@ -60,7 +63,7 @@ export function statusCounts(words: Words, summary: StatusSummary): string {
 /** A row's order cell: its status, why it was cancelled, and each inspection. */
 export function orderCell(words: Words, order: OrderLine | undefined): string {
   if (order === undefined) return '<td class="text order-status"></td>';
-  const status = `<span class="order-state" data-order-status="${shown(order.status.trim().toLowerCase())}">${shown(order.status)}</span>`;
+  const status = `<span class="order-state" data-order-status="${shown(order.status.trim().toLowerCase())}">${shown(statusText(words, order.status))}</span>`;
   const reason =
     order.cancelReason === ''
       ? ''

@@ -36,6 +36,18 @@ describe("a sheet's orders as HTML", () => {
     );
   });
 
+  it('says the status the importer adds in the page’s language, and the API’s as it gave them', () => {
+    const nl = wordsFor('nl');
+    expect(statusCounts(nl, summary())).toBe('12 scheduled · 2 cancelled · 1 niet gevonden');
+    const cell = orderCell(nl, {
+      status: 'not found',
+      cancelReason: '',
+      inspections: [],
+      moreInspections: 0,
+    } as unknown as Parameters<typeof orderCell>[1]);
+    expect(cell).toContain('data-order-status="not found">niet gevonden</span>');
+  });
+
   it('says nothing for a sheet without status.csv, and so when none is ahead or there are none', () => {
     expect(ordersSummary(words, undefined)).toBe('');
     expect(ordersSummary(words, { summary: summary() })).toContain('no inspection ahead');
