@@ -5,6 +5,7 @@
  * its number format shows a date; read with saxes).
  */
 import { isDateFormat } from './cell-text.js';
+import { said } from './said.js';
 import { MAX_PART_BYTES } from './workbook-parts.js';
 import { type ScanHandlers, scanXml } from './workbook-scan.js';
 import { readXml } from './workbook-xml.js';
@@ -68,7 +69,11 @@ export async function readSharedStrings(zip: WorkbookZip, part: string): Promise
   let text = '';
   let inText = false;
   let phonetic = 0;
-  const chunks = zip.chunks(part, MAX_PART_BYTES.sharedStrings, 'sharedStrings.xml part');
+  const chunks = zip.chunks(
+    part,
+    MAX_PART_BYTES.sharedStrings,
+    said('sheets.workbook.part.named', { part: 'sharedStrings.xml' }),
+  );
   const handlers: ScanHandlers = {
     open: (name) => {
       if (name === 'si') text = '';
@@ -94,7 +99,7 @@ export async function readDateStyles(zip: WorkbookZip, part: string): Promise<bo
   const custom = new Map<number, string>();
   const formats: number[] = [];
   let inCellXfs = false;
-  await readXml(zip.chunks(part, MAX_PART_BYTES.styles, 'styles.xml part'), part, {
+  await readXml(zip.chunks(part, MAX_PART_BYTES.styles, said('sheets.workbook.part.named', { part: 'styles.xml' })), part, {
     open: (name, a) => {
       if (name === 'numFmt') custom.set(Number(a.numFmtId), a.formatCode ?? '');
       else if (name === 'cellXfs') inCellXfs = true;
