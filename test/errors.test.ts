@@ -127,7 +127,11 @@ describe('the kinds of error', () => {
     const refused = new AttachmentRefused('a.pdf', 'not-file', 'gone');
     expect(refused).toBeInstanceOf(Refused);
     expect(refused.key).toBe('attachment.not-file');
-    for (const error of [api('retryable'), new SheetError(said('sheets.empty')), new NotifyError('x', 'retry')])
+    for (const error of [
+      api('retryable'),
+      new SheetError(said('sheets.empty')),
+      new NotifyError('x', 'retry'),
+    ])
       expect(error).toBeInstanceOf(KnownError);
   });
 

@@ -55,8 +55,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
   while (header === undefined) {
     if (pending.length === 0) {
       const next = await nextBatch(raw);
-      if (next.done)
-        throw new SheetError(said('sheets.csv.noHeader'));
+      if (next.done) throw new SheetError(said('sheets.csv.noHeader'));
       pending = next.value;
     }
     const record = pending.shift() ?? [];

@@ -114,8 +114,7 @@ export class ScanTap {
 }
 
 function refuseUnreadable(head: Buffer, bytes: number): void {
-  if (bytes === 0)
-    throw new SheetError(said('sheets.empty'));
+  if (bytes === 0) throw new SheetError(said('sheets.empty'));
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
     throw new SheetError(said('sheets.utf16'));
   }

@@ -83,15 +83,23 @@ async function workbookPart(
 ): Promise<{ sheets: { name: string; id: string | undefined }[]; date1904: boolean }> {
   const sheets: { name: string; id: string | undefined }[] = [];
   let date1904 = false;
-  await readXml(zip.chunks(part, MAX_PART_BYTES.workbook, said('sheets.workbook.part.named', { part: 'workbook' })), part, {
-    open: (name, attributes) => {
-      if (name === 'workbookPr') date1904 = isTrue(attributes.date1904);
-      if (name !== 'sheet') return;
-      // r:id, whatever prefix the producer gave the relationships' namespace.
-      const id = Object.entries(attributes).find(([key]) => key.endsWith(':id'))?.[1];
-      sheets.push({ name: attributes.name ?? '', id });
+  await readXml(
+    zip.chunks(
+      part,
+      MAX_PART_BYTES.workbook,
+      said('sheets.workbook.part.named', { part: 'workbook' }),
+    ),
+    part,
+    {
+      open: (name, attributes) => {
+        if (name === 'workbookPr') date1904 = isTrue(attributes.date1904);
+        if (name !== 'sheet') return;
+        // r:id, whatever prefix the producer gave the relationships' namespace.
+        const id = Object.entries(attributes).find(([key]) => key.endsWith(':id'))?.[1];
+        sheets.push({ name: attributes.name ?? '', id });
+      },
     },
-  });
+  );
   return { sheets, date1904 };
 }
 
@@ -113,15 +121,23 @@ async function relationshipsById(
   const rels = `${folder}_rels/${source.slice(slash + 1)}.rels`;
   const found = new Map<string, Relationship>();
   if (!zip.has(rels)) return found;
-  await readXml(zip.chunks(rels, MAX_PART_BYTES.relationships, said('sheets.workbook.part.file', { part: rels })), rels, {
-    open: (name, a) => {
-      if (name !== 'Relationship' || a.TargetMode === 'External') return;
-      if (a.Id === undefined || a.Type === undefined || a.Target === undefined) return;
-      const part = resolveTarget(folder, a.Target);
-      // Transitional and strict relationship types end the same way.
-      found.set(a.Id, { type: a.Type.slice(a.Type.lastIndexOf('/') + 1), part });
+  await readXml(
+    zip.chunks(
+      rels,
+      MAX_PART_BYTES.relationships,
+      said('sheets.workbook.part.file', { part: rels }),
+    ),
+    rels,
+    {
+      open: (name, a) => {
+        if (name !== 'Relationship' || a.TargetMode === 'External') return;
+        if (a.Id === undefined || a.Type === undefined || a.Target === undefined) return;
+        const part = resolveTarget(folder, a.Target);
+        // Transitional and strict relationship types end the same way.
+        found.set(a.Id, { type: a.Type.slice(a.Type.lastIndexOf('/') + 1), part });
+      },
     },
-  });
+  );
   return found;
 }
 

@@ -76,12 +76,9 @@ function chooseWorksheet(worksheets: readonly Worksheet[], wanted: string | unde
   const found =
     wanted === undefined ? worksheets[0] : worksheets.find((sheet) => sameName(sheet.name, wanted));
   if (found !== undefined) return found;
-  if (worksheets.length === 0)
-    throw new SheetError(saveAgain(said('sheets.workbook.noWorksheet')));
+  if (worksheets.length === 0) throw new SheetError(saveAgain(said('sheets.workbook.noWorksheet')));
   const listed = worksheets.map((sheet) => `"${sheet.name}"`).join(', ');
-  throw new SheetError(
-    said('sheets.workbook.worksheetNotFound', { wanted: wanted ?? '', listed }),
-  );
+  throw new SheetError(said('sheets.workbook.worksheetNotFound', { wanted: wanted ?? '', listed }));
 }
 
 function sameName(a: string, b: string): boolean {
@@ -119,7 +116,8 @@ async function readHeader(rows: Rows): Promise<Header> {
     );
     if (found < 0) continue;
     const { cells, errors, line } = next.value[found] as SheetRow;
-    if (errors.length > 0) throw new SheetError(said('sheets.header.cellErrors', { errors: errors.join('; ') }), line);
+    if (errors.length > 0)
+      throw new SheetError(said('sheets.header.cellErrors', { errors: errors.join('; ') }), line);
     const header = trimEnd(cells.map((cell) => cell.trim()));
     return { header, headerLine: line, rest: next.value.slice(found + 1) };
   }

@@ -99,16 +99,24 @@ export async function readDateStyles(zip: WorkbookZip, part: string): Promise<bo
   const custom = new Map<number, string>();
   const formats: number[] = [];
   let inCellXfs = false;
-  await readXml(zip.chunks(part, MAX_PART_BYTES.styles, said('sheets.workbook.part.named', { part: 'styles.xml' })), part, {
-    open: (name, a) => {
-      if (name === 'numFmt') custom.set(Number(a.numFmtId), a.formatCode ?? '');
-      else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
+  await readXml(
+    zip.chunks(
+      part,
+      MAX_PART_BYTES.styles,
+      said('sheets.workbook.part.named', { part: 'styles.xml' }),
+    ),
+    part,
+    {
+      open: (name, a) => {
+        if (name === 'numFmt') custom.set(Number(a.numFmtId), a.formatCode ?? '');
+        else if (name === 'cellXfs') inCellXfs = true;
+        else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
+      },
+      close: (name) => {
+        if (name === 'cellXfs') inCellXfs = false;
+      },
     },
-    close: (name) => {
-      if (name === 'cellXfs') inCellXfs = false;
-    },
-  });
+  );
   return formats.map((id) => {
     const code = custom.get(id);
     return code === undefined ? BUILT_IN_DATES.has(id) : isDateFormat(code);

@@ -103,16 +103,12 @@ async function listEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>
       const key = entry.fileName.toLowerCase();
       if (entries.has(key)) {
         reject(
-          new SheetError(
-            saveAgain(said('sheets.workbook.twoParts', { part: entry.fileName })),
-          ),
+          new SheetError(saveAgain(said('sheets.workbook.twoParts', { part: entry.fileName }))),
         );
         return;
       }
       if (entry.isEncrypted()) {
-        reject(
-          new SheetError(said('sheets.workbook.encrypted')),
-        );
+        reject(new SheetError(said('sheets.workbook.encrypted')));
         return;
       }
       if (!key.endsWith('/')) entries.set(key, entry);
