@@ -2,6 +2,9 @@ import { isKnown, KnownError } from '../errors.js';
 import { type Words, wordsFor } from '../language/words.js';
 import { lineValue, type Said, said, say } from './said.js';
 
+/** What a SheetError says, for a module that makes one and needs nothing else of said.ts. */
+export { said } from './said.js';
+
 /**
  * A sheet that cannot be read at all (binary, empty, no header, broken quoting, broken JSON): one
  * plain message for the whole sheet, naming the line where that is known. Its `message` is

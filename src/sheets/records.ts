@@ -11,10 +11,9 @@ import { type Cells, CsvCells, type HeaderMap, mapHeader, ObjectCells } from '..
 import type { Mapping } from '../orders/mapping.js';
 import { Invalid, isAbsent, normaliseFiles } from '../orders/normalise.js';
 import { type CsvSheet, openCsv } from './csv.js';
-import { atHeader, SheetError } from './errors.js';
+import { atHeader, said, SheetError } from './errors.js';
 import { readJsonArray, readNdjson } from './json.js';
 import { noFieldHeader, refuseMappingFile } from './mapping-notes.js';
-import { said } from './said.js';
 import { type KnownScan, type SheetScan, scanSheet } from './scan.js';
 
 export type { KnownScan } from './scan.js';
