@@ -92,6 +92,7 @@ describe('an unreadable sheet in its office’s language', () => {
       const inbox = join(dataDir, 'inbox');
       await put(join(inbox, 'gent'), 'leeg.csv', '\n;;;\n\n');
       await put(join(inbox, 'liege'), 'commandes.xlsx', 'adresse;ville\nRue Haute;Liège\n');
+      await put(join(inbox, 'gent'), 'oud.xls', 'an old workbook');
 
       const failed = join(dataDir, 'failed');
       const dutch = await errorText(failed, 'leeg.csv', cli);
@@ -114,6 +115,15 @@ describe('an unreadable sheet in its office’s language', () => {
       );
       expect(reason('commandes.xlsx')).toMatch(
         /^ne peut pas être lu et a donc été déplacé vers \S+-commandes\.xlsx\u202f: ce fichier n’est pas un classeur Excel/,
+      );
+      let old: string | undefined;
+      for (const deadline = Date.now() + 25_000; old === undefined && Date.now() < deadline;) {
+        const entries = await new NotTaken(redis.client, new Keys(prefix)).recent();
+        old = entries.find((e) => e.path.endsWith('oud.xls'))?.reason;
+        if (old === undefined) await sleep(100);
+      }
+      expect(old).toBe(
+        'oud.xls is een rekenbladformaat dat de importer niet leest (het bestand blijft waar het is): sla het op als .xlsx of als CSV (UTF-8) en zet dat bestand in de inbox.',
       );
       // What operators search stays English.
       expect(cli.stderr).toContain('the sheet has no header row: it holds only blank lines.');

@@ -99,4 +99,17 @@ export const sheets = {
   'sheets.failed.readWith': 'It was read with the mapping {mapping}.',
   'sheets.failed.fix': 'Fix the sheet and drop it into the inbox again.',
   'sheets.failed.notTaken': 'cannot be read, so it was moved to {folder}: {reason}',
+  'sheets.notTaken.linkedSheet':
+    '{path} is a symbolic link: the hot folder takes no linked sheet and reads nothing through a link. It stays where it is; put the file itself in the inbox.',
+  'sheets.notTaken.inLinkedFolder':
+    '{path} is in {folder}, a symbolic link to a folder: the hot folder does not follow links. It stays where it is; put the folder itself in the inbox.',
+  'sheets.notTaken.linkedFolder':
+    '{path} is a symbolic link to a folder: the hot folder does not follow links, so nothing in it is taken. Put the folder itself in the inbox.',
+  'sheets.notTaken.attachmentLink': '{sheet}: {why} It stays in the inbox, and its row is refused.',
+  'sheets.notTaken.outside':
+    '{path} is in no office\'s folder, so it is not imported: with "connections" in the config file, a sheet is taken only from its connection\'s subfolder of the inbox: {folders}. It stays where it is; move it (with its documents) into one of them.',
+  'sheets.notTaken.format':
+    '{name} is a spreadsheet format the importer does not read (it stays where it is): save it as .xlsx or CSV (UTF-8) and drop that instead.',
+  'sheets.notTaken.mapping':
+    '{path} is not taken until its mapping can be used: {reason} It stays in the inbox, and is taken once the mapping is fixed.',
 } as const;

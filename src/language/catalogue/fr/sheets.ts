@@ -110,4 +110,18 @@ export const sheets: Translation<typeof english> = {
   'sheets.failed.readWith': 'La liste a été lue avec le mapping {mapping}.',
   'sheets.failed.fix': 'Corrigez la liste et déposez-la à nouveau dans le dossier inbox.',
   'sheets.failed.notTaken': 'ne peut pas être lu et a donc été déplacé vers {folder} : {reason}',
+  'sheets.notTaken.linkedSheet':
+    '{path} est un lien symbolique : le dossier inbox ne prend aucune liste liée et ne lit rien à travers un lien. Le fichier reste où il est ; déposez le fichier lui-même dans le dossier inbox.',
+  'sheets.notTaken.inLinkedFolder':
+    '{path} se trouve dans {folder}, un lien symbolique vers un dossier : le dossier inbox ne suit pas les liens. Le fichier reste où il est ; déposez le dossier lui-même dans le dossier inbox.',
+  'sheets.notTaken.linkedFolder':
+    '{path} est un lien symbolique vers un dossier : le dossier inbox ne suit pas les liens, rien de ce qu’il contient n’est donc pris. Déposez le dossier lui-même dans le dossier inbox.',
+  'sheets.notTaken.attachmentLink':
+    '{sheet} : {why} La pièce jointe reste dans le dossier inbox, et sa ligne est refusée.',
+  'sheets.notTaken.outside':
+    '{path} ne se trouve dans le dossier d’aucun bureau et n’est donc pas importé : avec « connections » dans le fichier de configuration, une liste n’est prise que dans le sous-dossier de sa connexion dans le dossier inbox : {folders}. Elle reste où elle est ; déplacez-la (avec ses documents) dans l’un de ces dossiers.',
+  'sheets.notTaken.format':
+    '{name} est dans un format de feuille de calcul que l’importateur ne lit pas (le fichier reste où il est) : enregistrez-le en .xlsx ou en CSV (UTF-8) et déposez ce fichier-là.',
+  'sheets.notTaken.mapping':
+    '{path} ne sera pris que lorsque son mapping pourra être utilisé : {reason} La liste reste dans le dossier inbox et sera prise dès que le mapping sera corrigé.',
 };

@@ -111,4 +111,18 @@ export const sheets: Translation<typeof english> = {
   'sheets.failed.fix': 'Verbeter de lijst en zet ze opnieuw in de inbox.',
   'sheets.failed.notTaken':
     'kan niet gelezen worden en werd daarom verplaatst naar {folder}: {reason}',
+  'sheets.notTaken.linkedSheet':
+    '{path} is een symbolische koppeling: de inbox neemt geen gekoppelde lijst en leest niets via een koppeling. Het bestand blijft waar het is; zet het bestand zelf in de inbox.',
+  'sheets.notTaken.inLinkedFolder':
+    '{path} staat in {folder}, een symbolische koppeling naar een map: de inbox volgt geen koppelingen. Het bestand blijft waar het is; zet de map zelf in de inbox.',
+  'sheets.notTaken.linkedFolder':
+    '{path} is een symbolische koppeling naar een map: de inbox volgt geen koppelingen, dus niets daarin wordt genomen. Zet de map zelf in de inbox.',
+  'sheets.notTaken.attachmentLink':
+    '{sheet}: {why} De bijlage blijft in de inbox, en haar rij wordt geweigerd.',
+  'sheets.notTaken.outside':
+    '{path} staat in de map van geen enkel kantoor en wordt dus niet geïmporteerd: met "connections" in het configuratiebestand wordt een lijst alleen genomen uit de submap van haar verbinding in de inbox: {folders}. Ze blijft waar ze is; verplaats ze (met haar documenten) naar een van die mappen.',
+  'sheets.notTaken.format':
+    '{name} is een rekenbladformaat dat de importer niet leest (het bestand blijft waar het is): sla het op als .xlsx of als CSV (UTF-8) en zet dat bestand in de inbox.',
+  'sheets.notTaken.mapping':
+    '{path} wordt pas genomen als de mapping bruikbaar is: {reason} De lijst blijft in de inbox en wordt genomen zodra de mapping verbeterd is.',
 };
