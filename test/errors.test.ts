@@ -9,6 +9,7 @@ import { NotifyError } from '../src/notify/errors.js';
 import { AttachmentRefused } from '../src/orders/open-attachment.js';
 import { RowInterruption } from '../src/rows/interruption.js';
 import { SheetError } from '../src/sheets/errors.js';
+import { said } from '../src/sheets/said.js';
 import { packageRoot } from '../src/package-root.js';
 
 const ROOT = packageRoot();
@@ -111,10 +112,10 @@ describe('the kinds of error', () => {
       retryable: true,
       key: 'request.aborted',
     });
-    expect(new SheetError('broken quoting', 90)).toMatchObject({
+    expect(new SheetError(said('sheets.csv.quoteInCell'), 90)).toMatchObject({
       retryable: false,
       key: 'sheet.unreadable',
-      message: 'line 90: broken quoting',
+      message: 'line 90: a quote opens in the middle of a cell.',
     });
     expect(new RowInterruption({ kind: 'delay', ms: 5 })).toMatchObject({
       retryable: true,
@@ -126,7 +127,11 @@ describe('the kinds of error', () => {
     const refused = new AttachmentRefused('a.pdf', 'not-file', 'gone');
     expect(refused).toBeInstanceOf(Refused);
     expect(refused.key).toBe('attachment.not-file');
-    for (const error of [api('retryable'), new SheetError('x'), new NotifyError('x', 'retry')])
+    for (const error of [
+      api('retryable'),
+      new SheetError(said('sheets.empty')),
+      new NotifyError('x', 'retry'),
+    ])
       expect(error).toBeInstanceOf(KnownError);
   });
 

@@ -7,8 +7,10 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 import { queueNotification } from '../notify/queue-notification.js';
-import { describeMapping, type Mapping } from '../orders/mapping.js';
-import type { SheetError } from '../sheets/errors.js';
+import type { Words } from '../language/words.js';
+import type { Mapping } from '../orders/mapping.js';
+import { type SheetError, sheetText } from '../sheets/errors.js';
+import { mappingSource, said, say } from '../sheets/said.js';
 import { lstatIfThere, moveFile } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
 import { putBackLinkedSheet } from './refuse.js';
@@ -37,21 +39,32 @@ export async function moveUnreadableSheet(
   // Swapped for a link while it was read: what was read is not the user's to show.
   if ((await lstatIfThere(moved))?.isSymbolicLink())
     return putBackLinkedSheet(intake, moved, path, folder);
-  const mapped =
-    mapping === undefined
-      ? ''
-      : `It was read with the mapping ${describeMapping(mapping.source)}.\n\n`;
-  await writeFile(
-    join(folder, 'error.txt'),
-    `${basename(path)} cannot be read, so no order was made from it:\n\n${error.message}\n\n${mapped}Fix the sheet and drop it into the inbox again.\n`,
-  );
+  const { words } = intake.ctx;
+  await writeFile(join(folder, 'error.txt'), errorText(words, basename(path), error, mapping));
   intake.logger.warn(
     { sheet: path, folder, reason: error.message },
     'unreadable sheet moved to failed/',
   );
   await intake.ctx.notTaken.add(
     path,
-    `cannot be read, so it was moved to ${folder}: ${error.message}`,
+    words.t('sheets.failed.notTaken', { folder, reason: sheetText(words, error) }),
   );
   return { kind: 'unreadable', folder, from: [dirname(path)] };
+}
+
+/** The whole of error.txt, in the office's words: what is wrong, the mapping read with, what to do. */
+export function errorText(
+  words: Words,
+  name: string,
+  error: SheetError,
+  mapping: Mapping | undefined,
+): string {
+  const parts = [words.t('sheets.failed.cannotBeRead', { name }), sheetText(words, error)];
+  if (mapping !== undefined) {
+    parts.push(
+      say(words, said('sheets.failed.readWith', { mapping: mappingSource(mapping.source) })),
+    );
+  }
+  parts.push(words.t('sheets.failed.fix'));
+  return `${parts.join('\n\n')}\n`;
 }

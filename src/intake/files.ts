@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { type Said, said } from '../sheets/said.js';
 import { mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,10 +29,10 @@ const WORKBOOKS = /\.(xls|xlsb|ods|numbers)$/i;
  * (an old or foreign spreadsheet), or undefined for any other file (documents are expected beside
  * sheets).
  */
-export function unreadableFormatHint(path: string): string | undefined {
+export function unreadableFormatHint(path: string): Said | undefined {
   const name = basename(path);
   if (!WORKBOOKS.test(name) || isIgnoredPath(name)) return undefined;
-  return `${name} is a spreadsheet format the importer does not read (it stays where it is): save it as .xlsx or CSV (UTF-8) and drop that instead.`;
+  return said('sheets.notTaken.format', { name });
 }
 
 /** Paths the watcher need not look at: temporary, lock and hidden files and folders. */

@@ -2,6 +2,7 @@
  * What the intake is given (its options) and what one process of it remembers between sheets:
  * every function of the intake takes this first.
  */
+import type { Said } from '../sheets/said.js';
 import type { Logger } from 'pino';
 
 import type { Context } from '../context.js';
@@ -45,7 +46,7 @@ export type IntakeResult =
   | { kind: 'queued'; sheetId: string; resumed: boolean; from: string[] }
   | { kind: 'unreadable'; folder: string; from: string[] }
   /** A link (the sheet, or a folder on its way from the inbox): left where it is, and said why. */
-  | { kind: 'refused'; why: string }
+  | { kind: 'refused'; why: string; said: Said }
   /** Not a sheet, gone, or taken by another watcher first. */
   | { kind: 'skipped'; why: string };
 

@@ -16,6 +16,7 @@ import {
 import { heldOff } from './held-off.js';
 import { recoverIntakes } from './recover.js';
 import { tellNotTaken } from './refuse.js';
+import type { Said } from '../sheets/said.js';
 import { takeSheet } from './take.js';
 
 export type { IntakeOptions, IntakeResult, Recovery } from './intake-state.js';
@@ -35,7 +36,7 @@ export class Intake {
   }
 
   /** See refuse.ts, `tellNotTaken`. */
-  refuse(path: string, why: string): Promise<boolean> {
+  refuse(path: string, why: Said): Promise<boolean> {
     return tellNotTaken(this.#state, path, why);
   }
 

@@ -6,27 +6,27 @@
 import { link, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
+import { wordsFor } from '../language/words.js';
 import { firstLink } from '../orders/open-attachment.js';
+import { type Said, said, say } from '../sheets/said.js';
 import { lstatIfThere } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
 import { JOURNAL } from './journal.js';
 
 /**
- * Tells why a path in the inbox is not taken — a log line, and an entry in the list of sheets
- * not taken that the dashboard shows — once per version of it; true when that was news.
+ * Tells why a path in the inbox is not taken — a log line (English), and an entry in the list of
+ * sheets not taken that the dashboard shows (in the office's words) — once per version of it;
+ * true when that was news.
  */
-export async function tellNotTaken(
-  intake: IntakeState,
-  path: string,
-  why: string,
-): Promise<boolean> {
+export async function tellNotTaken(intake: IntakeState, path: string, why: Said): Promise<boolean> {
+  const reason = say(wordsFor('en'), why);
   const stats = await lstatIfThere(path);
-  const version = `${stats?.ino ?? ''}:${stats?.mtimeMs ?? ''}:${why}`;
+  const version = `${stats?.ino ?? ''}:${stats?.mtimeMs ?? ''}:${reason}`;
   if (intake.told.get(path) === version) return false;
   if (intake.told.size >= 10_000) intake.told.clear(); // bounded: at worst something is told twice
   intake.told.set(path, version);
-  intake.logger.warn({ path, reason: why }, 'not taken from the inbox');
-  await intake.ctx.notTaken.add(path, why);
+  intake.logger.warn({ path, reason }, 'not taken from the inbox');
+  await intake.ctx.notTaken.add(path, say(intake.ctx.words, why));
   return true;
 }
 
@@ -34,11 +34,11 @@ export async function tellNotTaken(
 export async function refusedSheet(
   intake: IntakeState,
   path: string,
-  why: string,
+  why: Said,
 ): Promise<IntakeResult> {
   if (!(await tellNotTaken(intake, path, why))) return { kind: 'skipped', why: 'refused before' };
   intake.ctx.metrics.sheet(intake.ctx.connection.name, 'refused');
-  return { kind: 'refused', why };
+  return { kind: 'refused', why: say(wordsFor('en'), why), said: why };
 }
 
 /**
@@ -48,7 +48,7 @@ export async function refusedSheet(
 export async function linkedSheetProblem(
   path: string,
   root: string | undefined,
-): Promise<string | undefined> {
+): Promise<Said | undefined> {
   if ((await lstatIfThere(path))?.isSymbolicLink()) return linkedSheetText(path, root);
   if (root === undefined) return undefined;
   const between = relative(root, dirname(path));
@@ -81,14 +81,17 @@ export async function putBackLinkedSheet(
   return refusedSheet(intake, source, linkedSheetText(source, undefined));
 }
 
-/** What is told of an attachment that is a link (or reached through one): it stays. */
-export function attachmentLinkText(sheet: string, why: string): string {
-  return `${basename(sheet)}: ${why} It stays in the inbox, and its row is refused.`;
+/**
+ * What is told of an attachment that is a link (or reached through one): it stays. `why`: what
+ * the attachment's check said of it (orders/open-attachment.ts, in English).
+ */
+export function attachmentLinkText(sheet: string, why: string): Said {
+  return said('sheets.notTaken.attachmentLink', { sheet: basename(sheet), why });
 }
 
-function linkedSheetText(path: string, root: string | undefined, folder?: string): string {
+function linkedSheetText(path: string, root: string | undefined, folder?: string): Said {
   const shown = root === undefined ? path : relative(root, path);
   return folder === undefined
-    ? `${shown} is a symbolic link: the hot folder takes no linked sheet and reads nothing through a link. It stays where it is; put the file itself in the inbox.`
-    : `${shown} is in ${folder}, a symbolic link to a folder: the hot folder does not follow links. It stays where it is; put the folder itself in the inbox.`;
+    ? said('sheets.notTaken.linkedSheet', { path: shown })
+    : said('sheets.notTaken.inLinkedFolder', { path: shown, folder });
 }

@@ -6,6 +6,8 @@
  */
 import { isAbsolute, relative } from 'node:path';
 
+import { wordsFor } from '../language/words.js';
+import { type Said, said, say } from '../sheets/said.js';
 import { isSheetCandidate } from './files.js';
 import type { Intake, IntakeResult } from './intake.js';
 
@@ -47,18 +49,18 @@ export class RoutedIntake {
     const why = this.#outsideText(path);
     // Told once per version of the file, however often rescans find it.
     return (await this.#first.refuse(path, why))
-      ? { kind: 'refused', why }
+      ? { kind: 'refused', why: say(wordsFor('en'), why), said: why }
       : { kind: 'skipped', why: 'refused before' };
   }
 
-  refuse(path: string, why: string): Promise<boolean> {
+  refuse(path: string, why: Said): Promise<boolean> {
     return (this.routeOf(path)?.intake ?? this.#first).refuse(path, why);
   }
 
-  #outsideText(path: string): string {
+  #outsideText(path: string): Said {
     const folders = this.routes
       .map((route) => `${relative(this.inboxDir, route.dir)}/ (${route.name})`)
       .join(', ');
-    return `${relative(this.inboxDir, path)} is in no office's folder, so it is not imported: with "connections" in the config file, a sheet is taken only from its connection's subfolder of the inbox: ${folders}. It stays where it is; move it (with its documents) into one of them.`;
+    return said('sheets.notTaken.outside', { path: relative(this.inboxDir, path), folders });
   }
 }

@@ -14,6 +14,7 @@ import { statIfThere, waitStable } from './files.js';
 import type { IntakeResult, IntakeState } from './intake-state.js';
 import type { Journal } from './journal.js';
 import { refusedSheet } from './refuse.js';
+import { said } from '../sheets/said.js';
 import { isKnown } from '../errors.js';
 
 /** A sheet's mapping when it is taken, or why it is not taken yet. */
@@ -36,7 +37,7 @@ export async function mappingAtTake(
     return mapping === undefined ? { ok: true } : { ok: true, mapping };
   } catch (error) {
     if (!isKnown(error, 'mapping.invalid')) throw error;
-    const why = `${path} is not taken until its mapping can be used: ${error.message} It stays in the inbox, and is taken once the mapping is fixed.`;
+    const why = said('sheets.notTaken.mapping', { path, reason: error.message });
     return { ok: false, result: await refusedSheet(intake, path, why) };
   }
 }

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 
 import type { Mapping } from '../orders/mapping.js';
 import { SheetError } from '../sheets/errors.js';
+import { said } from '../sheets/said.js';
 import { type ReadInPlace, readInPlace, stillAsRead } from '../store/sheet-copy.js';
 import { echoFilePath, readTaken, type TakenPass } from '../store/taken-sheet.js';
 import { lstatIfThere } from './files.js';
@@ -50,7 +51,7 @@ export async function passInInbox(
   });
   if (taken === undefined) return 'changed';
   if (taken.scan === undefined)
-    throw taken.refused ?? new SheetError('the sheet cannot be read as a sheet of its format.');
+    throw taken.refused ?? new SheetError(said('sheets.unreadableFormat'));
   const echo = echoFilePath(intake.ctx.settings.sheetsDir, sheetId);
   await mkdir(dirname(echo), { recursive: true });
   let pass: TakenPass;

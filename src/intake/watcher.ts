@@ -10,7 +10,9 @@ import { dirname, join, relative } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { Logger } from 'pino';
 
+import { wordsFor } from '../language/words.js';
 import { isMappingFile } from '../orders/mapping-files.js';
+import { type Said, said, say } from '../sheets/said.js';
 import { EmptyFolders } from './empty-folders.js';
 import {
   isIgnoredPath,
@@ -193,14 +195,15 @@ function offerSheetsBeside(run: WatcherRun, mapping: string): void {
 /** Tells of a file that is no sheet when it looks meant as one (a workbook) or is a linked folder. */
 function tellIfNotTaken(options: WatcherOptions, path: string): void {
   const { intake, logger } = options;
-  const tell = (why: string) => {
+  const tell = (why: Said) => {
+    const reason = say(wordsFor('en'), why);
     intake
       .refuse(path, why)
       .then((news) => {
-        if (news) options.onRefused?.(path, why);
+        if (news) options.onRefused?.(path, reason);
       })
       .catch((error: unknown) => {
-        logger.warn({ path, reason: why, err: error }, 'could not record a file not taken');
+        logger.warn({ path, reason, err: error }, 'could not record a file not taken');
       });
   };
   const hint = unreadableFormatHint(path);
@@ -221,11 +224,11 @@ function tellIfNotTaken(options: WatcherOptions, path: string): void {
  * What to tell of a link to a folder found in the inbox (the watcher does not enter it), or
  * undefined for anything else. A link to a file is told by the intake of the sheet naming it.
  */
-async function linkedFolderText(inbox: string, path: string): Promise<string | undefined> {
+async function linkedFolderText(inbox: string, path: string): Promise<Said | undefined> {
   if (!(await lstatIfThere(path))?.isSymbolicLink()) return undefined;
   // Only to tell a folder from a file: nothing in it is looked at. A target that cannot be
   // looked at (a loop of links, no permission) is no folder to say anything of.
   const target = await statIfThere(path).catch(() => undefined);
   if (!target?.isDirectory()) return undefined;
-  return `${relative(inbox, path)} is a symbolic link to a folder: the hot folder does not follow links, so nothing in it is taken. Put the folder itself in the inbox.`;
+  return said('sheets.notTaken.linkedFolder', { path: relative(inbox, path) });
 }

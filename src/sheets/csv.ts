@@ -1,9 +1,11 @@
 import { type CsvError, parse } from 'csv-parse';
 
+import type { MessageKey } from '../language/words.js';
 import { readBatches } from './batches.js';
 import { chain, csvInput } from './decode.js';
 import { type Delimiter, detectDelimiter, separatorHint } from './delimiter.js';
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 import { restoreCell } from './excel-text.js';
 import type { CsvLayout, SheetScan } from './scan.js';
 import type { SourceRecord } from './types.js';
@@ -53,8 +55,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
   while (header === undefined) {
     if (pending.length === 0) {
       const next = await nextBatch(raw);
-      if (next.done)
-        throw new SheetError('the sheet has no header row: it holds only blank lines.');
+      if (next.done) throw new SheetError(said('sheets.csv.noHeader'));
       pending = next.value;
     }
     const record = pending.shift() ?? [];
@@ -63,10 +64,7 @@ export async function openCsv(path: string, scan: SheetScan): Promise<CsvSheet> 
     else if (!isBlank(record)) header = record.map((name) => restoreCell(name).trim());
   }
   if (header.every((name) => name === '')) {
-    throw new SheetError(
-      'the header row is empty: the first row must name the columns.',
-      headerLine,
-    );
+    throw new SheetError(said('sheets.csv.emptyHeader'), headerLine);
   }
 
   let row = 0;
@@ -142,19 +140,20 @@ class LineCounter {
   }
 }
 
-const CSV_MESSAGES: Record<string, string> = {
-  CSV_QUOTE_NOT_CLOSED:
-    'a quoted cell is never closed: a `"` opens a cell that runs to the end of the file.',
-  CSV_MAX_RECORD_SIZE:
-    'a record is larger than 1 MB: probably a `"` that opens a cell and is never closed.',
-  CSV_INVALID_CLOSING_QUOTE:
-    'a quoted cell has text after its closing quote; write a quote inside a quoted cell as "".',
-  INVALID_OPENING_QUOTE: 'a quote opens in the middle of a cell.',
+const CSV_MESSAGES: Record<string, MessageKey> = {
+  CSV_QUOTE_NOT_CLOSED: 'sheets.csv.quoteNotClosed',
+  CSV_MAX_RECORD_SIZE: 'sheets.csv.recordTooLarge',
+  CSV_INVALID_CLOSING_QUOTE: 'sheets.csv.textAfterQuote',
+  INVALID_OPENING_QUOTE: 'sheets.csv.quoteInCell',
 };
 
 function csvSheetError(error: unknown): unknown {
   const csv = error as Partial<CsvError> & { lines?: number };
   if (typeof csv.code !== 'string') return error;
-  const message = CSV_MESSAGES[csv.code] ?? `the CSV cannot be read (${csv.message ?? csv.code}).`;
+  const key = CSV_MESSAGES[csv.code];
+  const message =
+    key === undefined
+      ? said('sheets.csv.unreadable', { detail: csv.message ?? csv.code })
+      : said(key);
   return new SheetError(message, csv.lines, { cause: error });
 }

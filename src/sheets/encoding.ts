@@ -11,6 +11,7 @@
 import { createReadStream } from 'node:fs';
 
 import { SheetError } from './errors.js';
+import { type Said, said } from './said.js';
 
 /** A well-formed UTF-8 multi-byte character (Unicode table 3-7), over a latin1 reading of bytes. */
 const VALID_MULTIBYTE =
@@ -103,13 +104,15 @@ export function mostlyUtf8(census: Utf8Census, bom: boolean): boolean {
 export function strayBytesError(census: Utf8Census): SheetError {
   const lines = census.lines;
   const more = census.linesWithInvalid - lines.length;
-  let where: string;
-  if (lines.length === 1) where = `line ${lines[0] ?? ''}`;
-  else if (more === 0) where = `lines ${lines.slice(0, -1).join(', ')} and ${lines.at(-1) ?? ''}`;
-  else where = `lines ${lines.join(', ')} and ${more} more line${more === 1 ? '' : 's'}`;
-  return new SheetError(
-    `the sheet is UTF-8 except for bytes on ${where} that are not UTF-8 (text pasted from another encoding, or a damaged file): correct those characters and save the sheet as UTF-8 (in Excel: "CSV UTF-8").`,
-  );
+  let where: Said;
+  if (lines.length === 1) where = said('sheets.strayBytes.line', { line: String(lines[0] ?? '') });
+  else if (more === 0)
+    where = said('sheets.strayBytes.lines', {
+      lines: lines.slice(0, -1).join(', '),
+      last: String(lines.at(-1) ?? ''),
+    });
+  else where = said('sheets.strayBytes.more', { lines: lines.join(', '), more });
+  return new SheetError(said('sheets.strayBytes', { where }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { MAX_NESTING, nestsDeeperThan } from '../orders/json-depth.js';
 import { decodedStream } from './decode.js';
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 import type { SheetScan } from './scan.js';
 import type { SourceRecord } from './types.js';
 
@@ -26,7 +27,7 @@ export async function* readJsonArray(
     if (batch.length > 0) yield batch;
   }
   splitter.end();
-  if (row === 0) throw new SheetError('the JSON array is empty: there is no order in it.');
+  if (row === 0) throw new SheetError(said('sheets.json.emptyArray'));
 }
 
 /** The lines of an NDJSON sheet, one object each, a batch per chunk read; blank lines are skipped. */
@@ -44,7 +45,7 @@ export async function* readNdjson(path: string, scan: SheetScan): AsyncGenerator
     const parts = (carry + chunk).split('\n');
     carry = parts.pop() ?? '';
     if (carry.length > MAX_ELEMENT_CHARS) {
-      throw new SheetError('a line is larger than 1 MB: one order per line is expected.', line + 1);
+      throw new SheetError(said('sheets.json.lineTooLarge'), line + 1);
     }
     const batch: SourceRecord[] = [];
     for (const text of parts) take(text, batch);
@@ -53,7 +54,7 @@ export async function* readNdjson(path: string, scan: SheetScan): AsyncGenerator
   const last: SourceRecord[] = [];
   take(carry, last);
   if (last.length > 0) yield last;
-  if (row === 0) throw new SheetError('the sheet holds no order: every line is blank.');
+  if (row === 0) throw new SheetError(said('sheets.json.allBlank'));
 }
 
 function toRecord(row: number, line: number | null, text: string, textLine: number): SourceRecord {
@@ -63,9 +64,8 @@ function toRecord(row: number, line: number | null, text: string, textLine: numb
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
     if (line === null) {
-      throw new SheetError(`the JSON is broken in order ${row}: ${error.message}`, textLine, {
-        cause: error,
-      });
+      const broken = said('sheets.json.broken', { order: String(row), detail: error.message });
+      throw new SheetError(broken, textLine, { cause: error });
     }
     return { row, line, data: {}, problem: `this line is not valid JSON (${error.message}).` };
   }
@@ -142,18 +142,15 @@ export class ArraySplitter {
     if (this.#state === 'in-element' && start !== -1) {
       this.#element += chunk.slice(start);
       if (this.#element.length > MAX_ELEMENT_CHARS) {
-        throw new SheetError('an order in the JSON array is larger than 1 MB.', this.#elementLine);
+        throw new SheetError(said('sheets.json.orderTooLarge'), this.#elementLine);
       }
     }
   }
 
   end(): void {
-    if (this.#state === 'before-array') throw new SheetError('the sheet is empty.');
+    if (this.#state === 'before-array') throw new SheetError(said('sheets.json.empty'));
     if (this.#state !== 'after-array') {
-      throw new SheetError(
-        'the JSON array is not closed: the file ends before its final `]`.',
-        this.#line,
-      );
+      throw new SheetError(said('sheets.json.notClosed'), this.#line);
     }
   }
 
@@ -162,10 +159,8 @@ export class ArraySplitter {
     switch (this.#state) {
       case 'before-array':
         if (ch !== '[') {
-          throw new SheetError(
-            'a .json sheet must be a JSON array of orders: [ {…}, {…} ] (one object per line is .ndjson).',
-            this.#line,
-          );
+          const example = '{…}, {…}';
+          throw new SheetError(said('sheets.json.notArray', { example }), this.#line);
         }
         this.#state = 'between';
         return false;
@@ -178,12 +173,12 @@ export class ArraySplitter {
         return true;
       case 'after-comma':
         if (ch === ']' || ch === ',') {
-          throw new SheetError(`unexpected "${ch}" after a comma in the JSON array.`, this.#line);
+          throw new SheetError(said('sheets.json.afterComma', { character: ch }), this.#line);
         }
         this.#begin();
         return true;
       case 'after-array':
-        throw new SheetError('there is more text after the end of the JSON array.', this.#line);
+        throw new SheetError(said('sheets.json.textAfterEnd'), this.#line);
       case 'in-element':
         return false;
     }

@@ -15,13 +15,12 @@ import {
 import { isMappingFile } from '../orders/mapping-files.js';
 import { describeMapping, type Mapping } from '../orders/mapping.js';
 import { SheetError } from './errors.js';
+import { mappingSource, type Said, said } from './said.js';
 
 /** Refuses a mapping file given as a sheet (`import folder/*`, a `.json` in the inbox). */
 export function refuseMappingFile(path: string): void {
   if (!isMappingFile(path)) return;
-  throw new SheetError(
-    `${basename(path)} is a mapping (column names and words for the sheets beside it), not a sheet of orders: it is read for those sheets, never imported itself.`,
-  );
+  throw new SheetError(said('sheets.mappingFile', { file: basename(path) }));
 }
 
 /** Columns a note lists at most. */
@@ -102,22 +101,29 @@ function missingHints(
 }
 
 /** Why a header that names no order field is refused, with the mapping to write. */
-export function noFieldHeader(header: readonly string[], mapping: Mapping | undefined): string {
+export function noFieldHeader(header: readonly string[], mapping: Mapping | undefined): Said {
   const named = header.filter((name) => name.trim() !== '');
   const shown = named
     .slice(0, 5)
     .map((n) => `"${n}"`)
     .join(', ');
-  const mapped =
-    mapping === undefined
-      ? ''
-      : ` (the mapping ${describeMapping(mapping.source)} maps none of them)`;
-  const head = `the header row names no order field (${shown})${mapped}: the row above the orders must name the columns, e.g. address1, city, order_products`;
+  const head = {
+    shown,
+    mapped: mapping === undefined ? 'no' : 'yes',
+    mapping: mapping === undefined ? '' : mappingSource(mapping.source),
+  };
   const hinted = lookalikes(named, new Set());
   if (hinted.length === 0) {
-    return `${head}; or map your own names in ${mappingTarget(mapping)}, like { "columns": { "Straat": "address1" } }.`;
+    return said('sheets.header.noField', {
+      ...head,
+      target: () => mappingTarget(mapping),
+      example: '{ "columns": { "Straat": "address1" } }',
+    });
   }
-  return `${head}. To map your own names, ${mappingAdvice(hinted, mapping)}.`;
+  return said('sheets.header.noFieldHinted', {
+    ...head,
+    advice: () => mappingAdvice(hinted, mapping),
+  });
 }
 
 function capitalised(text: string): string {

@@ -11,7 +11,7 @@ import { type Cells, CsvCells, type HeaderMap, mapHeader, ObjectCells } from '..
 import type { Mapping } from '../orders/mapping.js';
 import { Invalid, isAbsent, normaliseFiles } from '../orders/normalise.js';
 import { type CsvSheet, openCsv } from './csv.js';
-import { atHeader, SheetError } from './errors.js';
+import { atHeader, said, SheetError } from './errors.js';
 import { readJsonArray, readNdjson } from './json.js';
 import { noFieldHeader, refuseMappingFile } from './mapping-notes.js';
 import { type KnownScan, type SheetScan, scanSheet } from './scan.js';
@@ -49,12 +49,12 @@ const FORMATS: Record<string, SheetFormat> = {
   '.xlsm': 'xlsx',
 };
 
-/** Spreadsheet formats refused, with what to save them as instead. */
+/** Spreadsheet formats refused (what they are is said in sheets.format.refused). */
 const REFUSED: Record<string, string> = {
-  '.xls': 'an old-style Excel workbook (.xls)',
-  '.xlsb': 'a binary Excel workbook (.xlsb)',
-  '.ods': 'an OpenDocument spreadsheet (.ods)',
-  '.numbers': 'a Numbers spreadsheet',
+  '.xls': 'xls',
+  '.xlsb': 'xlsb',
+  '.ods': 'ods',
+  '.numbers': 'numbers',
 };
 
 export function sheetFormat(path: string): SheetFormat | undefined {
@@ -76,13 +76,8 @@ export async function openSource(
   const format = sheetFormat(path);
   if (format === undefined) {
     const kind = REFUSED[extname(path).toLowerCase()];
-    if (kind !== undefined)
-      throw new SheetError(
-        `this is ${kind}, which the importer does not read: save it as .xlsx or CSV.`,
-      );
-    throw new SheetError(
-      `"${extname(path)}" is not a sheet format: use .csv, .xlsx, .json, .ndjson or .jsonl.`,
-    );
+    if (kind !== undefined) throw new SheetError(said('sheets.format.refused', { kind }));
+    throw new SheetError(said('sheets.format.unknown', { extension: extname(path) }));
   }
   if (format === 'xlsx') {
     const book = await openWorkbook(

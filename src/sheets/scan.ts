@@ -8,6 +8,7 @@ import iconv from 'iconv-lite';
 import type { Delimiter } from './delimiter.js';
 import { holdsUtf8Character, refuseMostlyUtf8 } from './encoding.js';
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 
 export type TextEncoding = 'utf-8' | 'windows-1252';
 
@@ -113,17 +114,12 @@ export class ScanTap {
 }
 
 function refuseUnreadable(head: Buffer, bytes: number): void {
-  if (bytes === 0)
-    throw new SheetError('the sheet is empty: it needs a header row and at least one order.');
+  if (bytes === 0) throw new SheetError(said('sheets.empty'));
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
-    throw new SheetError(
-      'the sheet is saved as UTF-16 ("Unicode text"); save it as "CSV UTF-8" or "CSV (semicolon delimited)" instead.',
-    );
+    throw new SheetError(said('sheets.utf16'));
   }
   if (head.subarray(0, 8192).includes(0)) {
-    throw new SheetError(
-      'this is not a text sheet (it holds binary data; an Excel workbook must be named .xlsx).',
-    );
+    throw new SheetError(said('sheets.binary'));
   }
 }
 

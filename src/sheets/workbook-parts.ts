@@ -6,8 +6,9 @@
  * never lead outside the zip's names. Each part kept in memory is capped.
  */
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 import { readXml } from './workbook-xml.js';
-import { damaged, SAVE_AGAIN, type WorkbookZip } from './workbook-zip.js';
+import { damaged, saveAgain, type WorkbookZip } from './workbook-zip.js';
 
 const MB = 1024 * 1024;
 /** Inflated sizes of the parts read whole, at most (the worksheet's is in workbook-rows.ts). */
@@ -44,9 +45,11 @@ export async function findParts(zip: WorkbookZip): Promise<WorkbookParts> {
   const book = (await relationships(zip, '')).find((r) => r.type === 'officeDocument')?.part;
   if (book === undefined || !zip.has(book)) {
     const hint = zip.has('content.xml')
-      ? 'it is an OpenDocument (.ods) file: save it as .xlsx or CSV.'
-      : `it is a zip file without a workbook in it: ${SAVE_AGAIN}`;
-    throw new SheetError(`this file is not an Excel workbook (.xlsx): ${hint}`);
+      ? said('sheets.workbook.ods')
+      : saveAgain(said('sheets.workbook.zipWithoutBook'));
+    throw new SheetError(
+      said('sheets.workbook.fix', { problem: said('sheets.workbook.notWorkbook'), fix: hint }),
+    );
   }
   const related = new Map<string, Relationship>();
   for (const [id, r] of await relationshipsById(zip, book)) related.set(id, r);
@@ -55,10 +58,10 @@ export async function findParts(zip: WorkbookZip): Promise<WorkbookParts> {
   for (const sheet of sheets) {
     const target = sheet.id === undefined ? undefined : related.get(sheet.id);
     if (target === undefined)
-      throw damaged(`is damaged (its sheet "${sheet.name}" leads to no part)`);
+      throw damaged(said('sheets.workbook.sheetLeadsNowhere', { sheet: sheet.name }));
     if (target.type !== 'worksheet') continue; // a chart sheet, a dialog sheet: no rows
     if (target.part === undefined || !zip.has(target.part))
-      throw damaged(`is damaged (its worksheet "${sheet.name}" is missing)`);
+      throw damaged(said('sheets.workbook.worksheetGone', { sheet: sheet.name }));
     worksheets.push({ name: sheet.name, part: target.part });
   }
   const byType = (type: string) => [...related.values()].find((r) => r.type === type)?.part;
@@ -80,15 +83,23 @@ async function workbookPart(
 ): Promise<{ sheets: { name: string; id: string | undefined }[]; date1904: boolean }> {
   const sheets: { name: string; id: string | undefined }[] = [];
   let date1904 = false;
-  await readXml(zip.chunks(part, MAX_PART_BYTES.workbook, 'workbook part'), part, {
-    open: (name, attributes) => {
-      if (name === 'workbookPr') date1904 = isTrue(attributes.date1904);
-      if (name !== 'sheet') return;
-      // r:id, whatever prefix the producer gave the relationships' namespace.
-      const id = Object.entries(attributes).find(([key]) => key.endsWith(':id'))?.[1];
-      sheets.push({ name: attributes.name ?? '', id });
+  await readXml(
+    zip.chunks(
+      part,
+      MAX_PART_BYTES.workbook,
+      said('sheets.workbook.part.named', { part: 'workbook' }),
+    ),
+    part,
+    {
+      open: (name, attributes) => {
+        if (name === 'workbookPr') date1904 = isTrue(attributes.date1904);
+        if (name !== 'sheet') return;
+        // r:id, whatever prefix the producer gave the relationships' namespace.
+        const id = Object.entries(attributes).find(([key]) => key.endsWith(':id'))?.[1];
+        sheets.push({ name: attributes.name ?? '', id });
+      },
     },
-  });
+  );
   return { sheets, date1904 };
 }
 
@@ -110,15 +121,23 @@ async function relationshipsById(
   const rels = `${folder}_rels/${source.slice(slash + 1)}.rels`;
   const found = new Map<string, Relationship>();
   if (!zip.has(rels)) return found;
-  await readXml(zip.chunks(rels, MAX_PART_BYTES.relationships, rels), rels, {
-    open: (name, a) => {
-      if (name !== 'Relationship' || a.TargetMode === 'External') return;
-      if (a.Id === undefined || a.Type === undefined || a.Target === undefined) return;
-      const part = resolveTarget(folder, a.Target);
-      // Transitional and strict relationship types end the same way.
-      found.set(a.Id, { type: a.Type.slice(a.Type.lastIndexOf('/') + 1), part });
+  await readXml(
+    zip.chunks(
+      rels,
+      MAX_PART_BYTES.relationships,
+      said('sheets.workbook.part.file', { part: rels }),
+    ),
+    rels,
+    {
+      open: (name, a) => {
+        if (name !== 'Relationship' || a.TargetMode === 'External') return;
+        if (a.Id === undefined || a.Type === undefined || a.Target === undefined) return;
+        const part = resolveTarget(folder, a.Target);
+        // Transitional and strict relationship types end the same way.
+        found.set(a.Id, { type: a.Type.slice(a.Type.lastIndexOf('/') + 1), part });
+      },
     },
-  });
+  );
   return found;
 }
 

@@ -9,11 +9,12 @@
  */
 import { type CellTables } from './cell-text.js';
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 import type { SourceRecord } from './types.js';
 import { findParts, type Worksheet } from './workbook-parts.js';
 import { type SheetRow, worksheetRows } from './workbook-sheet.js';
 import { readDateStyles, readSharedStrings, SharedStrings } from './workbook-tables.js';
-import { openWorkbookZip, SAVE_AGAIN, type WorkbookZip } from './workbook-zip.js';
+import { openWorkbookZip, saveAgain, type WorkbookZip } from './workbook-zip.js';
 
 /**
  * A worksheet's XML, inflated, at most: 100,000 rows of 30 columns take about 120 MB (shared
@@ -75,14 +76,9 @@ function chooseWorksheet(worksheets: readonly Worksheet[], wanted: string | unde
   const found =
     wanted === undefined ? worksheets[0] : worksheets.find((sheet) => sameName(sheet.name, wanted));
   if (found !== undefined) return found;
-  if (worksheets.length === 0)
-    throw new SheetError(
-      `the workbook holds no worksheet (only charts, or its list of sheets is empty): ${SAVE_AGAIN}`,
-    );
+  if (worksheets.length === 0) throw new SheetError(saveAgain(said('sheets.workbook.noWorksheet')));
   const listed = worksheets.map((sheet) => `"${sheet.name}"`).join(', ');
-  throw new SheetError(
-    `the workbook has no worksheet "${wanted}" (the mapping's "worksheet"); its worksheets are ${listed}.`,
-  );
+  throw new SheetError(said('sheets.workbook.worksheetNotFound', { wanted: wanted ?? '', listed }));
 }
 
 function sameName(a: string, b: string): boolean {
@@ -94,7 +90,7 @@ function sameName(a: string, b: string): boolean {
  * per row (a promise and a result object each) cost more than the rows' parsing.
  */
 function rowsOf(zip: WorkbookZip, sheet: Worksheet, tables: CellTables): Rows {
-  const label = `worksheet "${sheet.name}"`;
+  const label = said('sheets.workbook.part.worksheet', { sheet: sheet.name });
   const chunks = zip.chunks(sheet.part, MAX_WORKSHEET_BYTES, label);
   return worksheetRows(chunks, tables);
 }
@@ -113,14 +109,15 @@ async function readHeader(rows: Rows): Promise<Header> {
   for (;;) {
     const next = await rows.next();
     if (next.done) {
-      throw new SheetError('the sheet is empty: it needs a header row and at least one order.');
+      throw new SheetError(said('sheets.empty'));
     }
     const found = next.value.findIndex(
       (row) => row.errors.length > 0 || row.cells.some((cell) => cell.trim() !== ''),
     );
     if (found < 0) continue;
     const { cells, errors, line } = next.value[found] as SheetRow;
-    if (errors.length > 0) throw new SheetError(`the header row has ${errors.join('; ')}.`, line);
+    if (errors.length > 0)
+      throw new SheetError(said('sheets.header.cellErrors', { errors: errors.join('; ') }), line);
     const header = trimEnd(cells.map((cell) => cell.trim()));
     return { header, headerLine: line, rest: next.value.slice(found + 1) };
   }

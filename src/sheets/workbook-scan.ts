@@ -10,6 +10,8 @@
 import { StringDecoder } from 'node:string_decoder';
 
 import { SheetError } from './errors.js';
+import { said } from './said.js';
+import { saveAgain } from './workbook-zip.js';
 
 export interface ScanHandlers {
   /**
@@ -258,7 +260,5 @@ function decode(text: string): string {
 }
 
 function notXml(what: string): SheetError {
-  return new SheetError(
-    `the workbook is damaged (its worksheet or its texts are not well-formed XML: ${what}): open it in Excel and save it again as .xlsx, or save it as CSV.`,
-  );
+  return new SheetError(saveAgain(said('sheets.workbook.worksheetNotXml', { detail: what })));
 }

@@ -6,6 +6,7 @@
  */
 import { CellError, type CellTables, xmlCellText } from './cell-text.js';
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 import {
   type AttributeSpan,
   attributeValue,
@@ -127,9 +128,7 @@ class RowReader implements ScanHandlers {
     const last = this.#lastLine;
     const line = r === undefined ? last + 1 : Number(r);
     if (!Number.isInteger(line) || line <= last || line > MAX_ROW)
-      throw new SheetError(
-        `the worksheet's row ${r ?? line} is out of order or beyond Excel's last row: the workbook is damaged; open it in Excel and save it again as .xlsx, or save it as CSV.`,
-      );
+      throw new SheetError(said('sheets.workbook.rowOutOfOrder', { row: r ?? String(line) }));
     this.#lastLine = line;
     this.#row = { line, cells: [], errors: [] };
     this.#column = 0;
@@ -176,7 +175,7 @@ class RowReader implements ScanHandlers {
     }
     if (column < 1 || column > MAX_COLUMN)
       throw new SheetError(
-        `the worksheet has a cell "${reference ?? column}" beyond Excel's last column: the workbook is damaged; open it in Excel and save it again as .xlsx, or save it as CSV.`,
+        said('sheets.workbook.cellBeyond', { cell: reference ?? String(column) }),
       );
     this.#column = column;
     this.#formula = false;

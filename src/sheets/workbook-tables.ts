@@ -5,6 +5,7 @@
  * its number format shows a date; read with saxes).
  */
 import { isDateFormat } from './cell-text.js';
+import { said } from './said.js';
 import { MAX_PART_BYTES } from './workbook-parts.js';
 import { type ScanHandlers, scanXml } from './workbook-scan.js';
 import { readXml } from './workbook-xml.js';
@@ -68,7 +69,11 @@ export async function readSharedStrings(zip: WorkbookZip, part: string): Promise
   let text = '';
   let inText = false;
   let phonetic = 0;
-  const chunks = zip.chunks(part, MAX_PART_BYTES.sharedStrings, 'sharedStrings.xml part');
+  const chunks = zip.chunks(
+    part,
+    MAX_PART_BYTES.sharedStrings,
+    said('sheets.workbook.part.named', { part: 'sharedStrings.xml' }),
+  );
   const handlers: ScanHandlers = {
     open: (name) => {
       if (name === 'si') text = '';
@@ -94,16 +99,24 @@ export async function readDateStyles(zip: WorkbookZip, part: string): Promise<bo
   const custom = new Map<number, string>();
   const formats: number[] = [];
   let inCellXfs = false;
-  await readXml(zip.chunks(part, MAX_PART_BYTES.styles, 'styles.xml part'), part, {
-    open: (name, a) => {
-      if (name === 'numFmt') custom.set(Number(a.numFmtId), a.formatCode ?? '');
-      else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
+  await readXml(
+    zip.chunks(
+      part,
+      MAX_PART_BYTES.styles,
+      said('sheets.workbook.part.named', { part: 'styles.xml' }),
+    ),
+    part,
+    {
+      open: (name, a) => {
+        if (name === 'numFmt') custom.set(Number(a.numFmtId), a.formatCode ?? '');
+        else if (name === 'cellXfs') inCellXfs = true;
+        else if (name === 'xf' && inCellXfs) formats.push(Number(a.numFmtId ?? 0));
+      },
+      close: (name) => {
+        if (name === 'cellXfs') inCellXfs = false;
+      },
     },
-    close: (name) => {
-      if (name === 'cellXfs') inCellXfs = false;
-    },
-  });
+  );
   return formats.map((id) => {
     const code = custom.get(id);
     return code === undefined ? BUILT_IN_DATES.has(id) : isDateFormat(code);

@@ -6,13 +6,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { SheetError } from './errors.js';
+import type { Said } from './said.js';
 import { readWorkbookRows } from './workbook-rows.js';
 
 export type FromWorker =
   | { kind: 'header'; header: string[]; headerLine: number; worksheet: string }
   | { kind: 'batch'; records: unknown[] }
   | { kind: 'end' }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string; said?: Said; line?: number };
 
 export interface WorkerInput {
   path: string;
@@ -52,7 +53,11 @@ if (port !== null) {
     send({ kind: 'end' });
   } catch (error) {
     // Anything but a SheetError is a bug, sent as it is: the reading thread shows it.
-    send({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof SheetError) {
+      const { said, line } = error;
+      send({ kind: 'error', message, said, ...(line !== undefined && { line }) });
+    } else send({ kind: 'error', message });
     if (!(error instanceof SheetError)) throw error;
   } finally {
     port.close();

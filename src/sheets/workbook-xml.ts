@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 
+import { said } from './said.js';
 import { damaged } from './workbook-zip.js';
 
 export interface XmlHandlers {
@@ -97,5 +98,5 @@ export async function readXml(
 
 function notXml(part: string, error: unknown) {
   const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return damaged(`is damaged (its part ${part} is not well-formed XML: ${reason})`, error);
+  return damaged(said('sheets.workbook.partNotXml', { part, detail: reason ?? '' }), error);
 }

@@ -13,8 +13,12 @@ import { crc32, createInflateRaw, type ZlibOptions } from 'node:zlib';
 import yauzl from 'yauzl';
 
 import { SheetError } from './errors.js';
+import { type Said, said } from './said.js';
 
-export const SAVE_AGAIN = 'open it in Excel and save it again as .xlsx, or save it as CSV.';
+/** `problem`, and what to do about it: save the workbook again, or as CSV. */
+export function saveAgain(problem: Said): Said {
+  return said('sheets.workbook.fix', { problem, fix: said('sheets.workbook.saveAgain') });
+}
 const MB = 1024 * 1024;
 /** A workbook has tens of parts, a few thousand with many charts or images; more is no workbook. */
 const MAX_ENTRIES = 20_000;
@@ -35,7 +39,7 @@ export interface WorkbookZip {
    * A part's inflated bytes, chunk by chunk; refused beyond `maxBytes` (its `label` names it), or
    * when damaged, its checksum wrong, or sizes not as declared.
    */
-  chunks(name: string, maxBytes: number, label: string): AsyncGenerator<Buffer>;
+  chunks(name: string, maxBytes: number, label: Said): AsyncGenerator<Buffer>;
   close(): void;
 }
 
@@ -61,12 +65,12 @@ export async function openWorkbookZip(
       },
     );
   }).catch((error: unknown) => {
-    throw damaged('is damaged or incomplete (cut short while it was copied?)', error);
+    throw damaged(said('sheets.workbook.cutShort'), error);
   });
   try {
     if (zip.entryCount > MAX_ENTRIES)
       throw new SheetError(
-        `the workbook holds ${zip.entryCount} parts, too many for a workbook: ${SAVE_AGAIN}`,
+        saveAgain(said('sheets.workbook.tooManyParts', { count: zip.entryCount })),
       );
     return zipParts(zip, await listEntries(zip), checked);
   } catch (error) {
@@ -80,18 +84,16 @@ async function refuseByHead(path: string): Promise<void> {
   const head = Buffer.alloc(8);
   try {
     const { bytesRead } = await file.read(head, 0, 8, 0);
-    if (bytesRead === 0) throw new SheetError('the workbook is empty (0 bytes).');
+    if (bytesRead === 0) throw new SheetError(said('sheets.workbook.emptyFile'));
   } finally {
     await file.close();
   }
   if (head.readUInt32BE(0) === 0xd0cf11e0) {
     // An OLE container: Excel saves a password-protected .xlsx in one, and an old .xls is one.
-    throw new SheetError(
-      'the workbook is password-protected (or is an old-style .xls renamed): remove the password in Excel (File > Info > Protect Workbook) and save it as .xlsx, or save it as CSV.',
-    );
+    throw new SheetError(said('sheets.workbook.passwordOrXls'));
   }
   if (head.readUInt32LE(0) !== 0x04034b50)
-    throw new SheetError(`this file is not an Excel workbook (.xlsx): ${SAVE_AGAIN}`);
+    throw new SheetError(saveAgain(said('sheets.workbook.notWorkbook')));
 }
 
 async function listEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
@@ -101,18 +103,12 @@ async function listEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>
       const key = entry.fileName.toLowerCase();
       if (entries.has(key)) {
         reject(
-          new SheetError(
-            `the workbook has two parts named ${entry.fileName}, so it cannot be told which one Excel shows: ${SAVE_AGAIN}`,
-          ),
+          new SheetError(saveAgain(said('sheets.workbook.twoParts', { part: entry.fileName }))),
         );
         return;
       }
       if (entry.isEncrypted()) {
-        reject(
-          new SheetError(
-            'the workbook is encrypted (password-protected): remove its password in Excel and save it as .xlsx, or save it as CSV.',
-          ),
-        );
+        reject(new SheetError(said('sheets.workbook.encrypted')));
         return;
       }
       if (!key.endsWith('/')) entries.set(key, entry);
@@ -120,7 +116,7 @@ async function listEntries(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>
     });
     zip.on('end', resolve);
     zip.on('error', (error: unknown) => {
-      reject(damaged('is damaged', error));
+      reject(damaged(said('sheets.workbook.damaged'), error));
     });
     zip.readEntry();
   });
@@ -137,7 +133,7 @@ function zipParts(
     chunks: (name, maxBytes, label) => {
       const entry = entries.get(name.toLowerCase());
       if (entry === undefined)
-        throw new SheetError(`the workbook has no part ${name}: ${SAVE_AGAIN}`);
+        throw new SheetError(saveAgain(said('sheets.workbook.noPart', { part: name })));
       return partChunks(zip, entry, maxBytes, label, checked);
     },
     close: () => {
@@ -150,14 +146,14 @@ async function* partChunks(
   zip: yauzl.ZipFile,
   entry: yauzl.Entry,
   maxBytes: number,
-  label: string,
+  label: Said,
   checked: boolean,
 ): AsyncGenerator<Buffer> {
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
-    throw new SheetError(`the workbook is packed in a way Excel does not use: ${SAVE_AGAIN}`);
+    throw new SheetError(saveAgain(said('sheets.workbook.packedOddly')));
   if (entry.uncompressedSize > maxBytes) throw tooBig(label, entry.uncompressedSize, maxBytes);
   const broken = (error?: unknown) =>
-    damaged(`is damaged (its part ${entry.fileName} cannot be unpacked)`, error);
+    damaged(said('sheets.workbook.partNotUnpacked', { part: entry.fileName }), error);
   let raw: Readable;
   try {
     raw = await new Promise<Readable>((resolve, reject) => {
@@ -194,14 +190,18 @@ async function* partChunks(
   if (bytes !== entry.uncompressedSize || (!checked && crc !== entry.crc32)) throw broken();
 }
 
-function tooBig(label: string, bytes: number, maxBytes: number): SheetError {
+function tooBig(label: Said, bytes: number, maxBytes: number): SheetError {
   return new SheetError(
-    `the workbook's ${label} is ${Math.ceil(bytes / MB)} MB once unpacked, more than the ${maxBytes / MB} MB the importer reads: save it as CSV instead.`,
+    said('sheets.workbook.tooBig', {
+      part: label,
+      megabytes: Math.ceil(bytes / MB),
+      limit: maxBytes / MB,
+    }),
   );
 }
 
-/** `what`: what is wrong, after "the workbook". */
-export function damaged(what: string, cause?: unknown): SheetError {
+/** `what`: what is wrong with the workbook. */
+export function damaged(what: Said, cause?: unknown): SheetError {
   const options = cause === undefined ? undefined : { cause };
-  return new SheetError(`the workbook ${what}: ${SAVE_AGAIN}`, undefined, options);
+  return new SheetError(saveAgain(what), undefined, options);
 }

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { CsvSheet } from './csv.js';
 import { SheetError } from './errors.js';
+import { said } from './said.js';
 import { hashAndSize } from './scan.js';
 import type { SourceRecord } from './types.js';
 import type { FromWorker, WorkerInput } from './workbook-worker.js';
@@ -63,7 +64,7 @@ export async function openWorkbook(
     if (hashed.status === 'rejected') throw hashed.reason;
     const { sha256, bytes } = hashed.value;
     const first = read.value;
-    if (first.kind !== 'header') throw new SheetError('the workbook reader stopped early.');
+    if (first.kind !== 'header') throw new SheetError(said('sheets.workbook.stoppedEarly'));
     return {
       sheet: {
         delimiter: ';',
@@ -97,6 +98,15 @@ async function* batches(worker: Worker, inbox: WorkerInbox): AsyncGenerator<Sour
   }
 }
 
+/**
+ * The worker's error as the SheetError it threw; anything else it met (a bug, the file gone) said
+ * as a workbook that cannot be read.
+ */
+function workerError(message: Extract<FromWorker, { kind: 'error' }>): SheetError {
+  if (message.said !== undefined) return new SheetError(message.said, message.line);
+  return new SheetError(said('sheets.workbook.unreadable', { detail: message.message }));
+}
+
 /** The worker's messages in order; its error or early exit as a SheetError. */
 class WorkerInbox {
   readonly #queue: Array<FromWorker | SheetError> = [];
@@ -108,22 +118,22 @@ class WorkerInbox {
       this.#wake?.();
     };
     worker.on('message', (message: FromWorker) => {
-      push(message.kind === 'error' ? new SheetError(message.message) : message);
+      push(message.kind === 'error' ? workerError(message) : message);
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       push(
         new SheetError(
           memory
-            ? `the workbook needs more than ${WORKER_HEAP_MB} MB of memory to read (a very large table of texts): save it as CSV instead.`
-            : `the workbook cannot be read (${error.message}): open it in Excel and save it again as .xlsx, or save it as CSV.`,
+            ? said('sheets.workbook.memory', { megabytes: WORKER_HEAP_MB })
+            : said('sheets.workbook.unreadable', { detail: error.message }),
           undefined,
           { cause: error },
         ),
       );
     });
     worker.on('exit', () => {
-      push(new SheetError('the workbook reader stopped early.'));
+      push(new SheetError(said('sheets.workbook.stoppedEarly')));
     });
   }
 

@@ -7,7 +7,7 @@ import { type Context } from '../context.js';
 import { reportIfDue } from '../report/due.js';
 import { readEarlierReport } from '../report/earlier-report.js';
 import { closeSheetEarly } from '../rows/outcome.js';
-import { SheetError } from '../sheets/errors.js';
+import { SheetError, sheetText } from '../sheets/errors.js';
 import { handedNothingOn, type SheetRecord } from '../store/sheet-store.js';
 import { handOn } from './hand-on.js';
 import { readyOrThrow } from './not-yet.js';
@@ -98,9 +98,11 @@ async function unreadable(ctx: Context, sheet: SheetRecord, error: SheetError): 
   // The user's file, not a fault of the program: its reason, without a stack trace.
   ctx.logger.warn({ sheetId: sheet.sheetId, reason: error.message }, 'sheet cannot be read');
   const current = await ctx.store.get(sheet.sheetId);
+  // What its report and the dashboard say: in the office's words.
+  const text = sheetText(ctx.words, error);
   if ((current?.checkpoint ?? 0) > 0 || current?.handing === true)
-    return closeSheetEarly(ctx, sheet.sheetId, error.message);
-  await ctx.store.update(sheet.sheetId, { error: error.message });
+    return closeSheetEarly(ctx, sheet.sheetId, text);
+  await ctx.store.update(sheet.sheetId, { error: text });
   await ctx.store.forgetSha(`${ctx.connection.id}|${sheet.sha256}`, sheet.sheetId);
   await reportIfDue(ctx, sheet.sheetId, { total: 0 });
 }

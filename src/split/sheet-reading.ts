@@ -11,6 +11,7 @@ import { stat } from 'node:fs/promises';
 
 import type { Context } from '../context.js';
 import { SheetError } from '../sheets/errors.js';
+import { type Said, said } from '../sheets/said.js';
 import type { OpenedSheet } from '../sheets/read-sheet.js';
 import { readToEnd, replaySource, type SheetSource } from '../sheets/records.js';
 import type { SheetInfo } from '../sheets/types.js';
@@ -19,8 +20,7 @@ import { sheetChanged, sheetSource } from '../store/sheet-copy.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import type { ScannedSheet } from '../store/taken-sheet.js';
 
-export const CHANGED_BEFORE_READ =
-  'the sheet changed after it was queued: queue it again to import its new content.';
+export const CHANGED_BEFORE_READ: Said = said('sheets.changedBeforeRead');
 
 /**
  * Sheets up to this size are parsed once: their records are kept from the first pass for the

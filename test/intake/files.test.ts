@@ -12,6 +12,8 @@ import {
   waitStable,
 } from '../../src/intake/files.js';
 import { put, tempDir } from '../helpers/files.js';
+import { wordsFor } from '../../src/language/words.js';
+import { say } from '../../src/sheets/said.js';
 
 describe('isSheetCandidate', () => {
   it.each([
@@ -48,8 +50,12 @@ describe('unreadableFormatHint', () => {
   it.each(['inbox/Orders.XLS', 'orders.xlsb', 'orders.ods', 'orders.numbers'])(
     'tells the user to save %s as .xlsx or CSV',
     (path) => {
-      expect(unreadableFormatHint(path)).toMatch(
+      const hint = unreadableFormatHint(path);
+      expect(hint && say(wordsFor('en'), hint)).toMatch(
         /spreadsheet format the importer does not read.*save it as \.xlsx or CSV \(UTF-8\)/,
+      );
+      expect(hint && say(wordsFor('nl'), hint)).toMatch(
+        /rekenbladformaat dat de importer niet leest.*sla het op als \.xlsx of als CSV \(UTF-8\)/,
       );
     },
   );
