@@ -109,9 +109,11 @@ describe('import in Dutch and French', () => {
       commonEnv(join(dir, 'data'), {}),
     ).finished;
     expect(finished.code, finished.stderr).toBe(2);
-    expect(finished.stderr).toContain('les commandes vont au SANDBOX INTÉGRÉ');
-    expect(finished.stderr).toMatch(/Mise en file de \S*commandes\.csv comme liste \S+\./);
-    expect(finished.stdout).toMatch(/liste\s+lignes\s+créée\s+non valable\s+échouée/);
+    expect(finished.stderr).toContain(
+      'les commandes sont envoyées à l’ENVIRONNEMENT DE TEST INTÉGRÉ',
+    );
+    expect(finished.stderr).toMatch(/Mise en file d’attente de \S*commandes\.csv \(liste \S+\)\./);
+    expect(finished.stdout).toMatch(/liste\s+lignes\s+créée\s+non valable\s+en échec/);
     expect(finished.stdout).toContain('1 ligne non créée');
     expect(finished.stdout).toMatch(/Rapport\u202f: \S+/);
     expect(finished.stdout + finished.stderr).not.toMatch(/\b(Queued|Report|rows|not created)\b/);

@@ -102,7 +102,7 @@ describe("import's summary", () => {
     };
     expect(written(nl)).toContain('lijst      rijen  aangemaakt  ongeldig');
     expect(written(nl)).toContain('Verslag: reports/lijst-S1');
-    expect(written(fr)).toContain('liste      lignes  créée  non valable  échouée');
+    expect(written(fr)).toContain('liste      lignes  créée  non valable  en échec');
     expect(written(en)).toContain(
       'sheet      rows  created  invalid  failed  needs-review  duplicate',
     );

@@ -143,9 +143,9 @@ describe('the dashboard in Dutch and French', () => {
     await page.waitForURL(`${dashboard.url}/sheets/gent?status=invalid&lang=fr`);
     expect(await lang(page)).toBe('fr');
     expect(await page.locator('nav.filter a[aria-current="page"]').textContent()).toBe(
-      'non valide 2',
+      'non valable 2',
     );
-    expect(await page.locator('#rows-said').textContent()).toBe('Lignes non valides 1 à 2 sur 2.');
+    expect(await page.locator('#rows-said').textContent()).toBe('Lignes non valables 1 à 2 sur 2.');
     expect(await page.locator('nav.languages [aria-current]').textContent()).toBe('Français');
 
     // The links of the page carry no language: the switch's cookie does.

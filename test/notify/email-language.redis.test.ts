@@ -224,7 +224,7 @@ describe('sheet.done', () => {
         `Que faire maintenant${NNBSP}:`,
         `- 2 lignes ont échoué ou ne sont pas valables${NNBSP}: corrigez-les dans le dossier failed/ du rapport`,
         `- 1 ligne est à vérifier${NNBSP}: la commande existe peut-être déjà.`,
-        `report.csv est en pièce jointe${NNBSP}: une ligne pour chaque ligne de la liste.`,
+        `Vous trouverez report.csv en pièce jointe${NNBSP}: une ligne par ligne de la liste.`,
       ],
     ],
   ] as const)('in %s: subject, body and report.csv attached', async (language, subject, lines) => {

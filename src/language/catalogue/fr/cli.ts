@@ -6,7 +6,7 @@ export const cli: Translation<typeof english> = {
 
   'cli.error.import.no-such-file':
     '{path} {kind, select, not_file {n’est pas un fichier} other {n’existe pas}}.',
-  'cli.error.import.stopped': 'l’import s’est arrêté : {reason}',
+  'cli.error.import.stopped': 'l’importation s’est arrêtée : {reason}',
   'cli.error.config.invalid.unreadable': '--config {file} ne peut pas être lu : {reason}.',
   'cli.error.config.invalid.json': '--config {file} n’est pas du JSON valide : {mistake}.',
   'cli.error.config.invalid.not-object':
@@ -14,54 +14,54 @@ export const cli: Translation<typeof english> = {
   'cli.error.config.invalid.unknown':
     '--config {file} : paramètre inconnu {unknown} ; paramètres possibles : {known}.',
   'cli.error.config.invalid.setting':
-    '{from, select, file {"{setting}" dans {file}} other {{source}}} : {at}{issue, select, required {est obligatoire} type {doit être {expected, select, number {un nombre} int {un nombre entier} string {du texte} boolean {true ou false} array {une liste} object {un objet} other {de type {expected}}}} empty {ne peut pas être vide} at_least {doit valoir au moins {limit}} more_than {doit valoir plus de {limit}} at_most {doit valoir au plus {limit}} less_than {doit valoir moins de {limit}} one_of {doit être l’une de ces valeurs : {choices}} url {doit être une URL} other {{why}}} (reçu : {got}).',
+    '{from, select, file {« {setting} » dans {file}} other {{source}}} : {at}{issue, select, required {est obligatoire} type {doit être {expected, select, number {un nombre} int {un nombre entier} string {du texte} boolean {true ou false} array {une liste} object {un objet} other {de type {expected}}}} empty {ne peut pas être vide} at_least {doit valoir au moins {limit}} more_than {doit valoir plus de {limit}} at_most {doit valoir au plus {limit}} less_than {doit valoir moins de {limit}} one_of {doit être l’une de ces valeurs : {choices}} url {doit être une URL} other {{why}}} (reçu : {got}).',
   'cli.error.api.token-missing':
-    'API_BASE_URL est défini, mais aucun jeton : définissez API_TOKEN ou API_TOKEN_FILE.',
+    'API_BASE_URL est défini, mais aucun jeton n’est fourni : définissez API_TOKEN ou API_TOKEN_FILE.',
   'cli.error.api.token-refused':
-    'L’API à l’adresse {url} refuse le jeton ({reason}) : vérifiez {connection, select, none {API_TOKEN / API_TOKEN_FILE} other {le fichier du jeton de la connexion "{connection}" ({file})}}.',
+    'L’API à l’adresse {url} a refusé le jeton ({reason}) : vérifiez {connection, select, none {API_TOKEN / API_TOKEN_FILE} other {le fichier de jeton de la connexion « {connection} » ({file})}}.',
   'cli.error.api.unusable': 'L’API à l’adresse {url} n’est pas utilisable : {reason}',
   'cli.error.api.no-answer':
-    'L’API à l’adresse {url} n’a pas répondu dans les {seconds} s (API_WAIT_S) : {reason} Vérifiez qu’elle tourne et que API_BASE_URL est correct, ou augmentez API_WAIT_S.',
+    'L’API à l’adresse {url} n’a pas répondu dans les {seconds} s (API_WAIT_S) : {reason} Vérifiez qu’elle est en service et que API_BASE_URL est correct, ou augmentez API_WAIT_S.',
   'cli.error.redis.unavailable.configured':
     'REDIS_URL {url} ne répond pas ({problem}) : démarrez ce Redis, ou retirez REDIS_URL pour utiliser un Redis local.',
   'cli.error.redis.unavailable.no-private':
-    'Aucun Redis ne répond à l’adresse {url}, et aucun redis-server propre à l’importateur ne tourne sous {dir} : lancez d’abord order-importer watch (ou worker), ou définissez REDIS_URL.',
+    'Aucun Redis ne répond à l’adresse {url}, et aucun redis-server propre à order-importer ne tourne sous {dir} : lancez d’abord order-importer watch (ou worker), ou définissez REDIS_URL.',
   'cli.error.redis.unavailable.not-installed':
-    'Aucun Redis ne répond à l’adresse {url} et redis-server n’est pas installé : installez-le (Debian/Ubuntu: apt-get install redis-server ; macOS: brew install redis) ou définissez REDIS_URL.',
+    'Aucun Redis ne répond à l’adresse {url} et redis-server n’est pas installé : installez-le (Debian/Ubuntu : apt-get install redis-server ; macOS : brew install redis) ou définissez REDIS_URL.',
   'cli.error.redis.unavailable.not-started':
     'Impossible de démarrer un redis-server propre dans {dir} : {reason}',
   'cli.error.redis.no-answer':
-    'Redis à l’adresse {url} ne répond plus depuis {seconds} s (REDIS_WAIT_S) : l’import s’arrête. Dès que Redis est revenu, relancez le même import : il reprendra là où il s’est arrêté.',
+    'Redis à l’adresse {url} ne répond plus depuis {seconds} s (REDIS_WAIT_S) : l’importation s’arrête. Dès que Redis répond à nouveau, relancez la même importation : elle reprendra là où elle s’est arrêtée.',
   'cli.error.redis.data-lost':
-    'Redis à l’adresse {url} a perdu ses données (la liste {sheetId} n’est plus connue : Redis a redémarré sans AOF, ou les clés ont été supprimées) : l’import s’arrête. Les commandes dont la réponse s’est perdue sont mises de côté pour vérification, jamais renvoyées. Lancez `order-importer ledger rebuild` avant d’importer à nouveau, pour que les commandes déjà passées soient reconnues comme doublons et non passées une seconde fois.',
+    'Redis à l’adresse {url} a perdu ses données (la liste {sheetId} n’est plus connue : Redis a redémarré sans AOF, ou les clés ont été supprimées) : l’importation s’arrête. Les commandes dont la réponse s’est perdue sont mises de côté pour vérification, jamais renvoyées. Lancez `order-importer ledger rebuild` avant d’importer à nouveau, pour que les commandes déjà passées soient reconnues comme doublons au lieu d’être passées une seconde fois.',
 
   'cli.status':
-    '{status, select, created {créée} duplicate {doublon} invalid {non valable} failed {échouée} needs_review {à vérifier} pending {en cours} other {{status}}}',
+    '{status, select, created {créée} duplicate {doublon} invalid {non valable} failed {en échec} needs_review {à vérifier} pending {en attente} other {{status}}}',
   'cli.status.count':
-    '{count, plural, other {#}} {status, select, created {{count, plural, one {créée} other {créées}}} duplicate {{count, plural, one {doublon} other {doublons}}} invalid {{count, plural, one {non valable} other {non valables}}} failed {{count, plural, one {échouée} other {échouées}}} needs_review {à vérifier} pending {en cours} other {{status}}}',
+    '{count, plural, other {#}} {status, select, created {{count, plural, one {créée} other {créées}}} duplicate {{count, plural, one {doublon} other {doublons}}} invalid {{count, plural, one {non valable} other {non valables}}} failed {en échec} needs_review {à vérifier} pending {en attente} other {{status}}}',
   'cli.row': 'ligne {row}',
   'cli.row.line': 'ligne {row} (ligne {line} du fichier)',
   'cli.row.reference': 'référence {reference}',
   'cli.row.order': '(commande {order})',
 
   'cli.import.queued':
-    '{resumed, select, yes {Reprise de} other {Mise en file de}} {sheet} comme liste {sheetId}.',
+    '{resumed, select, yes {Reprise de} other {Mise en file d’attente de}} {sheet} (liste {sheetId}).',
   'cli.import.queued-awaits':
-    '{resumed, select, yes {Reprise de} other {Mise en file de}} {sheet} comme liste {sheetId} : le même contenu est déjà en cours d’import comme liste {other} du dossier de données {dataDir} (installation {installation}) ; cette liste attend la fin de cet import par les workers de ce dossier, puis signale ses lignes comme doublons.',
+    '{resumed, select, yes {Reprise de} other {Mise en file d’attente de}} {sheet} (liste {sheetId}) : le même contenu est déjà en cours d’importation (liste {other}, dossier de données {dataDir}, installation {installation}) ; cette liste attend que les workers de ce dossier aient terminé cette importation, puis signale ses lignes comme doublons.',
   'cli.import.no-workers':
-    'Aucun worker dans ce processus (--no-workers) : en attente de processus `order-importer worker` avec {connection, select, none {la même API_BASE_URL et le même jeton} other {la connexion "{connection}" dans leur fichier de configuration}} (connexion {id}, {url}) et ce dossier de données {dataDir} (installation {installation}), où se trouvent les copies des listes ; les workers d’autres connexions ou d’autres dossiers de données ne touchent pas à ces lignes.',
+    'Aucun worker dans ce processus (--no-workers) : en attente de processus `order-importer worker` avec {connection, select, none {la même API_BASE_URL et le même jeton} other {la connexion « {connection} » dans leur fichier de configuration}} (connexion {id}, {url}) et ce dossier de données {dataDir} (installation {installation}), où se trouvent les copies des listes ; les workers d’autres connexions ou d’autres dossiers de données ne touchent pas à ces lignes.',
   'cli.import.interrupted':
-    'Interrompu : les lignes en cours se terminent ; relancez le même import pour reprendre le reste.',
+    'Interrompu : les lignes en cours se terminent ; relancez la même importation pour reprendre le reste.',
   'cli.import.planning':
-    'Le sandbox planifie ces commandes {seconds} s après leur création : lancez ensuite `order-importer status` pour voir les dates et les techniciens.',
+    'L’environnement de test planifie ces commandes {seconds} s après leur création : lancez ensuite `order-importer status` pour voir les dates et les techniciens.',
   'cli.import.notifications-waiting':
-    'En attente de la remise de {count, plural, one {# notification} other {# notifications}}…',
+    'En attente de l’envoi de {count, plural, one {# notification} other {# notifications}}…',
   'cli.import.notifications-left':
-    '{count, plural, one {# notification n’est} other {# notifications ne sont}} pas encore {count, plural, one {remise} other {remises}} (le destinataire est absent ou occupé) : elles restent en file, et le prochain `order-importer watch` ou `worker` sur ce Redis les remettra.',
+    '{count, plural, one {# notification n’a pas encore pu être envoyée (le destinataire est absent ou occupé) : elle reste en file d’attente, et le prochain `order-importer watch` ou `worker` sur ce Redis l’enverra.} other {# notifications n’ont pas encore pu être envoyées (le destinataire est absent ou occupé) : elles restent en file d’attente, et le prochain `order-importer watch` ou `worker` sur ce Redis les enverra.}}',
   'cli.summary.sheet': 'liste',
   'cli.summary.rows': 'lignes',
   'cli.summary.unreadable': '{sheet} : illisible : {error}',
-  'cli.summary.duplicate': '{sheet} : déjà importée comme liste {other} ; rien n’a été renvoyé.',
+  'cli.summary.duplicate': '{sheet} : déjà importée (liste {other}) ; rien n’a été renvoyé.',
   'cli.summary.warning': '{sheet} : attention : {warning}',
   'cli.summary.report': 'Rapport : {dir}',
   'cli.reasons.head': '{count, plural, one {# ligne non créée} other {# lignes non créées}}',
@@ -70,7 +70,7 @@ export const cli: Translation<typeof english> = {
   'cli.reasons.more': '… et {count, number} de plus — voir {file}',
 
   'cli.progress.done': 'terminé : {count, plural, one {# ligne} other {# lignes}}',
-  'cli.progress.queued': 'en file',
+  'cli.progress.queued': 'en file d’attente',
   'cli.progress.reading': 'lecture…',
   'cli.progress.rows': '{final}/{total, plural, one {# ligne} other {# lignes}}',
   'cli.progress.rate': '{rate} lignes/s',
@@ -94,24 +94,24 @@ export const cli: Translation<typeof english> = {
   'cli.done.report': 'Rapport : {dir}/',
   'cli.done.see': '— voir {page}',
   'cli.watch.sandbox':
-    'Les commandes vont au sandbox intégré à l’adresse {url}, pas à la société de contrôle.',
-  'cli.watch.api': 'Les commandes vont à l’API à l’adresse {url} (connexion "{name}").',
+    'Les commandes sont envoyées à l’environnement de test intégré ({url}), pas à la société de contrôle.',
+  'cli.watch.api': 'Les commandes sont envoyées à l’API à l’adresse {url} (connexion « {name} »).',
   'cli.watch.watching':
     'Surveillance de {inbox}{polling, select, yes { (vérifié chaque seconde)} other {}} : déposez-y une liste (avec ses documents).',
   'cli.watch.watching-offices':
     'Surveillance de {inbox}{polling, select, yes { (vérifié chaque seconde)} other {}} : déposez une liste (avec ses documents) dans le sous-dossier de son bureau ({offices}) ; une liste placée ailleurs n’est pas prise en charge.',
-  'cli.watch.office-inbox': '{folder}/ pour "{name}"',
-  'cli.watch.mapping-every': 'Chaque liste est lue avec le mapping {file}.',
+  'cli.watch.office-inbox': '{folder}/ pour « {name} »',
+  'cli.watch.mapping-every': 'Chaque liste est lue avec le fichier de correspondance {file}.',
   'cli.watch.mapping-config':
-    'Les listes sans mapping.json à côté d’elles{connections, select, yes { ni mapping de leur connexion} other {}} sont lues avec le mapping {file}.',
-  'cli.watch.reports': 'Les rapports vont dans {dir}.',
+    'Les listes sans mapping.json à côté d’elles{connections, select, yes { ni fichier de correspondance propre à leur connexion} other {}} sont lues avec le fichier de correspondance {file}.',
+  'cli.watch.reports': 'Les rapports sont enregistrés dans {dir}.',
   'cli.dashboard.url': 'Tableau de bord : {url}/  (files d’attente : {url}/queues)',
   'cli.dashboard.hosts':
     'Le tableau de bord ne répond qu’aux noms d’hôte {hosts}{advice, select, yes { : ajoutez à DASHBOARD_HOSTS les noms par lesquels on l’atteint} other {}}.',
-  'cli.stop-hint': 'Arrêt avec Ctrl+C.',
+  'cli.stop-hint': 'Pour arrêter : Ctrl+C.',
   'cli.stopped': 'Arrêté.',
   'cli.watch.stopping':
-    '{signal} : plus aucune liste n’est prise en charge ; les lignes en cours se terminent (encore Ctrl+C pour arrêter tout de suite)…',
+    '{signal} : plus aucune liste n’est prise en charge ; les lignes en cours se terminent (Ctrl+C une seconde fois pour arrêter immédiatement)…',
   'cli.watch.stop-now':
     'Arrêt immédiat ; les lignes en cours reprendront au prochain démarrage à partir de leur dernière étape enregistrée.',
   'cli.left.unknown':
@@ -124,39 +124,39 @@ export const cli: Translation<typeof english> = {
     '{count, plural, one {# liste pas encore assez lue pour être comptée} other {# listes pas encore assez lues pour être comptées}}',
   'cli.left.unreported': 'le rapport de {count, plural, one {# liste} other {# listes}}',
   'cli.left.none':
-    'Plus aucune ligne pour le prochain démarrage : chaque liste prise en charge est terminée.',
+    'Aucune ligne ne reste pour le prochain démarrage : toutes les listes prises en charge sont terminées.',
   'cli.left.only': 'Reste pour le prochain démarrage : {also}.',
-  'cli.intake.took': '{file} pris en charge comme liste {sheetId}.',
+  'cli.intake.took': '{file} pris en charge (liste {sheetId}).',
   'cli.intake.took-for':
-    '{file} pris en charge comme liste {sheetId} pour la connexion "{connection}".',
+    '{file} pris en charge (liste {sheetId}) pour la connexion « {connection} ».',
   'cli.intake.unreadable': '{file} est illisible : déplacé vers {folder}.',
   'cli.intake.recovered':
     '{count, plural, one {# prise en charge interrompue} other {# prises en charge interrompues}} par un arrêt précédent {count, plural, one {a été terminée} other {ont été terminées}}.',
   'cli.intake.stranded':
-    '{folder} était en file, mais Redis n’en a aucune trace (Redis a-t-il perdu ses données ?) : il n’y est pas touché. Vérifiez quelles lignes ont déjà une commande, puis redéposez la liste dans la boîte de réception.',
+    '{folder} était en file d’attente, mais Redis n’en a aucune trace (Redis a-t-il perdu ses données ?) : le dossier est laissé tel quel. Vérifiez quelles lignes ont déjà une commande, puis redéposez la liste dans le dossier inbox.',
   'cli.schedule':
-    'La planification "{name}" ({cron}) parcourt {dir}{connection, select, none {} other { pour la connexion "{connection}"}}{missing, select, yes {, qui n’existe pas (encore) : le parcours échoue tant qu’il n’existe pas} other {}}.',
+    'La planification « {name} » ({cron}) parcourt {dir}{connection, select, none {} other { pour la connexion « {connection} »}}{missing, select, yes {, qui n’existe pas (encore) : le parcours échoue tant qu’il n’existe pas} other {}}.',
   'cli.status-sync.off':
     'Les commandes ne sont pas relues selon une planification (STATUS_SYNC_CRON off) : `order-importer status` s’en charge.',
   'cli.status-sync.on':
-    'Les commandes des listes dont le rapport date des {days} derniers jours sont relues selon "{cron}" (STATUS_SYNC_CRON) dans le status.csv de chaque rapport.',
+    'Les commandes des listes dont le rapport date des {days} derniers jours sont relues selon « {cron} » (STATUS_SYNC_CRON) dans le status.csv de chaque rapport.',
   'cli.redis.private':
-    'Redis : un redis-server propre à l’adresse {url} (données sous DATA_DIR/redis, AOF activé).',
+    'Redis : un redis-server propre à order-importer, à l’adresse {url} (données sous DATA_DIR/redis, AOF activé).',
   'cli.redis.url':
-    'Redis : {url}{local, select, yes { (l’adresse locale par défaut ; définissez REDIS_URL pour en utiliser un autre)} other {}}.',
+    'Redis : {url}{local, select, yes { (le Redis local par défaut ; définissez REDIS_URL pour en utiliser un autre)} other {}}.',
   'cli.redis.forgetful':
-    '{where} {kind, select, none {ne garde rien sur disque (ni AOF, ni instantanés) : } snapshots {ne garde que des instantanés{rules}, sans AOF : ce qui a été écrit depuis le dernier instantané est perdu lors d’un redémarrage ; } other {n’a pas d’AOF, et on ne peut pas lui demander s’il prend des instantanés (CONFIG est refusé) : s’il ne garde rien sur disque, }}un redémarrage fait perdre les imports en cours et le registre des doublons ; l’importateur arrête alors ce travail et refuse d’importer tant que `order-importer ledger rebuild` n’a pas reconstruit le registre à partir des rapports. Activez l’AOF (appendonly yes) pour les conserver.',
+    '{where} {kind, select, none {ne garde rien sur disque (ni AOF, ni instantanés) : } snapshots {ne garde que des instantanés{rules}, sans AOF : ce qui a été écrit depuis le dernier instantané est perdu lors d’un redémarrage ; } other {n’a pas d’AOF, et on ne peut pas lui demander s’il prend des instantanés (CONFIG est refusé) : s’il ne garde rien sur disque, }}un redémarrage fait perdre les importations en cours et le registre des doublons ; order-importer arrête alors ce travail et refuse d’importer tant que `order-importer ledger rebuild` n’a pas reconstruit le registre à partir des rapports. Activez l’AOF (appendonly yes) pour les conserver.',
   'cli.redis.at': 'Redis à l’adresse {url}',
   'cli.sandbox.banner':
-    '*** Aucune API_BASE_URL n’est définie : les commandes vont au SANDBOX INTÉGRÉ, pas à la société de contrôle. ***',
+    '*** Aucune API_BASE_URL n’est définie : les commandes sont envoyées à l’ENVIRONNEMENT DE TEST INTÉGRÉ, pas à la société de contrôle. ***',
   'cli.sandbox.where':
-    '*** Sandbox à l’adresse {url} (données sous DATA_DIR/sandbox). Définissez API_BASE_URL et API_TOKEN pour de vraies commandes. ***',
+    '*** Environnement de test à l’adresse {url} (données sous DATA_DIR/sandbox). Définissez API_BASE_URL et API_TOKEN pour passer de vraies commandes. ***',
   'cli.connection':
-    'Connexion "{name}" : commandes vers {sandbox, select, yes {le SANDBOX INTÉGRÉ ({host})} other {{host} ({url}), pas le sandbox intégré}}{mapping, select, none {} other { ; ses listes lues avec le mapping {mapping}}}.',
+    'Connexion « {name} » : commandes envoyées {sandbox, select, yes {à l’ENVIRONNEMENT DE TEST INTÉGRÉ ({host})} other {à {host} ({url}), pas à l’environnement de test intégré}}{mapping, select, none {} other { ; ses listes sont lues avec le fichier de correspondance {mapping}}}.',
   'cli.outage.away':
     '{what, select, api {L’API à l’adresse {url}} other {Redis à l’adresse {url}}} ne répond pas ({reason}) : {meanwhile, select, api_wait {on l’attend jusqu’à {seconds} s (API_WAIT_S)} rows {les lignes l’attendent et seront réessayées} other {le travail l’attend et reprend dès son retour}}.',
   'cli.outage.back':
     '{what, select, api {L’API à l’adresse {url}} other {Redis à l’adresse {url}}} répond à nouveau, après {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
-    'Redis est revenu sans ses données (il ne garde rien sur disque) : le travail de la connexion "{connection}" s’arrête, aucune commande n’est renvoyée, et les commandes dont la réponse s’est perdue sont mises de côté pour vérification. Lancez `order-importer ledger rebuild` avant d’importer à nouveau.',
+    'Redis est revenu sans ses données (il ne garde rien sur disque) : le travail de la connexion « {connection} » s’arrête, aucune commande n’est renvoyée, et les commandes dont la réponse s’est perdue sont mises de côté pour vérification. Lancez `order-importer ledger rebuild` avant d’importer à nouveau.',
 };

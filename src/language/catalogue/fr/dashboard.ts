@@ -8,7 +8,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.nav.queues': 'Files d’attente',
   'dashboard.nav.health': 'État du système',
   'dashboard.title': '{page} · order-importer',
-  'dashboard.unreachable': 'Impossible de joindre l’importateur :',
+  'dashboard.unreachable': 'Impossible de joindre order-importer :',
 
   'dashboard.overview.title': 'order-importer : listes importées',
   'dashboard.overview.heading': 'Listes importées',
@@ -20,15 +20,15 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.column.state': 'État',
   'dashboard.column.progress': 'Progression',
   'dashboard.column.created': 'Créées',
-  'dashboard.column.invalid': 'Non valides',
-  'dashboard.column.failed': 'Échouées',
+  'dashboard.column.invalid': 'Non valables',
+  'dashboard.column.failed': 'En échec',
   'dashboard.column.needsReview': 'À vérifier',
-  'dashboard.column.duplicate': 'En double',
+  'dashboard.column.duplicate': 'Doublons',
   'dashboard.column.duration': 'Durée',
   'dashboard.column.reportOrders': 'Rapport · commandes',
   'dashboard.column.connection': 'Connexion · API',
-  'dashboard.duplicateOf': 'même contenu que {sheet}',
-  'dashboard.sandbox': 'bac à sable',
+  'dashboard.duplicateOf': 'doublon de {sheet}',
+  'dashboard.sandbox': 'environnement de test',
   'dashboard.pace': '{rate} lignes/s',
   'dashboard.pace.left': '{rate} lignes/s · encore {left}',
   'dashboard.failedZip': 'failed/ (zip)',
@@ -44,19 +44,19 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.state.unreadable': 'illisible',
 
   'dashboard.status.created': 'créée',
-  'dashboard.status.invalid': 'non valide',
-  'dashboard.status.failed': 'échouée',
+  'dashboard.status.invalid': 'non valable',
+  'dashboard.status.failed': 'en échec',
   'dashboard.status.needsReview': 'à vérifier',
-  'dashboard.status.duplicate': 'en double',
+  'dashboard.status.duplicate': 'doublon',
   'dashboard.status.pending': 'en attente',
   'dashboard.status.all': 'toutes',
 
   'dashboard.notTaken.heading': 'Listes non prises en charge',
   'dashboard.notTaken.intro':
-    'Ces fichiers sont restés dans le dossier d’entrée. Corrigez ce qui est indiqué et déposez-les à nouveau.',
+    'Ces fichiers sont restés dans le dossier inbox. Corrigez ce qui est indiqué et déposez-les à nouveau.',
   'dashboard.notTaken.unreadable':
     'Les listes non prises en charge ne peuvent pas être lues pour l’instant : {reason}',
-  'dashboard.notTaken.seen': 'Vu',
+  'dashboard.notTaken.seen': 'Vu le',
   'dashboard.notTaken.file': 'Fichier',
   'dashboard.notTaken.why': 'Raison',
 
@@ -68,7 +68,7 @@ export const dashboard: Translation<typeof english> = {
     '{orders} dans {statuses, plural, one {# autre statut} other {# autres statuts}}',
   'dashboard.orders.nextInspection': 'prochain contrôle : {date}',
   'dashboard.orders.noneAhead': 'aucun contrôle prévu',
-  'dashboard.orders.checked': 'consulté : {time}',
+  'dashboard.orders.checked': 'mis à jour le {time}',
   'dashboard.orders.more': 'et {count} de plus',
   'dashboard.orders.notPlanned': 'pas encore planifié',
   'dashboard.orders.noInspector': 'pas encore de technicien',
@@ -94,9 +94,9 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.rows.notCounted': 'Ses lignes s’afficheront dès qu’elles seront comptées.',
   'dashboard.rows.noRows': 'Elle n’a aucune ligne à afficher.',
   'dashboard.rows.none':
-    '{status, select, created {Aucune ligne créée ici.} invalid {Aucune ligne non valide ici.} failed {Aucune ligne échouée ici.} needsReview {Aucune ligne à vérifier ici.} duplicate {Aucune ligne en double ici.} other {Aucune ligne ici.}}',
+    '{status, select, created {Aucune ligne créée ici.} invalid {Aucune ligne non valable ici.} failed {Aucune ligne en échec ici.} needsReview {Aucune ligne à vérifier ici.} duplicate {Aucun doublon ici.} other {Aucune ligne ici.}}',
   'dashboard.rows.range':
-    '{status, select, created {Lignes créées} invalid {Lignes non valides} failed {Lignes échouées} needsReview {Lignes à vérifier} duplicate {Lignes en double} other {Lignes}} {from} à {to} sur {matching}.',
+    '{status, select, created {Lignes créées} invalid {Lignes non valables} failed {Lignes en échec} needsReview {Lignes à vérifier} duplicate {Doublons} other {Lignes}} {from} à {to} sur {matching}.',
   'dashboard.rows.running':
     'Cette liste est encore en cours d’importation : ses lignes s’affichent ici à mesure qu’elles se terminent, avec l’adresse et le contact dès que le rapport est établi.',
   'dashboard.rows.partly':
@@ -131,16 +131,17 @@ export const dashboard: Translation<typeof english> = {
     'Cherchez une référence, une adresse ou un contact dans les derniers rapports.',
   'dashboard.search.unreadable':
     'Les rapports ne peuvent pas être parcourus pour l’instant : {reason}',
-  'dashboard.search.tooLong': 'une recherche est un seul texte de 100 caractères au plus.',
+  'dashboard.search.tooLong':
+    'la recherche doit tenir en un seul texte de 100 caractères au maximum.',
   'dashboard.search.busy':
     '{count, plural, one {# recherche est déjà en cours} other {# recherches sont déjà en cours}} ; réessayez dans quelques secondes.',
   'dashboard.search.searched':
     '{found, plural, =0 {Aucun résultat} one {# résultat} other {# résultats}} pour « {query} » dans {sheets, plural, one {# liste avec rapport} other {# listes avec rapport}}, {rows, plural, one {# ligne} other {# lignes}}{stopped, select, yes { ; {why}} other {}}.',
   'dashboard.search.stoppedSheets':
     'seules les {count} dernières listes avec rapport sont parcourues',
-  'dashboard.search.stoppedHits': 'arrêt à {count} lignes trouvées',
-  'dashboard.search.stoppedRows': 'arrêt après {count} lignes',
-  'dashboard.search.stoppedTime': 'arrêt après {seconds} s',
+  'dashboard.search.stoppedHits': 'recherche arrêtée à {count} lignes trouvées',
+  'dashboard.search.stoppedRows': 'recherche arrêtée après {count} lignes',
+  'dashboard.search.stoppedTime': 'recherche arrêtée après {seconds}\u00A0s',
   'dashboard.search.running':
     'Les listes encore en cours d’importation ({count}) seront parcourues dès que leur rapport sera établi.',
   'dashboard.search.unreadableReports':

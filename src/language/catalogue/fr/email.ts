@@ -5,7 +5,7 @@ import type { Translation } from '../translation.js';
 export const email: Translation<typeof english> = {
   'email.signature': '— order-importer',
   'email.connection':
-    'Connexion « {name} » ({sandbox, select, yes {le bac à sable intégré sur {host} : aucune vraie commande n’a été créée} other {{host}}}).',
+    'Connexion « {name} » ({sandbox, select, yes {l’environnement de test intégré sur {host} : aucune commande réelle n’a été passée} other {{host}}}).',
   'email.unnamed-sheet': 'une liste',
   'email.event': 'Événement {event}.',
   'email.next': 'Que faire maintenant :',
@@ -26,13 +26,14 @@ export const email: Translation<typeof english> = {
     '{count, plural, one {# ligne a échoué ou n’est pas valable : corrigez-la dans le dossier failed/ du rapport (la colonne error indique le problème) et redéposez ce dossier dans le dossier inbox.} other {# lignes ont échoué ou ne sont pas valables : corrigez-les dans le dossier failed/ du rapport (la colonne error indique le problème) et redéposez ce dossier dans le dossier inbox.}}',
   'email.done.review-next':
     '{count, plural, one {# ligne est à vérifier : la commande existe peut-être déjà. Consultez needs-review.csv avant de la renvoyer, pour qu’aucune commande ne soit créée deux fois.} other {# lignes sont à vérifier : ces commandes existent peut-être déjà. Consultez needs-review.csv avant de les renvoyer, pour qu’aucune commande ne soit créée deux fois.}}',
-  'email.done.nothing': 'Rien : chaque ligne a été créée ou était déjà importée.',
+  'email.done.nothing':
+    'Rien à faire : toutes les lignes ont été créées ou étaient déjà importées.',
   'email.done.report-in': 'Le rapport se trouve dans {folder}.',
   'email.done.attached':
-    'report.csv est en pièce jointe : une ligne pour chaque ligne de la liste.',
+    'Vous trouverez report.csv en pièce jointe : une ligne par ligne de la liste.',
   'email.done.not-attached': 'report.csv n’est pas en pièce jointe : {reason}.',
   'email.done.ids': 'Liste {sheetId}, événement {event}.',
-  'email.attach.no-folder': 'l’événement ne mentionne aucun dossier de rapport',
+  'email.attach.no-folder': 'l’événement n’indique aucun dossier de rapport',
   'email.attach.outside': 'son dossier {folder} ne se trouve pas dans REPORTS_DIR ({reportsDir})',
   'email.attach.not-file': '{path} n’est pas un fichier ordinaire',
   'email.attach.gone':
