@@ -96,7 +96,7 @@ describe('order-importer: the line, in the language of the command', () => {
     });
     expect(finished.code).toBe(1);
     expect(finished.stderr).toBe(
-      `order-importer: "concurrency" in ${config}: moet meer dan 0 zijn (opgegeven: 0).\n`,
+      `order-importer: “concurrency” in ${config}: moet meer dan 0 zijn (opgegeven: 0).\n`,
     );
   });
 

@@ -89,12 +89,12 @@ describe('import in Dutch and French', () => {
       commonEnv(join(dir, 'data'), { LANG: 'nl_BE.UTF-8' }),
     ).finished;
     expect(finished.code, finished.stderr).toBe(2);
-    expect(finished.stderr).toContain('de opdrachten gaan naar de INGEBOUWDE SANDBOX');
+    expect(finished.stderr).toContain('de opdrachten gaan naar de INGEBOUWDE TESTOMGEVING');
     expect(finished.stderr).toMatch(/In de wachtrij: \S*orders-nl\.csv als lijst \S+\./);
     expect(finished.stdout).toMatch(/lijst\s+rijen\s+aangemaakt\s+ongeldig\s+mislukt/);
     expect(finished.stdout).toContain('1 rij niet aangemaakt');
     expect(finished.stdout).toMatch(/rij 3 \(regel 4\)\s+referentie D-3\s+ongeldig/);
-    expect(finished.stdout).toMatch(/Verslag: \S+/);
+    expect(finished.stdout).toMatch(/Rapport: \S+/);
     expect(finished.stdout + finished.stderr).not.toMatch(/\b(Queued|Report|rows|not created)\b/);
   });
 
@@ -136,8 +136,8 @@ describe('watch in Dutch and French', () => {
   const cases = [
     {
       language: 'nl',
-      watching: /wordt in de gaten gehouden/,
-      done: /Klaar: orders-nl\.csv \(lijst \S+\): 2 aangemaakt, 1 ongeldig\. Verslag: /,
+      watching: /wordt opgevolgd/,
+      done: /Klaar: orders-nl\.csv \(lijst \S+\): 2 aangemaakt, 1 ongeldig\. Rapport: /,
       stopped: /Gestopt\./,
       write: (inbox: string) => writeDutchSheet(join(inbox, 'agency')),
     },

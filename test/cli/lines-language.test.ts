@@ -31,7 +31,7 @@ describe('a done line', () => {
 
   it('in Dutch, its counts grouped as Flemings write them', () => {
     expect(doneLine(done, show, 'http://x/sheets/S1', nl)).toBe(
-      'Klaar: orders.csv (lijst S1): 1.234 aangemaakt, 1 ongeldig, 2 na te kijken. Verslag: reports/orders-S1/ — zie http://x/sheets/S1',
+      'Klaar: orders.csv (lijst S1): 1.234 aangemaakt, 1 ongeldig, 2 na te kijken. Rapport: reports/orders-S1/ — zie http://x/sheets/S1',
     );
   });
 
@@ -55,7 +55,7 @@ describe('what a stop leaves', () => {
       '1 row left for the next start (in 1 sheet), and 2 sheets not read far enough to count and the report of 1 sheet.',
     );
     expect(leftOverLine(left, nl)).toBe(
-      '1 rij blijft over voor de volgende start (in 1 lijst), en 2 lijsten nog niet ver genoeg gelezen om te tellen en het verslag van 1 lijst.',
+      '1 rij blijft over voor de volgende start (in 1 lijst), en 2 lijsten waarvan de rijen nog niet geteld zijn en het rapport van 1 lijst.',
     );
     expect(leftOverLine({ ...left, uncounted: 0, unreported: 0, rows: 2 }, fr)).toBe(
       '2 lignes restent pour le prochain démarrage (dans 1 liste).',
@@ -101,7 +101,7 @@ describe("import's summary", () => {
       return text;
     };
     expect(written(nl)).toContain('lijst      rijen  aangemaakt  ongeldig');
-    expect(written(nl)).toContain('Verslag: reports/lijst-S1');
+    expect(written(nl)).toContain('Rapport: reports/lijst-S1');
     expect(written(fr)).toContain('liste      lignes  créée  non valable  en échec');
     expect(written(en)).toContain(
       'sheet      rows  created  invalid  failed  needs-review  duplicate',
@@ -110,7 +110,7 @@ describe("import's summary", () => {
 
   it("the sandbox's planning, in Dutch", () => {
     expect(planningHint(30, nl)).toBe(
-      'De sandbox plant deze opdrachten in 30 s nadat ze aangemaakt zijn: voer daarna `order-importer status` uit om de datums en keurders te zien.\n',
+      'De testomgeving plant deze opdrachten 30 s na het aanmaken in: voer daarna `order-importer status` uit om de datums en keurders te zien.\n',
     );
   });
 });

@@ -99,7 +99,7 @@ describe('the dashboard in Dutch and French', () => {
     const answer = await page.goto(`${dashboard.url}/`);
     expect(answer?.headers()['content-language']).toBe('nl');
     expect(await lang(page)).toBe('nl');
-    expect(await page.locator('h1').textContent()).toBe('Ingelezen lijsten');
+    expect(await page.locator('h1').textContent()).toBe('Lijsten');
     expect(await page.locator('th').allTextContents()).toContain('Na te kijken');
     expect(await page.locator('tr[data-sheet-id="gent"] .state').textContent()).toBe('klaar');
     // The cancelled order's date is no inspection ahead.

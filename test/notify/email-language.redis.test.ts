@@ -208,12 +208,12 @@ describe('sheet.done', () => {
       'nl',
       'Huurders Gent.csv: 1.231 aangemaakt, 1 ongeldig, 1 mislukt, 1 na te kijken (actie nodig)',
       [
-        'De lijst Huurders Gent.csv is ingelezen: 1.234 rijen, 1.231 aangemaakt, 1 ongeldig, 1 mislukt, 1 na te kijken.',
+        'De lijst Huurders Gent.csv is geïmporteerd: 1.234 rijen, 1.231 aangemaakt, 1 ongeldig, 1 mislukt, 1 na te kijken.',
         'Wat u nu moet doen:',
         '- 2 rijen zijn mislukt of ongeldig: verbeter ze in de map failed/ van het rapport',
         '- 1 rij moet nagekeken worden: misschien bestaat de opdracht al.',
-        'report.csv zit in bijlage: één lijn per rij van de lijst.',
-        'Verbinding “gent” (de ingebouwde sandbox op ',
+        'report.csv zit in bijlage: één regel per rij van de lijst.',
+        'Verbinding “gent” (de ingebouwde testomgeving op ',
       ],
     ],
     [
@@ -364,7 +364,7 @@ describe('an office whose connection names its language', () => {
     const done = await mailWhose((subject) => subject.startsWith('huurders.csv'));
     expect(subjectOf(done.raw)).toBe('huurders.csv: 2 aangemaakt, 1 ongeldig (actie nodig)');
     expect(textOf(done.raw)).toContain(
-      'De lijst huurders.csv is ingelezen: 3 rijen, 2 aangemaakt, 1 ongeldig.',
+      'De lijst huurders.csv is geïmporteerd: 3 rijen, 2 aangemaakt, 1 ongeldig.',
     );
 
     // One order planned, one the API no longer has.

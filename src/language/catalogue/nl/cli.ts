@@ -12,13 +12,13 @@ export const cli: Translation<typeof english> = {
   'cli.error.config.invalid.not-object':
     '--config {file} moet een JSON-object met instellingen bevatten.',
   'cli.error.config.invalid.unknown':
-    '--config {file}: onbekende instelling {unknown}; mogelijk zijn: {known}.',
+    '--config {file}: onbekende instelling {unknown}; bekende instellingen: {known}.',
   'cli.error.config.invalid.setting':
-    '{from, select, file {"{setting}" in {file}} other {{source}}}: {at}{issue, select, required {is verplicht} type {moet {expected, select, number {een getal} int {een geheel getal} string {tekst} boolean {true of false} array {een lijst} object {een object} other {een {expected}}} zijn} empty {mag niet leeg zijn} at_least {moet minstens {limit} zijn} more_than {moet meer dan {limit} zijn} at_most {mag hoogstens {limit} zijn} less_than {moet minder dan {limit} zijn} one_of {moet een van deze zijn: {choices}} url {moet een URL zijn} other {{why}}} (opgegeven: {got}).',
+    '{from, select, file {“{setting}” in {file}} other {{source}}}: {at}{issue, select, required {is verplicht} type {moet {expected, select, number {een getal} int {een geheel getal} string {tekst} boolean {true of false} array {een reeks} object {een object} other {een {expected}}} zijn} empty {mag niet leeg zijn} at_least {moet minstens {limit} zijn} more_than {moet meer dan {limit} zijn} at_most {mag hoogstens {limit} zijn} less_than {moet minder dan {limit} zijn} one_of {moet een van deze waarden zijn: {choices}} url {moet een URL zijn} other {{why}}} (opgegeven: {got}).',
   'cli.error.api.token-missing':
     'API_BASE_URL is ingesteld, maar er is geen token: stel API_TOKEN of API_TOKEN_FILE in.',
   'cli.error.api.token-refused':
-    'De API op {url} weigert het token ({reason}): controleer {connection, select, none {API_TOKEN / API_TOKEN_FILE} other {het tokenbestand van verbinding "{connection}" ({file})}}.',
+    'De API op {url} weigert het token ({reason}): controleer {connection, select, none {API_TOKEN / API_TOKEN_FILE} other {het tokenbestand van verbinding “{connection}” ({file})}}.',
   'cli.error.api.unusable': 'De API op {url} is niet bruikbaar: {reason}',
   'cli.error.api.no-answer':
     'De API op {url} heeft binnen {seconds} s (API_WAIT_S) niet geantwoord: {reason} Controleer of ze draait en of API_BASE_URL juist is, of verhoog API_WAIT_S.',
@@ -33,38 +33,38 @@ export const cli: Translation<typeof english> = {
   'cli.error.redis.no-answer':
     'Redis op {url} antwoordt al {seconds} s niet (REDIS_WAIT_S): de import stopt. Start dezelfde import opnieuw zodra Redis terug is: hij gaat verder waar hij gestopt is.',
   'cli.error.redis.data-lost':
-    'Redis op {url} is zijn gegevens kwijt (lijst {sheetId} is niet meer gekend: Redis is herstart zonder AOF, of de sleutels zijn gewist): de import stopt. Opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet en nooit opnieuw verstuurd. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert, zodat de bestaande opdrachten als dubbel herkend worden en er geen tweede opdrachten bij komen.',
+    'Redis op {url} is zijn gegevens kwijt (lijst {sheetId} is niet meer gekend: Redis is opnieuw opgestart zonder AOF, of de sleutels zijn gewist): de import stopt. Opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet en nooit opnieuw verstuurd. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert, zodat de bestaande opdrachten als dubbel herkend worden en er geen tweede opdrachten bij komen.',
 
   'cli.status':
-    '{status, select, created {aangemaakt} duplicate {dubbel} invalid {ongeldig} failed {mislukt} needs_review {na te kijken} pending {bezig} other {{status}}}',
+    '{status, select, created {aangemaakt} duplicate {dubbel} invalid {ongeldig} failed {mislukt} needs_review {na te kijken} pending {in behandeling} other {{status}}}',
   'cli.status.count':
-    '{count, plural, other {#}} {status, select, created {aangemaakt} duplicate {dubbel} invalid {ongeldig} failed {mislukt} needs_review {na te kijken} pending {bezig} other {{status}}}',
+    '{count, plural, other {#}} {status, select, created {aangemaakt} duplicate {dubbel} invalid {ongeldig} failed {mislukt} needs_review {na te kijken} pending {in behandeling} other {{status}}}',
   'cli.row': 'rij {row}',
   'cli.row.line': 'rij {row} (regel {line})',
   'cli.row.reference': 'referentie {reference}',
   'cli.row.order': '(opdracht {order})',
 
   'cli.import.queued':
-    '{resumed, select, yes {Verder met} other {In de wachtrij:}} {sheet} als lijst {sheetId}.',
+    '{resumed, select, yes {Hervat:} other {In de wachtrij:}} {sheet} als lijst {sheetId}.',
   'cli.import.queued-awaits':
-    '{resumed, select, yes {Verder met} other {In de wachtrij:}} {sheet} als lijst {sheetId}: dezelfde inhoud wordt al geïmporteerd als lijst {other} van gegevensmap {dataDir} (installatie {installation}); deze lijst wacht tot die import klaar is, door de workers van die map, en meldt haar rijen dan als dubbel.',
+    '{resumed, select, yes {Hervat:} other {In de wachtrij:}} {sheet} als lijst {sheetId}: dezelfde inhoud wordt al geïmporteerd als lijst {other} van gegevensmap {dataDir} (installatie {installation}); deze lijst wacht tot de workers van die map die import afgewerkt hebben, en meldt haar rijen dan als dubbel.',
   'cli.import.no-workers':
-    'Geen workers in dit proces (--no-workers): er wordt gewacht op `order-importer worker`-processen met {connection, select, none {dezelfde API_BASE_URL en hetzelfde token} other {de verbinding "{connection}" in hun configuratiebestand}} (verbinding {id}, {url}) en deze gegevensmap {dataDir} (installatie {installation}), waar de kopieën van de lijsten staan; workers van andere verbindingen of gegevensmappen laten deze rijen liggen.',
+    'Geen workers in dit proces (--no-workers): er wordt gewacht op `order-importer worker`-processen met {connection, select, none {dezelfde API_BASE_URL en hetzelfde token} other {de verbinding “{connection}” in hun configuratiebestand}} (verbinding {id}, {url}) en deze gegevensmap {dataDir} (installatie {installation}), waar de kopieën van de lijsten staan; workers van andere verbindingen of gegevensmappen laten deze rijen liggen.',
   'cli.import.interrupted':
-    'Onderbroken: de rijen die onderweg zijn, worden afgewerkt; start dezelfde import opnieuw om de rest te hervatten.',
+    'Onderbroken: de rijen die al bezig zijn, worden nog afgewerkt; start dezelfde import opnieuw om de rest te hervatten.',
   'cli.import.planning':
-    'De sandbox plant deze opdrachten in {seconds} s nadat ze aangemaakt zijn: voer daarna `order-importer status` uit om de datums en keurders te zien.',
+    'De testomgeving plant deze opdrachten {seconds} s na het aanmaken in: voer daarna `order-importer status` uit om de datums en keurders te zien.',
   'cli.import.notifications-waiting':
     'Wachten tot {count, plural, one {# melding} other {# meldingen}} bezorgd {count, plural, one {is} other {zijn}}…',
   'cli.import.notifications-left':
-    '{count, plural, one {# melding is} other {# meldingen zijn}} nog niet bezorgd (de ontvanger is weg of druk bezet): ze blijven in de wachtrij, en de volgende `order-importer watch` of `worker` op deze Redis bezorgt ze.',
+    '{count, plural, one {# melding is} other {# meldingen zijn}} nog niet bezorgd (de ontvanger is onbereikbaar of overbelast): ze blijven in de wachtrij, en de volgende `order-importer watch` of `worker` op deze Redis bezorgt ze.',
   'cli.summary.sheet': 'lijst',
   'cli.summary.rows': 'rijen',
   'cli.summary.unreadable': '{sheet}: kan niet gelezen worden: {error}',
   'cli.summary.duplicate':
     '{sheet}: al eerder geïmporteerd als lijst {other}; er is niets opnieuw verstuurd.',
   'cli.summary.warning': '{sheet}: let op: {warning}',
-  'cli.summary.report': 'Verslag: {dir}',
+  'cli.summary.report': 'Rapport: {dir}',
   'cli.reasons.head': '{count, plural, one {# rij} other {# rijen}} niet aangemaakt',
   'cli.reasons.unreadable':
     '{file} kan niet gelezen worden ({code}): de redenen worden niet getoond.',
@@ -92,71 +92,71 @@ export const cli: Translation<typeof english> = {
   'cli.done.unreadable':
     'Klaar: {name} (lijst {sheetId}): de lijst kan niet gelezen worden: {error}',
   'cli.done.no-rows': 'geen rijen',
-  'cli.done.report': 'Verslag: {dir}/',
+  'cli.done.report': 'Rapport: {dir}/',
   'cli.done.see': '— zie {page}',
   'cli.watch.sandbox':
-    'De opdrachten gaan naar de ingebouwde sandbox op {url}, niet naar de keuringsfirma.',
-  'cli.watch.api': 'De opdrachten gaan naar de API op {url} (verbinding "{name}").',
+    'De opdrachten gaan naar de ingebouwde testomgeving op {url}, niet naar de keuringsfirma.',
+  'cli.watch.api': 'De opdrachten gaan naar de API op {url} (verbinding “{name}”).',
   'cli.watch.watching':
-    'Map {inbox} wordt in de gaten gehouden{polling, select, yes { (elke seconde nagekeken)} other {}}: zet er een lijst in (met haar documenten).',
+    'De map {inbox} wordt opgevolgd{polling, select, yes { (elke seconde nagekeken)} other {}}: zet er een lijst in (met haar bijlagen).',
   'cli.watch.watching-offices':
-    'Map {inbox} wordt in de gaten gehouden{polling, select, yes { (elke seconde nagekeken)} other {}}: zet een lijst (met haar documenten) in de submap van haar kantoor ({offices}); een lijst op een andere plaats wordt niet opgenomen.',
-  'cli.watch.office-inbox': '{folder}/ voor "{name}"',
+    'De map {inbox} wordt opgevolgd{polling, select, yes { (elke seconde nagekeken)} other {}}: zet een lijst (met haar bijlagen) in de submap van haar kantoor ({offices}); een lijst op een andere plaats wordt niet opgenomen.',
+  'cli.watch.office-inbox': '{folder}/ voor “{name}”',
   'cli.watch.mapping-every': 'Elke lijst wordt gelezen met de mapping {file}.',
   'cli.watch.mapping-config':
     'Lijsten zonder mapping.json ernaast{connections, select, yes { of zonder mapping van hun verbinding} other {}} worden gelezen met de mapping {file}.',
-  'cli.watch.reports': 'De verslagen komen in {dir}.',
+  'cli.watch.reports': 'De rapporten komen in {dir}.',
   'cli.dashboard.url': 'Dashboard: {url}/  (wachtrijen: {url}/queues)',
   'cli.dashboard.hosts':
     'Het dashboard antwoordt alleen op de hostnamen {hosts}{advice, select, yes {: voeg de namen waarmee het bereikt wordt toe aan DASHBOARD_HOSTS} other {}}.',
-  'cli.stop-hint': 'Stoppen met Ctrl+C.',
+  'cli.stop-hint': 'Druk op Ctrl+C om te stoppen.',
   'cli.stopped': 'Gestopt.',
   'cli.watch.stopping':
-    '{signal}: er worden geen lijsten meer opgenomen; de rijen die onderweg zijn, worden afgewerkt (nogmaals Ctrl+C om meteen te stoppen)…',
+    '{signal}: er worden geen lijsten meer opgenomen; de rijen die al bezig zijn, worden nog afgewerkt (druk nogmaals op Ctrl+C om meteen te stoppen)…',
   'cli.watch.stop-now':
-    'Er wordt nu gestopt; de rijen die onderweg waren, gaan bij de volgende start verder vanaf hun laatst vastgelegde stap.',
+    'De importer stopt nu; de rijen die bezig waren, gaan bij de volgende start verder vanaf hun laatst bewaarde stap.',
   'cli.left.unknown':
-    'Wat overblijft, kon niet geteld worden (Redis antwoordde niet); de volgende start hervat het.',
+    'Wat nog overblijft, kon niet geteld worden (Redis antwoordde niet); het wordt hervat bij de volgende start.',
   'cli.left.rows':
     '{rows, plural, one {# rij blijft} other {# rijen blijven}} over voor de volgende start (in {sheets, plural, one {# lijst} other {# lijsten}}).',
   'cli.left.rows-also':
     '{rows, plural, one {# rij blijft} other {# rijen blijven}} over voor de volgende start (in {sheets, plural, one {# lijst} other {# lijsten}}), en {also}.',
   'cli.left.uncounted':
-    '{count, plural, one {# lijst} other {# lijsten}} nog niet ver genoeg gelezen om te tellen',
-  'cli.left.unreported': 'het verslag van {count, plural, one {# lijst} other {# lijsten}}',
+    '{count, plural, one {# lijst} other {# lijsten}} waarvan de rijen nog niet geteld zijn',
+  'cli.left.unreported': 'het rapport van {count, plural, one {# lijst} other {# lijsten}}',
   'cli.left.none':
     'Er blijven geen rijen over voor de volgende start: elke opgenomen lijst is klaar.',
-  'cli.left.only': 'Over voor de volgende start: {also}.',
+  'cli.left.only': 'Blijft over voor de volgende start: {also}.',
   'cli.intake.took': '{file} opgenomen als lijst {sheetId}.',
-  'cli.intake.took-for': '{file} opgenomen als lijst {sheetId} voor verbinding "{connection}".',
+  'cli.intake.took-for': '{file} opgenomen als lijst {sheetId} voor verbinding “{connection}”.',
   'cli.intake.unreadable': '{file} kan niet gelezen worden: verplaatst naar {folder}.',
   'cli.intake.recovered':
-    '{count, plural, one {# opname} other {# opnames}} die door een eerdere stop onderbroken {count, plural, one {werd, is} other {werden, zijn}} afgewerkt.',
+    'Afgewerkt: de opname van {count, plural, one {# lijst} other {# lijsten}}, die door een eerdere stop onderbroken werd.',
   'cli.intake.stranded':
     '{folder} stond in de wachtrij, maar Redis weet er niets van (is Redis zijn gegevens kwijt?): de map blijft onaangeroerd. Kijk na welke rijen al een opdracht hebben en zet de lijst dan opnieuw in de inbox.',
   'cli.schedule':
-    'Planning "{name}" ({cron}) doorzoekt {dir}{connection, select, none {} other { voor verbinding "{connection}"}}{missing, select, yes {, die er (nog) niet is: het doorzoeken mislukt tot ze er is} other {}}.',
+    'Planning “{name}” ({cron}) doorzoekt {dir}{connection, select, none {} other { voor verbinding “{connection}”}}{missing, select, yes {, die er (nog) niet is: het doorzoeken mislukt tot ze er is} other {}}.',
   'cli.status-sync.off':
-    'De opdrachten worden niet volgens een planning teruggelezen (STATUS_SYNC_CRON off): `order-importer status` doet dat.',
+    'De status van de opdrachten wordt niet volgens een planning opgevraagd (STATUS_SYNC_CRON off): gebruik daarvoor `order-importer status`.',
   'cli.status-sync.on':
-    'De opdrachten van de lijsten met een verslag van de laatste {days} dagen worden teruggelezen volgens "{cron}" (STATUS_SYNC_CRON), in de status.csv van elk verslag.',
+    'Volgens “{cron}” (STATUS_SYNC_CRON) wordt de status opgevraagd van de opdrachten van de lijsten met een rapport van de laatste {days} dagen; hij komt in de status.csv van elk rapport.',
   'cli.redis.private':
     'Redis: een eigen redis-server op {url} (gegevens onder DATA_DIR/redis, AOF aan).',
   'cli.redis.url':
     'Redis: {url}{local, select, yes { (de lokale standaard; stel REDIS_URL in om een andere te gebruiken)} other {}}.',
   'cli.redis.forgetful':
-    '{where} {kind, select, none {bewaart niets op schijf (geen AOF, geen snapshots): } snapshots {bewaart alleen snapshots{rules}, geen AOF: wat sinds de laatste snapshot geschreven is, gaat bij een herstart verloren; } other {heeft geen AOF, en of hij snapshots neemt, kan niet gevraagd worden (CONFIG wordt geweigerd): als hij niets op schijf bewaart, }}verliest een herstart de lopende imports en het register van dubbels; de importer stopt dat werk dan en weigert te importeren tot `order-importer ledger rebuild` het register opnieuw heeft opgebouwd uit de verslagen. Zet AOF aan (appendonly yes) om ze te bewaren.',
+    '{where} {kind, select, none {bewaart niets op schijf (geen AOF, geen snapshots): } snapshots {bewaart alleen snapshots{rules}, geen AOF: wat sinds de laatste snapshot geschreven is, gaat bij een herstart verloren; } other {heeft geen AOF, en of hij snapshots neemt, kan niet gevraagd worden (CONFIG wordt geweigerd): als hij niets op schijf bewaart, }}verliest een herstart de lopende imports en het register van dubbels; de importer stopt dat werk dan en weigert te importeren tot `order-importer ledger rebuild` het register opnieuw heeft opgebouwd uit de rapporten. Zet AOF aan (appendonly yes) om ze te bewaren.',
   'cli.redis.at': 'Redis op {url}',
   'cli.sandbox.banner':
-    '*** Er is geen API_BASE_URL ingesteld: de opdrachten gaan naar de INGEBOUWDE SANDBOX, niet naar de keuringsfirma. ***',
+    '*** Er is geen API_BASE_URL ingesteld: de opdrachten gaan naar de INGEBOUWDE TESTOMGEVING, niet naar de keuringsfirma. ***',
   'cli.sandbox.where':
-    '*** Sandbox op {url} (gegevens onder DATA_DIR/sandbox). Stel API_BASE_URL en API_TOKEN in voor echte opdrachten. ***',
+    '*** Testomgeving op {url} (gegevens onder DATA_DIR/sandbox). Stel API_BASE_URL en API_TOKEN in voor echte opdrachten. ***',
   'cli.connection':
-    'Verbinding "{name}": opdrachten naar {sandbox, select, yes {de INGEBOUWDE SANDBOX ({host})} other {{host} ({url}), niet de ingebouwde sandbox}}{mapping, select, none {} other {; haar lijsten gelezen met mapping {mapping}}}.',
+    'Verbinding “{name}”: opdrachten naar {sandbox, select, yes {de INGEBOUWDE TESTOMGEVING ({host})} other {{host} ({url}), niet de ingebouwde testomgeving}}{mapping, select, none {} other {; haar lijsten gelezen met mapping {mapping}}}.',
   'cli.outage.away':
-    '{what, select, api {De API op {url}} other {Redis op {url}}} antwoordt niet ({reason}): {meanwhile, select, api_wait {er wordt tot {seconds} s op gewacht (API_WAIT_S)} rows {de rijen wachten erop en worden opnieuw geprobeerd} other {het werk wacht erop en gaat verder zodra het terug is}}.',
+    '{what, select, api {De API op {url}} other {Redis op {url}}} antwoordt niet ({reason}): {meanwhile, select, api_wait {er wordt tot {seconds} s op gewacht (API_WAIT_S)} rows {de rijen wachten erop en worden opnieuw geprobeerd} other {het werk wacht erop en gaat verder zodra die weer antwoordt}}.',
   'cli.outage.back':
     '{what, select, api {De API op {url}} other {Redis op {url}}} antwoordt weer, na {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
-    'Redis is terug zonder zijn gegevens (hij bewaart niets op schijf): het werk van verbinding "{connection}" stopt, er wordt geen opdracht opnieuw verstuurd, en opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert.',
+    'Redis is terug, maar zonder zijn gegevens (hij bewaart niets op schijf): het werk van verbinding “{connection}” stopt, er wordt geen opdracht opnieuw verstuurd, en opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert.',
 };

@@ -10,8 +10,8 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.title': '{page} · order-importer',
   'dashboard.unreachable': 'De importer is niet bereikbaar:',
 
-  'dashboard.overview.title': 'order-importer: ingelezen lijsten',
-  'dashboard.overview.heading': 'Ingelezen lijsten',
+  'dashboard.overview.title': 'order-importer: lijsten',
+  'dashboard.overview.heading': 'Lijsten',
   'dashboard.overview.updated':
     '{count, plural, one {# lijst} other {# lijsten}}, bijgewerkt: {time}',
   'dashboard.overview.unreadable': 'De lijsten kunnen nu niet gelezen worden: {reason}',
@@ -48,17 +48,17 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.status.failed': 'mislukt',
   'dashboard.status.needsReview': 'na te kijken',
   'dashboard.status.duplicate': 'dubbel',
-  'dashboard.status.pending': 'nog niet klaar',
+  'dashboard.status.pending': 'in behandeling',
   'dashboard.status.all': 'alle',
 
   'dashboard.notTaken.heading': 'Niet opgenomen lijsten',
   'dashboard.notTaken.intro':
-    'Deze bestanden zijn in de invoermap blijven staan. Los op wat erbij vermeld staat en zet ze er opnieuw in.',
+    'Deze bestanden zijn in de inbox blijven staan. Los het vermelde probleem op en zet ze er opnieuw in.',
   'dashboard.notTaken.unreadable':
     'De niet opgenomen lijsten kunnen nu niet gelezen worden: {reason}',
-  'dashboard.notTaken.seen': 'Gezien',
+  'dashboard.notTaken.seen': 'Gezien op',
   'dashboard.notTaken.file': 'Bestand',
-  'dashboard.notTaken.why': 'Waarom',
+  'dashboard.notTaken.why': 'Reden',
 
   'dashboard.orders.unreadable': 'status.csv kon niet gelezen worden: {reason}',
   'dashboard.orders.none': 'geen opdrachten',
@@ -81,8 +81,8 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.fact.rowsEnded': '{ended} van {total} afgewerkt',
   'dashboard.fact.sameContent': 'Zelfde inhoud als',
   'dashboard.fact.workedBy': 'Verwerkt door',
-  'dashboard.fact.workers': 'de workers van datamap {folder} (installatie {installation})',
-  'dashboard.fact.workersOf': 'de workers van de datamap (installatie {installation})',
+  'dashboard.fact.workers': 'de workers van gegevensmap {folder} (installatie {installation})',
+  'dashboard.fact.workersOf': 'de workers van de gegevensmap (installatie {installation})',
   'dashboard.fact.report': 'Rapport',
   'dashboard.fact.orders': 'Opdrachten',
   'dashboard.sheet.unreadable': 'Deze lijst kon niet gelezen worden: {reason}',
@@ -97,7 +97,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.rows.range':
     '{status, select, created {Aangemaakte rijen} invalid {Ongeldige rijen} failed {Mislukte rijen} needsReview {Na te kijken rijen} duplicate {Dubbele rijen} other {Rijen}} {from}–{to} van {matching}.',
   'dashboard.rows.running':
-    'Deze lijst wordt nog ingelezen: de rijen verschijnen hier zodra ze afgewerkt zijn, met adres en contactpersoon zodra het rapport klaar is.',
+    'Deze lijst wordt nog geïmporteerd: de rijen verschijnen hier zodra ze afgewerkt zijn, met adres en contactpersoon zodra het rapport klaar is.',
   'dashboard.rows.partly':
     'Voor deze status zijn nog maar {looked} van de {ended} afgewerkte rijen doorzocht; het rapport bevat ze straks allemaal.',
   'dashboard.rows.firstRow': 'eerste rij {row}',
@@ -116,7 +116,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.head.orderStatus': 'Status opdracht',
   'dashboard.head.sheet': 'Lijst',
   'dashboard.unknownSheet.heading': 'Lijst niet gevonden',
-  'dashboard.unknownSheet.text': 'Geen enkele lijst heeft hier het id “{id}”.',
+  'dashboard.unknownSheet.text': 'Er is hier geen lijst met id “{id}”.',
   'dashboard.unknownSheet.back': 'Alle lijsten',
   'dashboard.badQuery.heading': 'Geen pagina van deze lijst',
   'dashboard.badQuery.text':
@@ -129,18 +129,18 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.search.intro':
     'Zoek een referentie, een adres of een contactpersoon in de recentste rapporten.',
   'dashboard.search.unreadable': 'De rapporten kunnen nu niet doorzocht worden: {reason}',
-  'dashboard.search.tooLong': 'een zoekopdracht is één tekst van hoogstens 100 tekens.',
+  'dashboard.search.tooLong': 'een zoekterm is één tekst van hoogstens 100 tekens.',
   'dashboard.search.busy':
-    '{count, plural, one {Er loopt al # zoekopdracht} other {Er lopen al # zoekopdrachten}}; probeer het over enkele seconden opnieuw.',
+    '{count, plural, one {Er loopt al # zoekactie} other {Er lopen al # zoekacties}}; probeer het over enkele seconden opnieuw.',
   'dashboard.search.searched':
-    '{found, plural, =0 {Niets gevonden} other {# gevonden}} voor “{query}” in {sheets, plural, one {# gerapporteerde lijst} other {# gerapporteerde lijsten}}, {rows, plural, one {# rij} other {# rijen}}{stopped, select, yes {; {why}} other {}}.',
+    '{found, plural, =0 {Niets gevonden} other {# gevonden}} voor “{query}” in {sheets, plural, one {# lijst met een rapport} other {# lijsten met een rapport}}, {rows, plural, one {# rij} other {# rijen}}{stopped, select, yes {; {why}} other {}}.',
   'dashboard.search.stoppedSheets':
-    'enkel de laatste {count} gerapporteerde lijsten worden doorzocht',
+    'enkel de laatste {count} lijsten met een rapport worden doorzocht',
   'dashboard.search.stoppedHits': 'gestopt bij {count} gevonden rijen',
   'dashboard.search.stoppedRows': 'gestopt na {count} rijen',
   'dashboard.search.stoppedTime': 'gestopt na {seconds} s',
   'dashboard.search.running':
-    'Lijsten die nog ingelezen worden ({count}), worden doorzocht zodra hun rapport klaar is.',
+    'Lijsten die nog geïmporteerd worden ({count}), worden doorzocht zodra hun rapport klaar is.',
   'dashboard.search.unreadableReports':
     'Het rapport van {names} kon niet tot het einde gelezen worden (gewijzigd op de schijf nadat het geschreven werd?).',
 
