@@ -8,6 +8,7 @@ import { type ColumnMapping, fieldOf, parseMapping, quoted } from './columns.js'
 import { lookalikeField } from './header-hints.js';
 import { Invalid, normaliseEnum, normaliseFlag, squash } from './normalise.js';
 import { UserError } from '../errors.js';
+import { wordsFor } from '../language/words.js';
 
 /** Where a mapping was found, first found wins: `--mapping`, beside the sheet, connection, config. */
 export type MappingKind = 'flag' | 'beside' | 'connection' | 'config';
@@ -161,7 +162,7 @@ function synonymField(name: string, where: string): SynonymField {
   );
 }
 
-const NOT_A_VALUE = new Invalid('must be text');
+const NOT_A_VALUE = new Invalid('rows.value.notText');
 
 function parseWords(
   field: SynonymField,
@@ -192,7 +193,7 @@ function parseWords(
     if (value instanceof Invalid) {
       throw new UserError(
         'mapping.invalid',
-        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.message}.`,
+        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.text(wordsFor('en'))}.`,
       );
     }
     const earlier = synonyms.get(key);

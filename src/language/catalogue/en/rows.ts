@@ -1,4 +1,84 @@
-/** What a person reads in English: rows. The key set of every language's rows.ts. */
+/**
+ * What a person reads in English: rows. The key set of every language's rows.ts.
+ *
+ * A row's problem names its column as the sheet names it (`{column}`: the sheet's own header, or
+ * the field's API name when the sheet has no such column) and says what to write there.
+ */
 export const rows = {
   'rows.line': 'line {line}',
+
+  // A required field the row lacks; `{hint}` is empty, or a `rows.hint.column` text.
+  'rows.required.property_type':
+    '{column} is required: the kind of property, e.g. "Rijwoning / Duplex"{hint}.',
+  'rows.required.address1': '{column} is required: the street of the property{hint}.',
+  'rows.required.address2':
+    '{column} is required: the house number (and bus number) of the property{hint}.',
+  'rows.required.city': '{column} is required: the city of the property{hint}.',
+  'rows.required.postal_code': '{column} is required: the postal code of the property{hint}.',
+  'rows.required.contact_name': '{column} is required: the name of the contact person{hint}.',
+  'rows.required.contact_language':
+    '{column} is required: the language of the contact person: nl, en or fr{hint}.',
+  'rows.required.invoice_to':
+    '{column} is required: who receives the invoice: tenant, salesman or other{hint}.',
+  'rows.required.is_contact_owner':
+    '{column} is required: who the contact person is: contact, yes or other{hint}.',
+  'rows.required.order_products':
+    '{column} is required: the products to order, e.g. EPC|ELEC-1.1{hint}.',
+  // `{flag}`: the column of the field that says there is no such address.
+  'rows.required.contact_email':
+    '{column} is required: the e-mail address of the contact person; if there is none, set {flag} to yes.',
+  'rows.required.inv_mail':
+    '{column} is required: the e-mail address for the invoice; if there is none, set {flag} to yes.',
+  // What a row lacking a field is told of an unknown column that looks like it.
+  'rows.hint.column': '; if the column "{column}" holds it, {advice}',
+  // The mapping to write for look-alike columns: `{entries}` is JSON, `{target}` a file.
+  'rows.advice.add': 'add {entries} to {target}',
+  'rows.advice.addToColumns': 'add {entries} to "columns" in {target}',
+  'rows.advice.besideSheet': 'a mapping.json beside the sheet',
+
+  // A product that needs a field of its own: `{id}` as the sheet writes it, `{product}` its name.
+  'rows.conditional.breaker_boxes':
+    '{column} is required because {id} ("{product}") is an electrical inspection: give the number of breaker boxes.',
+  'rows.conditional.units':
+    '{column} is required because {id} ("{product}") is priced per housing unit: give the number of units.',
+  'rows.conditional.floors':
+    '{column} is required because {id} ("{product}") is priced per floor: give the number of floors.',
+
+  // A value that cannot be used: `{problem}` is one of the `rows.value.*` below.
+  'rows.value.refused': '{column} {problem} (got "{value}").',
+  'rows.value.refusedOrWord':
+    '{column} {problem}, or one of its words under "values" in {file} (got "{value}").',
+  'rows.value.notText': 'must be text',
+  'rows.value.tooLong': 'is longer than {max} characters',
+  'rows.value.notWhole': 'must be a whole number',
+  'rows.value.atLeast': 'must be at least {min}',
+  'rows.value.notFlag': 'must be yes or no (1/0, true/false, ja/nee, oui/non)',
+  'rows.value.oneOf': 'must be one of {allowed}',
+  'rows.value.invoiceTo':
+    'must be one of "tenant" (the contact person), "salesman" (you, the API user), "other" (someone else)',
+  'rows.value.isContactOwner':
+    'must be one of "contact" (the contact person), "yes" (you, the API user), "other" (someone else)',
+  'rows.value.notFiles': 'must be file paths separated by | (or a JSON list of paths)',
+  'rows.email.invalid': '{column} is not a valid e-mail address (got "{value}").',
+
+  'rows.products.none': '{column} lists no product: give at least one, e.g. EPC.',
+  'rows.products.unknown': '{column} names an unknown product "{id}" (known: {known}).',
+  'rows.products.quantity': 'the quantity of {id} in {column} {problem} (got "{value}").',
+  'rows.products.notProduct':
+    '{column} has "{value}", which is not a product: write ID or ID:QUANTITY.',
+
+  'rows.reference.taken':
+    '{column} "{reference}" is already used by row {row}: each row needs its own reference.',
+  'rows.extraCells':
+    'this row has {count, plural, one {# more cell} other {# more cells}} than the header has columns: {count, plural, one {name the column in the header or remove the cell} other {name the columns in the header or remove the cells}}.',
+
+  // An attachment the row names: `{problem}` is one of the `rows.attachment.*` below.
+  'rows.attachment.problem': '{column}: {problem}',
+  'rows.attachment.missing':
+    '"{path}" does not exist beside the sheet: a document is named relative to the sheet’s folder, and dropped together with it.',
+  'rows.attachment.unreadable': '"{path}" cannot be read ({code}).',
+  'rows.attachment.folder': '"{path}" is a folder, not a document.',
+  'rows.attachment.notFile': '"{path}" is not a regular file, not a document.',
+  'rows.attachment.tooLarge':
+    '"{path}" is {size} MB ({bytes} bytes), over the limit of {limit} MB ({limitBytes} bytes) per attachment (MAX_ATTACHMENT_MB).',
 } as const;

@@ -1,6 +1,81 @@
 import type { rows as english } from '../en/rows.js';
 import type { Translation } from '../translation.js';
 
+// French puts a narrow no-break space (U+202F) before : ; ? ! and inside « ».
 export const rows: Translation<typeof english> = {
   'rows.line': 'ligne {line}',
+
+  'rows.required.property_type':
+    'Il manque « {column} » : indiquez le type de bien, p. ex. « Rijwoning / Duplex »{hint}.',
+  'rows.required.address1': 'Il manque « {column} » : indiquez la rue du bien{hint}.',
+  'rows.required.address2':
+    'Il manque « {column} » : indiquez le numéro (et la boîte) du bien{hint}.',
+  'rows.required.city': 'Il manque « {column} » : indiquez la commune du bien{hint}.',
+  'rows.required.postal_code': 'Il manque « {column} » : indiquez le code postal du bien{hint}.',
+  'rows.required.contact_name':
+    'Il manque « {column} » : indiquez le nom de la personne de contact{hint}.',
+  'rows.required.contact_language':
+    'Il manque « {column} » : indiquez la langue de la personne de contact (nl, en ou fr){hint}.',
+  'rows.required.invoice_to':
+    'Il manque « {column} » : indiquez qui reçoit la facture : tenant (la personne de contact), salesman (vous) ou other (quelqu’un d’autre){hint}.',
+  'rows.required.is_contact_owner':
+    'Il manque « {column} » : indiquez qui est le propriétaire : contact (la personne de contact), yes (vous) ou other (quelqu’un d’autre){hint}.',
+  'rows.required.order_products':
+    'Il manque « {column} » : indiquez les contrôles commandés, p. ex. EPC|ELEC-1.1{hint}.',
+  'rows.required.contact_email':
+    'Il manque « {column} » : indiquez l’adresse e-mail de la personne de contact ; si elle n’en a pas, mettez « {flag} » à oui.',
+  'rows.required.inv_mail':
+    'Il manque « {column} » : indiquez l’adresse e-mail de facturation ; s’il n’y en a pas, mettez « {flag} » à oui.',
+  'rows.hint.column': ', si la colonne « {column} » la contient, {advice}',
+  'rows.advice.add': 'ajoutez {entries} à {target}',
+  'rows.advice.addToColumns': 'ajoutez {entries} sous « columns » dans {target}',
+  'rows.advice.besideSheet': 'un mapping.json à côté de la liste',
+
+  'rows.conditional.breaker_boxes':
+    'Il manque « {column} » : {id} (« {product} ») est un contrôle électrique ; indiquez le nombre de tableaux électriques.',
+  'rows.conditional.units':
+    'Il manque « {column} » : {id} (« {product} ») est facturé par unité de logement ; indiquez le nombre d’unités.',
+  'rows.conditional.floors':
+    'Il manque « {column} » : {id} (« {product} ») est facturé par étage ; indiquez le nombre d’étages.',
+
+  'rows.value.refused': '« {column} » {problem} (valeur : « {value} »).',
+  'rows.value.refusedOrWord':
+    '« {column} » {problem}, ou l’un des mots que {file} lui donne sous « values » (valeur : « {value} »).',
+  'rows.value.notText': 'doit être du texte',
+  'rows.value.tooLong': 'ne peut dépasser {max} caractères',
+  'rows.value.notWhole': 'doit être un nombre entier',
+  'rows.value.atLeast': 'doit valoir au moins {min}',
+  'rows.value.notFlag': 'doit être oui ou non (ou 1/0, true/false, yes/no, ja/nee)',
+  'rows.value.oneOf': 'doit être l’une de ces valeurs : {allowed}',
+  'rows.value.invoiceTo':
+    'doit être l’une de ces valeurs : "tenant" (la personne de contact), "salesman" (vous, l’utilisateur de l’API), "other" (quelqu’un d’autre)',
+  'rows.value.isContactOwner':
+    'doit être l’une de ces valeurs : "contact" (la personne de contact), "yes" (vous, l’utilisateur de l’API), "other" (quelqu’un d’autre)',
+  'rows.value.notFiles':
+    'doit contenir des chemins de fichiers séparés par | (ou une liste JSON de chemins)',
+  'rows.email.invalid':
+    '« {column} » ne contient pas une adresse e-mail valide (valeur : « {value} ») : écrivez-la sous la forme nom@domaine.be.',
+
+  'rows.products.none':
+    '« {column} » ne contient aucun produit : indiquez-en au moins un, p. ex. EPC.',
+  'rows.products.unknown':
+    '« {column} » contient un produit inconnu, « {id} » (produits connus : {known}).',
+  'rows.products.quantity':
+    'La quantité de {id} dans « {column} » {problem} (valeur : « {value} »).',
+  'rows.products.notProduct':
+    '« {column} » contient « {value} », qui n’est pas un produit : écrivez ID ou ID:QUANTITÉ.',
+
+  'rows.reference.taken':
+    '« {column} » « {reference} » est déjà utilisée à la ligne {row} : chaque ligne doit avoir sa propre référence.',
+  'rows.extraCells':
+    'Cette ligne a {count, plural, one {# cellule} other {# cellules}} de plus que l’en-tête n’a de colonnes : donnez un nom à {count, plural, one {cette colonne} other {ces colonnes}} dans l’en-tête, ou videz {count, plural, one {la cellule} other {les cellules}}.',
+
+  'rows.attachment.problem': '« {column} » : {problem}',
+  'rows.attachment.missing':
+    '« {path} » ne se trouve pas à côté de la liste : une pièce jointe est nommée à partir du dossier de la liste, et déposée avec elle.',
+  'rows.attachment.unreadable': '« {path} » ne peut pas être lu ({code}).',
+  'rows.attachment.folder': '« {path} » est un dossier, pas un document.',
+  'rows.attachment.notFile': '« {path} » n’est pas un fichier ordinaire, donc pas un document.',
+  'rows.attachment.tooLarge':
+    '« {path} » fait {size} Mo ({bytes} octets), au-delà de la limite de {limit} Mo ({limitBytes} octets) par pièce jointe (MAX_ATTACHMENT_MB).',
 };

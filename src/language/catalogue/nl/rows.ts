@@ -3,4 +3,74 @@ import type { Translation } from '../translation.js';
 
 export const rows: Translation<typeof english> = {
   'rows.line': 'regel {line}',
+
+  'rows.required.property_type':
+    '{column} ontbreekt: vul het type pand in, bv. “Rijwoning / Duplex”{hint}.',
+  'rows.required.address1': '{column} ontbreekt: vul de straat van het pand in{hint}.',
+  'rows.required.address2':
+    '{column} ontbreekt: vul het huisnummer (en busnummer) van het pand in{hint}.',
+  'rows.required.city': '{column} ontbreekt: vul de gemeente van het pand in{hint}.',
+  'rows.required.postal_code': '{column} ontbreekt: vul de postcode van het pand in{hint}.',
+  'rows.required.contact_name': '{column} ontbreekt: vul de naam van de contactpersoon in{hint}.',
+  'rows.required.contact_language':
+    '{column} ontbreekt: vul de taal van de contactpersoon in (nl, en of fr){hint}.',
+  'rows.required.invoice_to':
+    '{column} ontbreekt: vul in wie de factuur krijgt: tenant (de contactpersoon), salesman (u) of other (iemand anders){hint}.',
+  'rows.required.is_contact_owner':
+    '{column} ontbreekt: vul in wie de eigenaar is: contact (de contactpersoon), yes (u) of other (iemand anders){hint}.',
+  'rows.required.order_products':
+    '{column} ontbreekt: vul in welke keuringen u bestelt, bv. EPC|ELEC-1.1{hint}.',
+  'rows.required.contact_email':
+    '{column} ontbreekt: vul het e-mailadres van de contactpersoon in; heeft die er geen, zet dan {flag} op ja.',
+  'rows.required.inv_mail':
+    '{column} ontbreekt: vul het e-mailadres voor de factuur in; is er geen, zet dan {flag} op ja.',
+  'rows.hint.column': '; staat het in de kolom “{column}”, {advice}',
+  'rows.advice.add': 'voeg dan {entries} toe aan {target}',
+  'rows.advice.addToColumns': 'voeg dan {entries} toe onder “columns” in {target}',
+  'rows.advice.besideSheet': 'een mapping.json naast de lijst',
+
+  'rows.conditional.breaker_boxes':
+    '{column} ontbreekt: {id} (“{product}”) is een elektrische keuring; vul het aantal zekeringkasten in.',
+  'rows.conditional.units':
+    '{column} ontbreekt: {id} (“{product}”) wordt per wooneenheid aangerekend; vul het aantal wooneenheden in.',
+  'rows.conditional.floors':
+    '{column} ontbreekt: {id} (“{product}”) wordt per verdieping aangerekend; vul het aantal verdiepingen in.',
+
+  'rows.value.refused': '{column} {problem} (nu: “{value}”).',
+  'rows.value.refusedOrWord':
+    '{column} {problem}, of een van de woorden die {file} daarvoor onder “values” geeft (nu: “{value}”).',
+  'rows.value.notText': 'moet tekst zijn',
+  'rows.value.tooLong': 'mag niet langer zijn dan {max} tekens',
+  'rows.value.notWhole': 'moet een geheel getal zijn',
+  'rows.value.atLeast': 'moet minstens {min} zijn',
+  'rows.value.notFlag': 'moet ja of nee zijn (ook 1/0, true/false, yes/no, oui/non)',
+  'rows.value.oneOf': 'moet een van deze waarden zijn: {allowed}',
+  'rows.value.invoiceTo':
+    'moet een van deze waarden zijn: "tenant" (de contactpersoon), "salesman" (u, de gebruiker van de API), "other" (iemand anders)',
+  'rows.value.isContactOwner':
+    'moet een van deze waarden zijn: "contact" (de contactpersoon), "yes" (u, de gebruiker van de API), "other" (iemand anders)',
+  'rows.value.notFiles':
+    'moet bestandsnamen bevatten, gescheiden door | (of een JSON-lijst van paden)',
+  'rows.email.invalid':
+    '{column} bevat geen geldig e-mailadres (nu: “{value}”): schrijf het als naam@domein.be.',
+
+  'rows.products.none': '{column} bevat geen product: vul er minstens één in, bv. EPC.',
+  'rows.products.unknown': '{column} bevat een onbekend product, “{id}” (wel bekend: {known}).',
+  'rows.products.quantity': 'Het aantal voor {id} in {column} {problem} (nu: “{value}”).',
+  'rows.products.notProduct':
+    '{column} bevat “{value}”, en dat is geen product: schrijf ID of ID:AANTAL.',
+
+  'rows.reference.taken':
+    '{column} “{reference}” staat al bij rij {row}: elke rij heeft een eigen referentie nodig.',
+  'rows.extraCells':
+    'Deze rij heeft {count, plural, one {# cel} other {# cellen}} meer dan de kopregel kolommen heeft: geef {count, plural, one {die kolom} other {die kolommen}} een naam in de kopregel, of maak {count, plural, one {de cel} other {de cellen}} leeg.',
+
+  'rows.attachment.problem': '{column}: {problem}',
+  'rows.attachment.missing':
+    '“{path}” staat niet naast de lijst: een bijlage wordt genoemd vanuit de map van de lijst, en samen met de lijst binnengebracht.',
+  'rows.attachment.unreadable': '“{path}” kan niet gelezen worden ({code}).',
+  'rows.attachment.folder': '“{path}” is een map, geen document.',
+  'rows.attachment.notFile': '“{path}” is geen gewoon bestand, en dus geen document.',
+  'rows.attachment.tooLarge':
+    '“{path}” is {size} MB ({bytes} bytes), meer dan de grens van {limit} MB ({limitBytes} bytes) per bijlage (MAX_ATTACHMENT_MB).',
 };
