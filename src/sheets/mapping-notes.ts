@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 
+import { type Words, wordsFor } from '../language/words.js';
 import { type HeaderMap, normaliseHeader, type SheetField } from '../orders/columns.js';
 import {
   type Lookalike,
@@ -73,6 +74,7 @@ export function unknownColumns(
 export function headerNotes(
   map: HeaderMap,
   mapping: Mapping | undefined,
+  words: Words = wordsFor('en'),
 ): { warnings: string[]; missing: Map<SheetField, string> } {
   const warnings: string[] = [];
   if (mapping !== undefined) {
@@ -82,7 +84,7 @@ export function headerNotes(
     warnings.push(mappingUsed(mapping, mapped));
   }
   if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown, map.index, mapping));
-  return { warnings, missing: missingHints(lookalikes(map.unknown, map.index), mapping) };
+  return { warnings, missing: missingHints(lookalikes(map.unknown, map.index), mapping, words) };
 }
 
 /**
@@ -92,11 +94,15 @@ export function headerNotes(
 function missingHints(
   hinted: readonly Lookalike[],
   mapping: Mapping | undefined,
+  words: Words,
 ): Map<SheetField, string> {
   return new Map(
     hinted.map((l) => [
       l.field,
-      `; if the column "${l.column}" holds it, ${mappingAdvice([l], mapping)}`,
+      words.t('rows.hint.column', {
+        column: l.column,
+        advice: mappingAdvice([l], mapping, words),
+      }),
     ]),
   );
 }

@@ -4,6 +4,7 @@
  */
 import { dirname } from 'node:path';
 
+import { type Words, wordsFor } from '../language/words.js';
 import { type Attachment, AttachmentChecker } from '../orders/attachments.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import {
@@ -48,6 +49,11 @@ export interface ReadSheetOptions {
   firstBatch?: number;
   /** The scan of the sheet's bytes taken already (records.ts, `openSource`). */
   known?: KnownScan;
+  /**
+   * The words its rows' problems and its warnings are told in: the office's for an import, the
+   * command's for `validate` (English when not given).
+   */
+  words?: Words;
 }
 
 /** One problem of one row, where the user will look for it. */
@@ -95,15 +101,17 @@ export function validateSource(
   options: ReadSheetOptions & { folder: string },
 ): OpenedSheet {
   const { info } = source;
+  const words = options.words ?? wordsFor('en');
   const references = new ReferenceSet();
   const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
-  const notes = 'csv' in source ? headerNotes(source.map, options.mapping) : undefined;
+  const notes = 'csv' in source ? headerNotes(source.map, options.mapping, words) : undefined;
   const validate = rowValidator(options.catalogue, {
     mapping: options.mapping,
+    words,
     ...(notes && { missingHints: notes.missing }),
   });
   const finish: Finish = (record, cells, early) =>
-    rowResult(record, cells, early, validate(cells), attachments, references);
+    rowResult(words, record, cells, early, validate(cells), attachments, references);
   const warnings: string[] = notes?.warnings ?? [];
   if ('objects' in source) {
     return {
@@ -115,7 +123,7 @@ export function validateSource(
   return {
     info,
     warnings,
-    batches: csvRows(source.csv, source.map, warnings, finish, options.firstBatch),
+    batches: csvRows(words, source.csv, source.map, warnings, finish, options.firstBatch),
   };
 }
 
@@ -126,6 +134,7 @@ const NO_PROBLEMS: readonly string[] = [];
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
 
 function csvRows(
+  words: Words,
   csv: CsvSheet,
   map: HeaderMap,
   warnings: string[],
@@ -137,15 +146,9 @@ function csvRows(
     const cells = new CsvCells(map, record.data as string[]);
     if (cells.namelessData()) namelessRows += 1;
     const extra = cells.extra();
-    const s = extra === 1 ? '' : 's';
     // Most rows have no problem of their own: they share one empty list, never changed.
     let early: readonly string[] = record.problem === undefined ? NO_PROBLEMS : [record.problem];
-    if (extra > 0) {
-      early = [
-        ...early,
-        `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
-      ];
-    }
+    if (extra > 0) early = [...early, words.t('rows.extraCells', { count: extra })];
     return finish(record, cells, early);
   };
   async function* batches(): AsyncGenerator<RowResult[]> {
@@ -204,6 +207,7 @@ async function* mapBatches<T, U>(
 }
 
 function rowResult(
+  words: Words,
   record: SourceRecord,
   cells: Cells,
   early: readonly string[],
@@ -227,25 +231,21 @@ function rowResult(
   if (reference !== undefined) {
     const first = references.earlierRow(reference, row);
     if (first !== undefined) {
-      problems.push({
-        column: cells.column('reference') ?? 'reference',
-        message: `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
-        row,
-        line,
-      });
+      const column = cells.column('reference') ?? 'reference';
+      const message = words.t('rows.reference.taken', { column, reference, row: String(first) });
+      problems.push({ column, message, row, line });
     }
   }
   const checked: Attachment[] = [];
   for (const path of files) {
     const result = attachments.check(path);
     if (result.ok) checked.push(result.attachment);
-    else
-      problems.push({
-        column: cells.column('files') ?? 'files',
-        message: result.message,
-        row,
-        line,
-      });
+    else {
+      const column = cells.column('files') ?? 'files';
+      const problem = result.problem.text(words);
+      const message = words.t('rows.attachment.problem', { column, problem });
+      problems.push({ column, message, row, line });
+    }
   }
   if (problems.length > 0 || !validation.ok) {
     return { row, line, reference, source: record, ok: false, problems, files };

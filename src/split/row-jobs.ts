@@ -45,9 +45,8 @@ export async function recordOrQueue(
       const row = earlier?.get(result.row) ?? (await fromLedger(key, ctx.ledger));
       outcomes.push([result.row, { ...where, ...duplicateOutcome(sheet.duplicateOf, row) }]);
     } else if (!result.ok) {
-      const error = result.problems.map((p) =>
-        p.column ? `${p.column}: ${p.message}` : p.message,
-      );
+      // Each problem names its column itself, in the office's words (read-sheet.ts).
+      const error = result.problems.map((p) => p.message);
       outcomes.push([
         result.row,
         { ...where, status: 'invalid', attempts: 0, error: error.join(' | ') },

@@ -75,10 +75,21 @@ export const rows = {
   // An attachment the row names: `{problem}` is one of the `rows.attachment.*` below.
   'rows.attachment.problem': '{column}: {problem}',
   'rows.attachment.missing':
-    '"{path}" does not exist beside the sheet: a document is named relative to the sheet’s folder, and dropped together with it.',
+    '"{path}" does not exist beside the sheet: a document is named relative to the sheet\'s folder, and dropped together with it.',
   'rows.attachment.unreadable': '"{path}" cannot be read ({code}).',
   'rows.attachment.folder': '"{path}" is a folder, not a document.',
   'rows.attachment.notFile': '"{path}" is not a regular file, not a document.',
   'rows.attachment.tooLarge':
     '"{path}" is {size} MB ({bytes} bytes), over the limit of {limit} MB ({limitBytes} bytes) per attachment (MAX_ATTACHMENT_MB).',
+  'rows.attachment.invalidPath': '"{path}" is not a valid path.',
+  'rows.attachment.absolute':
+    '"{path}" is an absolute path: give the path relative to the sheet\'s folder.',
+  'rows.attachment.outside':
+    '"{path}" points outside the sheet\'s folder: attachments must be in that folder or below it.',
+  'rows.attachment.link':
+    '"{path}" is a symbolic link: attachments are never read through a link; put the file itself there.',
+  'rows.attachment.linkOnTheWay':
+    '"{path}" goes through {link}, a symbolic link: attachments are never read through a link; put the folder itself there.',
+  'rows.attachment.hardLink':
+    '"{path}" is a hard link (the same file has {names} names on the disk, maybe outside the sheet\'s folder, and attachments are read only from inside it): copy the file into the folder instead of linking it.',
 } as const;

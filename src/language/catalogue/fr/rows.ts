@@ -78,4 +78,15 @@ export const rows: Translation<typeof english> = {
   'rows.attachment.notFile': '« {path} » n’est pas un fichier ordinaire, donc pas un document.',
   'rows.attachment.tooLarge':
     '« {path} » fait {size} Mo ({bytes} octets), au-delà de la limite de {limit} Mo ({limitBytes} octets) par pièce jointe (MAX_ATTACHMENT_MB).',
+  'rows.attachment.invalidPath': '« {path} » n’est pas un chemin valide.',
+  'rows.attachment.absolute':
+    '« {path} » est un chemin absolu : donnez le chemin à partir du dossier de la liste.',
+  'rows.attachment.outside':
+    '« {path} » mène hors du dossier de la liste : les pièces jointes doivent se trouver dans ce dossier ou en dessous.',
+  'rows.attachment.link':
+    '« {path} » est un lien symbolique : les pièces jointes ne sont jamais lues à travers un lien ; placez-y le fichier lui-même.',
+  'rows.attachment.linkOnTheWay':
+    '« {path} » passe par {link}, un lien symbolique : les pièces jointes ne sont jamais lues à travers un lien ; placez-y le dossier lui-même.',
+  'rows.attachment.hardLink':
+    '« {path} » est un lien physique (le même fichier porte {names} noms sur le disque, peut-être hors du dossier de la liste, et les pièces jointes ne sont lues qu’à l’intérieur) : copiez le fichier dans le dossier au lieu de le lier.',
 };

@@ -73,4 +73,15 @@ export const rows: Translation<typeof english> = {
   'rows.attachment.notFile': '“{path}” is geen gewoon bestand, en dus geen document.',
   'rows.attachment.tooLarge':
     '“{path}” is {size} MB ({bytes} bytes), meer dan de grens van {limit} MB ({limitBytes} bytes) per bijlage (MAX_ATTACHMENT_MB).',
+  'rows.attachment.invalidPath': '“{path}” is geen geldig pad.',
+  'rows.attachment.absolute':
+    '“{path}” is een absoluut pad: geef het pad vanuit de map van de lijst.',
+  'rows.attachment.outside':
+    '“{path}” wijst naar buiten de map van de lijst: bijlagen moeten in die map staan, of in een map daaronder.',
+  'rows.attachment.link':
+    '“{path}” is een symbolische koppeling: bijlagen worden nooit via een koppeling gelezen; zet het bestand zelf op die plaats.',
+  'rows.attachment.linkOnTheWay':
+    '“{path}” loopt via {link}, een symbolische koppeling: bijlagen worden nooit via een koppeling gelezen; zet de map zelf op die plaats.',
+  'rows.attachment.hardLink':
+    '“{path}” is een harde koppeling (hetzelfde bestand heeft {names} namen op de schijf, misschien buiten de map van de lijst, en bijlagen worden alleen daarbinnen gelezen): kopieer het bestand in de map in plaats van het te koppelen.',
 };
