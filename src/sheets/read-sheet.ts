@@ -117,7 +117,14 @@ export function validateSource(
     return {
       info,
       warnings,
-      batches: objectRows(source.objects, options.mapping, warnings, finish, options.firstBatch),
+      batches: objectRows(
+        words,
+        source.objects,
+        options.mapping,
+        warnings,
+        finish,
+        options.firstBatch,
+      ),
     };
   }
   return {
@@ -155,15 +162,14 @@ function csvRows(
     yield* mapBatches(csv.batches, toResult, firstBatch);
     if (namelessRows > 0) {
       const letters = map.nameless.map(columnLetter).join(', ');
-      warnings.push(
-        `${namelessRows} row${namelessRows === 1 ? ' has' : 's have'} values in a column without a name (column ${letters}); they are ignored: give the column a name in the header.`,
-      );
+      warnings.push(words.t('rows.warning.nameless', { count: namelessRows, letters }));
     }
   }
   return batches();
 }
 
 async function* objectRows(
+  words: Words,
   records: AsyncIterable<SourceRecord[]>,
   mapping: ReadSheetOptions['mapping'],
   warnings: string[],
@@ -185,8 +191,8 @@ async function* objectRows(
     },
     firstBatch,
   );
-  if (mapping) warnings.push(mappingUsed(mapping, [...seen.mapped]));
-  if (unknown.size > 0) warnings.push(unknownColumns([...unknown], seen.fields, mapping));
+  if (mapping) warnings.push(mappingUsed(mapping, [...seen.mapped], words));
+  if (unknown.size > 0) warnings.push(unknownColumns([...unknown], seen.fields, mapping, words));
 }
 
 /** Each record mapped, a batch at a time; the first batch cut at `firstBatch` records. */

@@ -92,4 +92,23 @@ export const rows = {
     '"{path}" goes through {link}, a symbolic link: attachments are never read through a link; put the folder itself there.',
   'rows.attachment.hardLink':
     '"{path}" is a hard link (the same file has {names} names on the disk, maybe outside the sheet\'s folder, and attachments are read only from inside it): copy the file into the folder instead of linking it.',
+  // A sheet's warnings (summary.json, validate).
+  'rows.mapping.flag': '--mapping {file}',
+  'rows.mapping.beside': '{file} (beside the sheet)',
+  'rows.mapping.connection': "{file} (the connection's mapping)",
+  'rows.mapping.config': '{file} (the config file\'s "mapping")',
+  'rows.warning.mappingUsed': 'Read with the mapping {mapping}.',
+  'rows.warning.mappingUsedFor': 'Read with the mapping {mapping}: {what}.',
+  'rows.warning.mappedColumns': 'columns {columns}',
+  'rows.warning.more': '{count} more',
+  'rows.warning.noMappedColumn': 'none of its column names is in this sheet',
+  'rows.warning.valueWords': 'words for the values of {fields}',
+  'rows.warning.both': '{first}; {second}',
+  'rows.warning.unknown':
+    '{count, plural, one {Unknown column ignored: {list}: it is not an order field.} other {Unknown columns ignored: {list}: they are not order fields.}}',
+  'rows.warning.mapIt':
+    '{unknown} If one holds an order field under another name, map it in {target}, like {example}.',
+  'rows.warning.didYouMean': '{unknown} Did you mean {guesses}? {advice}.',
+  'rows.warning.nameless':
+    '{count, plural, one {# row has} other {# rows have}} values in a column without a name (column {letters}); they are ignored: give the column a name in the header.',
 } as const;

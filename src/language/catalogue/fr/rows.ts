@@ -89,4 +89,22 @@ export const rows: Translation<typeof english> = {
     '« {path} » passe par {link}, un lien symbolique : les pièces jointes ne sont jamais lues à travers un lien ; placez-y le dossier lui-même.',
   'rows.attachment.hardLink':
     '« {path} » est un lien physique (le même fichier porte {names} noms sur le disque, peut-être hors du dossier de la liste, et les pièces jointes ne sont lues qu’à l’intérieur) : copiez le fichier dans le dossier au lieu de le lier.',
+  'rows.mapping.flag': '--mapping {file}',
+  'rows.mapping.beside': '{file} (à côté de la liste)',
+  'rows.mapping.connection': '{file} (le mapping de la connexion)',
+  'rows.mapping.config': '{file} (le « mapping » du fichier de configuration)',
+  'rows.warning.mappingUsed': 'Lue avec le mapping {mapping}.',
+  'rows.warning.mappingUsedFor': 'Lue avec le mapping {mapping} : {what}.',
+  'rows.warning.mappedColumns': 'colonnes {columns}',
+  'rows.warning.more': '{count} de plus',
+  'rows.warning.noMappedColumn': 'aucun de ses noms de colonne ne figure dans cette liste',
+  'rows.warning.valueWords': 'des mots pour les valeurs de {fields}',
+  'rows.warning.both': '{first} ; {second}',
+  'rows.warning.unknown':
+    '{count, plural, one {Colonne inconnue ignorée : {list} : ce n’est pas un champ de commande.} other {Colonnes inconnues ignorées : {list} : ce ne sont pas des champs de commande.}}',
+  'rows.warning.mapIt':
+    '{unknown} Si l’une d’elles contient un champ sous un autre nom, associez-la dans {target}, comme {example}.',
+  'rows.warning.didYouMean': '{unknown} Vouliez-vous dire {guesses} ? {advice}.',
+  'rows.warning.nameless':
+    '{count, plural, one {# ligne a} other {# lignes ont}} des valeurs dans une colonne sans nom (colonne {letters}) ; elles sont ignorées : donnez un nom à la colonne dans l’en-tête.',
 };

@@ -84,4 +84,22 @@ export const rows: Translation<typeof english> = {
     '“{path}” loopt via {link}, een symbolische koppeling: bijlagen worden nooit via een koppeling gelezen; zet de map zelf op die plaats.',
   'rows.attachment.hardLink':
     '“{path}” is een harde koppeling (hetzelfde bestand heeft {names} namen op de schijf, misschien buiten de map van de lijst, en bijlagen worden alleen daarbinnen gelezen): kopieer het bestand in de map in plaats van het te koppelen.',
+  'rows.mapping.flag': '--mapping {file}',
+  'rows.mapping.beside': '{file} (naast de lijst)',
+  'rows.mapping.connection': '{file} (de mapping van de verbinding)',
+  'rows.mapping.config': '{file} (de “mapping” van het configuratiebestand)',
+  'rows.warning.mappingUsed': 'Gelezen met de mapping {mapping}.',
+  'rows.warning.mappingUsedFor': 'Gelezen met de mapping {mapping}: {what}.',
+  'rows.warning.mappedColumns': 'kolommen {columns}',
+  'rows.warning.more': 'nog {count}',
+  'rows.warning.noMappedColumn': 'geen van haar kolomnamen staat in deze lijst',
+  'rows.warning.valueWords': 'woorden voor de waarden van {fields}',
+  'rows.warning.both': '{first}; {second}',
+  'rows.warning.unknown':
+    '{count, plural, one {Onbekende kolom genegeerd: {list}: dat is geen veld van een opdracht.} other {Onbekende kolommen genegeerd: {list}: dat zijn geen velden van een opdracht.}}',
+  'rows.warning.mapIt':
+    '{unknown} Bevat een ervan toch een veld onder een andere naam, koppel het dan in {target}, zoals {example}.',
+  'rows.warning.didYouMean': '{unknown} Bedoelt u {guesses}? {advice}.',
+  'rows.warning.nameless':
+    '{count, plural, one {# rij heeft} other {# rijen hebben}} waarden in een kolom zonder naam (kolom {letters}); die worden genegeerd: geef de kolom een naam in de kopregel.',
 };
