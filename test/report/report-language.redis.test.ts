@@ -64,4 +64,36 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
       'address2 ontbreekt: vul het huisnummer (en busnummer) van het pand in. | reference “R-1” staat al bij rij 1: elke rij heeft een eigen referentie nodig.',
     ]);
   });
+
+  it('a sheet imported before: each row says so in the office’s language', async () => {
+    const dir = await tempDir('report-again-');
+    const sheet = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1), sheetRow(2, { city: '' })]);
+    for (const language of ['nl', 'qps'] as const) {
+      const t = await testPipeline({ settings: { language } });
+      try {
+        await t.importSheet(sheet);
+        const again = await t.importSheet(sheet);
+        expect(again.counts).toMatchObject({ duplicate: 2 });
+        const report = parse(await readFile(join(again.reportDir ?? '', 'report.csv'), 'utf8'), {
+          bom: true,
+          delimiter: ';',
+          columns: true,
+        }) as Array<Record<string, string>>;
+        const errors = report.map((line) => line.error ?? '');
+        if (language === 'qps') {
+          for (const error of errors) expect(outsideMarkers(error)).toBe('');
+        } else {
+          const [created, invalid] = errors;
+          expect(created).toMatch(
+            /^De inhoud van deze lijst werd al eerder geïmporteerd \(lijst \S+\); opdracht \d+ werd toen voor deze rij gemaakt\.$/,
+          );
+          expect(invalid).toMatch(
+            /; toen werd voor deze rij geen opdracht gemaakt \(ze was ongeldig\)/,
+          );
+        }
+      } finally {
+        await t.close();
+      }
+    }
+  });
 });

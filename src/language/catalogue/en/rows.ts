@@ -111,4 +111,33 @@ export const rows = {
   'rows.warning.didYouMean': '{unknown} Did you mean {guesses}? {advice}.',
   'rows.warning.nameless':
     '{count, plural, one {# row has} other {# rows have}} values in a column without a name (column {letters}); they are ignored: give the column a name in the header.',
+  // What became of a row that was not created: report.csv's error column.
+  'rows.outcome.refused': 'the API refused the order: {reason}',
+  'rows.outcome.noMoreRetries': 'no more retries: {reason}',
+  'rows.outcome.duplicate': 'already imported as order {orderId} (sheet {sheetId}, row {row}).',
+  'rows.outcome.earlierUnknown':
+    'an earlier import of this row (sheet {sheetId}, row {row}) has an unknown outcome: check whether that order exists before importing the row again.',
+  'rows.outcome.unknown':
+    'the order was sent at {sentAt} but its outcome is unknown ({answer}). It may or may not exist: look for it at the inspection company (or in the API) before importing this row again; importing it blindly could create it twice.',
+  'rows.outcome.filesMissing':
+    'order {orderId} exists, but {count, plural, other {# of its files}} could not be attached: {refused}. Drop the row back from failed/ to attach them to the same order.',
+  'rows.outcome.resent': 'sent again after an unclear answer, so possibly attached twice: {files}.',
+  'rows.outcome.notProcessed':
+    'not processed: no result was recorded for this row (see the warnings).',
+  'rows.outcome.sheetChanged':
+    'not imported: the sheet changed while it was imported (it was saved over, or removed), and its rows not yet queued then were refused so that no orders come from two versions of it. Queue the sheet again to import its new content.',
+  // A row of a sheet whose content was imported before (`{sheetId}`), and what became of it then.
+  'rows.again.made':
+    "this sheet's content was imported before (sheet {sheetId}); order {orderId} was made for this row then.",
+  'rows.again.done': "this sheet's content was imported before (sheet {sheetId}).",
+  'rows.again.review':
+    "this sheet's content was imported before (sheet {sheetId}); this row's outcome was unknown there (needs-review): check that import's needs-review.csv before anything else.",
+  'rows.again.failed':
+    "this sheet's content was imported before (sheet {sheetId}); no order was made for this row then (it failed): fix it from that import's failed/ folder.",
+  'rows.again.partly':
+    "this sheet's content was imported before (sheet {sheetId}); order {orderId} was made then but not all its documents: drop that import's failed/ folder back to finish it.",
+  'rows.again.invalid':
+    "this sheet's content was imported before (sheet {sheetId}); no order was made for this row then (it was invalid): fix it from that import's failed/ folder.",
+  'rows.again.unknown':
+    "this sheet's content was imported before (sheet {sheetId}); no order is known to have been made for this row.",
 } as const;

@@ -107,4 +107,33 @@ export const rows: Translation<typeof english> = {
   'rows.warning.didYouMean': '{unknown} Vouliez-vous dire {guesses} ? {advice}.',
   'rows.warning.nameless':
     '{count, plural, one {# ligne a} other {# lignes ont}} des valeurs dans une colonne sans nom (colonne {letters}) ; elles sont ignorées : donnez un nom à la colonne dans l’en-tête.',
+  'rows.outcome.refused': 'L’API a refusé la commande : {reason}',
+  'rows.outcome.noMoreRetries': 'Plus de nouvel essai : {reason}',
+  'rows.outcome.duplicate':
+    'Déjà importée comme commande {orderId} (liste {sheetId}, ligne {row}).',
+  'rows.outcome.earlierUnknown':
+    'Une importation précédente de cette ligne (liste {sheetId}, ligne {row}) a une issue inconnue : vérifiez si cette commande existe avant d’importer à nouveau la ligne.',
+  'rows.outcome.unknown':
+    'La commande a été envoyée le {sentAt}, mais son issue est inconnue ({answer}). Elle existe peut-être : cherchez-la auprès de la société de contrôle (ou dans l’API) avant d’importer à nouveau cette ligne ; l’importer à l’aveugle pourrait la créer deux fois.',
+  'rows.outcome.filesMissing':
+    'La commande {orderId} existe, mais {count, plural, one {# pièce jointe n’a pas pu être ajoutée} other {# pièces jointes n’ont pas pu être ajoutées}} : {refused}. Redéposez la ligne depuis failed/ pour les ajouter à la même commande.',
+  'rows.outcome.resent':
+    'Renvoyé après une réponse peu claire, donc peut-être ajouté deux fois : {files}.',
+  'rows.outcome.notProcessed':
+    'Non traitée : aucun résultat n’a été enregistré pour cette ligne (voir les avertissements).',
+  'rows.outcome.sheetChanged':
+    'Non importée : la liste a changé pendant son importation (elle a été écrasée ou supprimée), et ses lignes pas encore en file d’attente ont été refusées pour qu’aucune commande ne vienne de deux versions de la liste. Remettez la liste en file d’attente pour importer son nouveau contenu.',
+  'rows.again.made':
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; la commande {orderId} a alors été créée pour cette ligne.',
+  'rows.again.done': 'Le contenu de cette liste a déjà été importé (liste {sheetId}).',
+  'rows.again.review':
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; l’issue de cette ligne y était inconnue (needs-review) : consultez d’abord le needs-review.csv de cette importation.',
+  'rows.again.failed':
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (elle a échoué) : corrigez-la depuis le dossier failed/ de cette importation.',
+  'rows.again.partly':
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; la commande {orderId} a alors été créée, mais sans toutes ses pièces jointes : redéposez le dossier failed/ de cette importation pour la compléter.',
+  'rows.again.invalid':
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (elle n’était pas valide) : corrigez-la depuis le dossier failed/ de cette importation.',
+  'rows.again.unknown':
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande connue n’a été créée pour cette ligne.',
 };

@@ -102,4 +102,32 @@ export const rows: Translation<typeof english> = {
   'rows.warning.didYouMean': '{unknown} Bedoelt u {guesses}? {advice}.',
   'rows.warning.nameless':
     '{count, plural, one {# rij heeft} other {# rijen hebben}} waarden in een kolom zonder naam (kolom {letters}); die worden genegeerd: geef de kolom een naam in de kopregel.',
+  'rows.outcome.refused': 'De API weigerde de opdracht: {reason}',
+  'rows.outcome.noMoreRetries': 'Geen nieuwe pogingen meer: {reason}',
+  'rows.outcome.duplicate': 'Al geïmporteerd als opdracht {orderId} (lijst {sheetId}, rij {row}).',
+  'rows.outcome.earlierUnknown':
+    'Een eerdere import van deze rij (lijst {sheetId}, rij {row}) heeft een onbekende afloop: kijk na of die opdracht bestaat voor u de rij opnieuw importeert.',
+  'rows.outcome.unknown':
+    'De opdracht werd verstuurd op {sentAt}, maar de afloop is onbekend ({answer}). Ze bestaat misschien al: zoek ze op bij het keuringsbedrijf (of in de API) voor u deze rij opnieuw importeert; zomaar opnieuw importeren kan ze een tweede keer aanmaken.',
+  'rows.outcome.filesMissing':
+    'Opdracht {orderId} bestaat, maar {count, plural, one {# bijlage kon} other {# bijlagen konden}} niet toegevoegd worden: {refused}. Breng de rij opnieuw binnen vanuit failed/ om ze aan dezelfde opdracht toe te voegen.',
+  'rows.outcome.resent':
+    'Opnieuw verstuurd na een onduidelijk antwoord, dus misschien twee keer toegevoegd: {files}.',
+  'rows.outcome.notProcessed':
+    'Niet verwerkt: voor deze rij werd geen resultaat bijgehouden (zie de waarschuwingen).',
+  'rows.outcome.sheetChanged':
+    'Niet geïmporteerd: de lijst veranderde tijdens het importeren (ze werd overschreven of verwijderd), en haar rijen die toen nog niet in de wachtrij stonden, werden geweigerd, zodat geen opdrachten uit twee versies ervan komen. Zet de lijst opnieuw in de wachtrij om haar nieuwe inhoud te importeren.',
+  'rows.again.made':
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); opdracht {orderId} werd toen voor deze rij gemaakt.',
+  'rows.again.done': 'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}).',
+  'rows.again.review':
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); de afloop van deze rij was toen onbekend (needs-review): kijk eerst needs-review.csv van die import na.',
+  'rows.again.failed':
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); toen werd voor deze rij geen opdracht gemaakt (ze mislukte): verbeter ze vanuit de map failed/ van die import.',
+  'rows.again.partly':
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); opdracht {orderId} werd toen gemaakt, maar niet met al haar bijlagen: breng de map failed/ van die import opnieuw binnen om ze te vervolledigen.',
+  'rows.again.invalid':
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); toen werd voor deze rij geen opdracht gemaakt (ze was ongeldig): verbeter ze vanuit de map failed/ van die import.',
+  'rows.again.unknown':
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); er is geen opdracht bekend die toen voor deze rij gemaakt werd.',
 };
