@@ -96,4 +96,25 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
       }
     }
   });
+
+  it('a row the API refuses: the API’s own words quoted in the office’s sentence', async () => {
+    const dir = await tempDir('report-refused-');
+    const sheet = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1, { order_products: 'NEW' })]);
+    const t = await testPipeline({
+      settings: { language: 'nl' },
+      extraProducts: [{ id: 'NEW', name: 'Nieuw product', category: '9.1' }],
+    });
+    try {
+      const progress = await t.importSheet(sheet);
+      expect(progress.counts).toMatchObject({ failed: 1 });
+      const report = parse(await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8'), {
+        bom: true,
+        delimiter: ';',
+        columns: true,
+      }) as Array<Record<string, string>>;
+      expect(report[0]?.error).toMatch(/^De API weigerde de opdracht: order_products: \S/);
+    } finally {
+      await t.close();
+    }
+  });
 });

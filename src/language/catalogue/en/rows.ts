@@ -140,4 +140,15 @@ export const rows = {
     "this sheet's content was imported before (sheet {sheetId}); no order was made for this row then (it was invalid): fix it from that import's failed/ folder.",
   'rows.again.unknown':
     "this sheet's content was imported before (sheet {sheetId}); no order is known to have been made for this row.",
+  // A report's warnings (summary.json).
+  'rows.warning.changedSince':
+    'the sheet has changed since it was imported: this report and failed/ are of the version imported (sha256 {sha}…), not of the file as it is now.',
+  'rows.warning.bundlesChanged':
+    'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
+  'rows.warning.bundlesUnreadable':
+    'the sheet could no longer be read: failed/ and needs-review.csv were not written ({reason}).',
+  'rows.warning.mappingNotWritten':
+    'failed/mapping.json was not written (an attachment there has that name): give failed/ the mapping before you drop it back.',
+  'rows.warning.notCopied': 'row {row}: not copied into failed/: {reason}',
+  'rows.warning.copyFailed': 'row {row}: "{path}" could not be copied into failed/ ({reason}).',
 } as const;

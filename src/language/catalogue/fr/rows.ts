@@ -136,4 +136,15 @@ export const rows: Translation<typeof english> = {
     'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (elle n’était pas valide) : corrigez-la depuis le dossier failed/ de cette importation.',
   'rows.again.unknown':
     'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande connue n’a été créée pour cette ligne.',
+  'rows.warning.changedSince':
+    'La liste a changé depuis son importation : ce rapport et failed/ portent sur la version importée (sha256 {sha}…), pas sur le fichier tel qu’il est maintenant.',
+  'rows.warning.bundlesChanged':
+    'La liste a changé depuis son importation : failed/ et needs-review.csv n’ont pas été écrits (report.csv reprend chaque ligne).',
+  'rows.warning.bundlesUnreadable':
+    'La liste ne pouvait plus être lue : failed/ et needs-review.csv n’ont pas été écrits ({reason}).',
+  'rows.warning.mappingNotWritten':
+    'failed/mapping.json n’a pas été écrit (une pièce jointe y porte ce nom) : placez le mapping dans failed/ avant de redéposer le dossier.',
+  'rows.warning.notCopied': 'Ligne {row} : non copiée dans failed/ : {reason}',
+  'rows.warning.copyFailed':
+    'Ligne {row} : « {path} » n’a pas pu être copié dans failed/ ({reason}).',
 };

@@ -130,4 +130,15 @@ export const rows: Translation<typeof english> = {
     'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); toen werd voor deze rij geen opdracht gemaakt (ze was ongeldig): verbeter ze vanuit de map failed/ van die import.',
   'rows.again.unknown':
     'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); er is geen opdracht bekend die toen voor deze rij gemaakt werd.',
+  'rows.warning.changedSince':
+    'De lijst is veranderd sinds ze geïmporteerd werd: dit verslag en failed/ gaan over de geïmporteerde versie (sha256 {sha}…), niet over het bestand zoals het nu is.',
+  'rows.warning.bundlesChanged':
+    'De lijst is veranderd sinds ze geïmporteerd werd: failed/ en needs-review.csv werden niet geschreven (report.csv vermeldt elke rij).',
+  'rows.warning.bundlesUnreadable':
+    'De lijst kon niet meer gelezen worden: failed/ en needs-review.csv werden niet geschreven ({reason}).',
+  'rows.warning.mappingNotWritten':
+    'failed/mapping.json werd niet geschreven (een bijlage daar heeft die naam): zet de mapping in failed/ voor u de map opnieuw binnenbrengt.',
+  'rows.warning.notCopied': 'Rij {row}: niet gekopieerd naar failed/: {reason}',
+  'rows.warning.copyFailed':
+    'Rij {row}: “{path}” kon niet naar failed/ gekopieerd worden ({reason}).',
 };
