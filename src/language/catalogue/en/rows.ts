@@ -151,4 +151,9 @@ export const rows = {
     'failed/mapping.json was not written (an attachment there has that name): give failed/ the mapping before you drop it back.',
   'rows.warning.notCopied': 'row {row}: not copied into failed/: {reason}',
   'rows.warning.copyFailed': 'row {row}: "{path}" could not be copied into failed/ ({reason}).',
+  'rows.outcome.notProcessedBecause': 'not processed: {reason}',
+  'rows.outcome.gaveUp': 'the row job gave up: {reason}',
+  'rows.outcome.gaveUpAfterSending':
+    'the row job gave up ({reason}) after sending its create{sentAt, select, none {} other { at {sentAt}}}: the order may or may not exist.',
+  'rows.warning.stopped': 'the sheet stopped being processed after row {row}: {reason}',
 } as const;

@@ -147,4 +147,9 @@ export const rows: Translation<typeof english> = {
   'rows.warning.notCopied': 'Ligne {row} : non copiée dans failed/ : {reason}',
   'rows.warning.copyFailed':
     'Ligne {row} : « {path} » n’a pas pu être copié dans failed/ ({reason}).',
+  'rows.outcome.notProcessedBecause': 'Non traitée : {reason}',
+  'rows.outcome.gaveUp': 'Le traitement de la ligne a été abandonné : {reason}',
+  'rows.outcome.gaveUpAfterSending':
+    'Le traitement de la ligne a été abandonné ({reason}) après l’envoi de la commande{sentAt, select, none {} other { le {sentAt}}} : la commande existe peut-être, peut-être pas.',
+  'rows.warning.stopped': 'Le traitement de la liste s’est arrêté après la ligne {row} : {reason}',
 };

@@ -141,4 +141,9 @@ export const rows: Translation<typeof english> = {
   'rows.warning.notCopied': 'Rij {row}: niet gekopieerd naar failed/: {reason}',
   'rows.warning.copyFailed':
     'Rij {row}: “{path}” kon niet naar failed/ gekopieerd worden ({reason}).',
+  'rows.outcome.notProcessedBecause': 'Niet verwerkt: {reason}',
+  'rows.outcome.gaveUp': 'De verwerking van de rij werd opgegeven: {reason}',
+  'rows.outcome.gaveUpAfterSending':
+    'De verwerking van de rij werd opgegeven ({reason}) nadat de opdracht verstuurd was{sentAt, select, none {} other { op {sentAt}}}: de opdracht bestaat misschien, misschien niet.',
+  'rows.warning.stopped': 'De verwerking van de lijst stopte na rij {row}: {reason}',
 };
