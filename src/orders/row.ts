@@ -100,6 +100,11 @@ export interface RowReading {
   words?: Words;
 }
 
+/** The words a reading tells its problems in: its own, else English. */
+export function readingWords(reading: RowReading): Words {
+  return reading.words ?? wordsFor('en');
+}
+
 /**
  * The normaliser of each order field, chosen once rather than per row; in ORDER_FIELDS' order,
  * which is the order of Cells.orderValues.
@@ -186,7 +191,7 @@ function plan(catalogue: Catalogue, reading: RowReading): Plan {
   const at = (field: OrderFieldName) => fields.indexOf(field);
   const hints = reading.missingHints ?? new Map<SheetField, string>();
   return {
-    words: reading.words ?? wordsFor('en'),
+    words: readingWords(reading),
     names: mappedNames(reading.mapping),
     fields,
     normalisers: steps.map(([, normalise]) => normalise),

@@ -4,7 +4,6 @@
  */
 import { dirname } from 'node:path';
 
-import { type Words, wordsFor } from '../language/words.js';
 import { type Attachment, AttachmentChecker } from '../orders/attachments.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import {
@@ -20,6 +19,7 @@ import {
   type RowProblem,
   type RowReading,
   type RowValidation,
+  readingWords,
   rowValidator,
 } from '../orders/row.js';
 import type { CsvSheet } from './csv.js';
@@ -30,6 +30,9 @@ import { ReferenceSet } from './reference-set.js';
 import type { SheetInfo, SourceRecord } from './types.js';
 
 export { sheetFormat } from './records.js';
+
+/** The words a sheet's problems and warnings are told in (src/language). */
+type Words = NonNullable<RowReading['words']>;
 
 export interface ReadSheetOptions {
   catalogue: Catalogue;
@@ -101,7 +104,7 @@ export function validateSource(
   options: ReadSheetOptions & { folder: string },
 ): OpenedSheet {
   const { info } = source;
-  const words = options.words ?? wordsFor('en');
+  const words = readingWords(options);
   const references = new ReferenceSet();
   const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
   const notes = 'csv' in source ? headerNotes(source.map, options.mapping, words) : undefined;

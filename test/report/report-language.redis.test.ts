@@ -14,6 +14,15 @@ import { testPipeline } from '../helpers/pipeline.js';
 import { outsideMarkers } from '../helpers/rows-pseudo.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
+/** A report file's lines, by column. */
+async function readCsv(path: string): Promise<Array<Record<string, string>>> {
+  return parse<Record<string, string>>(await readFile(path, 'utf8'), {
+    bom: true,
+    delimiter: ';',
+    columns: true,
+  });
+}
+
 /** Imports a sheet of one valid row and several invalid ones in `language`; its report's lines. */
 async function reportIn(language: Speech) {
   const dir = await tempDir(`report-${language}-`);
@@ -30,13 +39,10 @@ async function reportIn(language: Speech) {
     const progress = await t.importSheet(sheet);
     expect(progress.counts).toMatchObject({ created: 1, invalid: 4 });
     const folder = progress.reportDir ?? '';
-    const read = async (file: string) =>
-      parse(await readFile(join(folder, file), 'utf8'), {
-        bom: true,
-        delimiter: ';',
-        columns: true,
-      }) as Array<Record<string, string>>;
-    return { report: await read('report.csv'), failed: await read('failed/orders.csv') };
+    return {
+      report: await readCsv(join(folder, 'report.csv')),
+      failed: await readCsv(join(folder, 'failed/orders.csv')),
+    };
   } finally {
     await t.close();
   }
@@ -74,11 +80,7 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
         await t.importSheet(sheet);
         const again = await t.importSheet(sheet);
         expect(again.counts).toMatchObject({ duplicate: 2 });
-        const report = parse(await readFile(join(again.reportDir ?? '', 'report.csv'), 'utf8'), {
-          bom: true,
-          delimiter: ';',
-          columns: true,
-        }) as Array<Record<string, string>>;
+        const report = await readCsv(join(again.reportDir ?? '', 'report.csv'));
         const errors = report.map((line) => line.error ?? '');
         if (language === 'qps') {
           for (const error of errors) expect(outsideMarkers(error)).toBe('');
@@ -107,11 +109,7 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
     try {
       const progress = await t.importSheet(sheet);
       expect(progress.counts).toMatchObject({ failed: 1 });
-      const report = parse(await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8'), {
-        bom: true,
-        delimiter: ';',
-        columns: true,
-      }) as Array<Record<string, string>>;
+      const report = await readCsv(join(progress.reportDir ?? '', 'report.csv'));
       expect(report[0]?.error).toMatch(/^De API weigerde de opdracht: order_products: \S/);
     } finally {
       await t.close();
