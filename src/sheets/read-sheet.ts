@@ -186,16 +186,23 @@ async function* objectRows(
     (record) => {
       const data = record.data as Record<string, unknown>;
       const cells = new ObjectCells(data, mapping?.columns, unknown, seen);
-      return finish(
-        record,
-        cells,
-        record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
-      );
+      return finish(record, cells, clashesOf(words, record.problem, cells.clashes));
     },
     firstBatch,
   );
   if (mapping) warnings.push(mappingUsed(mapping, [...seen.mapped], words));
   if (unknown.size > 0) warnings.push(unknownColumns([...unknown], seen.fields, mapping, words));
+}
+
+/** A JSON record's own problem, and its keys that give a field another key gave. */
+function clashesOf(
+  words: Words,
+  problem: string | undefined,
+  clashes: ObjectCells['clashes'],
+): readonly string[] {
+  if (problem === undefined && clashes.length === 0) return NO_PROBLEMS;
+  const told = clashes.map((clash) => words.t('rows.clash', clash));
+  return problem === undefined ? told : [problem, ...told];
 }
 
 /** Each record mapped, a batch at a time; the first batch cut at `firstBatch` records. */

@@ -156,4 +156,5 @@ export const rows = {
   'rows.outcome.gaveUpAfterSending':
     'the row job gave up ({reason}) after sending its create{sentAt, select, none {} other { at {sentAt}}}: the order may or may not exist.',
   'rows.warning.stopped': 'the sheet stopped being processed after row {row}: {reason}',
+  'rows.clash': '"{first}" and "{second}" both give {field}; keep one of them.',
 } as const;

@@ -152,4 +152,5 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.gaveUpAfterSending':
     'Le traitement de la ligne a été abandonné ({reason}) après l’envoi de la commande{sentAt, select, none {} other { le {sentAt}}} : la commande existe peut-être, peut-être pas.',
   'rows.warning.stopped': 'Le traitement de la liste s’est arrêté après la ligne {row} : {reason}',
+  'rows.clash': '« {first} » et « {second} » donnent tous deux {field} : n’en gardez qu’un.',
 };

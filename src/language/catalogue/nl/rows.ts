@@ -146,4 +146,5 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.gaveUpAfterSending':
     'De verwerking van de rij werd opgegeven ({reason}) nadat de opdracht verstuurd was{sentAt, select, none {} other { op {sentAt}}}: de opdracht bestaat misschien, misschien niet.',
   'rows.warning.stopped': 'De verwerking van de lijst stopte na rij {row}: {reason}',
+  'rows.clash': '“{first}” en “{second}” geven allebei {field}: hou er één van over.',
 };
