@@ -66,7 +66,7 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
       '',
       'contact_language moet een van deze waarden zijn: "nl", "en", "fr" (nu: “de”). | city ontbreekt: vul de gemeente van het pand in.',
       'order_products bevat een onbekend product, “EPX” (wel bekend: EPC, EPC-NR, ELEC-1.1, ELEC-1.2, ELEC-2.1, ASB-ATT, ASB-COMMON, ASB-INV-FLOOR, GAS, OIL-TANK, PLAATS, WATER). | contact_email bevat geen geldig e-mailadres (nu: “c3(at)example.be”): schrijf het als naam@domein.be.',
-      'breaker_boxes moet een geheel getal zijn (nu: “twee”). | files: “docs/none.pdf” staat niet naast de lijst: een bijlage wordt genoemd vanuit de map van de lijst, en samen met de lijst binnengebracht. | files: “docs/folder” is een map, geen document.',
+      'breaker_boxes moet een geheel getal zijn (nu: “twee”). | files: “docs/none.pdf” staat niet naast de lijst: een bijlage wordt genoemd vanuit de map van de lijst, en samen met de lijst in de inbox gezet. | files: “docs/folder” is een map, geen document.',
       'address2 ontbreekt: vul het huisnummer (en busnummer) van het pand in. | reference “R-1” staat al bij rij 1: elke rij heeft een eigen referentie nodig.',
     ]);
   });

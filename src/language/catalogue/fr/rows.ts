@@ -26,7 +26,7 @@ export const rows: Translation<typeof english> = {
     'Il manque « {column} » : indiquez l’adresse e-mail de la personne de contact ; si elle n’en a pas, mettez « {flag} » à oui.',
   'rows.required.inv_mail':
     'Il manque « {column} » : indiquez l’adresse e-mail de facturation ; s’il n’y en a pas, mettez « {flag} » à oui.',
-  'rows.hint.column': ', si la colonne « {column} » la contient, {advice}',
+  'rows.hint.column': ', si la colonne « {column} » contient cette donnée, {advice}',
   'rows.advice.add': 'ajoutez {entries} à {target}',
   'rows.advice.addToColumns': 'ajoutez {entries} sous « columns » dans {target}',
   'rows.advice.besideSheet': 'un mapping.json à côté de la liste',
@@ -40,7 +40,7 @@ export const rows: Translation<typeof english> = {
 
   'rows.value.refused': '« {column} » {problem} (valeur : « {value} »).',
   'rows.value.refusedOrWord':
-    '« {column} » {problem}, ou l’un des mots que {file} lui donne sous « values » (valeur : « {value} »).',
+    '« {column} » {problem}, ou l’un des mots prévus pour ce champ sous « values » dans {file} (valeur : « {value} »).',
   'rows.value.notText': 'doit être du texte',
   'rows.value.tooLong': 'ne peut dépasser {max} caractères',
   'rows.value.notWhole': 'doit être un nombre entier',
@@ -54,7 +54,7 @@ export const rows: Translation<typeof english> = {
   'rows.value.notFiles':
     'doit contenir des chemins de fichiers séparés par | (ou une liste JSON de chemins)',
   'rows.email.invalid':
-    '« {column} » ne contient pas une adresse e-mail valide (valeur : « {value} ») : écrivez-la sous la forme nom@domaine.be.',
+    '« {column} » ne contient pas d’adresse e-mail valide (valeur : « {value} ») : écrivez-la sous la forme nom@domaine.be.',
 
   'rows.products.none':
     '« {column} » ne contient aucun produit : indiquez-en au moins un, p. ex. EPC.',
@@ -66,7 +66,7 @@ export const rows: Translation<typeof english> = {
     '« {column} » contient « {value} », qui n’est pas un produit : écrivez ID ou ID:QUANTITÉ.',
 
   'rows.reference.taken':
-    '« {column} » « {reference} » est déjà utilisée à la ligne {row} : chaque ligne doit avoir sa propre référence.',
+    'La valeur « {reference} » de « {column} » figure déjà à la ligne {row} : chaque ligne doit avoir sa propre référence.',
   'rows.extraCells':
     'Cette ligne a {count, plural, one {# cellule} other {# cellules}} de plus que l’en-tête n’a de colonnes : donnez un nom à {count, plural, one {cette colonne} other {ces colonnes}} dans l’en-tête, ou videz {count, plural, one {la cellule} other {les cellules}}.',
 
@@ -108,7 +108,7 @@ export const rows: Translation<typeof english> = {
   'rows.warning.nameless':
     '{count, plural, one {# ligne a} other {# lignes ont}} des valeurs dans une colonne sans nom (colonne {letters}) ; elles sont ignorées : donnez un nom à la colonne dans l’en-tête.',
   'rows.outcome.refused': 'L’API a refusé la commande : {reason}',
-  'rows.outcome.noMoreRetries': 'Plus de nouvel essai : {reason}',
+  'rows.outcome.noMoreRetries': 'Plus aucune nouvelle tentative : {reason}',
   'rows.outcome.duplicate':
     'Déjà importée comme commande {orderId} (liste {sheetId}, ligne {row}).',
   'rows.outcome.earlierUnknown':
@@ -118,7 +118,7 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.filesMissing':
     'La commande {orderId} existe, mais {count, plural, one {# pièce jointe n’a pas pu être ajoutée} other {# pièces jointes n’ont pas pu être ajoutées}} : {refused}. Redéposez la ligne depuis failed/ pour les ajouter à la même commande.',
   'rows.outcome.resent':
-    'Renvoyé après une réponse peu claire, donc peut-être ajouté deux fois : {files}.',
+    'Fichiers renvoyés après une réponse peu claire, donc peut-être ajoutés deux fois : {files}.',
   'rows.outcome.notProcessed':
     'Non traitée : aucun résultat n’a été enregistré pour cette ligne (voir les avertissements).',
   'rows.outcome.sheetChanged':
@@ -144,7 +144,7 @@ export const rows: Translation<typeof english> = {
     'La liste ne pouvait plus être lue : failed/ et needs-review.csv n’ont pas été écrits ({reason}).',
   'rows.warning.mappingNotWritten':
     'failed/mapping.json n’a pas été écrit (une pièce jointe y porte ce nom) : placez le mapping dans failed/ avant de redéposer le dossier.',
-  'rows.warning.notCopied': 'Ligne {row} : non copiée dans failed/ : {reason}',
+  'rows.warning.notCopied': 'Ligne {row} : pièce jointe non copiée dans failed/ : {reason}',
   'rows.warning.copyFailed':
     'Ligne {row} : « {path} » n’a pas pu être copié dans failed/ ({reason}).',
   'rows.outcome.notProcessedBecause': 'Non traitée : {reason}',

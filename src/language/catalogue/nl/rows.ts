@@ -67,7 +67,7 @@ export const rows: Translation<typeof english> = {
 
   'rows.attachment.problem': '{column}: {problem}',
   'rows.attachment.missing':
-    '“{path}” staat niet naast de lijst: een bijlage wordt genoemd vanuit de map van de lijst, en samen met de lijst binnengebracht.',
+    '“{path}” staat niet naast de lijst: een bijlage wordt genoemd vanuit de map van de lijst, en samen met de lijst in de inbox gezet.',
   'rows.attachment.unreadable': '“{path}” kan niet gelezen worden ({code}).',
   'rows.attachment.folder': '“{path}” is een map, geen document.',
   'rows.attachment.notFile': '“{path}” is geen gewoon bestand, en dus geen document.',
@@ -92,7 +92,7 @@ export const rows: Translation<typeof english> = {
   'rows.warning.mappingUsedFor': 'Gelezen met de mapping {mapping}: {what}.',
   'rows.warning.mappedColumns': 'kolommen {columns}',
   'rows.warning.more': 'nog {count}',
-  'rows.warning.noMappedColumn': 'geen van haar kolomnamen staat in deze lijst',
+  'rows.warning.noMappedColumn': 'geen van de kolomnamen ervan staat in deze lijst',
   'rows.warning.valueWords': 'woorden voor de waarden van {fields}',
   'rows.warning.both': '{first}; {second}',
   'rows.warning.unknown':
@@ -110,7 +110,7 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.unknown':
     'De opdracht werd verstuurd op {sentAt}, maar de afloop is onbekend ({answer}). Ze bestaat misschien al: zoek ze op bij het keuringsbedrijf (of in de API) voor u deze rij opnieuw importeert; zomaar opnieuw importeren kan ze een tweede keer aanmaken.',
   'rows.outcome.filesMissing':
-    'Opdracht {orderId} bestaat, maar {count, plural, one {# bijlage kon} other {# bijlagen konden}} niet toegevoegd worden: {refused}. Breng de rij opnieuw binnen vanuit failed/ om ze aan dezelfde opdracht toe te voegen.',
+    'Opdracht {orderId} bestaat, maar {count, plural, one {# bijlage kon} other {# bijlagen konden}} niet toegevoegd worden: {refused}. Zet de rij uit failed/ opnieuw in de inbox om ze aan dezelfde opdracht toe te voegen.',
   'rows.outcome.resent':
     'Opnieuw verstuurd na een onduidelijk antwoord, dus misschien twee keer toegevoegd: {files}.',
   'rows.outcome.notProcessed':
@@ -125,19 +125,19 @@ export const rows: Translation<typeof english> = {
   'rows.again.failed':
     'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); toen werd voor deze rij geen opdracht gemaakt (ze mislukte): verbeter ze vanuit de map failed/ van die import.',
   'rows.again.partly':
-    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); opdracht {orderId} werd toen gemaakt, maar niet met al haar bijlagen: breng de map failed/ van die import opnieuw binnen om ze te vervolledigen.',
+    'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); opdracht {orderId} werd toen gemaakt, maar niet met al haar bijlagen: zet de map failed/ van die import opnieuw in de inbox om ze te vervolledigen.',
   'rows.again.invalid':
     'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); toen werd voor deze rij geen opdracht gemaakt (ze was ongeldig): verbeter ze vanuit de map failed/ van die import.',
   'rows.again.unknown':
     'De inhoud van deze lijst werd al eerder geïmporteerd (lijst {sheetId}); er is geen opdracht bekend die toen voor deze rij gemaakt werd.',
   'rows.warning.changedSince':
-    'De lijst is veranderd sinds ze geïmporteerd werd: dit verslag en failed/ gaan over de geïmporteerde versie (sha256 {sha}…), niet over het bestand zoals het nu is.',
+    'De lijst is veranderd sinds ze geïmporteerd werd: dit rapport en failed/ gaan over de geïmporteerde versie (sha256 {sha}…), niet over het bestand zoals het nu is.',
   'rows.warning.bundlesChanged':
     'De lijst is veranderd sinds ze geïmporteerd werd: failed/ en needs-review.csv werden niet geschreven (report.csv vermeldt elke rij).',
   'rows.warning.bundlesUnreadable':
     'De lijst kon niet meer gelezen worden: failed/ en needs-review.csv werden niet geschreven ({reason}).',
   'rows.warning.mappingNotWritten':
-    'failed/mapping.json werd niet geschreven (een bijlage daar heeft die naam): zet de mapping in failed/ voor u de map opnieuw binnenbrengt.',
+    'failed/mapping.json werd niet geschreven (een bijlage daar heeft die naam): zet de mapping in failed/ voor u de map opnieuw in de inbox zet.',
   'rows.warning.notCopied': 'Rij {row}: niet gekopieerd naar failed/: {reason}',
   'rows.warning.copyFailed':
     'Rij {row}: “{path}” kon niet naar failed/ gekopieerd worden ({reason}).',
