@@ -6,13 +6,9 @@
 import { realpathSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import {
-  AttachmentRefused,
-  firstLinkSync,
-  hardLinkMessage,
-  linkMessage,
-  plainRelative,
-} from './open-attachment.js';
+import type { MessageKey } from '../language/words.js';
+import { Invalid } from './normalise.js';
+import { AttachmentRefused, firstLinkSync, plainRelative } from './open-attachment.js';
 
 export interface Attachment {
   /** As the sheet wrote it (slashes normalised). */
@@ -22,7 +18,16 @@ export interface Attachment {
   bytes: number;
 }
 
-export type AttachmentCheck = { ok: true; attachment: Attachment } | { ok: false; message: string };
+/** Why an attachment is refused: told in the office's words where its row's result is made. */
+export type AttachmentCheck =
+  { ok: true; attachment: Attachment } | { ok: false; problem: Invalid };
+
+/** What a path refused before the disk is looked at is told. */
+const REFUSED_PATH: Partial<Record<AttachmentRefused['kind'], MessageKey>> = {
+  invalid: 'rows.attachment.invalidPath',
+  absolute: 'rows.attachment.absolute',
+  outside: 'rows.attachment.outside',
+};
 
 /**
  * Checks attachments of one sheet. Results are cached by path: many rows of a sheet often share a
@@ -51,12 +56,19 @@ export class AttachmentChecker {
   }
 
   #check(path: string): AttachmentCheck {
-    const fail = (message: string): AttachmentCheck => ({ ok: false, message });
+    const fail = (
+      key: MessageKey,
+      values: Record<string, string | number> = {},
+    ): AttachmentCheck => ({
+      ok: false,
+      problem: new Invalid(key, { path, ...values }),
+    });
     let plain: string;
     try {
       plain = plainRelative(path);
     } catch (error) {
-      if (error instanceof AttachmentRefused) return fail(error.message);
+      const key = error instanceof AttachmentRefused ? REFUSED_PATH[error.kind] : undefined;
+      if (key !== undefined) return fail(key);
       throw error;
     }
     // Any link on the way is refused, even one that stays inside: files are never read through
@@ -69,9 +81,13 @@ export class AttachmentChecker {
       // is a problem of its row, never of the whole sheet.
       const code = (error as NodeJS.ErrnoException).code;
       if (typeof code !== 'string') throw error;
-      return fail(`"${path}" cannot be read (${code}).`);
+      return fail('rows.attachment.unreadable', { code });
     }
-    if (link !== undefined) return fail(linkMessage(path, link));
+    if (link !== undefined) {
+      return plain === link
+        ? fail('rows.attachment.link')
+        : fail('rows.attachment.linkOnTheWay', { link });
+    }
     const absolute = join(this.#root, plain);
     let stats: Stats;
     try {
@@ -81,27 +97,26 @@ export class AttachmentChecker {
       if (code === 'ENOENT' || code === 'ENOTDIR') {
         // Said from the sheet, not the disk: a hot-folder sheet is read from a work folder the
         // user never saw.
-        return fail(
-          `"${path}" does not exist beside the sheet: a document is named relative to the sheet's folder, and dropped together with it.`,
-        );
+        return fail('rows.attachment.missing');
       }
-      return fail(`"${path}" cannot be read (${code ?? (error as Error).message}).`);
+      return fail('rows.attachment.unreadable', { code: code ?? (error as Error).message });
     }
-    if (!stats.isFile())
-      return fail(
-        `"${path}" is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not a document.`,
-      );
+    if (!stats.isFile()) {
+      return fail(stats.isDirectory() ? 'rows.attachment.folder' : 'rows.attachment.notFile');
+    }
     // Its other name may be anywhere on the disk: the upload refuses it too (open-attachment.ts).
-    if (stats.nlink > 1) return fail(hardLinkMessage(path, stats.nlink));
+    if (stats.nlink > 1) return fail('rows.attachment.hardLink', { names: String(stats.nlink) });
     if (stats.size > this.maxBytes) {
-      return fail(
-        `"${path}" is ${megabytes(stats.size)} MB (${stats.size} bytes), over the limit of ${megabytes(this.maxBytes)} MB (${this.maxBytes} bytes) per attachment (MAX_ATTACHMENT_MB).`,
-      );
+      return fail('rows.attachment.tooLarge', {
+        // Megabytes as the language writes a number; bytes as digits, to be compared by eye.
+        ...{ size: megabytes(stats.size), bytes: String(stats.size) },
+        ...{ limit: megabytes(this.maxBytes), limitBytes: String(this.maxBytes) },
+      });
     }
     return { ok: true, attachment: { path, absolute, bytes: stats.size } };
   }
 }
 
-function megabytes(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(2).replace(/\.?0+$/, '');
+function megabytes(bytes: number): number {
+  return Math.round((bytes / (1024 * 1024)) * 100) / 100;
 }

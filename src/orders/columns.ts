@@ -215,7 +215,7 @@ export class CsvCells implements Cells {
 export class ObjectCells implements Cells {
   readonly #cells = new Map<SheetField, { value: unknown; column: string }>();
   /** Keys that give a field another key already gave. */
-  readonly clashes: string[] = [];
+  readonly clashes: Array<{ first: string; second: string; field: SheetField }> = [];
 
   /**
    * `unknown` collects the keys no field claims, and `seen` the fields given and the keys the
@@ -239,7 +239,7 @@ export class ObjectCells implements Cells {
       }
       const earlier = this.#cells.get(field);
       if (earlier !== undefined) {
-        this.clashes.push(`"${earlier.column}" and "${key}" both give ${field}; keep one of them.`);
+        this.clashes.push({ first: earlier.column, second: key, field });
         continue;
       }
       this.#cells.set(field, { value, column: key });

@@ -4,6 +4,7 @@
  * words Dutch, French and English sheets use for each field, and a typo or two. A hint is only
  * ever advice, with the mapping to write: a column is never mapped by a guess.
  */
+import { type Words, wordsFor } from '../language/words.js';
 import type { SheetField } from './columns.js';
 import { ORDER_FIELDS } from './fields.js';
 
@@ -130,8 +131,11 @@ export function lookalikes(
 const MAX_ADVISED = 40;
 
 /** Where a mapping would be written, as advice names it. */
-export function mappingTarget(mapping: MappingInUse | undefined): string {
-  return mapping === undefined ? 'a mapping.json beside the sheet' : mapping.source.file;
+export function mappingTarget(
+  mapping: MappingInUse | undefined,
+  words: Words = wordsFor('en'),
+): string {
+  return mapping === undefined ? words.t('rows.advice.besideSheet') : mapping.source.file;
 }
 
 /**
@@ -141,13 +145,16 @@ export function mappingTarget(mapping: MappingInUse | undefined): string {
 export function mappingAdvice(
   pairs: readonly Lookalike[],
   mapping: MappingInUse | undefined,
+  words: Words = wordsFor('en'),
 ): string {
   const entries = pairs
     .slice(0, MAX_ADVISED)
     .map(({ column, field }) => `${JSON.stringify(column.trim())}: "${field}"`)
     .join(', ');
-  const target = mappingTarget(mapping);
-  if (mapping === undefined) return `add { "columns": { ${entries} } } to ${target}`;
-  if (mapping.form === 'flat') return `add ${entries} to ${target}`;
-  return `add ${entries} to "columns" in ${target}`;
+  const target = mappingTarget(mapping, words);
+  if (mapping === undefined) {
+    return words.t('rows.advice.add', { entries: `{ "columns": { ${entries} } }`, target });
+  }
+  if (mapping.form === 'flat') return words.t('rows.advice.add', { entries, target });
+  return words.t('rows.advice.addToColumns', { entries, target });
 }

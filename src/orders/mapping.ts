@@ -8,6 +8,7 @@ import { type ColumnMapping, fieldOf, parseMapping, quoted } from './columns.js'
 import { lookalikeField } from './header-hints.js';
 import { Invalid, normaliseEnum, normaliseFlag, squash } from './normalise.js';
 import { UserError } from '../errors.js';
+import { type MessageKey, type Words, wordsFor } from '../language/words.js';
 
 /** Where a mapping was found, first found wins: `--mapping`, beside the sheet, connection, config. */
 export type MappingKind = 'flag' | 'beside' | 'connection' | 'config';
@@ -53,18 +54,16 @@ const PARTS = ['columns', 'values', 'worksheet'];
 const MAX_WORKSHEET = 255;
 
 /** How messages name a mapping: its file, and why that one was used. */
-export function describeMapping(source: MappingSource): string {
-  switch (source.kind) {
-    case 'flag':
-      return `--mapping ${source.file}`;
-    case 'beside':
-      return `${source.file} (beside the sheet)`;
-    case 'connection':
-      return `${source.file} (the connection's mapping)`;
-    case 'config':
-      return `${source.file} (the config file's "mapping")`;
-  }
+export function describeMapping(source: MappingSource, words: Words = wordsFor('en')): string {
+  return words.t(MAPPING_KINDS[source.kind], { file: source.file });
 }
+
+const MAPPING_KINDS: Record<MappingKind, MessageKey> = {
+  flag: 'rows.mapping.flag',
+  beside: 'rows.mapping.beside',
+  connection: 'rows.mapping.connection',
+  config: 'rows.mapping.config',
+};
 
 /** Checks a parsed mapping file, either form: a mistake is 'mapping.invalid', naming the file. */
 export function parseMappingFile(json: unknown, source: MappingSource): Mapping {
@@ -161,7 +160,7 @@ function synonymField(name: string, where: string): SynonymField {
   );
 }
 
-const NOT_A_VALUE = new Invalid('must be text');
+const NOT_A_VALUE = new Invalid('rows.value.notText');
 
 function parseWords(
   field: SynonymField,
@@ -192,7 +191,7 @@ function parseWords(
     if (value instanceof Invalid) {
       throw new UserError(
         'mapping.invalid',
-        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.message}.`,
+        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.text(wordsFor('en'))}.`,
       );
     }
     const earlier = synonyms.get(key);

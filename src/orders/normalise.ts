@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 
+import type { MessageKey, MessageValues, Words } from '../language/words.js';
 import type { Catalogue } from './catalogue.js';
 import {
   CONTACT_LANGUAGES,
@@ -19,9 +20,26 @@ import {
   PROPERTY_TYPES,
 } from './fields.js';
 
-/** Why a cell's value cannot be used; returned (not thrown) so that every problem is collected. */
+/**
+ * Why a cell's value cannot be used; returned (not thrown) so that every problem is collected.
+ * It holds its message's key, not its text: the row's validator says it in the office's words,
+ * naming the column as the sheet does (row.ts). A value's own problem (`rows.value.*`) says what
+ * the value must be; a product list's (`rows.products.*`) is a whole sentence with a `{column}`.
+ */
 export class Invalid {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly key: MessageKey,
+    readonly values: MessageValues = {},
+    /** A problem this one tells inside it, as its `{problem}`. */
+    readonly inner?: Invalid,
+  ) {}
+
+  /** The message in `words`, with what only the row knows (`column`) added. */
+  text(words: Words, more?: MessageValues): string {
+    const values =
+      this.inner === undefined ? this.values : { ...this.values, problem: this.inner.text(words) };
+    return words.t(this.key, more === undefined ? values : { ...values, ...more });
+  }
 }
 
 /** Empty cells, blank strings and JSON null all mean "not given". */
@@ -48,8 +66,8 @@ function trimmed(text: string): string {
 }
 
 const MAX_TEXT = 255;
-const NOT_TEXT = new Invalid('must be text');
-const TOO_LONG = new Invalid(`is longer than ${MAX_TEXT} characters`);
+const NOT_TEXT = new Invalid('rows.value.notText');
+const TOO_LONG = new Invalid('rows.value.tooLong', { max: MAX_TEXT });
 
 /** Free text; JSON numbers (a postal code written 9000) are taken as their digits. */
 export function normaliseText(value: unknown, maxLength = MAX_TEXT): string | Invalid {
@@ -67,7 +85,7 @@ export function normaliseLongText(value: unknown): string | Invalid {
   return normaliseText(value, Infinity);
 }
 
-const NOT_WHOLE = new Invalid('must be a whole number');
+const NOT_WHOLE = new Invalid('rows.value.notWhole');
 
 export function normaliseInteger(value: unknown, min: number): number | Invalid {
   let n: number;
@@ -77,7 +95,7 @@ export function normaliseInteger(value: unknown, min: number): number | Invalid 
     if (!isWhole(text)) return NOT_WHOLE;
     n = Number(text);
   } else return NOT_WHOLE;
-  return n < min ? new Invalid(`must be at least ${min}`) : n;
+  return n < min ? new Invalid('rows.value.atLeast', { min }) : n;
 }
 
 /** `/^\+?\d{1,15}$/`: an optional plus, then one to fifteen digits (0-9). */
@@ -96,7 +114,7 @@ export const FLAG_WORDS = new Map<string, 0 | 1>([
   ...['1', 'true', 'yes', 'y', 'ja', 'j', 'oui', 'o'].map((w) => [w, 1] as const),
   ...['0', 'false', 'no', 'n', 'nee', 'non'].map((w) => [w, 0] as const),
 ]);
-const NOT_FLAG = new Invalid('must be yes or no (1/0, true/false, ja/nee, oui/non)');
+const NOT_FLAG = new Invalid('rows.value.notFlag');
 
 /** The mail flags: 1 means "there is no such e-mail address". */
 export function normaliseFlag(value: unknown): 0 | 1 | Invalid {
@@ -121,26 +139,17 @@ export function squash(text: string): string {
 }
 
 /**
- * What the API documents each value to mean, where its word alone misleads (`yes` for "the
- * owner is the API user", not "the contact is the owner"): said with the allowed values.
+ * `told`: what a value that is none of `allowed` is told; where a word alone misleads (`yes` for
+ * "the owner is the API user", not "the contact is the owner"), its own message says what each
+ * means, as the API documents it.
  */
-const MEANINGS: Readonly<Record<string, string>> = {
-  tenant: 'the contact person',
-  salesman: 'you, the API user',
-  contact: 'the contact person',
-  yes: 'you, the API user',
-  other: 'someone else',
-};
-
 function enumeration(
   allowed: readonly string[],
-  withMeanings = false,
+  told = new Invalid('rows.value.oneOf', { allowed: allowed.map((v) => `"${v}"`).join(', ') }),
 ): (value: unknown) => string | Invalid {
   const exact = new Set(allowed);
   const canonical = new Map(allowed.map((v) => [squash(v), v]));
-  const shown = (v: string) =>
-    withMeanings && MEANINGS[v] !== undefined ? `"${v}" (${MEANINGS[v]})` : `"${v}"`;
-  const invalid = new Invalid(`must be one of ${allowed.map(shown).join(', ')}`);
+  const invalid = told;
   return (value) => {
     if (typeof value !== 'string' && typeof value !== 'number') return invalid;
     const text = trimmed(String(value));
@@ -152,8 +161,8 @@ function enumeration(
 export const normaliseEnum = {
   property_type: enumeration(PROPERTY_TYPES),
   contact_language: enumeration(CONTACT_LANGUAGES),
-  invoice_to: enumeration(INVOICE_TO, true),
-  is_contact_owner: enumeration(IS_CONTACT_OWNER, true),
+  invoice_to: enumeration(INVOICE_TO, new Invalid('rows.value.invoiceTo')),
+  is_contact_owner: enumeration(IS_CONTACT_OWNER, new Invalid('rows.value.isContactOwner')),
 };
 
 /** A product list item as a JSON sheet may write it: `"EPC:2"` or `{ "id": "EPC", "quantity": 2 }`. */
@@ -176,19 +185,13 @@ export function normaliseProducts(
   const add = (id: string, quantity: unknown) => {
     const product = catalogue.find(id);
     if (!product) {
-      problems.push(
-        new Invalid(
-          `order_products names an unknown product "${id}" (known: ${knownIds(catalogue)}).`,
-        ),
-      );
+      problems.push(new Invalid('rows.products.unknown', { id, known: knownIds(catalogue) }));
       return;
     }
     const count = isAbsent(quantity) ? 1 : normaliseInteger(quantity, 1);
     if (count instanceof Invalid) {
       problems.push(
-        new Invalid(
-          `the quantity of ${product.id} in order_products ${count.message} (got ${shown(quantity)}).`,
-        ),
+        new Invalid('rows.products.quantity', { id: product.id, value: cut(quantity) }, count),
       );
       return;
     }
@@ -200,11 +203,7 @@ export function normaliseProducts(
     for (const raw of Array.isArray(value) ? (value as unknown[]) : [value]) {
       const item = productItemSchema.safeParse(raw);
       if (!item.success) {
-        problems.push(
-          new Invalid(
-            `order_products has ${shown(raw)}, which is not a product: write ID or ID:QUANTITY.`,
-          ),
-        );
+        problems.push(new Invalid('rows.products.notProduct', { value: cut(raw) }));
       } else if (typeof item.data === 'string') {
         if (item.data.trim() !== '') addItem(item.data, add);
       } else {
@@ -242,7 +241,7 @@ function knownIds(catalogue: Catalogue): string {
   return ids.length <= 12 ? ids.join(', ') : `${ids.slice(0, 12).join(', ')}, …`;
 }
 
-const NOT_FILES = new Invalid('must be file paths separated by | (or a JSON list of paths)');
+const NOT_FILES = new Invalid('rows.value.notFiles');
 
 /** `plans\a.pdf | photos/b.jpg` → `["plans/a.pdf", "photos/b.jpg"]`. */
 export function normaliseFiles(value: unknown): string[] | Invalid {
@@ -262,7 +261,11 @@ export function normaliseFiles(value: unknown): string[] | Invalid {
 
 /** A value as a user would recognise it in a message. */
 export function shown(value: unknown): string {
+  return `"${cut(value)}"`;
+}
+
+/** A value as a message shows it, short; the message's own language quotes it. */
+export function cut(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const cut = text.length > 60 ? `${text.slice(0, 57)}…` : text;
-  return `"${cut}"`;
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

@@ -2,7 +2,8 @@
  * One row's cells → the order to send, or every problem of the row at once, each naming the
  * column as the sheet names it and saying in plain words what to change.
  */
-import type { Cells, SheetField } from './columns.js';
+import { type MessageKey, type Words, wordsFor } from '../language/words.js';
+import { type Cells, normaliseHeader, type SheetField } from './columns.js';
 import type { Catalogue, ConditionalField } from './catalogue.js';
 import { ORDER_FIELDS, type OrderFieldName, type OrderProduct } from './fields.js';
 import type { Mapping, SynonymField } from './mapping.js';
@@ -16,7 +17,7 @@ import {
   normaliseLongText,
   normaliseProducts,
   normaliseText,
-  shown,
+  cut,
   squash,
 } from './normalise.js';
 
@@ -35,6 +36,7 @@ export interface ValidRow {
 export interface RowProblem {
   /** The column as the sheet names it (the field's API name when the sheet has no such column). */
   column: string;
+  /** What a person reads: it names the column itself, and says what to write there. */
   message: string;
 }
 
@@ -46,30 +48,31 @@ export type RowValidation =
   | { ok: true; value: ValidRow }
   | { ok: false; problems: RowProblem[]; reference?: string; files: string[] };
 
-/** What each required field is, for the message that asks for it. */
-export const REQUIRED: ReadonlyArray<readonly [OrderFieldName, string]> = [
-  ['property_type', 'the kind of property, e.g. "Rijwoning / Duplex"'],
-  ['address1', 'the street of the property'],
-  ['address2', 'the house number (and bus number) of the property'],
-  ['city', 'the city of the property'],
-  ['postal_code', 'the postal code of the property'],
-  ['contact_name', 'the name of the contact person'],
-  ['contact_language', 'the language of the contact person: nl, en or fr'],
-  ['invoice_to', 'who receives the invoice: tenant, salesman or other'],
-  ['is_contact_owner', 'who the contact person is: contact, yes or other'],
-  ['order_products', 'the products to order, e.g. EPC|ELEC-1.1'],
+/** The fields every row gives, each with the message that asks for it. */
+export const REQUIRED: ReadonlyArray<readonly [OrderFieldName, MessageKey]> = [
+  ['property_type', 'rows.required.property_type'],
+  ['address1', 'rows.required.address1'],
+  ['address2', 'rows.required.address2'],
+  ['city', 'rows.required.city'],
+  ['postal_code', 'rows.required.postal_code'],
+  ['contact_name', 'rows.required.contact_name'],
+  ['contact_language', 'rows.required.contact_language'],
+  ['invoice_to', 'rows.required.invoice_to'],
+  ['is_contact_owner', 'rows.required.is_contact_owner'],
+  ['order_products', 'rows.required.order_products'],
 ];
 
+/** The e-mail addresses a row gives unless its flag says there is none. */
 export const MAIL_FLAGS = [
-  ['contact_email', 'no_contact_mail', 'the e-mail address of the contact person'],
-  ['inv_mail', 'no_inv_mail', 'the e-mail address for the invoice'],
+  ['contact_email', 'no_contact_mail', 'rows.required.contact_email'],
+  ['inv_mail', 'no_inv_mail', 'rows.required.inv_mail'],
 ] as const;
 
-/** Why a product category needs its extra field, in words. */
-const CONDITIONAL_REASONS: Record<ConditionalField, [kind: string, ask: string]> = {
-  breaker_boxes: ['an electrical inspection', 'give the number of breaker boxes'],
-  units: ['priced per housing unit', 'give the number of units'],
-  floors: ['priced per floor', 'give the number of floors'],
+/** Why a product category needs its extra field, in words: the product named by its name. */
+const CONDITIONAL_MESSAGES: Record<ConditionalField, MessageKey> = {
+  breaker_boxes: 'rows.conditional.breaker_boxes',
+  units: 'rows.conditional.units',
+  floors: 'rows.conditional.floors',
 };
 
 const INTEGER_MINIMUM: Partial<Record<OrderFieldName, number>> = {
@@ -90,9 +93,16 @@ export interface RowReading {
   mapping?: Mapping | undefined;
   /**
    * Per field, what to add to the message that asks for it when a row lacks it: an unknown
-   * column of the sheet looks like it, and the mapping to write (header-hints.ts).
+   * column of the sheet looks like it, and the mapping to write (header-hints.ts), in `words`.
    */
   missingHints?: ReadonlyMap<SheetField, string>;
+  /** The words the problems are told in: the office's (English when not given). */
+  words?: Words;
+}
+
+/** The words a reading tells its problems in: its own, else English. */
+export function readingWords(reading: RowReading): Words {
+  return reading.words ?? wordsFor('en');
 }
 
 /**
@@ -130,7 +140,7 @@ function withSynonyms(
 ): Normaliser {
   const words: ReadonlyMap<string, string | number> =
     mapping.values.get(field as SynonymField) ?? new Map();
-  const refused = new Map<string, Invalid>();
+  const refused = new Map<Invalid, Invalid>();
   return (value) => {
     const word =
       words.size > 0 && (typeof value === 'string' || typeof value === 'number')
@@ -138,12 +148,10 @@ function withSynonyms(
         : undefined;
     const result = normalise(word ?? value);
     if (!(result instanceof Invalid)) return result;
-    let told = refused.get(result.message);
+    let told = refused.get(result);
     if (told === undefined) {
-      told = new Invalid(
-        `${result.message}, or one of its words under "values" in ${mapping.source.file}`,
-      );
-      refused.set(result.message, told);
+      told = new Invalid('rows.value.refusedOrWord', { file: mapping.source.file }, result);
+      refused.set(result, told);
     }
     return told;
   };
@@ -159,10 +167,20 @@ const REFUSED = Symbol('refused');
  * hints included), written once.
  */
 interface Plan {
+  words: Words;
+  names: ColumnNames;
   fields: readonly OrderFieldName[];
   normalisers: readonly Normaliser[];
-  required: ReadonlyArray<readonly [at: number, field: OrderFieldName, message: string]>;
-  mails: ReadonlyArray<{ at: number; flagAt: number; field: OrderFieldName; missing: string }>;
+  required: ReadonlyArray<
+    readonly [at: number, field: OrderFieldName, message: MessageKey, hint: string]
+  >;
+  mails: ReadonlyArray<{
+    at: number;
+    flagAt: number;
+    field: OrderFieldName;
+    flag: OrderFieldName;
+    missing: MessageKey;
+  }>;
   productsAt: number;
   conditionalAt: Readonly<Record<ConditionalField, number>>;
 }
@@ -173,18 +191,17 @@ function plan(catalogue: Catalogue, reading: RowReading): Plan {
   const at = (field: OrderFieldName) => fields.indexOf(field);
   const hints = reading.missingHints ?? new Map<SheetField, string>();
   return {
+    words: readingWords(reading),
+    names: mappedNames(reading.mapping),
     fields,
     normalisers: steps.map(([, normalise]) => normalise),
-    required: REQUIRED.map(([field, what]) => [
-      at(field),
-      field,
-      `${field} is required: ${what}${hints.get(field) ?? ''}.`,
-    ]),
-    mails: MAIL_FLAGS.map(([field, flag, what]) => ({
+    required: REQUIRED.map(([field, key]) => [at(field), field, key, hints.get(field) ?? '']),
+    mails: MAIL_FLAGS.map(([field, flag, missing]) => ({
       at: at(field),
       flagAt: at(flag),
       field,
-      missing: `${field} is required: ${what}; if there is none, set ${flag} to yes.`,
+      flag,
+      missing,
     })),
     productsAt: at('order_products'),
     conditionalAt: { breaker_boxes: at('breaker_boxes'), units: at('units'), floors: at('floors') },
@@ -202,15 +219,16 @@ export function rowValidator(
   const given: Array<Given | undefined> = new Array<Given | undefined>(steps.fields.length);
   const values: unknown[] = new Array<unknown>(steps.fields.length);
   return (cells) => {
-    const problems: RowProblem[] = [];
+    const problems: Pending[] = [];
     cells.orderValues(values);
     readOrderFields(steps, cells, values, given, problems);
     checkRequired(steps, catalogue, cells, given, problems);
-    const reference = extraValue(cells, 'reference', normaliseText, problems);
-    const files = extraValue(cells, 'files', normaliseFiles, problems) ?? [];
-    const orderId = extraValue(cells, 'order_id', positiveInteger, problems);
+    const { words } = steps;
+    const reference = extraValue(words, cells, 'reference', normaliseText, problems);
+    const files = extraValue(words, cells, 'files', normaliseFiles, problems) ?? [];
+    const orderId = extraValue(words, cells, 'order_id', positiveInteger, problems);
     if (problems.length > 0) {
-      const invalid: RowValidation = { ok: false, problems, files };
+      const invalid: RowValidation = { ok: false, problems: told(problems, steps.names), files };
       if (reference !== undefined) invalid.reference = reference;
       return invalid;
     }
@@ -221,8 +239,56 @@ export function rowValidator(
   };
 }
 
-function fail(problems: RowProblem[], cells: Cells, field: SheetField, message: string): void {
-  problems.push({ column: cells.column(field) ?? field, message });
+/**
+ * Adds the problem of `field`'s column, its message told by `say` with the column as the sheet
+ * names it (its API name when the sheet has no such column).
+ */
+function fail(
+  problems: Pending[],
+  cells: Cells,
+  field: SheetField,
+  say: (column: string) => string,
+): void {
+  problems.push({ column: cells.column(field), field, say });
+}
+
+/** A problem found, told once the row's every problem is: only a row that has any pays for it. */
+interface Pending {
+  /** As the row names it; undefined when the row has no such cell. */
+  column: string | undefined;
+  field: SheetField;
+  say: (column: string) => string;
+}
+
+/** The problems of a row, each naming its column as the row, else the mapping, else the API names it. */
+function told(pending: readonly Pending[], names: ColumnNames): RowProblem[] {
+  return pending.map(({ column, field, say }) => {
+    const named = column ?? names.get(field) ?? field;
+    return { column: named, message: say(named) };
+  });
+}
+
+/** Each field's column as the mapping names it: for a row that lacks the cell (a JSON object). */
+type ColumnNames = ReadonlyMap<SheetField, string>;
+
+function mappedNames(mapping: Mapping | undefined): ColumnNames {
+  const names = new Map<SheetField, string>();
+  const written = mapping?.form === 'full' ? mapping.json.columns : mapping?.json;
+  if (mapping === undefined || typeof written !== 'object' || written === null) return names;
+  for (const column of Object.keys(written)) {
+    const field = mapping.columns.get(normaliseHeader(column));
+    if (field !== undefined && !names.has(field)) names.set(field, column.trim());
+  }
+  return names;
+}
+
+/** A value's problem as a row tells it: its column, what it must be, and the value. */
+function refusedValue(words: Words, invalid: Invalid, value: unknown) {
+  const framed =
+    invalid.key === 'rows.value.refusedOrWord'
+      ? invalid
+      : new Invalid('rows.value.refused', {}, invalid);
+  return (column: string) => framed.text(words, { column, value: cut(value) });
 }
 
 /**
@@ -230,11 +296,11 @@ function fail(problems: RowProblem[], cells: Cells, field: SheetField, message: 
  * `given`, normalised or REFUSED.
  */
 function readOrderFields(
-  { fields, normalisers }: Plan,
+  { words, fields, normalisers }: Plan,
   cells: Cells,
   values: readonly unknown[],
   given: Array<Given | undefined>,
-  problems: RowProblem[],
+  problems: Pending[],
 ): void {
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i] as OrderFieldName;
@@ -246,10 +312,12 @@ function readOrderFields(
     const result = (normalisers[i] as Normaliser)(value);
     if (result instanceof Invalid) {
       given[i] = REFUSED;
-      fail(problems, cells, field, `${field} ${result.message} (got ${shown(value)}).`);
+      fail(problems, cells, field, refusedValue(words, result, value));
     } else if (Array.isArray(result) && result[0] instanceof Invalid) {
       given[i] = REFUSED;
-      for (const problem of result as Invalid[]) fail(problems, cells, field, problem.message);
+      for (const problem of result as Invalid[]) {
+        fail(problems, cells, field, (column) => problem.text(words, { column }));
+      }
     } else given[i] = result as string | number | OrderProduct[];
   }
 }
@@ -260,43 +328,35 @@ function checkRequired(
   catalogue: Catalogue,
   cells: Cells,
   given: ReadonlyArray<Given | undefined>,
-  problems: RowProblem[],
+  problems: Pending[],
 ): void {
-  for (const [at, field, message] of plan.required) {
-    if (given[at] === undefined) fail(problems, cells, field, message);
+  const { words } = plan;
+  for (const [at, field, key, hint] of plan.required) {
+    if (given[at] === undefined)
+      fail(problems, cells, field, (column) => words.t(key, { column, hint }));
   }
   const listed = given[plan.productsAt];
   const products = Array.isArray(listed) ? listed : undefined;
   if (products?.length === 0) {
-    fail(
-      problems,
-      cells,
-      'order_products',
-      'order_products lists no product: give at least one, e.g. EPC.',
-    );
+    fail(problems, cells, 'order_products', (column) => words.t('rows.products.none', { column }));
   }
-  for (const { at, flagAt, field, missing } of plan.mails) {
+  for (const { at, flagAt, field, flag, missing } of plan.mails) {
     if (given[flagAt] === 1) continue;
     const address = given[at];
-    if (address === undefined) fail(problems, cells, field, missing);
-    else if (typeof address === 'string' && !EMAIL.test(address)) {
-      fail(
-        problems,
-        cells,
-        field,
-        `${field} is not a valid e-mail address (got ${shown(address)}).`,
-      );
+    if (address === undefined) {
+      const named = cells.column(flag) ?? plan.names.get(flag) ?? flag;
+      fail(problems, cells, field, (column) => words.t(missing, { column, flag: named }));
+    } else if (typeof address === 'string' && !EMAIL.test(address)) {
+      const value = cut(address);
+      fail(problems, cells, field, (column) => words.t('rows.email.invalid', { column, value }));
     }
   }
   if (products === undefined || products.length === 0) return;
   for (const [field, product] of catalogue.requiredFields(products.map((p) => p.id))) {
     if (given[plan.conditionalAt[field]] !== undefined) continue;
-    const [kind, ask] = CONDITIONAL_REASONS[field];
-    fail(
-      problems,
-      cells,
-      field,
-      `${field} is required because ${product.id} is ${kind} (category ${product.category}): ${ask}.`,
+    const values = { id: product.id, product: product.name };
+    fail(problems, cells, field, (column) =>
+      words.t(CONDITIONAL_MESSAGES[field], { column, ...values }),
     );
   }
 }
@@ -318,15 +378,16 @@ const positiveInteger = (value: unknown) => normaliseInteger(value, 1);
 
 /** A non-order column's value, when given and usable. */
 function extraValue<T>(
+  words: Words,
   cells: Cells,
   field: 'reference' | 'files' | 'order_id',
   normalise: (v: unknown) => T | Invalid,
-  problems: RowProblem[],
+  problems: Pending[],
 ): T | undefined {
   const value = cells.value(field);
   if (isAbsent(value)) return undefined;
   const result = normalise(value);
   if (!(result instanceof Invalid)) return result;
-  fail(problems, cells, field, `${field} ${result.message} (got ${shown(value)}).`);
+  fail(problems, cells, field, refusedValue(words, result, value));
   return undefined;
 }

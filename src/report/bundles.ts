@@ -18,6 +18,9 @@ import { type SheetRecord, sheetMapping } from '../store/sheet-store.js';
 import { errorText, missingOutcome } from './outcome-text.js';
 import { AttachmentCopies, CsvOut, JsonOut, XlsxOut } from './report-files.js';
 
+/** The office's words (its reports are in them). */
+type Words = Context['words'];
+
 const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
 
 /**
@@ -37,11 +40,10 @@ export async function writeBundles(
     const records = await readImportedRecords(sheet, ctx.settings);
     if (records === undefined) {
       // Only a sheet queued before copies were made, read at its own path, can come to this.
-      return [
-        'the sheet has changed since it was imported: failed/ and needs-review.csv were not written (report.csv lists every row).',
-      ];
+      return [ctx.words.t('rows.warning.bundlesChanged')];
     }
-    const writer = new BundleWriter(dir, records.info, sheet.path, ctx.settings.maxAttachmentBytes);
+    const { words } = ctx;
+    const writer = new BundleWriter(words, dir, records.info, sheet.path, ctx.settings);
     for await (const batch of records.batches) {
       const wanted = batch.filter((record) => rows.has(record.row));
       const outcomes = await ctx.store.outcomes(
@@ -49,18 +51,18 @@ export async function writeBundles(
         wanted.map((record) => record.row),
       );
       for (const [i, record] of wanted.entries()) {
-        const outcome = outcomes[i] ?? missingOutcome();
+        const outcome = outcomes[i] ?? missingOutcome(words);
         await writer.add(record, outcome.missingFiles ?? records.filesOf(record), outcome);
       }
     }
     await writer.close();
-    if (writer.failedRows > 0) await writeMapping(sheet, join(dir, 'failed'), writer.problems);
+    if (writer.failedRows > 0) {
+      await writeMapping(words, sheet, join(dir, 'failed'), writer.problems);
+    }
     return writer.problems;
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
-    return [
-      `the sheet could no longer be read: failed/ and needs-review.csv were not written (${error.message}).`,
-    ];
+    return [ctx.words.t('rows.warning.bundlesUnreadable', { reason: error.message })];
   }
 }
 
@@ -68,7 +70,12 @@ export async function writeBundles(
  * The mapping the sheet was read with, beside the failed rows: the folder dropped back into the
  * inbox is read as the sheet was (its rows keep the user's own column names).
  */
-async function writeMapping(sheet: SheetRecord, failedDir: string, problems: string[]) {
+async function writeMapping(
+  words: Words,
+  sheet: SheetRecord,
+  failedDir: string,
+  problems: string[],
+) {
   const mapping = sheetMapping(sheet);
   if (mapping === undefined) return;
   try {
@@ -78,9 +85,7 @@ async function writeMapping(sheet: SheetRecord, failedDir: string, problems: str
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    problems.push(
-      'failed/mapping.json was not written (an attachment there has that name): give failed/ the mapping before you drop it back.',
-    );
+    problems.push(words.t('rows.warning.mappingNotWritten'));
   }
 }
 
@@ -98,7 +103,13 @@ class BundleWriter {
   failedRows = 0;
 
   /** `original`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
-  constructor(dir: string, info: SheetInfo, original: string, maxAttachmentBytes: number) {
+  constructor(
+    readonly words: Words,
+    dir: string,
+    info: SheetInfo,
+    original: string,
+    { maxAttachmentBytes }: { maxAttachmentBytes: number },
+  ) {
     this.#info = info;
     const delimiter = info.delimiter ?? ',';
     const failedDir = join(dir, 'failed');
@@ -126,7 +137,8 @@ class BundleWriter {
     if (outcome.status === 'invalid' || outcome.status === 'failed') {
       this.failedRows += 1;
       await this.#copyFiles(record.row, files);
-      await this.#addFailed(record, outcome, errorText(outcome, this.#info.columns ?? {}));
+      const error = errorText(outcome, this.#info.columns ?? {}, this.words);
+      await this.#addFailed(record, outcome, error);
     }
     if (outcome.status === 'needs-review') await this.#addReview(record, outcome);
   }
@@ -139,11 +151,13 @@ class BundleWriter {
         // A file the row names but that does not exist is what its error already says.
         if ((copyError as NodeJS.ErrnoException).code === 'ENOENT') continue;
         if (copyError instanceof AttachmentRefused) {
-          this.problems.push(`row ${row}: not copied into failed/: ${copyError.message}`);
+          const reason = copyError.message;
+          this.problems.push(this.words.t('rows.warning.notCopied', { row: String(row), reason }));
           continue;
         }
+        const reason = (copyError as Error).message;
         this.problems.push(
-          `row ${row}: "${path}" could not be copied into failed/ (${(copyError as Error).message}).`,
+          this.words.t('rows.warning.copyFailed', { row: String(row), path, reason }),
         );
       }
     }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import { parse } from 'csv-parse';
 
+import type { MessageKey, Words } from '../language/words.js';
 import { chain } from '../sheets/decode.js';
 import { ROW_STATUSES, type RowOutcome, type RowStatus } from '../glossary.js';
 import type { SheetRecord } from '../store/sheet-store.js';
@@ -50,31 +51,34 @@ export async function readEarlierReport(
  * The `duplicate` outcome of a row whose sheet content was imported before, saying what
  * happened to the row then and what (if anything) is left to do about it.
  */
-export function duplicateOutcome(earlierSheet: string, row: EarlierRow | undefined): RowOutcome {
-  const before = `this sheet's content was imported before (sheet ${earlierSheet})`;
+export function duplicateOutcome(
+  words: Words,
+  earlierSheet: string,
+  row: EarlierRow | undefined,
+): RowOutcome {
+  const values = { sheetId: earlierSheet, orderId: String(row?.orderId ?? '') };
   return {
     status: 'duplicate',
     attempts: 0,
     ...(row?.orderId !== undefined && { orderId: row.orderId }),
-    error: `${before}${afterwards(row)}`,
+    error: words.t(afterwards(row), values),
   };
 }
 
-function afterwards(row: EarlierRow | undefined): string {
-  const order = row?.orderId === undefined ? undefined : `order ${row.orderId}`;
+/** What became of the row then, as its message says it. */
+function afterwards(row: EarlierRow | undefined): MessageKey {
+  const made = row?.orderId !== undefined;
   switch (row?.status) {
     case 'created':
     case 'duplicate':
-      return order === undefined ? '.' : `; ${order} was made for this row then.`;
+      return made ? 'rows.again.made' : 'rows.again.done';
     case 'needs-review':
-      return `; this row's outcome was unknown there (needs-review): check that import's needs-review.csv before anything else.`;
+      return 'rows.again.review';
     case 'failed':
-      return order === undefined
-        ? `; no order was made for this row then (it failed): fix it from that import's failed/ folder.`
-        : `; ${order} was made then but not all its documents: drop that import's failed/ folder back to finish it.`;
+      return made ? 'rows.again.partly' : 'rows.again.failed';
     case 'invalid':
-      return `; no order was made for this row then (it was invalid): fix it from that import's failed/ folder.`;
+      return 'rows.again.invalid';
     case undefined:
-      return '; no order is known to have been made for this row.';
+      return 'rows.again.unknown';
   }
 }

@@ -19,6 +19,9 @@ import { errorText, missingOutcome } from './outcome-text.js';
 import { CsvOut } from './report-files.js';
 import { openRowEchoes, type RowEcho } from './row-echo.js';
 
+/** The office's words (its reports are in them). */
+type Words = Context['words'];
+
 /** summary.json (docs/design.md §2 "Reports"); never holds the token. */
 export interface Summary {
   sheet: string;
@@ -88,7 +91,7 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   // as written, and come from the sheet's private copy: the bytes imported, whatever the user's
   // file holds now.
   const { counts, toBundle, problems } = await writeReportCsv(ctx, sheet, join(tmp, 'report.csv'));
-  const warnings = [...sheet.warnings, ...(await changedWarning(sheet)), ...problems];
+  const warnings = [...sheet.warnings, ...(await changedWarning(ctx.words, sheet)), ...problems];
   if (toBundle.size > 0 && sheet.error === undefined) {
     warnings.push(...(await writeBundles(ctx, sheet, toBundle, tmp)));
   }
@@ -137,10 +140,10 @@ async function writeReportCsv(
       const rows = Array.from({ length: Math.min(1000, total - first + 1) }, (_, i) => first + i);
       const outcomes = await ctx.store.outcomes(sheet.sheetId, rows);
       for (const [i, row] of rows.entries()) {
-        const outcome = outcomes[i] ?? missingOutcome();
+        const outcome = outcomes[i] ?? missingOutcome(ctx.words);
         counts[outcome.status] += 1;
         const echo = await echoes.of(row);
-        await report.write(reportLine(row, outcome, sheet.columns, echo));
+        await report.write(reportLine(ctx.words, row, outcome, sheet.columns, echo));
         if (outcome.status !== 'created' && outcome.status !== 'duplicate') toBundle.add(row);
       }
     }
@@ -153,12 +156,10 @@ async function writeReportCsv(
 }
 
 /** The user's file saved over since: the report is of the version imported, and says so. */
-async function changedWarning(sheet: SheetRecord): Promise<string[]> {
+async function changedWarning(words: Words, sheet: SheetRecord): Promise<string[]> {
   if (sheet.origin === undefined || sheet.error !== undefined) return [];
   if (!(await sheetChanged(sheet.path, sheet.origin, sheet.sha256))) return [];
-  return [
-    `the sheet has changed since it was imported: this report and failed/ are of the version imported (sha256 ${sheet.sha256.slice(0, 12)}…), not of the file as it is now.`,
-  ];
+  return [words.t('rows.warning.changedSince', { sha: sheet.sha256.slice(0, 12) })];
 }
 
 function summaryOf(
@@ -230,6 +231,7 @@ async function archiveWorkFolder(
 }
 
 function reportLine(
+  words: Words,
   row: number,
   outcome: RowOutcome,
   columns: Record<string, string>,
@@ -244,7 +246,7 @@ function reportLine(
     (outcome.inspectionIds ?? []).join('|'),
     (outcome.fileIds ?? []).map((id) => id ?? '').join('|'),
     outcome.attempts,
-    errorText(outcome, columns),
+    errorText(outcome, columns, words),
     echo.address,
     echo.contactName,
     echo.sourceRow,

@@ -84,13 +84,14 @@ async function createFailed(
     if (key !== null) await ctx.ledger.release(key, run.me);
     return run.finish({
       status: 'failed',
-      error: `the API refused the order: ${error.message}`,
+      error: run.words.t('rows.outcome.refused', { reason: error.message }),
       ...(error.details.fieldErrors && { fieldErrors: error.details.fieldErrors }),
     });
   }
   if (error.kind === 'retryable' && run.lastAttempt && error.details.retryAfterMs === undefined) {
     if (key !== null) await ctx.ledger.release(key, run.me);
-    return run.finish({ status: 'failed', error: `no more retries: ${error.message}` });
+    const failed = run.words.t('rows.outcome.noMoreRetries', { reason: error.message });
+    return run.finish({ status: 'failed', error: failed });
   }
   throw interruptionFor(error) ?? error;
 }

@@ -62,7 +62,10 @@ async function giveUpRow(
     ? {
         ...where,
         status: 'needs-review',
-        error: `the row job gave up (${reason}) after sending its create${sentAt ? ` at ${sentAt}` : ''}: the order may or may not exist.`,
+        error: ctx.words.t('rows.outcome.gaveUpAfterSending', {
+          reason,
+          sentAt: sentAt === undefined || sentAt === '' ? 'none' : sentAt,
+        }),
       }
     : {
         ...where,
@@ -73,7 +76,7 @@ async function giveUpRow(
           fileIds: order.fileIds,
           missingFiles: attachments.filter((_, k) => order.fileIds[k] === null).map((a) => a.path),
         }),
-        error: `the row job gave up: ${reason}`,
+        error: ctx.words.t('rows.outcome.gaveUp', { reason }),
       };
   await recordOutcome(ctx, sheetId, row, outcome);
   return true;

@@ -6,7 +6,7 @@ import type { RowRun, StepOutcome } from './row-run.js';
 import type { Uploads } from './upload.js';
 
 export function orderOutcome(
-  run: Pick<RowRun, 'data' | 'state'>,
+  run: Pick<RowRun, 'data' | 'state' | 'words'>,
   orderId: number,
   uploads: Uploads,
 ): StepOutcome {
@@ -23,14 +23,16 @@ export function orderOutcome(
       status: 'failed',
       ...done,
       missingFiles: missing,
-      error: `order ${orderId} exists, but ${missing.length} of its files could not be attached: ${refused.join('; ')}. Drop the row back from failed/ to attach them to the same order.`,
+      error: run.words.t('rows.outcome.filesMissing', {
+        ...{ orderId: String(orderId), count: missing.length, refused: refused.join('; ') },
+      }),
     };
   }
   return {
     status: 'created',
     ...done,
     ...(resent.length > 0 && {
-      error: `sent again after an unclear answer, so possibly attached twice: ${resent.join(', ')}.`,
+      error: run.words.t('rows.outcome.resent', { files: resent.join(', ') }),
     }),
   };
 }

@@ -47,11 +47,12 @@ export async function closeSheetEarly(
     await ctx.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
   }
   const notProcessed: Array<[number, RowOutcome]> = [];
+  const error = ctx.words.t('rows.outcome.notProcessedBecause', { reason });
   for (let row = sheet.checkpoint + 1; row <= total; row++) {
     // Its job first: one that ends meanwhile has made its row final before it is removed.
     if ((await hasRowJob(ctx.queues, sheetId, row)) || (await ctx.store.isFinal(sheetId, row)))
       continue;
-    notProcessed.push([row, { status: 'failed', attempts: 0, error: `not processed: ${reason}` }]);
+    notProcessed.push([row, { status: 'failed', attempts: 0, error }]);
   }
   await recordOutcomes(ctx, sheetId, notProcessed);
   // Not one row of it was handed on (none final before, none queued): the content was never
@@ -60,7 +61,8 @@ export async function closeSheetEarly(
   const latest = await ctx.store.get(sheetId);
   if (latest?.checkpoint === 0 && notProcessed.length === total)
     await ctx.store.forgetSha(`${sheet.connectionId}|${sheet.sha256}`, sheetId);
-  const warning = `the sheet stopped being processed after row ${sheet.checkpoint}: ${reason}`;
+  const after = String(sheet.checkpoint);
+  const warning = ctx.words.t('rows.warning.stopped', { row: after, reason });
   await ctx.store.update(sheetId, { warnings: [...sheet.warnings, warning] });
   ctx.logger.warn({ sheetId, reason }, 'sheet closed early');
   await reportIfDue(ctx, sheetId, { total });

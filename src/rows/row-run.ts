@@ -66,6 +66,11 @@ export class RowRun {
   readonly #ctx: Context;
   #log: Logger | undefined;
 
+  /** The office's words: what the row's result says is told in them. */
+  get words(): Context['words'] {
+    return this.#ctx.words;
+  }
+
   constructor(
     ctx: Context,
     readonly job: RowJobHandle,
@@ -175,7 +180,7 @@ export async function unknownOutcome(
   if (run.data.key !== null) await ctx.ledger.markUnknown(run.data.key, run.me);
   return run.finish({
     status: 'needs-review',
-    error: `the order was sent at ${sentAt} but its outcome is unknown (${answer}). It may or may not exist: look for it at the inspection company (or in the API) before importing this row again; importing it blindly could create it twice.`,
+    error: run.words.t('rows.outcome.unknown', { sentAt, answer }),
     review: { sentAt, answer },
   });
 }

@@ -89,12 +89,16 @@ async function ledgerSays(run: RowRun, claim: Exclude<Claim, { kind: 'mine' }>):
       return run.finish({
         status: 'duplicate',
         orderId: claim.orderId,
-        error: `already imported as order ${claim.orderId} (sheet ${claim.sheetId}, row ${claim.row}).`,
+        error: run.words.t('rows.outcome.duplicate', {
+          ...{ orderId: String(claim.orderId), sheetId: claim.sheetId, row: String(claim.row) },
+        }),
       });
     case 'unknown':
       return run.finish({
         status: 'needs-review',
-        error: `an earlier import of this row (sheet ${claim.sheetId}, row ${claim.row}) has an unknown outcome: check whether that order exists before importing the row again.`,
+        error: run.words.t('rows.outcome.earlierUnknown', {
+          ...{ sheetId: claim.sheetId, row: String(claim.row) },
+        }),
       });
     case 'busy':
       return waitOrReview(

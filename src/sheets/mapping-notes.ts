@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 
+import { type Words, wordsFor } from '../language/words.js';
 import { type HeaderMap, normaliseHeader, type SheetField } from '../orders/columns.js';
 import {
   type Lookalike,
@@ -27,21 +28,32 @@ export function refuseMappingFile(path: string): void {
 const LISTED = 12;
 
 /** Which mapping the sheet was read with, and what it mapped (`mapped`: the sheet's own names). */
-export function mappingUsed(mapping: Mapping, mapped: readonly string[]): string {
+export function mappingUsed(
+  mapping: Mapping,
+  mapped: readonly string[],
+  words: Words = wordsFor('en'),
+): string {
   const parts: string[] = [];
   if (mapped.length > 0) {
     const shown = mapped
       .slice(0, LISTED)
       .map((column) => `"${column}" → ${mapping.columns.get(normaliseHeader(column)) ?? '?'}`);
-    if (mapped.length > LISTED) shown.push(`${mapped.length - LISTED} more`);
-    parts.push(`columns ${shown.join(', ')}`);
+    if (mapped.length > LISTED) {
+      shown.push(words.t('rows.warning.more', { count: mapped.length - LISTED }));
+    }
+    parts.push(words.t('rows.warning.mappedColumns', { columns: shown.join(', ') }));
   } else if (mapping.columns.size > 0) {
-    parts.push('none of its column names is in this sheet');
+    parts.push(words.t('rows.warning.noMappedColumn'));
   }
-  const words = [...mapping.values.keys()];
-  if (words.length > 0) parts.push(`words for the values of ${words.join(', ')}`);
-  const what = parts.length > 0 ? `: ${parts.join('; ')}` : '';
-  return `Read with the mapping ${describeMapping(mapping.source)}${what}.`;
+  const fields = [...mapping.values.keys()];
+  if (fields.length > 0) {
+    parts.push(words.t('rows.warning.valueWords', { fields: fields.join(', ') }));
+  }
+  const described = describeMapping(mapping.source, words);
+  const [first, second] = parts;
+  if (first === undefined) return words.t('rows.warning.mappingUsed', { mapping: described });
+  const what = second === undefined ? first : words.t('rows.warning.both', { first, second });
+  return words.t('rows.warning.mappingUsedFor', { mapping: described, what });
 }
 
 /** The warning for unknown columns: ignored, and the mapping to write for those that look like a field. */
@@ -49,20 +61,26 @@ export function unknownColumns(
   unknown: readonly string[],
   taken: ReadonlySet<SheetField> | ReadonlyMap<SheetField, unknown>,
   mapping: Mapping | undefined,
+  words: Words = wordsFor('en'),
 ): string {
   const one = unknown.length === 1;
   const list = unknown.map((c) => `"${c}"`).join(', ');
-  const head = `Unknown column${one ? '' : 's'} ignored: ${list}: ${one ? 'it is not an order field' : 'they are not order fields'}.`;
+  const head = words.t('rows.warning.unknown', { count: unknown.length, list });
   const hinted = lookalikes(unknown, taken);
   if (hinted.length === 0) {
-    return `${head} If one holds an order field under another name, map it in ${mappingTarget(mapping)}, like { "columns": { "Straat": "address1" } }.`;
+    const target = mappingTarget(mapping, words);
+    return words.t('rows.warning.mapIt', { unknown: head, target, example: EXAMPLE });
   }
   const guesses =
     one && hinted.length === 1
       ? hinted.map((l) => l.field).join('')
       : hinted.map((l) => `"${l.column}" → ${l.field}`).join(', ');
-  return `${head} Did you mean ${guesses}? ${capitalised(mappingAdvice(hinted, mapping))}.`;
+  const advice = capitalised(mappingAdvice(hinted, mapping, words));
+  return words.t('rows.warning.didYouMean', { unknown: head, guesses, advice });
 }
+
+/** A mapping of one column, as advice shows one. */
+const EXAMPLE = '{ "columns": { "Straat": "address1" } }';
 
 /**
  * What a CSV sheet's header tells before its rows are read: the mapping it is read with and its
@@ -72,16 +90,19 @@ export function unknownColumns(
 export function headerNotes(
   map: HeaderMap,
   mapping: Mapping | undefined,
+  words: Words = wordsFor('en'),
 ): { warnings: string[]; missing: Map<SheetField, string> } {
   const warnings: string[] = [];
   if (mapping !== undefined) {
     const mapped = map.header.filter(
       (column) => column.trim() !== '' && mapping.columns.has(normaliseHeader(column)),
     );
-    warnings.push(mappingUsed(mapping, mapped));
+    warnings.push(mappingUsed(mapping, mapped, words));
   }
-  if (map.unknown.length > 0) warnings.push(unknownColumns(map.unknown, map.index, mapping));
-  return { warnings, missing: missingHints(lookalikes(map.unknown, map.index), mapping) };
+  if (map.unknown.length > 0) {
+    warnings.push(unknownColumns(map.unknown, map.index, mapping, words));
+  }
+  return { warnings, missing: missingHints(lookalikes(map.unknown, map.index), mapping, words) };
 }
 
 /**
@@ -91,11 +112,15 @@ export function headerNotes(
 function missingHints(
   hinted: readonly Lookalike[],
   mapping: Mapping | undefined,
+  words: Words,
 ): Map<SheetField, string> {
   return new Map(
     hinted.map((l) => [
       l.field,
-      `; if the column "${l.column}" holds it, ${mappingAdvice([l], mapping)}`,
+      words.t('rows.hint.column', {
+        column: l.column,
+        advice: mappingAdvice([l], mapping, words),
+      }),
     ]),
   );
 }

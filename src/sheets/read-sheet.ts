@@ -19,6 +19,7 @@ import {
   type RowProblem,
   type RowReading,
   type RowValidation,
+  readingWords,
   rowValidator,
 } from '../orders/row.js';
 import type { CsvSheet } from './csv.js';
@@ -29,6 +30,9 @@ import { ReferenceSet } from './reference-set.js';
 import type { SheetInfo, SourceRecord } from './types.js';
 
 export { sheetFormat } from './records.js';
+
+/** The words a sheet's problems and warnings are told in (src/language). */
+type Words = NonNullable<RowReading['words']>;
 
 export interface ReadSheetOptions {
   catalogue: Catalogue;
@@ -48,6 +52,11 @@ export interface ReadSheetOptions {
   firstBatch?: number;
   /** The scan of the sheet's bytes taken already (records.ts, `openSource`). */
   known?: KnownScan;
+  /**
+   * The words its rows' problems and its warnings are told in: the office's for an import, the
+   * command's for `validate` (English when not given).
+   */
+  words?: Words;
 }
 
 /** One problem of one row, where the user will look for it. */
@@ -95,27 +104,36 @@ export function validateSource(
   options: ReadSheetOptions & { folder: string },
 ): OpenedSheet {
   const { info } = source;
+  const words = readingWords(options);
   const references = new ReferenceSet();
   const attachments = new AttachmentChecker(options.folder, options.maxAttachmentBytes);
-  const notes = 'csv' in source ? headerNotes(source.map, options.mapping) : undefined;
+  const notes = 'csv' in source ? headerNotes(source.map, options.mapping, words) : undefined;
   const validate = rowValidator(options.catalogue, {
     mapping: options.mapping,
+    words,
     ...(notes && { missingHints: notes.missing }),
   });
   const finish: Finish = (record, cells, early) =>
-    rowResult(record, cells, early, validate(cells), attachments, references);
+    rowResult(words, record, cells, early, validate(cells), attachments, references);
   const warnings: string[] = notes?.warnings ?? [];
   if ('objects' in source) {
     return {
       info,
       warnings,
-      batches: objectRows(source.objects, options.mapping, warnings, finish, options.firstBatch),
+      batches: objectRows(
+        words,
+        source.objects,
+        options.mapping,
+        warnings,
+        finish,
+        options.firstBatch,
+      ),
     };
   }
   return {
     info,
     warnings,
-    batches: csvRows(source.csv, source.map, warnings, finish, options.firstBatch),
+    batches: csvRows(words, source.csv, source.map, warnings, finish, options.firstBatch),
   };
 }
 
@@ -126,6 +144,7 @@ const NO_PROBLEMS: readonly string[] = [];
 type Finish = (record: SourceRecord, cells: Cells, early: readonly string[]) => RowResult;
 
 function csvRows(
+  words: Words,
   csv: CsvSheet,
   map: HeaderMap,
   warnings: string[],
@@ -137,30 +156,23 @@ function csvRows(
     const cells = new CsvCells(map, record.data as string[]);
     if (cells.namelessData()) namelessRows += 1;
     const extra = cells.extra();
-    const s = extra === 1 ? '' : 's';
     // Most rows have no problem of their own: they share one empty list, never changed.
     let early: readonly string[] = record.problem === undefined ? NO_PROBLEMS : [record.problem];
-    if (extra > 0) {
-      early = [
-        ...early,
-        `this row has ${extra} more cell${s} than the header has columns: name the column${s} in the header or remove the cell${s}.`,
-      ];
-    }
+    if (extra > 0) early = [...early, words.t('rows.extraCells', { count: extra })];
     return finish(record, cells, early);
   };
   async function* batches(): AsyncGenerator<RowResult[]> {
     yield* mapBatches(csv.batches, toResult, firstBatch);
     if (namelessRows > 0) {
       const letters = map.nameless.map(columnLetter).join(', ');
-      warnings.push(
-        `${namelessRows} row${namelessRows === 1 ? ' has' : 's have'} values in a column without a name (column ${letters}); they are ignored: give the column a name in the header.`,
-      );
+      warnings.push(words.t('rows.warning.nameless', { count: namelessRows, letters }));
     }
   }
   return batches();
 }
 
 async function* objectRows(
+  words: Words,
   records: AsyncIterable<SourceRecord[]>,
   mapping: ReadSheetOptions['mapping'],
   warnings: string[],
@@ -174,16 +186,23 @@ async function* objectRows(
     (record) => {
       const data = record.data as Record<string, unknown>;
       const cells = new ObjectCells(data, mapping?.columns, unknown, seen);
-      return finish(
-        record,
-        cells,
-        record.problem ? [record.problem, ...cells.clashes] : cells.clashes,
-      );
+      return finish(record, cells, clashesOf(words, record.problem, cells.clashes));
     },
     firstBatch,
   );
-  if (mapping) warnings.push(mappingUsed(mapping, [...seen.mapped]));
-  if (unknown.size > 0) warnings.push(unknownColumns([...unknown], seen.fields, mapping));
+  if (mapping) warnings.push(mappingUsed(mapping, [...seen.mapped], words));
+  if (unknown.size > 0) warnings.push(unknownColumns([...unknown], seen.fields, mapping, words));
+}
+
+/** A JSON record's own problem, and its keys that give a field another key gave. */
+function clashesOf(
+  words: Words,
+  problem: string | undefined,
+  clashes: ObjectCells['clashes'],
+): readonly string[] {
+  if (problem === undefined && clashes.length === 0) return NO_PROBLEMS;
+  const told = clashes.map((clash) => words.t('rows.clash', clash));
+  return problem === undefined ? told : [problem, ...told];
 }
 
 /** Each record mapped, a batch at a time; the first batch cut at `firstBatch` records. */
@@ -204,6 +223,7 @@ async function* mapBatches<T, U>(
 }
 
 function rowResult(
+  words: Words,
   record: SourceRecord,
   cells: Cells,
   early: readonly string[],
@@ -227,25 +247,21 @@ function rowResult(
   if (reference !== undefined) {
     const first = references.earlierRow(reference, row);
     if (first !== undefined) {
-      problems.push({
-        column: cells.column('reference') ?? 'reference',
-        message: `reference "${reference}" is already used by row ${first}: each row needs its own reference.`,
-        row,
-        line,
-      });
+      const column = cells.column('reference') ?? 'reference';
+      const message = words.t('rows.reference.taken', { column, reference, row: String(first) });
+      problems.push({ column, message, row, line });
     }
   }
   const checked: Attachment[] = [];
   for (const path of files) {
     const result = attachments.check(path);
     if (result.ok) checked.push(result.attachment);
-    else
-      problems.push({
-        column: cells.column('files') ?? 'files',
-        message: result.message,
-        row,
-        line,
-      });
+    else {
+      const column = cells.column('files') ?? 'files';
+      const problem = result.problem.text(words);
+      const message = words.t('rows.attachment.problem', { column, problem });
+      problems.push({ column, message, row, line });
+    }
   }
   if (problems.length > 0 || !validation.ok) {
     return { row, line, reference, source: record, ok: false, problems, files };

@@ -43,11 +43,11 @@ export async function recordOrQueue(
     if (sheet.duplicateOf !== undefined) {
       // The same bytes were imported before: every row is told so, and nothing is sent.
       const row = earlier?.get(result.row) ?? (await fromLedger(key, ctx.ledger));
-      outcomes.push([result.row, { ...where, ...duplicateOutcome(sheet.duplicateOf, row) }]);
+      const again = duplicateOutcome(ctx.words, sheet.duplicateOf, row);
+      outcomes.push([result.row, { ...where, ...again }]);
     } else if (!result.ok) {
-      const error = result.problems.map((p) =>
-        p.column ? `${p.column}: ${p.message}` : p.message,
-      );
+      // Each problem names its column itself, in the office's words (read-sheet.ts).
+      const error = result.problems.map((p) => p.message);
       outcomes.push([
         result.row,
         { ...where, status: 'invalid', attempts: 0, error: error.join(' | ') },
@@ -92,15 +92,13 @@ async function fromLedger(key: string | null, ledger: Ledger): Promise<EarlierRo
     : undefined;
 }
 
-const ROW_REFUSED =
-  'not imported: the sheet changed while it was imported (it was saved over, or removed), and its rows not yet queued then were refused so that no orders come from two versions of it. Queue the sheet again to import its new content.';
-
 /** Rows of a sheet that changed while it was imported: each `failed`, with why. */
 export async function refuseRows(
   ctx: Context,
   sheet: SheetRecord,
   batch: readonly RowResult[],
 ): Promise<void> {
+  const refused = ctx.words.t('rows.outcome.sheetChanged');
   const outcomes = batch.map((result): [number, RowOutcome] => [
     result.row,
     {
@@ -108,7 +106,7 @@ export async function refuseRows(
       ...(result.reference !== undefined && { reference: result.reference }),
       status: 'failed',
       attempts: 0,
-      error: ROW_REFUSED,
+      error: refused,
     },
   ]);
   await recordOutcomes(ctx, sheet.sheetId, outcomes);

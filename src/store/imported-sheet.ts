@@ -6,6 +6,7 @@
  * is renamed into place whole, read-only, once its bytes were hashed, so it holds those bytes or
  * is not there. Any other (one queued before copies were made, read at the user's path) is.
  */
+import type { Words } from '../language/words.js';
 import type { Catalogue } from '../orders/catalogue.js';
 import { type OpenedSheet, readSheet, validateSource } from '../sheets/read-sheet.js';
 import { openSource, readRecords, type SheetRecords, type SheetSource } from '../sheets/records.js';
@@ -16,6 +17,8 @@ import { type SheetRecord, sheetMapping } from './sheet-store.js';
 /** What reading a sheet as imported needs (a context has it). */
 export interface ImportedSheetParts {
   catalogue: Catalogue;
+  /** The office's words: its rows' problems are told in them. */
+  words?: Words;
   settings: { maxAttachmentBytes: number; sheetsDir: string };
 }
 
@@ -30,6 +33,7 @@ export async function readImported(
   const opened = await readSheet(source.path, {
     ...known(sheet),
     catalogue: parts.catalogue,
+    ...(parts.words && { words: parts.words }),
     maxAttachmentBytes: parts.settings.maxAttachmentBytes,
     folder: source.folder,
     ...(mapping && { mapping }),
@@ -58,6 +62,7 @@ export function validateImported(
   const mapping = sheetMapping(sheet);
   return validateSource(source, {
     catalogue: parts.catalogue,
+    ...(parts.words && { words: parts.words }),
     maxAttachmentBytes: parts.settings.maxAttachmentBytes,
     folder: sheetSource(sheet, parts.settings.sheetsDir).folder,
     ...(mapping && { mapping }),

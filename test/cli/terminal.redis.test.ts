@@ -54,12 +54,12 @@ describe('what import says of the rows it did not create', () => {
     expect(out).toContain(
       [
         '  row 2 (line 3)  reference R-2  invalid',
-        '    contact_language: contact_language must be one of "nl", "en", "fr" (got "de").',
-        '    city: city is required: the city of the property.',
+        '    contact_language must be one of "nl", "en", "fr" (got "de").',
+        '    city is required: the city of the property.',
       ].join('\n'),
     );
     expect(out).toContain(
-      '  row 3 (line 4)  reference R-3  invalid\n    postal_code: postal_code is required: the postal code of the property.\n',
+      '  row 3 (line 4)  reference R-3  invalid\n    postal_code is required: the postal code of the property.\n',
     );
     // Twenty rows listed (row 2 to row 21), the five others counted, and where they are.
     expect(out).toContain('  row 21 (line 22)  reference R-21  invalid\n');

@@ -22,7 +22,7 @@ describe('order-importer validate with a mapping', () => {
     expect(out).toContain('(CSV, ";"-separated, windows-1252)');
     expect(out).toContain('row 3 (line 4)  reference D-3');
     expect(out).toContain(
-      `    Taal: contact_language must be one of "nl", "en", "fr", or one of its words under "values" in ${mapping ?? ''} (got "Duits").`,
+      `    Taal must be one of "nl", "en", "fr", or one of its words under "values" in ${mapping ?? ''} (got "Duits").`,
     );
     expect(out).toContain(
       `warning: Read with the mapping ${mapping ?? ''} (beside the sheet): columns "Uw referentie" → reference,`,
@@ -56,7 +56,7 @@ describe('order-importer validate with a mapping', () => {
         column: 'Factuur aan',
         // A flat mapping has no words for values: nothing points at them.
         message:
-          'invoice_to must be one of "tenant" (the contact person), "salesman" (you, the API user), "other" (someone else) (got "verkoper").',
+          'Factuur aan must be one of "tenant" (the contact person), "salesman" (you, the API user), "other" (someone else) (got "verkoper").',
       }),
     );
     expect(summary?.invalid).toBe(3);

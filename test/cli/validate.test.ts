@@ -46,12 +46,12 @@ describe('order-importer validate', () => {
     const finished = await runInProcess(['validate', mistakes, '--mapping', mapping]);
     expect(finished.code).toBe(2);
     expect(finished.stdout).toContain('row 2 (line 3)  reference R2');
-    expect(finished.stdout).toContain('    city: city is required: the city of the property.');
+    expect(finished.stdout).toContain('    city is required: the city of the property.');
     expect(finished.stdout).toContain(
-      '    contact_language: contact_language must be one of "nl", "en", "fr" (got "de").',
+      '    contact_language must be one of "nl", "en", "fr" (got "de").',
     );
     expect(finished.stdout).toContain(
-      '    breaker_boxes: breaker_boxes is required because ELEC-1.1 is an electrical inspection (category 1.1): give the number of breaker boxes.',
+      '    breaker_boxes is required because ELEC-1.1 ("Elektrische keuring woning bij verkoop (AREI)") is an electrical inspection: give the number of breaker boxes.',
     );
     expect(finished.stdout).toMatch(/ {4}files: "docs\/none\.pdf" does not exist/);
     expect(finished.stdout).toContain('2 rows: 1 valid, 1 invalid');
@@ -168,7 +168,7 @@ describe('order-importer validate on a sheet of many invalid rows', () => {
     expect(summary?.problems.at(-1)).toEqual(problem(10_000));
     expect(summary?.problemsOmitted).toBe(3);
     expect(finished.stderr).toContain(
-      '  row 10003 (line 10004)  reference R10003\n    contact_language: contact_language must be one of "nl", "en", "fr" (got "de").\n',
+      '  row 10003 (line 10004)  reference R10003\n    contact_language must be one of "nl", "en", "fr" (got "de").\n',
     );
     expect(finished.stderr.match(/^ {2}row /gm)).toHaveLength(10_003);
   });

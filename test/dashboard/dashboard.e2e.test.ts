@@ -296,7 +296,7 @@ describe('the dashboard alone', () => {
       const html = await sheetPage.text();
       expect(html).toContain('<h1>weekly-orders.csv</h1>');
       expect(html.match(/ data-row="\d+"/g)).toEqual([' data-row="3"']);
-      expect(html).toContain('city: city is required');
+      expect(html).toContain('city is required: the city of the property.');
       const health = await fetch(`${base}/healthz`);
       expect(await health.json()).toEqual({ status: 'ok', reasons: [], redis: true, api: true });
     } finally {

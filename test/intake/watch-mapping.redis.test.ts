@@ -160,7 +160,7 @@ describe('watch with a mapping.json beside the sheet', () => {
       `Uw referentie;Type woning;Straat;Huisnummer;Postcode;Gemeente;Contactpersoon;Taal;E-mail contact;E-mail facturatie;Geen factuurmail;Factuur aan;Eigenaar;Producten;Zekeringkasten;Bijlagen;Opmerkingen;order_id;source_row;error`,
     );
     expect(row).toContain(
-      `Taal: contact_language must be one of ""nl"", ""en"", ""fr"", or one of its words under ""values"" in ${mappingFile} (got ""Duits"").`,
+      `Taal must be one of ""nl"", ""en"", ""fr"", or one of its words under ""values"" in ${mappingFile} (got ""Duits"").`,
     );
     const copied = JSON.parse(
       await readFile(join(report, 'failed', 'mapping.json'), 'utf8'),

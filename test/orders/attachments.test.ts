@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { wordsFor } from '../../src/language/words.js';
 import { AttachmentChecker } from '../../src/orders/attachments.js';
 import { put, tempDir } from '../helpers/files.js';
 
@@ -21,10 +22,11 @@ await put(root, 'elsewhere/b.pdf', 'secret too');
 await put(sheetDir, '..notes.txt', 'a plain name');
 await link(join(root, 'outside.pdf'), join(sheetDir, 'hard.pdf'));
 
+const english = wordsFor('en');
 const checker = new AttachmentChecker(sheetDir, 2 * 1024 * 1024);
 const message = (path: string) => {
   const result = checker.check(path);
-  return result.ok ? null : result.message;
+  return result.ok ? null : result.problem.text(english);
 };
 
 describe('AttachmentChecker', () => {

@@ -106,7 +106,7 @@ describe('ObjectCells', () => {
     expect(cells.column('city')).toBe('City');
     expect(cells.value('files')).toEqual(['a']);
     expect([...unknown]).toEqual(['extra']);
-    expect(cells.clashes).toEqual(['"City" and "city" both give city; keep one of them.']);
+    expect(cells.clashes).toEqual([{ first: 'City', second: 'city', field: 'city' }]);
   });
 });
 

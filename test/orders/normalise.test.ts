@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { wordsFor } from '../../src/language/words.js';
 import { Catalogue } from '../../src/orders/catalogue.js';
 import {
   Invalid,
@@ -14,7 +15,8 @@ import {
   shown,
 } from '../../src/orders/normalise.js';
 
-const message = (result: unknown) => (result instanceof Invalid ? result.message : null);
+const english = wordsFor('en');
+const message = (result: unknown) => (result instanceof Invalid ? result.text(english) : null);
 
 describe('isAbsent', () => {
   it.each([[undefined], [null], [''], ['  \t ']])('%j is absent', (value) => {
@@ -132,7 +134,8 @@ describe('normaliseProducts', () => {
     { id: 'ELEC-1.1', name: 'Electrical', category: '1.1' },
   ]);
   const products = (value: unknown) => normaliseProducts(value, catalogue);
-  const messages = (value: unknown) => (products(value) as Invalid[]).map((p) => p.message);
+  const messages = (value: unknown) =>
+    (products(value) as Invalid[]).map((p) => p.text(english, { column: 'order_products' }));
 
   it.each([
     ['EPC', [{ id: 'EPC', quantity: 1 }]],

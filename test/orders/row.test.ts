@@ -90,13 +90,13 @@ describe('rowValidator', () => {
     const { city: _city, ...withoutCity } = complete;
     const found = problems({ ...withoutCity, Gemeente: ' ' }, mapping);
     expect(found).toEqual([
-      { column: 'Gemeente', message: 'city is required: the city of the property.' },
+      { column: 'Gemeente', message: 'Gemeente is required: the city of the property.' },
     ]);
     const header = mapHeader(['Stad'], parseMapping({ Stad: 'city' }, 'm.json'));
     const csv = validate(new CsvCells(header, ['']));
-    expect(csv.ok ? [] : csv.problems.find((p) => p.message.startsWith('city'))?.column).toBe(
-      'Stad',
-    );
+    expect(
+      csv.ok ? [] : csv.problems.find((p) => p.message.startsWith('Stad is required'))?.column,
+    ).toBe('Stad');
   });
 
   it('lets the mail flags excuse the addresses, and checks addresses otherwise', () => {
@@ -115,22 +115,22 @@ describe('rowValidator', () => {
     [
       'ELEC-1.1',
       'breaker_boxes',
-      'breaker_boxes is required because ELEC-1.1 is an electrical inspection (category 1.1): give the number of breaker boxes.',
+      'breaker_boxes is required because ELEC-1.1 ("Electrical inspection") is an electrical inspection: give the number of breaker boxes.',
     ],
     [
       'ELEC-2.1',
       'breaker_boxes',
-      'breaker_boxes is required because ELEC-2.1 is an electrical inspection (category 2.1): give the number of breaker boxes.',
+      'breaker_boxes is required because ELEC-2.1 ("Electrical common parts") is an electrical inspection: give the number of breaker boxes.',
     ],
     [
       'ASB-UNITS',
       'units',
-      'units is required because ASB-UNITS is priced per housing unit (category 2.3): give the number of units.',
+      'units is required because ASB-UNITS ("Asbestos per unit") is priced per housing unit: give the number of units.',
     ],
     [
       'ASB-FLOORS',
       'floors',
-      'floors is required because ASB-FLOORS is priced per floor (category 2.4): give the number of floors.',
+      'floors is required because ASB-FLOORS ("Asbestos per floor") is priced per floor: give the number of floors.',
     ],
   ])('%s asks for %s and says why', (product, field, message) => {
     expect(problems({ ...complete, order_products: `EPC|${product}` })).toEqual([
@@ -221,17 +221,17 @@ describe('rowValidator with a mapping', () => {
       {
         column: 'Geen',
         message:
-          'no_inv_mail must be yes or no (1/0, true/false, ja/nee, oui/non), or one of its words under "values" in /inbox/gent/mapping.json (got "misschien").',
+          'Geen must be yes or no (1/0, true/false, ja/nee, oui/non), or one of its words under "values" in /inbox/gent/mapping.json (got "misschien").',
       },
       {
         column: 'Taal',
         message:
-          'contact_language must be one of "nl", "en", "fr", or one of its words under "values" in /inbox/gent/mapping.json (got "Duits").',
+          'Taal must be one of "nl", "en", "fr", or one of its words under "values" in /inbox/gent/mapping.json (got "Duits").',
       },
       {
         column: 'inv_mail',
         message:
-          'inv_mail is required: the e-mail address for the invoice; if there is none, set no_inv_mail to yes.',
+          'inv_mail is required: the e-mail address for the invoice; if there is none, set Geen to yes.',
       },
     ]);
   });

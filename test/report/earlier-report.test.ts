@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { wordsFor } from '../../src/language/words.js';
 import {
   duplicateOutcome,
   type EarlierRow,
@@ -7,9 +8,11 @@ import {
 } from '../../src/report/earlier-report.js';
 import { put, tempDir } from '../helpers/files.js';
 
+const english = wordsFor('en');
+
 describe('duplicateOutcome', () => {
   it('gives the order made then', () => {
-    expect(duplicateOutcome('S1', { status: 'created', orderId: 7 })).toEqual({
+    expect(duplicateOutcome(english, 'S1', { status: 'created', orderId: 7 })).toEqual({
       status: 'duplicate',
       attempts: 0,
       orderId: 7,
@@ -25,7 +28,7 @@ describe('duplicateOutcome', () => {
     [{ status: 'needs-review' }, /outcome was unknown there \(needs-review\)/],
     [undefined, /no order is known to have been made for this row\.$/],
   ])('says what became of a row that was %o', (row, said) => {
-    const outcome = duplicateOutcome('S1', row);
+    const outcome = duplicateOutcome(english, 'S1', row);
     expect(outcome.status).toBe('duplicate');
     expect(outcome.error).toMatch(said);
     expect(outcome.orderId).toBe(row?.orderId);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { wordsFor } from '../../src/language/words.js';
 import { orderOutcome } from '../../src/rows/order-outcome.js';
 import { rowJobSchema } from '../../src/rows/row-data.js';
 import type { RowState } from '../../src/rows/row-run.js';
@@ -17,7 +18,7 @@ function uploaded(state: Partial<RowState>) {
       { path: 'docs/photo.jpg', bytes: 9 },
     ],
   });
-  return { data, state: { fileIds: [], resent: [], ...state } };
+  return { data, state: { fileIds: [], resent: [], ...state }, words: wordsFor('en') };
 }
 
 describe("a row's outcome once its uploads are done", () => {

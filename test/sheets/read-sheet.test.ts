@@ -118,7 +118,7 @@ describe('readSheet', () => {
     expect(problemsOf(sheet.rows[0])).toEqual([
       expect.objectContaining({
         column: 'Gemeente',
-        message: 'city is required: the city of the property.',
+        message: 'Gemeente is required: the city of the property.',
       }),
     ]);
   });
@@ -250,7 +250,7 @@ describe('readSheet with a mapping', () => {
       }),
     ]);
     expect(problemsOf(sheet.rows[1]).map((p) => [p.column, p.message.slice(0, 40)])).toEqual([
-      ['Taal', 'contact_language must be one of "nl", "e'],
+      ['Taal', 'Taal must be one of "nl", "en", "fr", or'],
       ['postal_code', 'postal_code is required: the postal code'],
     ]);
     expect(sheet.warnings).toEqual([

@@ -114,24 +114,14 @@ export async function validateSheet(
 }
 
 /**
- * Counts one row; returns the lines that name an invalid one with each of its problems. A sheet
- * has few columns and many rows: each column's heading is made once.
+ * Counts one row; returns the lines that name an invalid one with each of its problems (each
+ * names its column itself, in the words the sheet was read with: read-sheet.ts).
  */
 function tallier(
   summary: ValidateSummary,
   out: Paint,
   words: Words,
 ): (result: RowResult) => string {
-  const headings = new Map<string, string>();
-  const heading = (column: string) => {
-    let made = headings.get(column);
-    if (made === undefined) {
-      made = column ? `${out.bold(shown(column))}: ` : '';
-      // A JSON sheet may spell a field's key another way in every row: kept while few.
-      if (headings.size < 1000) headings.set(column, made);
-    }
-    return made;
-  };
   return (result) => {
     summary.total += 1;
     if (result.ok) {
@@ -148,7 +138,7 @@ function tallier(
       : '';
     let lines = `  ${out.red(where)}${reference}\n`;
     for (const problem of result.problems) {
-      lines += `    ${heading(problem.column)}${shown(problem.message)}\n`;
+      lines += `    ${shown(problem.message)}\n`;
       if (summary.problems.length < MAX_LISTED) summary.problems.push(problem);
       else summary.problemsOmitted += 1;
     }

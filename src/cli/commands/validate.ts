@@ -45,6 +45,8 @@ export async function validateCommand(
   const check: SheetCheck = {
     reading: {
       catalogue,
+      // A row's problems are told in the command's language, as its own lines are.
+      words: wordsFor(settings.language),
       maxAttachmentBytes: Math.floor(settings.maxAttachmentMb * 1024 * 1024),
     },
     mappingOf: (path) => mappingOfSheet(mappings, path),
