@@ -97,7 +97,7 @@ describe('an unreadable sheet in its office’s language', () => {
       const failed = join(dataDir, 'failed');
       const dutch = await errorText(failed, 'leeg.csv', cli);
       expect(dutch).toBe(
-        'leeg.csv kan niet gelezen worden, dus er werd geen opdracht van gemaakt:\n\n' +
+        'leeg.csv kan niet gelezen worden; er werd dus geen enkele opdracht van aangemaakt:\n\n' +
           'de lijst heeft geen rij met kolomnamen: er staan alleen lege regels in.\n\n' +
           'Verbeter de lijst en zet ze opnieuw in de inbox.\n',
       );

@@ -85,7 +85,7 @@ describe('a row’s problems in the office’s language', () => {
     const { 'Geen factuurmail': _, ...row } = dutchRow;
     const problems = problemsIn('nl', { ...row, Taal: 'Duits' });
     expect(problems.map((p) => p.message)).toEqual([
-      'Taal moet een van deze waarden zijn: "nl", "en", "fr", of een van de woorden die /inbox/gent/mapping.json daarvoor onder “values” geeft (nu: “Duits”).',
+      'Taal moet een van deze waarden zijn: "nl", "en", "fr", of een van de woorden die /inbox/gent/mapping.json daarvoor onder “values” geeft (ingevuld: “Duits”).',
       'E-mail facturatie ontbreekt: vul het e-mailadres voor de factuur in; is er geen, zet dan Geen factuurmail op ja.',
     ]);
   });

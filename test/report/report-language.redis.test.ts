@@ -64,10 +64,10 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
     const { report } = await reportIn('nl');
     expect(report.map((line) => line.error)).toEqual([
       '',
-      'contact_language moet een van deze waarden zijn: "nl", "en", "fr" (nu: “de”). | city ontbreekt: vul de gemeente van het pand in.',
-      'order_products bevat een onbekend product, “EPX” (wel bekend: EPC, EPC-NR, ELEC-1.1, ELEC-1.2, ELEC-2.1, ASB-ATT, ASB-COMMON, ASB-INV-FLOOR, GAS, OIL-TANK, PLAATS, WATER). | contact_email bevat geen geldig e-mailadres (nu: “c3(at)example.be”): schrijf het als naam@domein.be.',
-      'breaker_boxes moet een geheel getal zijn (nu: “twee”). | files: “docs/none.pdf” staat niet naast de lijst: een bijlage wordt genoemd vanuit de map van de lijst, en samen met de lijst in de inbox gezet. | files: “docs/folder” is een map, geen document.',
-      'address2 ontbreekt: vul het huisnummer (en busnummer) van het pand in. | reference “R-1” staat al bij rij 1: elke rij heeft een eigen referentie nodig.',
+      'contact_language moet een van deze waarden zijn: "nl", "en", "fr" (ingevuld: “de”). | city ontbreekt: vul de gemeente van het pand in.',
+      'order_products bevat een onbekend product: “EPX” (bekende producten: EPC, EPC-NR, ELEC-1.1, ELEC-1.2, ELEC-2.1, ASB-ATT, ASB-COMMON, ASB-INV-FLOOR, GAS, OIL-TANK, PLAATS, WATER). | contact_email bevat geen geldig e-mailadres (ingevuld: “c3(at)example.be”): schrijf het als naam@domein.be.',
+      'breaker_boxes moet een geheel getal zijn (ingevuld: “twee”). | files: “docs/none.pdf” bestaat niet naast de lijst: geef een bijlage op vanuit de map van de lijst, en zet ze samen met de lijst in de inbox. | files: “docs/folder” is een map, geen document.',
+      'address2 ontbreekt: vul het huisnummer (en busnummer) van het pand in. | reference “R-1” wordt al gebruikt in rij 1: elke rij heeft een eigen referentie nodig.',
     ]);
   });
 
@@ -87,10 +87,10 @@ describe('the report of a sheet’s invalid rows, in the office’s language', (
         } else {
           const [created, invalid] = errors;
           expect(created).toMatch(
-            /^De inhoud van deze lijst werd al eerder geïmporteerd \(lijst \S+\); opdracht \d+ werd toen voor deze rij gemaakt\.$/,
+            /^De inhoud van deze lijst werd al eerder geïmporteerd \(lijst \S+\); opdracht \d+ werd toen voor deze rij aangemaakt\.$/,
           );
           expect(invalid).toMatch(
-            /; toen werd voor deze rij geen opdracht gemaakt \(ze was ongeldig\)/,
+            /; toen werd voor deze rij geen opdracht aangemaakt \(ze was ongeldig\)/,
           );
         }
       } finally {

@@ -56,7 +56,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
     expect(error.line).toBe(3);
     expect(error.message).toMatch(/^line 3: the JSON is broken in order 2: \S/);
     const detail = error.message.replace(/^line 3: the JSON is broken in order 2: /, '');
-    expect(said(error, 'nl')).toBe(`regel 3: de JSON is fout in opdracht 2: ${detail}`);
+    expect(said(error, 'nl')).toBe(`regel 3: de JSON klopt niet in opdracht 2: ${detail}`);
     expect(said(error, 'fr')).toBe(
       `ligne 3\u202f: le JSON est erroné dans la commande 2\u202f: ${detail}`,
     );
@@ -68,7 +68,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
       'this file is not an Excel workbook (.xlsx): open it in Excel and save it again as .xlsx, or save it as CSV.',
     );
     expect(said(error, 'nl')).toBe(
-      'dit bestand is geen Excel-werkmap (.xlsx): open ze in Excel en sla ze opnieuw op als .xlsx, of sla ze op als CSV.',
+      'dit bestand is geen Excel-werkmap (.xlsx): open het bestand in Excel en sla het opnieuw op als .xlsx, of als CSV.',
     );
     expect(said(error, 'fr')).toBe(
       'ce fichier n’est pas un classeur Excel (.xlsx)\u202f: ouvrez-le dans Excel et enregistrez-le à nouveau en .xlsx, ou enregistrez-le en CSV.',
@@ -81,7 +81,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
       'line 1: the header row names no order field ("Foo", "Bar") (the mapping /offices/gent/mapping.json (beside the sheet) maps none of them): the row above the orders must name the columns, e.g. address1, city, order_products; or map your own names in /offices/gent/mapping.json, like { "columns": { "Straat": "address1" } }.',
     );
     expect(said(error, 'nl')).toBe(
-      'regel 1: de rij met kolomnamen noemt geen enkel veld van een opdracht ("Foo", "Bar") (de mapping /offices/gent/mapping.json (naast de lijst) koppelt er geen enkele): de rij boven de opdrachten moet de kolommen benoemen, bv. address1, city, order_products; of koppel uw eigen kolomnamen in /offices/gent/mapping.json, zoals { "columns": { "Straat": "address1" } }.',
+      'regel 1: de rij met kolomnamen bevat geen enkel veld van een opdracht ("Foo", "Bar") (de mapping /offices/gent/mapping.json (naast de lijst) koppelt geen van die namen aan een veld): de rij boven de opdrachten moet de kolommen benoemen, bv. address1, city, order_products; of koppel uw eigen kolomnamen aan die velden in /offices/gent/mapping.json, zoals { "columns": { "Straat": "address1" } }.',
     );
   });
 
@@ -97,7 +97,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
       /^the sheet is UTF-8 except for bytes on lines 3, 4, 5, 6, 7 and 2 more lines that/,
     );
     expect(said(error, 'nl')).toMatch(
-      /^de lijst is in UTF-8, behalve enkele bytes op de regels 3, 4, 5, 6, 7 en 2 andere regels die/,
+      /^de lijst is opgeslagen als UTF-8, behalve enkele onleesbare tekens op de regels 3, 4, 5, 6, 7 en nog 2 andere regels \(/,
     );
     expect(said(error, 'fr')).toMatch(
       /^la liste est en UTF-8, sauf des octets aux lignes 3, 4, 5, 6, 7 et 2 autres lignes qui/,

@@ -46,12 +46,12 @@ describe('a sheet’s warnings in the words it is read with', () => {
     const { warnings, problems } = await readIn('nl');
     expect(warnings).toEqual([
       `Gelezen met de mapping ${mappingFile} (naast de lijst): kolommen "Straat" → address1, "Nr" → address2.`,
-      `Onbekende kolom genegeerd: "Gemeente": dat is geen veld van een opdracht. Bedoelt u city? Voeg dan "Gemeente": "city" toe onder “columns” in ${mappingFile}.`,
-      '1 rij heeft waarden in een kolom zonder naam (kolom N); die worden genegeerd: geef de kolom een naam in de kopregel.',
+      `De kolom "Gemeente" werd genegeerd: dat is geen veld van een opdracht. Bedoelt u city? Voeg "Gemeente": "city" toe onder “columns” in ${mappingFile}.`,
+      '1 rij heeft waarden in een kolom zonder naam (kolom N); die worden genegeerd: geef de kolom een naam in de rij met kolomnamen.',
     ]);
     expect(problems.map((p) => p.message)).toEqual([
-      'Deze rij heeft 1 cel meer dan de kopregel kolommen heeft: geef die kolom een naam in de kopregel, of maak de cel leeg.',
-      `city ontbreekt: vul de gemeente van het pand in; staat het in de kolom “Gemeente”, voeg dan "Gemeente": "city" toe onder “columns” in ${mappingFile}.`,
+      'Deze rij heeft 1 cel meer dan er kolomnamen zijn: geef die kolom een naam in de rij met kolomnamen, of maak de cel leeg.',
+      `city ontbreekt: vul de gemeente van het pand in; staat dat in de kolom “Gemeente”, voeg "Gemeente": "city" toe onder “columns” in ${mappingFile}.`,
     ]);
   });
 
