@@ -103,7 +103,7 @@ describe('an unreadable sheet in its office’s language', () => {
       );
       const french = await errorText(failed, 'commandes.xlsx', cli);
       expect(french).toBe(
-        'commandes.xlsx ne peut pas être lu\u202f; aucune commande n’en a donc été créée\u202f:\n\n' +
+        'La liste commandes.xlsx ne peut pas être lue\u202f; aucune commande n’en a donc été créée\u202f:\n\n' +
           'ce fichier n’est pas un classeur Excel (.xlsx)\u202f: ouvrez-le dans Excel et enregistrez-le à nouveau en .xlsx, ou enregistrez-le en CSV.\n\n' +
           'Corrigez la liste et déposez-la à nouveau dans le dossier inbox.\n',
       );

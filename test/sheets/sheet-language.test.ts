@@ -100,7 +100,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
       /^de lijst is opgeslagen als UTF-8, behalve enkele onleesbare tekens op de regels 3, 4, 5, 6, 7 en nog 2 andere regels \(/,
     );
     expect(said(error, 'fr')).toMatch(
-      /^la liste est en UTF-8, sauf des octets aux lignes 3, 4, 5, 6, 7 et 2 autres lignes qui/,
+      /^la liste est en UTF-8, sauf quelques octets aux lignes 3, 4, 5, 6, 7 et 2 autres lignes qui/,
     );
   });
 });

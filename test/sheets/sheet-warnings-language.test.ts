@@ -58,7 +58,7 @@ describe('a sheet’s warnings in the words it is read with', () => {
   it('in French', async () => {
     const { warnings } = await readIn('fr');
     expect(warnings[1]).toBe(
-      `Colonne inconnue ignorée\u202f: "Gemeente"\u202f: ce n’est pas un champ de commande. Vouliez-vous dire city\u202f? Ajoutez "Gemeente": "city" sous «\u202fcolumns\u202f» dans ${mappingFile}.`,
+      `Colonne ignorée, car elle ne correspond à aucun champ de commande\u202f: "Gemeente". Vouliez-vous dire city\u202f? Ajoutez "Gemeente": "city" sous «\u202fcolumns\u202f» dans ${mappingFile}.`,
     );
   });
 

@@ -21,36 +21,37 @@ export const rows: Translation<typeof english> = {
   'rows.required.is_contact_owner':
     'Il manque « {column} » : indiquez qui est le propriétaire : contact (la personne de contact), yes (vous) ou other (quelqu’un d’autre){hint}.',
   'rows.required.order_products':
-    'Il manque « {column} » : indiquez les contrôles commandés, p. ex. EPC|ELEC-1.1{hint}.',
+    'Il manque « {column} » : indiquez les produits à commander, p. ex. EPC|ELEC-1.1{hint}.',
   'rows.required.contact_email':
-    'Il manque « {column} » : indiquez l’adresse e-mail de la personne de contact ; si elle n’en a pas, mettez « {flag} » à oui.',
+    'Il manque « {column} » : indiquez l’adresse e-mail de la personne de contact ; si elle n’en a pas, écrivez oui dans « {flag} ».',
   'rows.required.inv_mail':
-    'Il manque « {column} » : indiquez l’adresse e-mail de facturation ; s’il n’y en a pas, mettez « {flag} » à oui.',
-  'rows.hint.column': ', si la colonne « {column} » contient cette donnée, {advice}',
-  'rows.advice.add': 'ajoutez {entries} à {target}',
+    'Il manque « {column} » : indiquez l’adresse e-mail de facturation ; s’il n’y en a pas, écrivez oui dans « {flag} ».',
+  'rows.hint.column':
+    '. Si cette information se trouve déjà dans la colonne « {column} », {advice}',
+  'rows.advice.add': 'ajoutez {entries} dans {target}',
   'rows.advice.addToColumns': 'ajoutez {entries} sous « columns » dans {target}',
-  'rows.advice.besideSheet': 'un mapping.json à côté de la liste',
+  'rows.advice.besideSheet': 'un fichier mapping.json à côté de la liste',
 
   'rows.conditional.breaker_boxes':
     'Il manque « {column} » : {id} (« {product} ») est un contrôle électrique ; indiquez le nombre de tableaux électriques.',
   'rows.conditional.units':
-    'Il manque « {column} » : {id} (« {product} ») est facturé par unité de logement ; indiquez le nombre d’unités.',
+    'Il manque « {column} » : {id} (« {product} ») est facturé par logement ; indiquez le nombre de logements.',
   'rows.conditional.floors':
     'Il manque « {column} » : {id} (« {product} ») est facturé par étage ; indiquez le nombre d’étages.',
 
   'rows.value.refused': '« {column} » {problem} (valeur : « {value} »).',
   'rows.value.refusedOrWord':
-    '« {column} » {problem}, ou l’un des mots prévus pour ce champ sous « values » dans {file} (valeur : « {value} »).',
+    '« {column} » {problem}, ou l’un des mots prévus pour cette colonne sous « values » dans {file} (valeur : « {value} »).',
   'rows.value.notText': 'doit être du texte',
-  'rows.value.tooLong': 'ne peut dépasser {max} caractères',
+  'rows.value.tooLong': 'ne peut pas dépasser {max} caractères',
   'rows.value.notWhole': 'doit être un nombre entier',
   'rows.value.atLeast': 'doit valoir au moins {min}',
   'rows.value.notFlag': 'doit être oui ou non (ou 1/0, true/false, yes/no, ja/nee)',
   'rows.value.oneOf': 'doit être l’une de ces valeurs : {allowed}',
   'rows.value.invoiceTo':
-    'doit être l’une de ces valeurs : "tenant" (la personne de contact), "salesman" (vous, l’utilisateur de l’API), "other" (quelqu’un d’autre)',
+    'doit être l’une de ces valeurs : « tenant » (la personne de contact), « salesman » (vous, votre bureau), « other » (quelqu’un d’autre)',
   'rows.value.isContactOwner':
-    'doit être l’une de ces valeurs : "contact" (la personne de contact), "yes" (vous, l’utilisateur de l’API), "other" (quelqu’un d’autre)',
+    'doit être l’une de ces valeurs : « contact » (la personne de contact), « yes » (vous, votre bureau), « other » (quelqu’un d’autre)',
   'rows.value.notFiles':
     'doit contenir des chemins de fichiers séparés par | (ou une liste JSON de chemins)',
   'rows.email.invalid':
@@ -61,96 +62,97 @@ export const rows: Translation<typeof english> = {
   'rows.products.unknown':
     '« {column} » contient un produit inconnu, « {id} » (produits connus : {known}).',
   'rows.products.quantity':
-    'La quantité de {id} dans « {column} » {problem} (valeur : « {value} »).',
+    'La quantité indiquée pour {id} dans « {column} » {problem} (valeur : « {value} »).',
   'rows.products.notProduct':
-    '« {column} » contient « {value} », qui n’est pas un produit : écrivez ID ou ID:QUANTITÉ.',
+    '« {column} » contient « {value} », qui n’est pas un produit : écrivez CODE ou CODE:QUANTITÉ, p. ex. EPC.',
 
   'rows.reference.taken':
-    'La valeur « {reference} » de « {column} » figure déjà à la ligne {row} : chaque ligne doit avoir sa propre référence.',
+    'La référence « {reference} » (« {column} ») est déjà utilisée à la ligne {row} : chaque ligne doit avoir sa propre référence.',
   'rows.extraCells':
-    'Cette ligne a {count, plural, one {# cellule} other {# cellules}} de plus que l’en-tête n’a de colonnes : donnez un nom à {count, plural, one {cette colonne} other {ces colonnes}} dans l’en-tête, ou videz {count, plural, one {la cellule} other {les cellules}}.',
+    'Cette ligne compte {count, plural, one {# cellule} other {# cellules}} de plus que l’en-tête ne compte de colonnes : donnez un nom à {count, plural, one {cette colonne} other {ces colonnes}} dans l’en-tête, ou videz {count, plural, one {la cellule} other {les cellules}}.',
 
   'rows.attachment.problem': '« {column} » : {problem}',
   'rows.attachment.missing':
-    '« {path} » ne se trouve pas à côté de la liste : une pièce jointe est nommée à partir du dossier de la liste, et déposée avec elle.',
+    '« {path} » est introuvable à côté de la liste : indiquez le chemin du document à partir du dossier de la liste, et déposez le document en même temps que la liste.',
   'rows.attachment.unreadable': '« {path} » ne peut pas être lu ({code}).',
   'rows.attachment.folder': '« {path} » est un dossier, pas un document.',
   'rows.attachment.notFile': '« {path} » n’est pas un fichier ordinaire, donc pas un document.',
   'rows.attachment.tooLarge':
-    '« {path} » fait {size} Mo ({bytes} octets), au-delà de la limite de {limit} Mo ({limitBytes} octets) par pièce jointe (MAX_ATTACHMENT_MB).',
+    '« {path} » fait {size} Mo ({bytes} octets), soit plus que la limite de {limit} Mo ({limitBytes} octets) par pièce jointe (MAX_ATTACHMENT_MB).',
   'rows.attachment.invalidPath': '« {path} » n’est pas un chemin valide.',
   'rows.attachment.absolute':
-    '« {path} » est un chemin absolu : donnez le chemin à partir du dossier de la liste.',
+    '« {path} » est un chemin absolu : indiquez le chemin à partir du dossier de la liste.',
   'rows.attachment.outside':
-    '« {path} » mène hors du dossier de la liste : les pièces jointes doivent se trouver dans ce dossier ou en dessous.',
+    '« {path} » mène hors du dossier de la liste : les pièces jointes doivent se trouver dans ce dossier ou dans l’un de ses sous-dossiers.',
   'rows.attachment.link':
-    '« {path} » est un lien symbolique : les pièces jointes ne sont jamais lues à travers un lien ; placez-y le fichier lui-même.',
+    '« {path} » est un lien symbolique : les pièces jointes ne sont jamais lues via un lien ; mettez le fichier lui-même à cet endroit.',
   'rows.attachment.linkOnTheWay':
-    '« {path} » passe par {link}, un lien symbolique : les pièces jointes ne sont jamais lues à travers un lien ; placez-y le dossier lui-même.',
+    '« {path} » passe par {link}, un lien symbolique : les pièces jointes ne sont jamais lues via un lien ; mettez le dossier lui-même à cet endroit.',
   'rows.attachment.hardLink':
-    '« {path} » est un lien physique (le même fichier porte {names} noms sur le disque, peut-être hors du dossier de la liste, et les pièces jointes ne sont lues qu’à l’intérieur) : copiez le fichier dans le dossier au lieu de le lier.',
+    '« {path} » est un lien physique (le même fichier porte {names} noms sur le disque, peut-être hors du dossier de la liste, alors que les pièces jointes ne sont lues que dans ce dossier) : copiez le fichier dans le dossier au lieu de créer un lien.',
   'rows.mapping.flag': '--mapping {file}',
   'rows.mapping.beside': '{file} (à côté de la liste)',
-  'rows.mapping.connection': '{file} (le mapping de la connexion)',
-  'rows.mapping.config': '{file} (le « mapping » du fichier de configuration)',
-  'rows.warning.mappingUsed': 'Lue avec le mapping {mapping}.',
-  'rows.warning.mappingUsedFor': 'Lue avec le mapping {mapping} : {what}.',
+  'rows.mapping.connection': '{file} (le fichier de correspondance de la connexion)',
+  'rows.mapping.config': '{file} (le paramètre « mapping » du fichier de configuration)',
+  'rows.warning.mappingUsed': 'Liste lue avec le fichier de correspondance {mapping}.',
+  'rows.warning.mappingUsedFor': 'Liste lue avec le fichier de correspondance {mapping} : {what}.',
   'rows.warning.mappedColumns': 'colonnes {columns}',
   'rows.warning.more': '{count} de plus',
-  'rows.warning.noMappedColumn': 'aucun de ses noms de colonne ne figure dans cette liste',
+  'rows.warning.noMappedColumn': 'aucun de ses noms de colonnes ne figure dans cette liste',
   'rows.warning.valueWords': 'des mots pour les valeurs de {fields}',
   'rows.warning.both': '{first} ; {second}',
   'rows.warning.unknown':
-    '{count, plural, one {Colonne inconnue ignorée : {list} : ce n’est pas un champ de commande.} other {Colonnes inconnues ignorées : {list} : ce ne sont pas des champs de commande.}}',
+    '{count, plural, one {Colonne ignorée, car elle ne correspond à aucun champ de commande : {list}.} other {Colonnes ignorées, car elles ne correspondent à aucun champ de commande : {list}.}}',
   'rows.warning.mapIt':
-    '{unknown} Si l’une d’elles contient un champ sous un autre nom, associez-la dans {target}, comme {example}.',
+    '{unknown} Si une colonne contient une donnée de la commande sous un autre nom, indiquez la correspondance dans {target}, p. ex. {example}.',
   'rows.warning.didYouMean': '{unknown} Vouliez-vous dire {guesses} ? {advice}.',
   'rows.warning.nameless':
     '{count, plural, one {# ligne a} other {# lignes ont}} des valeurs dans une colonne sans nom (colonne {letters}) ; elles sont ignorées : donnez un nom à la colonne dans l’en-tête.',
   'rows.outcome.refused': 'L’API a refusé la commande : {reason}',
-  'rows.outcome.noMoreRetries': 'Plus aucune nouvelle tentative : {reason}',
+  'rows.outcome.noMoreRetries': 'Toutes les tentatives ont échoué : {reason}',
   'rows.outcome.duplicate':
     'Déjà importée comme commande {orderId} (liste {sheetId}, ligne {row}).',
   'rows.outcome.earlierUnknown':
-    'Une importation précédente de cette ligne (liste {sheetId}, ligne {row}) a une issue inconnue : vérifiez si cette commande existe avant d’importer à nouveau la ligne.',
+    'On ne sait pas si une importation précédente de cette ligne (liste {sheetId}, ligne {row}) a abouti : vérifiez si la commande existe avant d’importer à nouveau la ligne.',
   'rows.outcome.unknown':
-    'La commande a été envoyée le {sentAt}, mais son issue est inconnue ({answer}). Elle existe peut-être : cherchez-la auprès de la société de contrôle (ou dans l’API) avant d’importer à nouveau cette ligne ; l’importer à l’aveugle pourrait la créer deux fois.',
+    'La commande a été envoyée le {sentAt}, mais on ne sait pas si elle a été créée ({answer}). Vérifiez auprès de la société de contrôle (ou dans l’API) si elle existe avant d’importer à nouveau cette ligne ; sinon, elle risque d’être créée deux fois.',
   'rows.outcome.filesMissing':
-    'La commande {orderId} existe, mais {count, plural, one {# pièce jointe n’a pas pu être ajoutée} other {# pièces jointes n’ont pas pu être ajoutées}} : {refused}. Redéposez la ligne depuis failed/ pour les ajouter à la même commande.',
+    'La commande {orderId} existe, mais {count, plural, one {# pièce jointe n’a pas pu être ajoutée} other {# pièces jointes n’ont pas pu être ajoutées}} : {refused}. Redéposez le dossier failed/ du rapport dans le dossier inbox pour {count, plural, one {l’ajouter} other {les ajouter}} à la même commande.',
   'rows.outcome.resent':
-    'Fichiers renvoyés après une réponse peu claire, donc peut-être ajoutés deux fois : {files}.',
+    'Pièces jointes envoyées une seconde fois après une réponse incertaine ; elles figurent donc peut-être deux fois dans la commande : {files}.',
   'rows.outcome.notProcessed':
     'Non traitée : aucun résultat n’a été enregistré pour cette ligne (voir les avertissements).',
   'rows.outcome.sheetChanged':
-    'Non importée : la liste a changé pendant son importation (elle a été écrasée ou supprimée), et ses lignes pas encore en file d’attente ont été refusées pour qu’aucune commande ne vienne de deux versions de la liste. Remettez la liste en file d’attente pour importer son nouveau contenu.',
+    'Non importée : la liste a été modifiée pendant son importation (remplacée ou supprimée) ; ses lignes pas encore mises en file d’attente ont été refusées, pour qu’aucune commande ne soit créée à partir de deux versions de la liste. Relancez l’importation de la liste pour prendre en compte son nouveau contenu.',
   'rows.again.made':
     'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; la commande {orderId} a alors été créée pour cette ligne.',
   'rows.again.done': 'Le contenu de cette liste a déjà été importé (liste {sheetId}).',
   'rows.again.review':
-    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; l’issue de cette ligne y était inconnue (needs-review) : consultez d’abord le needs-review.csv de cette importation.',
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; on ne savait pas alors si la commande de cette ligne avait été créée (needs-review) : consultez d’abord le fichier needs-review.csv de cette importation.',
   'rows.again.failed':
-    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (elle a échoué) : corrigez-la depuis le dossier failed/ de cette importation.',
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (en échec) : corrigez-la dans le dossier failed/ de cette importation.',
   'rows.again.partly':
     'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; la commande {orderId} a alors été créée, mais sans toutes ses pièces jointes : redéposez le dossier failed/ de cette importation pour la compléter.',
   'rows.again.invalid':
-    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (elle n’était pas valide) : corrigez-la depuis le dossier failed/ de cette importation.',
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’a alors été créée pour cette ligne (non valable) : corrigez-la dans le dossier failed/ de cette importation.',
   'rows.again.unknown':
-    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande connue n’a été créée pour cette ligne.',
+    'Le contenu de cette liste a déjà été importé (liste {sheetId}) ; aucune commande n’est connue pour cette ligne.',
   'rows.warning.changedSince':
-    'La liste a changé depuis son importation : ce rapport et failed/ portent sur la version importée (sha256 {sha}…), pas sur le fichier tel qu’il est maintenant.',
+    'La liste a été modifiée depuis son importation : ce rapport et le dossier failed/ portent sur la version importée (sha256 {sha}…), pas sur le fichier actuel.',
   'rows.warning.bundlesChanged':
-    'La liste a changé depuis son importation : failed/ et needs-review.csv n’ont pas été écrits (report.csv reprend chaque ligne).',
+    'La liste a été modifiée depuis son importation : failed/ et needs-review.csv n’ont pas été créés (report.csv reprend toutes les lignes).',
   'rows.warning.bundlesUnreadable':
-    'La liste ne pouvait plus être lue : failed/ et needs-review.csv n’ont pas été écrits ({reason}).',
+    'La liste n’a plus pu être lue : failed/ et needs-review.csv n’ont pas été créés ({reason}).',
   'rows.warning.mappingNotWritten':
-    'failed/mapping.json n’a pas été écrit (une pièce jointe y porte ce nom) : placez le mapping dans failed/ avant de redéposer le dossier.',
+    'failed/mapping.json n’a pas été créé (une pièce jointe porte déjà ce nom) : placez vous-même le fichier de correspondance dans failed/ avant de redéposer le dossier.',
   'rows.warning.notCopied': 'Ligne {row} : pièce jointe non copiée dans failed/ : {reason}',
   'rows.warning.copyFailed':
     'Ligne {row} : « {path} » n’a pas pu être copié dans failed/ ({reason}).',
   'rows.outcome.notProcessedBecause': 'Non traitée : {reason}',
   'rows.outcome.gaveUp': 'Le traitement de la ligne a été abandonné : {reason}',
   'rows.outcome.gaveUpAfterSending':
-    'Le traitement de la ligne a été abandonné ({reason}) après l’envoi de la commande{sentAt, select, none {} other { le {sentAt}}} : la commande existe peut-être, peut-être pas.',
+    'Le traitement de la ligne a été abandonné ({reason}) après l’envoi de la commande{sentAt, select, none {} other { le {sentAt}}} : la commande a peut-être été créée, peut-être pas ; vérifiez-le auprès de la société de contrôle avant d’importer à nouveau cette ligne.',
   'rows.warning.stopped': 'Le traitement de la liste s’est arrêté après la ligne {row} : {reason}',
-  'rows.clash': '« {first} » et « {second} » donnent tous deux {field} : n’en gardez qu’un.',
+  'rows.clash':
+    '« {first} » et « {second} » indiquent tous deux {field} : ne gardez que l’un des deux.',
 };
