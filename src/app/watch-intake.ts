@@ -13,6 +13,7 @@ import { wordsFor } from '../language/words.js';
 import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
 import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
 import type { Settings } from '../settings/load.js';
+import { say } from '../sheets/said.js';
 import { recentProgress } from '../store/progress.js';
 import { UserError } from '../errors.js';
 import type { Importer } from './importer.js';
@@ -46,7 +47,7 @@ export interface RunningIntake {
   inboxDir: string;
   /** The connections' subfolders of the inbox, kept when emptied. */
   keep: string[];
-  /** Says what became of a sheet taken (and when it is done). */
+  /** Says what became of a sheet taken (and when it is done), or why a file is not taken. */
   tell: (path: string, result: IntakeResult) => void;
 }
 
@@ -86,7 +87,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
       );
       parts.follow(result.sheetId);
     }
-    if (result.kind === 'refused') announce(result.why);
+    if (result.kind === 'refused') announce(say(words, result.said));
     if (result.kind === 'unreadable')
       announce(words.t('cli.intake.unreadable', { file: show(path), folder: show(result.folder) }));
   };
