@@ -153,4 +153,14 @@ export const rows: Translation<typeof english> = {
     'Le traitement de la ligne a été abandonné ({reason}) après l’envoi de la commande{sentAt, select, none {} other { le {sentAt}}} : la commande existe peut-être, peut-être pas.',
   'rows.warning.stopped': 'Le traitement de la liste s’est arrêté après la ligne {row} : {reason}',
   'rows.clash': '« {first} » et « {second} » donnent tous deux {field} : n’en gardez qu’un.',
+  'rows.attachment.moved':
+    '« {path} » a été atteint par un lien symbolique, ou déplacé, pendant son ouverture : il n’a pas été lu.',
+  'rows.attachment.movedAway':
+    '« {path} » a été atteint par un lien symbolique, ou déplacé, pendant son déplacement : il reste où il est.',
+  'rows.outcome.stoppedBeforeRows':
+    'Le traitement s’est arrêté avant que les lignes ne soient lues : {reason}',
+  'rows.outcome.sheetJobGaveUp': 'le traitement de la liste a été abandonné : {reason}',
+  'rows.outcome.unknownTime': 'un moment inconnu',
+  'rows.outcome.noAnswerRecorded':
+    'aucune réponse enregistrée : la tentative qui l’a envoyée s’est arrêtée ou n’a jamais reçu de réponse',
 };
