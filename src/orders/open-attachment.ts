@@ -228,8 +228,7 @@ interface Where {
 async function openFailed(error: unknown, where: Where, path: string): Promise<never> {
   const code = (error as NodeJS.ErrnoException).code;
   // ELOOP (Linux, macOS) or EMLINK (BSD): the last part is a link.
-  if (code === 'ELOOP' || code === 'EMLINK')
-    throw linkRefused(path, where.plain);
+  if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, where.plain);
   // Not there: unless a link on the way leads nowhere, which is refused as any link is.
   if (code === 'ENOENT' || code === 'ENOTDIR')
     await refuseLinkOnTheWay(where.realRoot, where.plain, path);
@@ -413,8 +412,7 @@ async function openFolder(dir: string, path: string): Promise<FileHandle> {
     handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR' || code === 'ELOOP')
-      throw linkRefused(path, posix.dirname(path));
+    if (code === 'ENOTDIR' || code === 'ELOOP') throw linkRefused(path, posix.dirname(path));
     throw error;
   }
   if (ownPath(handle.fd) !== dir) {

@@ -191,7 +191,10 @@ export async function unknownOutcome(
  * When a create left, as a person reads a time (`26 nov 2026, 11:00`, in Belgium); undefined
  * when it is not known. A text that is no time is shown as it is.
  */
-export function sentAtText(words: Context['words'], sentAt: string | undefined): string | undefined {
+export function sentAtText(
+  words: Context['words'],
+  sentAt: string | undefined,
+): string | undefined {
   if (sentAt === undefined || sentAt === '') return undefined;
   const at = Date.parse(sentAt);
   return Number.isNaN(at) ? sentAt : words.dateTime(at);

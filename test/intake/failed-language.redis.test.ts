@@ -197,7 +197,6 @@ describe('a Dutch office watched by a French process', { timeout: 90_000 }, () =
       // Only the log's JSON lines stay English.
       const said = cli.stderr.split('\n').filter((line) => !line.startsWith('{'));
       expect(said.filter((line) => /spreadsheet format|symbolic link/.test(line))).toEqual([]);
-
     } finally {
       cli.stop('SIGTERM');
       const finished = await cli.finished;

@@ -77,7 +77,10 @@ describe('an attachment refused when its row uploads it', () => {
   });
 
   it.each([
-    ['link', /“docs\/plan\.pdf” is een symbolische koppeling: bijlagen worden nooit via een koppeling gelezen/],
+    [
+      'link',
+      /“docs\/plan\.pdf” is een symbolische koppeling: bijlagen worden nooit via een koppeling gelezen/,
+    ],
     ['hard-link', /“docs\/plan\.pdf” is een harde koppeling/],
     ['too-large', /“docs\/plan\.pdf” is 0 MB \(4101 bytes\)/],
   ] as const)('is said in Dutch for a Dutch office (%s)', async (swap, dutch) => {
@@ -90,6 +93,8 @@ describe('an attachment refused when its row uploads it', () => {
   it('is a catalogue text of its own in the pseudo-language', async () => {
     const error = await refusedError('qps', 'link');
     // Inside the row's text, the refusal is marked on its own: not English carried into it.
-    expect(error).toMatch(/^⟦order \d+ exists, .*: ⟦"docs\/plan\.pdf" is a symbolic link: [^⟦⟧]*⟧\. Drop/);
+    expect(error).toMatch(
+      /^⟦order \d+ exists, .*: ⟦"docs\/plan\.pdf" is a symbolic link: [^⟦⟧]*⟧\. Drop/,
+    );
   });
 });
