@@ -8,12 +8,11 @@ import { join } from 'node:path';
 
 import type { Logger } from 'pino';
 
-import { Intake, type IntakeResult } from '../intake/intake.js';
+import { Intake, type IntakeResult, refusalText } from '../intake/intake.js';
 import { wordsFor } from '../language/words.js';
 import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
 import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
 import type { Settings } from '../settings/load.js';
-import { say } from '../sheets/said.js';
 import { recentProgress } from '../store/progress.js';
 import { UserError } from '../errors.js';
 import type { Importer } from './importer.js';
@@ -87,7 +86,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
       );
       parts.follow(result.sheetId);
     }
-    if (result.kind === 'refused') announce(say(words, result.said));
+    if (result.kind === 'refused') announce(refusalText(words, result));
     if (result.kind === 'unreadable')
       announce(words.t('cli.intake.unreadable', { file: show(path), folder: show(result.folder) }));
   };
