@@ -68,7 +68,10 @@ export function overviewRoutes(
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = assets.files.get(request.params.name);
     // The page of any path the dashboard has none for, in the reader's language.
-    if (asset === undefined) return reply.callNotFound();
+    if (asset === undefined) {
+      reply.callNotFound();
+      return reply;
+    }
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
   app.get('/api/imports', async () => ({ imports: await sources.overview() }));

@@ -204,7 +204,7 @@ function ask(
         resolve({
           status: res.statusCode ?? 0,
           type: res.headers['content-type'] ?? '',
-          content: String(res.headers['content-language'] ?? ''),
+          content: res.headers['content-language'] ?? '',
           body: Buffer.concat(chunks).toString('utf8'),
         });
       });
