@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import type { Logger } from 'pino';
 
-import { Intake, type IntakeResult } from '../intake/intake.js';
+import { Intake, type IntakeResult, refusalText } from '../intake/intake.js';
 import { wordsFor } from '../language/words.js';
 import { type InboxRoute, RoutedIntake } from '../intake/routes.js';
 import { checkMappingSources, type MappingSources } from '../orders/mapping-files.js';
@@ -46,7 +46,7 @@ export interface RunningIntake {
   inboxDir: string;
   /** The connections' subfolders of the inbox, kept when emptied. */
   keep: string[];
-  /** Says what became of a sheet taken (and when it is done). */
+  /** Says what became of a sheet taken (and when it is done), or why a file is not taken. */
   tell: (path: string, result: IntakeResult) => void;
 }
 
@@ -86,7 +86,7 @@ export async function startIntake(parts: WatchParts): Promise<RunningIntake> {
       );
       parts.follow(result.sheetId);
     }
-    if (result.kind === 'refused') announce(result.why);
+    if (result.kind === 'refused') announce(refusalText(words, result));
     if (result.kind === 'unreadable')
       announce(words.t('cli.intake.unreadable', { file: show(path), folder: show(result.folder) }));
   };

@@ -114,8 +114,9 @@ export async function watchInbox(parts: WatchParts, running: RunningIntake): Pro
     polling: settings.inboxPolling,
     logger: parts.logger,
     onResult: running.tell,
-    onRefused: (_path, why) => {
-      parts.announce(why);
+    // Said as the intake's refusals are: in the process's words, not the log's English.
+    onRefused: (path, why, said) => {
+      running.tell(path, { kind: 'refused', why, said });
     },
   });
   parts.onStop(() => watcher.close());

@@ -29,8 +29,8 @@ export function guard(
   hosts: ReadonlySet<string>,
   pages: LoginPage,
 ): void {
-  app.addHook('onRequest', refuseForeignHosts(hosts));
-  app.addHook('onRequest', refuseWrites);
+  app.addHook('onRequest', refuseForeignHosts(hosts, pages.languages));
+  app.addHook('onRequest', refuseWrites(pages.languages));
   if (credentials.user === undefined || credentials.password === undefined) return;
   const check = basicAuth(credentials.user, credentials.password, pages);
   app.addHook('onRequest', async (request, reply) => {
@@ -41,30 +41,37 @@ export function guard(
 
 const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 
-/** Refuses a request whose Host header is not one of `hosts`, with 421 and plain words. */
-function refuseForeignHosts(hosts: ReadonlySet<string>) {
+/**
+ * Refuses a request whose Host header is not one of `hosts`, with 421 and plain words in the
+ * reader's language.
+ */
+function refuseForeignHosts(hosts: ReadonlySet<string>, languages: DashboardLanguages) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.host;
     const name = hostOfHeader(header);
     if (name !== undefined && hosts.has(name)) return undefined;
+    const words = languages.of(request);
     return reply
       .code(421)
       .type('text/plain; charset=utf-8')
+      .header('content-language', words.language)
       .header('cache-control', 'no-store')
-      .send(foreignHostMessage(header));
+      .send(foreignHostMessage(words, header));
   };
 }
 
-/** The dashboard changes nothing: only GET and HEAD are answered. */
-async function refuseWrites(request: FastifyRequest, reply: FastifyReply) {
-  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
-  return reply
-    .code(405)
-    .header('allow', 'GET, HEAD')
-    .type('text/plain; charset=utf-8')
-    .send(
-      'The dashboard only shows the imports: it does not add, retry, change or remove jobs or queues.\n',
-    );
+/** The dashboard changes nothing: only GET and HEAD are answered; others are told so. */
+function refuseWrites(languages: DashboardLanguages) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+    const words = languages.of(request);
+    return reply
+      .code(405)
+      .header('allow', 'GET, HEAD')
+      .type('text/plain; charset=utf-8')
+      .header('content-language', words.language)
+      .send(`${words.t('dashboard.writeRefused')}\n`);
+  };
 }
 
 /** What the page asking for the password is made of: it is in the reader's language. */

@@ -5,6 +5,7 @@
  * whether it may listen beyond this machine at all: only with a password.
  */
 import { UserError } from '../errors.js';
+import type { Words } from '../language/words.js';
 
 /** Loopback names: a rebinding page cannot make a browser send these for its own site. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
@@ -64,11 +65,14 @@ function unbracket(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** What a refused request is told: plain words, and how to allow the name if it is ours. */
-export function foreignHostMessage(header: string | undefined): string {
-  const shown =
-    header === undefined ? 'no host name' : `the host name ${JSON.stringify(header.slice(0, 200))}`;
-  return `This dashboard does not answer to ${shown}. If that name is this machine's, add it to DASHBOARD_HOSTS (comma-separated), or open the dashboard at http://localhost.\n`;
+/**
+ * What a refused request is told, in the reader's words: plain words, and how to allow the name
+ * if it is ours. Plain text: a page would give a rebinding site markup to work with.
+ */
+export function foreignHostMessage(words: Words, header: string | undefined): string {
+  const named = header === undefined ? 'no' : 'yes';
+  const host = header === undefined ? '' : JSON.stringify(header.slice(0, 200));
+  return `${words.t('dashboard.foreignHost', { named, host })}\n`;
 }
 
 /**

@@ -67,7 +67,11 @@ export function overviewRoutes(
   });
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = assets.files.get(request.params.name);
-    if (asset === undefined) return reply.code(404).send({ message: 'No such file.' });
+    // The page of any path the dashboard has none for, in the reader's language.
+    if (asset === undefined) {
+      reply.callNotFound();
+      return reply;
+    }
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
   app.get('/api/imports', async () => ({ imports: await sources.overview() }));

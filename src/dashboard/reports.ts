@@ -6,11 +6,16 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { finished, PassThrough } from 'node:stream';
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import yazl from 'yazl';
 
 import { lstatIfThere, statIfThere } from '../intake/files.js';
 import { AttachmentRefused, type OpenedFile, openInside } from '../orders/open-attachment.js';
+import type { PageAssets } from './assets.js';
+import { errorPage } from './error-pages.js';
+import { data, say } from './html.js';
+import type { DashboardLanguages } from './language.js';
+import { sendFramed } from './pages.js';
 
 /** The report folder of a sheet, only when the sheet is one the overview knows. */
 export type ReportDirOf = (sheetId: string) => Promise<string | undefined>;
@@ -22,8 +27,18 @@ const REPORT_FILES: Record<string, string> = {
   'summary.json': 'application/json; charset=utf-8',
 };
 
+/** What a missing file is told with: a page in the reader's language (a person clicked a link). */
+export interface MissingPage {
+  assets: PageAssets;
+  languages: DashboardLanguages;
+}
+
 /** `/reports/:sheetId/:file` (report.csv, needs-review.csv, summary.json) and `…/failed.zip`. */
-export function reportRoutes(app: FastifyInstance, reportDir: ReportDirOf): void {
+export function reportRoutes(
+  app: FastifyInstance,
+  reportDir: ReportDirOf,
+  missing: MissingPage,
+): void {
   app.get<{ Params: { sheetId: string; file: string } }>(
     '/reports/:sheetId/:file',
     async (request, reply) => {
@@ -33,7 +48,7 @@ export function reportRoutes(app: FastifyInstance, reportDir: ReportDirOf): void
       const opened =
         type === undefined || dir === undefined ? undefined : await openReport(dir, file);
       if (type === undefined || opened === undefined)
-        return reply.code(404).send({ message: `No ${file} for this sheet (yet).` });
+        return sendMissing(request, reply, missing, { file });
       const [stem, extension] = file.split('.');
       const stream = opened.stream();
       finished(stream, () => void opened.close());
@@ -49,7 +64,7 @@ export function reportRoutes(app: FastifyInstance, reportDir: ReportDirOf): void
       const dir = await reportDir(request.params.sheetId);
       const failed = dir === undefined ? undefined : join(dir, 'failed');
       if (failed === undefined || !(await isDir(failed))) {
-        return reply.code(404).send({ message: 'This sheet has no failed/ bundle.' });
+        return sendMissing(request, reply, missing, undefined);
       }
       return reply
         .type('application/zip')
@@ -60,6 +75,25 @@ export function reportRoutes(app: FastifyInstance, reportDir: ReportDirOf): void
         .send(await zipFolder(failed));
     },
   );
+}
+
+/** The 404 page of a report's file (`file`) or failed/ bundle (none) that is not there. */
+function sendMissing(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { assets, languages }: MissingPage,
+  report: { file: string } | undefined,
+): FastifyReply {
+  const words = languages.of(request);
+  const text =
+    report === undefined
+      ? say(words, 'dashboard.noFailed.text')
+      : say(words, 'dashboard.noReportFile.text', { file: data(report.file) });
+  const page = errorPage(words, 'dashboard.noReportFile.heading', text, {
+    href: '/',
+    key: 'dashboard.unknownSheet.back',
+  });
+  return sendFramed(reply, assets, { words, url: request.url }, 404, page);
 }
 
 /**

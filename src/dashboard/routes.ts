@@ -25,12 +25,16 @@ export function pageRoutes(
   overviewRoutes(app, sources, assets, helpers);
   sheetRoutes(app, sources, assets, helpers);
   searchRoutes(app, sources, assets, languages);
-  reportRoutes(app, async (sheetId) => {
-    const sheet =
-      sources.sheet === undefined
-        ? (await sources.overview()).find((s) => s.sheetId === sheetId)
-        : await sources.sheet(sheetId);
-    return sheet?.reportDir;
-  });
+  reportRoutes(
+    app,
+    async (sheetId) => {
+      const sheet =
+        sources.sheet === undefined
+          ? (await sources.overview()).find((s) => s.sheetId === sheetId)
+          : await sources.sheet(sheetId);
+      return sheet?.reportDir;
+    },
+    { assets, languages },
+  );
   notFoundRoute(app, assets, languages);
 }

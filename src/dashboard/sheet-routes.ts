@@ -127,7 +127,7 @@ async function rowsOf(
     }
     return sources.results === undefined
       ? undefined
-      : await runningRows(sheet, sources.results, query);
+      : await runningRows(sheet, sources.results, query, words);
   } catch (error) {
     sources.logger.warn({ err: error, sheetId: sheet.sheetId }, 'the rows cannot be read');
     return error instanceof Error ? error : new Error(String(error));

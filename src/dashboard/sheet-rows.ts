@@ -5,6 +5,7 @@
  * among a bounded number of results).
  */
 import type { RowOutcome, RowStatus } from '../glossary.js';
+import { type Words, wordsFor } from '../language/words.js';
 import { errorText } from '../report/outcome-text.js';
 import type { SheetProgress } from '../store/progress.js';
 import type { SheetStore } from '../store/sheet-store.js';
@@ -67,21 +68,25 @@ export async function reportedRows(
   return { rows, matching };
 }
 
-/** A running sheet's rows: each row of the page, final or still pending; or those of a status. */
+/**
+ * A running sheet's rows: each row of the page, final or still pending; or those of a status.
+ * What the importer adds to a row's result is in the page's `words`.
+ */
 export async function runningRows(
   sheet: SheetProgress,
   results: RecordedResults,
   query: RowsQuery,
+  words: Words = wordsFor('en'),
 ): Promise<RowsPage> {
   const note: RowsNote = { ended: sheet.final };
   const { status, page } = query;
-  if (status !== undefined) return runningRowsOf(sheet, results, { status, page }, note);
+  if (status !== undefined) return runningRowsOf(sheet, results, { status, page }, note, words);
   const total = sheet.total ?? 0;
   const first = (query.page - 1) * PAGE_SIZE + 1;
   const numbers: number[] = [];
   for (let row = first; row <= Math.min(total, first + PAGE_SIZE - 1); row++) numbers.push(row);
   const outcomes = await results.outcomes(sheet.sheetId, numbers);
-  const rows = numbers.map((row, i) => shownOutcome(row, outcomes[i]));
+  const rows = numbers.map((row, i) => shownOutcome(row, outcomes[i], words));
   return { rows, matching: total, note };
 }
 
@@ -91,6 +96,7 @@ async function runningRowsOf(
   results: RecordedResults,
   query: RowsQuery & { status: RowStatus },
   note: RowsNote,
+  words: Words,
 ): Promise<RowsPage> {
   const found: Array<[number, RowOutcome]> = [];
   let cursor = '0';
@@ -103,12 +109,12 @@ async function runningRowsOf(
   } while (cursor !== '0' && looked < SCAN_LIMIT);
   found.sort((a, b) => a[0] - b[0]);
   const skip = (query.page - 1) * PAGE_SIZE;
-  const rows = found.slice(skip, skip + PAGE_SIZE).map(([row, o]) => shownOutcome(row, o));
+  const rows = found.slice(skip, skip + PAGE_SIZE).map(([row, o]) => shownOutcome(row, o, words));
   const partial = cursor === '0' ? note : { ...note, looked };
   return { rows, matching: found.length, note: partial };
 }
 
-function shownOutcome(row: number, outcome: RowOutcome | undefined): ShownRow {
+function shownOutcome(row: number, outcome: RowOutcome | undefined, words: Words): ShownRow {
   const empty = { address: '', contactName: '', sourceRow: '' };
   if (outcome === undefined) {
     return {
@@ -129,7 +135,7 @@ function shownOutcome(row: number, outcome: RowOutcome | undefined): ShownRow {
     status: outcome.status,
     orderId: outcome.orderId === undefined ? '' : String(outcome.orderId),
     fileIds: (outcome.fileIds ?? []).map((id) => id ?? '').join('|'),
-    error: errorText(outcome, {}),
+    error: errorText(outcome, {}, words),
     ...empty,
   };
 }

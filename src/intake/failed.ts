@@ -25,13 +25,15 @@ export async function moveUnreadableSheet(
 ): Promise<IntakeResult> {
   const folder = join(intake.failedDir, `${sheetId}-${basename(path)}`);
   const moved = join(folder, basename(path));
+  const { words } = intake.ctx;
   // Told before it moves: a crash between the two still tells it (the sheet, still in the inbox,
-  // is taken again under a new id and told again), a crash after the move could not.
+  // is taken again under a new id and told again), a crash after the move could not. Its reason
+  // in the office's words, as the sheet's stored error is (sheet.done's summary).
   await queueNotification(intake.ctx, {
     kind: 'sheet.unreadable',
     sheet: path,
     sheetId,
-    reason: error.message,
+    reason: sheetText(words, error),
     movedTo: folder,
   });
   await moveFile(path, moved);
@@ -39,7 +41,6 @@ export async function moveUnreadableSheet(
   // Swapped for a link while it was read: what was read is not the user's to show.
   if ((await lstatIfThere(moved))?.isSymbolicLink())
     return putBackLinkedSheet(intake, moved, path, folder);
-  const { words } = intake.ctx;
   await writeFile(join(folder, 'error.txt'), errorText(words, basename(path), error, mapping));
   intake.logger.warn(
     { sheet: path, folder, reason: error.message },

@@ -20,6 +20,7 @@ import type { Said } from '../sheets/said.js';
 import { takeSheet } from './take.js';
 
 export type { IntakeOptions, IntakeResult, Recovery } from './intake-state.js';
+export { refusalText } from './refuse.js';
 
 /** The intake with what this process remembers between sheets (see intake-state.ts). */
 export class Intake {

@@ -6,7 +6,7 @@
 import { link, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
-import { wordsFor } from '../language/words.js';
+import { type Words, wordsFor } from '../language/words.js';
 import { firstLink } from '../orders/open-attachment.js';
 import { type Said, said, say } from '../sheets/said.js';
 import { lstatIfThere } from './files.js';
@@ -79,6 +79,11 @@ export async function putBackLinkedSheet(
     intake.logger.warn({ sheet: source, left: claimed }, 'linked sheet left where it is');
   }
   return refusedSheet(intake, source, linkedSheetText(source, undefined));
+}
+
+/** Why a path is not taken, as a person reads it in `words` (the terminal: the process's). */
+export function refusalText(words: Words, refusal: { said: Said }): string {
+  return say(words, refusal.said);
 }
 
 /**

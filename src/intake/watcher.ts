@@ -37,8 +37,11 @@ export interface WatcherOptions {
   logger: Logger;
   /** Told of every intake's outcome (for the start-up message and tests). */
   onResult?: (path: string, result: IntakeResult) => void;
-  /** Told, once per file, of a file that looks meant as a sheet but cannot be one (a workbook). */
-  onRefused?: (path: string, why: string) => void;
+  /**
+   * Told, once per file, of a file that looks meant as a sheet but cannot be one (a workbook):
+   * `why` in English, `said` for a person's words.
+   */
+  onRefused?: (path: string, why: string, said: Said) => void;
 }
 
 export interface RunningWatcher {
@@ -200,7 +203,7 @@ function tellIfNotTaken(options: WatcherOptions, path: string): void {
     intake
       .refuse(path, why)
       .then((news) => {
-        if (news) options.onRefused?.(path, reason);
+        if (news) options.onRefused?.(path, reason, why);
       })
       .catch((error: unknown) => {
         logger.warn({ path, reason, err: error }, 'could not record a file not taken');

@@ -6,7 +6,7 @@
 import { realpathSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { MessageKey } from '../language/words.js';
+import type { MessageKey, Words } from '../language/words.js';
 import { Invalid } from './normalise.js';
 import { AttachmentRefused, firstLinkSync, plainRelative } from './open-attachment.js';
 
@@ -114,6 +114,37 @@ export class AttachmentChecker {
       });
     }
     return { ok: true, attachment: { path, absolute, bytes: stats.size } };
+  }
+}
+
+/**
+ * Why a file is refused when it is read (an upload, a copy): the same words validation uses for
+ * it, in `words`, from what the refusal carries.
+ */
+export function refusalText(words: Words, error: AttachmentRefused): string {
+  const { path, kind, variant } = error;
+  const values = error.values ?? {};
+  const number = (name: string) => Number(values[name] ?? 0);
+  switch (kind) {
+    case 'link':
+      if (variant === 'moved') return words.t('rows.attachment.moved', { path });
+      if (variant === 'moved-away') return words.t('rows.attachment.movedAway', { path });
+      return values.link === undefined
+        ? words.t('rows.attachment.link', { path })
+        : words.t('rows.attachment.linkOnTheWay', { path, link: String(values.link) });
+    case 'hard-link':
+      return words.t('rows.attachment.hardLink', { path, names: String(values.names ?? '') });
+    case 'not-file':
+      return words.t(variant === 'folder' ? 'rows.attachment.folder' : 'rows.attachment.notFile', {
+        path,
+      });
+    case 'too-large':
+      return words.t('rows.attachment.tooLarge', {
+        ...{ path, size: megabytes(number('bytes')), bytes: String(number('bytes')) },
+        ...{ limit: megabytes(number('limitBytes')), limitBytes: String(number('limitBytes')) },
+      });
+    default:
+      return words.t(REFUSED_PATH[kind] ?? 'rows.attachment.invalidPath', { path });
   }
 }
 

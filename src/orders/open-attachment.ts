@@ -20,7 +20,7 @@ import { type FileHandle, lstat, mkdir, open, realpath, rename, unlink } from 'n
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Refused } from '../errors.js';
+import { type KnownErrorOptions, Refused } from '../errors.js';
 
 export type RefusalKind =
   'invalid' | 'absolute' | 'outside' | 'link' | 'hard-link' | 'not-file' | 'too-large';
@@ -34,8 +34,10 @@ export class AttachmentRefused extends Refused {
     readonly path: string,
     readonly kind: RefusalKind,
     message: string,
+    /** What a person's words need besides the path (attachments.ts `refusalText`). */
+    options: Pick<KnownErrorOptions, 'values' | 'variant'> = {},
   ) {
-    super(`attachment.${kind}`, message);
+    super(`attachment.${kind}`, message, options);
   }
 }
 
@@ -226,8 +228,7 @@ interface Where {
 async function openFailed(error: unknown, where: Where, path: string): Promise<never> {
   const code = (error as NodeJS.ErrnoException).code;
   // ELOOP (Linux, macOS) or EMLINK (BSD): the last part is a link.
-  if (code === 'ELOOP' || code === 'EMLINK')
-    throw new AttachmentRefused(path, 'link', linkMessage(path, where.plain));
+  if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, where.plain);
   // Not there: unless a link on the way leads nowhere, which is refused as any link is.
   if (code === 'ENOENT' || code === 'ENOTDIR')
     await refuseLinkOnTheWay(where.realRoot, where.plain, path);
@@ -295,7 +296,13 @@ function ownPath(fd: number): string {
 
 async function refuseLinkOnTheWay(realRoot: string, plain: string, path: string): Promise<void> {
   const link = await firstLink(realRoot, plain);
-  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
+  if (link !== undefined) throw linkRefused(path, link);
+}
+
+/** A refusal of `path` for the link `link` on it (itself, or a folder on its way). */
+function linkRefused(path: string, link: string): AttachmentRefused {
+  const through = posix.normalize(path) === link ? {} : { values: { link } };
+  return new AttachmentRefused(path, 'link', linkMessage(path, link), through);
 }
 
 function refuseUnfit(path: string, stats: Stats, { maxBytes, hardLinks }: Fit = {}): void {
@@ -304,15 +311,19 @@ function refuseUnfit(path: string, stats: Stats, { maxBytes, hardLinks }: Fit = 
       path,
       'not-file',
       `"${path}" is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}, not a document.`,
+      stats.isDirectory() ? { variant: 'folder' } : {},
     );
   }
   if (stats.nlink > 1 && hardLinks !== 'allow')
-    throw new AttachmentRefused(path, 'hard-link', hardLinkMessage(path, stats.nlink));
+    throw new AttachmentRefused(path, 'hard-link', hardLinkMessage(path, stats.nlink), {
+      values: { names: stats.nlink },
+    });
   if (maxBytes !== undefined && stats.size > maxBytes) {
     throw new AttachmentRefused(
       path,
       'too-large',
       `"${path}" is ${stats.size} bytes, over the limit of ${maxBytes} bytes per attachment (MAX_ATTACHMENT_MB).`,
+      { values: { bytes: stats.size, limitBytes: maxBytes } },
     );
   }
 }
@@ -334,6 +345,7 @@ async function confirmOpenedAt(
       path,
       'link',
       `"${path}" was reached through a symbolic link, or moved, while it was being opened: it was not read.`,
+      { variant: 'moved' },
     );
   if (process.platform === 'linux') {
     // procfs, never a network share: asked at once rather than through the thread pool.
@@ -357,10 +369,10 @@ export async function moveInside(root: string, path: string, to: string): Promis
   const plain = plainRelative(path);
   const realRoot = await realpath(root);
   const link = await firstLink(realRoot, plain);
-  if (link !== undefined) throw new AttachmentRefused(path, 'link', linkMessage(path, link));
+  if (link !== undefined) throw linkRefused(path, link);
   const from = posix.join(realRoot, plain);
   const stats = await lstat(from);
-  if (stats.isSymbolicLink()) throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+  if (stats.isSymbolicLink()) throw linkRefused(path, plain);
   refuseUnfit(path, stats);
   await mkdir(posix.dirname(to), { recursive: true });
   const folder =
@@ -371,7 +383,7 @@ export async function moveInside(root: string, path: string, to: string): Promis
     // Swapped for a link since the look: the rename moved the link itself; it goes back.
     if ((await lstat(to)).isSymbolicLink()) {
       await rename(to, source);
-      throw new AttachmentRefused(path, 'link', linkMessage(path, plain));
+      throw linkRefused(path, plain);
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
@@ -400,8 +412,7 @@ async function openFolder(dir: string, path: string): Promise<FileHandle> {
     handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR' || code === 'ELOOP')
-      throw new AttachmentRefused(path, 'link', linkMessage(path, posix.dirname(path)));
+    if (code === 'ENOTDIR' || code === 'ELOOP') throw linkRefused(path, posix.dirname(path));
     throw error;
   }
   if (ownPath(handle.fd) !== dir) {
@@ -410,6 +421,7 @@ async function openFolder(dir: string, path: string): Promise<FileHandle> {
       path,
       'link',
       `"${path}" was reached through a symbolic link, or moved, while it was being moved: it stays where it is.`,
+      { variant: 'moved-away' },
     );
   }
   return handle;

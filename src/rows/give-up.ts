@@ -10,6 +10,7 @@ import type { RowOutcome } from '../glossary.js';
 import { closeSheetEarly, recordOutcome } from './outcome.js';
 import { rowJobSchema } from './row-data.js';
 import { rowRecord } from './row-record.js';
+import { sentAtText } from './row-run.js';
 
 /** A job BullMQ gave up on, as its queue holds it. */
 export interface GivenUpJob {
@@ -31,7 +32,7 @@ export async function giveUpJob(
   if (queue === 'rows') return giveUpRow(ctx, job.data, job.attemptsStarted, reason);
   const sheetId = (job.data as { sheetId?: unknown } | undefined)?.sheetId;
   if (typeof sheetId !== 'string') return false;
-  await closeSheetEarly(ctx, sheetId, `the sheet job gave up: ${reason}`);
+  await closeSheetEarly(ctx, sheetId, ctx.words.t('rows.outcome.sheetJobGaveUp', { reason }));
   const sheet = await ctx.store.get(sheetId);
   return sheet?.connectionId === ctx.connection.id && sheet.total !== undefined;
 }
@@ -64,7 +65,7 @@ async function giveUpRow(
         status: 'needs-review',
         error: ctx.words.t('rows.outcome.gaveUpAfterSending', {
           reason,
-          sentAt: sentAt === undefined || sentAt === '' ? 'none' : sentAt,
+          sentAt: sentAtText(ctx.words, sentAt) ?? 'none',
         }),
       }
     : {

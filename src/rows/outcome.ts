@@ -32,7 +32,8 @@ export async function recordOutcome(
 
 /**
  * A sheet that cannot be read to its end: the rows already handed to row jobs are reported as
- * they end; the others as not processed. The report then follows as usual.
+ * they end; the others as not processed. The report then follows as usual. `reason` is in the
+ * office's words (ctx.words).
  */
 export async function closeSheetEarly(
   ctx: Context,
@@ -44,7 +45,8 @@ export async function closeSheetEarly(
   const total = Math.max(sheet.expected ?? 0, sheet.checkpoint);
   if (total === 0) {
     // Not one row was counted: an empty report would read as a sheet with nothing to do.
-    await ctx.store.update(sheetId, { error: `it stopped before its rows were read: ${reason}` });
+    const error = ctx.words.t('rows.outcome.stoppedBeforeRows', { reason });
+    await ctx.store.update(sheetId, { error });
   }
   const notProcessed: Array<[number, RowOutcome]> = [];
   const error = ctx.words.t('rows.outcome.notProcessedBecause', { reason });

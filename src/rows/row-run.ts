@@ -174,13 +174,28 @@ export async function adoptAnswer(
 export async function unknownOutcome(
   ctx: Context,
   run: RowRun,
-  sentAt: string,
+  /** When it left (ISO), when that is known. */
+  sentAt: string | undefined,
   answer: string,
 ): Promise<'final'> {
   if (run.data.key !== null) await ctx.ledger.markUnknown(run.data.key, run.me);
+  const when = sentAtText(run.words, sentAt) ?? run.words.t('rows.outcome.unknownTime');
   return run.finish({
     status: 'needs-review',
-    error: run.words.t('rows.outcome.unknown', { sentAt, answer }),
-    review: { sentAt, answer },
+    error: run.words.t('rows.outcome.unknown', { sentAt: when, answer }),
+    review: { sentAt: sentAt ?? '', answer },
   });
+}
+
+/**
+ * When a create left, as a person reads a time (`26 nov 2026, 11:00`, in Belgium); undefined
+ * when it is not known. A text that is no time is shown as it is.
+ */
+export function sentAtText(
+  words: Context['words'],
+  sentAt: string | undefined,
+): string | undefined {
+  if (sentAt === undefined || sentAt === '') return undefined;
+  const at = Date.parse(sentAt);
+  return Number.isNaN(at) ? sentAt : words.dateTime(at);
 }

@@ -74,12 +74,7 @@ async function resume(
   // Sent by an earlier attempt or by another worker now, never answered: give a live sender (a
   // stall that was not a death) a moment to record its answer, then it is unknown.
   if ((await run.countWait()) <= SENDER_WAITS) throw waitAgain();
-  return unknownOutcome(
-    ctx,
-    run,
-    record.sentAt ?? 'an unknown time',
-    'none recorded: the attempt that sent it stopped or never heard back',
-  );
+  return unknownOutcome(ctx, run, record.sentAt, run.words.t('rows.outcome.noAnswerRecorded'));
 }
 
 /** The ledger holds the row's key elsewhere: a duplicate, a person's call, or a wait. */

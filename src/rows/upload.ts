@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 
 import { ApiError } from '../api/errors.js';
 import type { Context } from '../context.js';
+import { refusalText } from '../orders/attachments.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { openAttachment } from './attachment-source.js';
 import { interruptionFor } from './interruption.js';
@@ -81,9 +82,10 @@ async function uploadFailed(
 ): Promise<string> {
   const { state } = run;
   if (error instanceof AttachmentRefused) {
-    // Changed since validation (a link put in its place): nothing was sent, nor will be.
+    // Changed since validation (a link put in its place): nothing was sent, nor will be. Said
+    // as validation would have said it, in the office's words.
     await run.keep({ ...state, orderId, uploading: undefined });
-    return withoutFullStop(error.message);
+    return withoutFullStop(refusalText(run.words, error));
   }
   if (!(error instanceof ApiError)) throw error;
   if (error.kind === 'permanent' || error.kind === 'retryable') {

@@ -141,13 +141,13 @@ export function noFieldHeader(header: readonly string[], mapping: Mapping | unde
   if (hinted.length === 0) {
     return said('sheets.header.noField', {
       ...head,
-      target: () => mappingTarget(mapping),
+      target: (words: Words) => mappingTarget(mapping, words),
       example: '{ "columns": { "Straat": "address1" } }',
     });
   }
   return said('sheets.header.noFieldHinted', {
     ...head,
-    advice: () => mappingAdvice(hinted, mapping),
+    advice: (words: Words) => mappingAdvice(hinted, mapping, words),
   });
 }
 

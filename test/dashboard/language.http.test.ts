@@ -4,6 +4,8 @@
  * cookie the switch sets, and a pseudo-language run of the overview and a sheet's page that finds
  * no text a person reads outside the catalogue.
  */
+import { request } from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningDashboard, startDashboard } from '../../src/dashboard/server.js';
@@ -187,6 +189,72 @@ describe('the language of a page', () => {
   });
 });
 
+/** An answer to `method` on `path` with these headers (Host among them), over node:http. */
+function ask(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; type: string; content: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode ?? 0,
+          type: res.headers['content-type'] ?? '',
+          content: res.headers['content-language'] ?? '',
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('what the dashboard refuses, in the reader’s language', () => {
+  it('a foreign host name (421) and a write (405): plain text, in Dutch and French', async () => {
+    const base = await dashboardIn('en');
+    const foreign = await ask(base, 'GET', '/', {
+      host: 'evil.example',
+      'accept-language': 'nl-BE',
+    });
+    expect([foreign.status, foreign.content]).toEqual([421, 'nl']);
+    expect(foreign.type).toMatch(/^text\/plain/);
+    expect(foreign.body).toBe(
+      'Dit dashboard antwoordt niet op de hostnaam "evil.example". Is dat de naam van deze computer, voeg hem dan toe aan DASHBOARD_HOSTS (gescheiden door komma’s), of open het dashboard op http://localhost.\n',
+    );
+    const english = await ask(base, 'GET', '/', { host: 'evil.example' });
+    expect(english.body).toBe(
+      'This dashboard does not answer to the host name "evil.example". If that name is this machine\'s, add it to DASHBOARD_HOSTS (comma-separated), or open the dashboard at http://localhost.\n',
+    );
+    const written = await ask(base, 'POST', '/', {
+      host: 'localhost',
+      'accept-language': 'fr-BE',
+    });
+    expect([written.status, written.content]).toEqual([405, 'fr']);
+    expect(written.type).toMatch(/^text\/plain/);
+    expect(written.body).toMatch(/^Le tableau de bord ne fait qu’afficher les importations/);
+    const writtenEn = await ask(base, 'DELETE', '/', { host: 'localhost' });
+    expect(writtenEn.body).toBe(
+      'The dashboard only shows the imports: it does not add, retry, change or remove jobs or queues.\n',
+    );
+  });
+
+  it.each(['/reports/running/report.csv', '/reports/running/failed.zip', '/assets/nope.css'])(
+    '%s, not there: a page in the reader’s language',
+    async (path) => {
+      const base = await dashboardIn('en');
+      const answer = await page(base, path, { 'accept-language': 'nl-BE' });
+      expect([answer.status, answer.lang, answer.content]).toEqual([404, 'nl', 'nl']);
+      expect(answer.body).toContain('<nav class="languages"');
+      expect(answer.body).not.toMatch(/"message"|No such file|for this sheet|has no failed/);
+    },
+  );
+});
+
 /** What a person reads of a page: its text, without markup, script or style. */
 function visibleText(html: string): string {
   return html
@@ -213,19 +281,37 @@ function unmarked(text: string): string {
 }
 
 describe('the pseudo-language', () => {
-  it.each(['/', '/sheets/north', '/sheets/running', '/search?q=REF', '/sheets/nope'])(
-    '%s: no text a person reads is outside the catalogue',
-    async (path) => {
-      const base = await dashboardIn('qps');
-      const answer = await page(base, path);
+  it.each([
+    '/',
+    '/sheets/north',
+    '/sheets/running',
+    '/search?q=REF',
+    '/sheets/nope',
+    '/reports/running/report.csv',
+    '/reports/running/failed.zip',
+  ])('%s: no text a person reads is outside the catalogue', async (path) => {
+    const base = await dashboardIn('qps');
+    const answer = await page(base, path);
+    expect(answer.body).toContain('⟦');
+    expect(unmarked(visibleText(answer.body))).toBe('');
+    expect(/<title>(.*?)<\/title>/.exec(answer.body)?.[1]).toMatch(/^⟦.*⟧$/);
+    const attributes = [
+      ...answer.body.matchAll(/ (aria-label|placeholder|title|data-unreachable)="([^"]*)"/g),
+    ];
+    expect(attributes.length).toBeGreaterThan(0);
+    for (const [, name, value] of attributes) expect(value, name).toMatch(/^⟦.*⟧$/);
+  });
+});
+
+describe('the pseudo-language of what the dashboard refuses', () => {
+  it('leaves no text outside the catalogue in the 421 and 405 answers', async () => {
+    const base = await dashboardIn('qps');
+    const foreign = await ask(base, 'GET', '/', { host: 'evil.example' });
+    const written = await ask(base, 'POST', '/', { host: 'localhost' });
+    for (const answer of [foreign, written]) {
       expect(answer.body).toContain('⟦');
-      expect(unmarked(visibleText(answer.body))).toBe('');
-      expect(/<title>(.*?)<\/title>/.exec(answer.body)?.[1]).toMatch(/^⟦.*⟧$/);
-      const attributes = [
-        ...answer.body.matchAll(/ (aria-label|placeholder|title|data-unreachable)="([^"]*)"/g),
-      ];
-      expect(attributes.length).toBeGreaterThan(0);
-      for (const [, name, value] of attributes) expect(value, name).toMatch(/^⟦.*⟧$/);
-    },
-  );
+      const rest = unmarked(answer.body.replaceAll('DASHBOARD_HOSTS', ' '));
+      expect(rest).toBe('');
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runningRows } from '../../src/dashboard/sheet-rows.js';
 import type { RowOutcome } from '../../src/glossary.js';
+import { wordsFor } from '../../src/language/words.js';
 import { Keys } from '../../src/store/keys.js';
 import { sheetDetail } from '../../src/store/progress.js';
 import { SheetStore } from '../../src/store/sheet-store.js';
@@ -75,5 +76,30 @@ describe("a running sheet's rows", () => {
     expect(invalid.matching).toBe(40);
     expect(invalid.rows.map((r) => r.row).slice(0, 3)).toEqual([3, 9, 15]);
     expect(invalid.rows[0]).toMatchObject({ status: 'invalid', error: 'city: required.' });
+  });
+
+  it('say an API refusal of a row in the page’s words', async () => {
+    await store.create({
+      sheetId: 'refused',
+      path: '/tmp/refused.csv',
+      name: 'refused.csv',
+      sha256: 'sha-refused',
+      connectionId: 'c1',
+      apiBaseUrl: 'http://api.example.be',
+      sandbox: false,
+      allowDuplicates: false,
+      startedAt: new Date().toISOString(),
+    });
+    await store.update('refused', { state: 'processing', expected: 2 });
+    await store.finalize('refused', [
+      [1, { status: 'failed', attempts: 1, fieldErrors: { city: ['This field is required.'] } }],
+    ]);
+    const sheet = await sheetDetail(store, 'refused');
+    if (sheet === undefined) throw new Error('no sheet');
+    const query = { status: undefined, page: 1 };
+    const [english] = (await runningRows(sheet, store, query)).rows;
+    expect(english?.error).toBe('the API refused the order: city: This field is required.');
+    const [dutch] = (await runningRows(sheet, store, query, wordsFor('nl'))).rows;
+    expect(dutch?.error).toBe('De API weigerde de opdracht: city: This field is required.');
   });
 });

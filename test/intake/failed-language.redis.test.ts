@@ -5,7 +5,7 @@
  * unreadable sheet goes to `failed/` with an `error.txt` in its language, and the list of sheets not
  * taken says why in the same words; the log stays English.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,12 +15,15 @@ import { Keys } from '../../src/store/keys.js';
 import { NotTaken } from '../../src/store/not-taken.js';
 import { InProcessCli } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
+import { type SmtpReceiver, smtpReceiver, subjectOf, textOf } from '../helpers/receivers.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 
 let redis: TestRedis;
 let sandbox: TestSandbox;
+let smtp: SmtpReceiver;
 beforeAll(async () => {
+  smtp = await smtpReceiver();
   redis = await useTestRedis();
   sandbox = await testSandbox({
     tokens: [
@@ -32,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close();
   await redis.cleanup();
+  await smtp.close();
 });
 
 /** The error.txt of the sheet named `name` in failed/, once it is written. */
@@ -127,6 +131,72 @@ describe('an unreadable sheet in its office’s language', () => {
       );
       // What operators search stays English.
       expect(cli.stderr).toContain('the sheet has no header row: it holds only blank lines.');
+    } finally {
+      cli.stop('SIGTERM');
+      const finished = await cli.finished;
+      expect(finished.code, finished.stderr).toBe(0);
+    }
+  });
+});
+
+describe('a Dutch office watched by a French process', { timeout: 90_000 }, () => {
+  it('hears its unreadable sheet’s reason in Dutch by e-mail; the terminal says what is not taken in French', async () => {
+    const dir = await tempDir('office-process-lang-');
+    await put(dir, 'secrets/gent.token', 'token-gent\n');
+    const outside = await put(dir, 'elsewhere/orders.csv', 'street;city\n');
+    const config = await put(
+      dir,
+      'importer.json',
+      JSON.stringify({
+        connections: [
+          {
+            name: 'gent',
+            apiBaseUrl: sandbox.url,
+            tokenFile: 'secrets/gent.token',
+            inbox: 'gent',
+            language: 'nl',
+          },
+        ],
+      }),
+    );
+    const dataDir = join(dir, 'data');
+    const cli = new InProcessCli(['watch', '--config', config, '--no-dashboard'], {
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: `{${redis.prefix}-office-process}`,
+      DATA_DIR: dataDir,
+      INBOX_STABLE_MS: '300',
+      JOB_LOCK_MS: '2000',
+      LANGUAGE: 'fr',
+      NOTIFY_EMAIL_TO: 'kantoor@gent.test',
+      NOTIFY_EMAIL_FROM: 'importer@gent.test',
+      SMTP_URL: smtp.url,
+    });
+    try {
+      await cli.waitForStderr(/Surveillance de /, 30_000);
+      const inbox = join(dataDir, 'inbox', 'gent');
+      await put(inbox, 'leeg.csv', '\n;;;\n\n');
+      await put(inbox, 'oud.xls', 'an old workbook');
+      await symlink(outside, join(inbox, 'gelinkt.csv'));
+
+      // The e-mail is the office's: Dutch, its reason too.
+      const deadline = Date.now() + 30_000;
+      let mail = smtp.mails.find((m) => subjectOf(m.raw).startsWith('leeg.csv'));
+      while (mail === undefined && Date.now() < deadline) {
+        await sleep(50);
+        mail = smtp.mails.find((m) => subjectOf(m.raw).startsWith('leeg.csv'));
+      }
+      expect(subjectOf(mail?.raw ?? '')).toBe('leeg.csv kan niet gelezen worden');
+      const text = textOf(mail?.raw ?? '');
+      expect(text).toContain(
+        '  de lijst heeft geen rij met kolomnamen: er staan alleen lege regels in.',
+      );
+      expect(text).not.toContain('header row');
+      // The terminal is the process's: French, for the workbook and the linked sheet alike.
+      await cli.waitForStderr(/oud\.xls est dans un format de feuille de calcul/, 30_000);
+      await cli.waitForStderr(/gelinkt\.csv est un lien symbolique/, 30_000);
+      // Only the log's JSON lines stay English.
+      const said = cli.stderr.split('\n').filter((line) => !line.startsWith('{'));
+      expect(said.filter((line) => /spreadsheet format|symbolic link/.test(line))).toEqual([]);
     } finally {
       cli.stop('SIGTERM');
       const finished = await cli.finished;

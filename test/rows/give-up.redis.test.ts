@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { wordsFor } from '../../src/language/words.js';
 import { giveUpJob } from '../../src/rows/give-up.js';
 import type { RowJobData } from '../../src/rows/row-data.js';
 import { sentEntry } from '../../src/store/row-progress.js';
@@ -77,6 +78,55 @@ describe('a row job given up', () => {
     await giveUpJob(t.ctx, 'rows', { data: rowData(t, {}), attemptsStarted: 3 }, 'boom');
     const [outcome] = await t.ctx.store.outcomes('given-up', [1]);
     expect(outcome?.status).toBe('needs-review');
-    expect(outcome?.error).toContain(`after sending its create at ${sentAt}`);
+    // When it left, as a person reads a time: in Belgium, as the office's language writes it.
+    expect(outcome?.error).toContain('after sending its create at 26 Nov 2026, 11:00');
+  });
+
+  it('says when its create left, and why it was given up, in the office’s words', async () => {
+    const t = await testPipeline({ workers: false });
+    open.push(t);
+    const me = { sheetId: 'given-up', row: 1 };
+    expect(
+      await t.ctx.progress.claim(me, sentEntry('1.x', '2026-11-26T10:00:00.000Z')),
+    ).toBeUndefined();
+    const ctx = { ...t.ctx, words: wordsFor('nl') };
+    await giveUpJob(ctx, 'rows', { data: rowData(t, {}), attemptsStarted: 3 }, 'boom');
+    const [outcome] = await t.ctx.store.outcomes('given-up', [1]);
+    expect(outcome?.error).toContain('nadat de opdracht verstuurd was op 26 nov 2026, 11:00:');
+  });
+});
+
+const sheetRecord = (t: TestPipeline, sheetId: string) => ({
+  sheetId,
+  path: `/tmp/${sheetId}.csv`,
+  name: `${sheetId}.csv`,
+  sha256: `sha-${sheetId}`,
+  connectionId: t.ctx.connection.id,
+  apiBaseUrl: 'http://api',
+  sandbox: false,
+  allowDuplicates: false,
+  startedAt: new Date().toISOString(),
+});
+
+describe('a sheet job given up before a single row was counted', () => {
+  it.each([
+    ['en', 'it stopped before its rows were read: the sheet job gave up: ENAMETOOLONG'],
+    [
+      'nl',
+      'De verwerking stopte voordat de rijen gelezen waren: de verwerking van de lijst werd opgegeven: ENAMETOOLONG',
+    ],
+    [
+      'fr',
+      'Le traitement s’est arrêté avant que les lignes ne soient lues\u202f: le traitement de la liste a été abandonné\u202f: ENAMETOOLONG',
+    ],
+    ['qps', '⟦it stopped before its rows were read: ⟦the sheet job gave up: ENAMETOOLONG⟧⟧'],
+  ] as const)('gives its sheet an error in the office’s words (%s)', async (language, error) => {
+    const t = await testPipeline({ workers: false });
+    open.push(t);
+    const sheetId = `early-${language}`;
+    await t.ctx.store.create(sheetRecord(t, sheetId));
+    const ctx = { ...t.ctx, words: wordsFor(language) };
+    await giveUpJob(ctx, 'sheets', { data: { sheetId }, attemptsStarted: 3 }, 'ENAMETOOLONG');
+    expect((await t.ctx.store.get(sheetId))?.error).toBe(error);
   });
 });

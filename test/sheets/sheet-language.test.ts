@@ -85,6 +85,30 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
     );
   });
 
+  it('a header that names no field, read without a mapping: where to write one, in the reader’s words', async () => {
+    const error = await refusal('geen.csv', 'Foo;Bar\n1;2\n');
+    expect(error.message).toContain(
+      'or map your own names in a mapping.json beside the sheet, like',
+    );
+    expect(said(error, 'nl')).toContain(
+      'of koppel uw eigen kolomnamen in een mapping.json naast de lijst, zoals',
+    );
+    expect(said(error, 'qps')).toContain('⟦a mapping.json beside the sheet⟧');
+  });
+
+  it('a header that names no field but looks like some: the advice in the reader’s words', async () => {
+    const error = await refusal('lijkt.csv', 'Postcode;Gemeente\n9000;Gent\n');
+    expect(error.message).toMatch(
+      /To map your own names, add \{ "columns": .* \} to a mapping\.json beside the sheet\.$/,
+    );
+    expect(said(error, 'nl')).toMatch(
+      /voeg dan \{ "columns": .* \} toe aan een mapping\.json naast de lijst\.$/,
+    );
+    expect(said(error, 'qps')).toMatch(
+      /⟦add \{ "columns": .* \} to ⟦a mapping\.json beside the sheet⟧⟧/,
+    );
+  });
+
   it('stray bytes in a UTF-8 sheet: the lines named, the plural as the language says it', async () => {
     // Mostly UTF-8 ("Liège" twenty times), but lines 3 to 9 hold a stray byte each.
     const liege = Buffer.from('R;Liège\n'.repeat(20));

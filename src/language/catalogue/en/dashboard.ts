@@ -150,4 +150,11 @@ export const dashboard = {
     'This dashboard asks for a user name and password: those of DASHBOARD_USER and DASHBOARD_PASSWORD.',
   'dashboard.notFound.heading': 'No such page',
   'dashboard.notFound.text': 'The dashboard has no page here.',
+  'dashboard.foreignHost':
+    "This dashboard does not answer to {named, select, yes {the host name {host}} other {no host name}}. If that name is this machine's, add it to DASHBOARD_HOSTS (comma-separated), or open the dashboard at http://localhost.",
+  'dashboard.writeRefused':
+    'The dashboard only shows the imports: it does not add, retry, change or remove jobs or queues.',
+  'dashboard.noReportFile.heading': 'No such file',
+  'dashboard.noReportFile.text': 'No {file} for this sheet (yet).',
+  'dashboard.noFailed.text': 'This sheet has no failed/ bundle.',
 } as const;

@@ -157,4 +157,13 @@ export const rows = {
     'the row job gave up ({reason}) after sending its create{sentAt, select, none {} other { at {sentAt}}}: the order may or may not exist.',
   'rows.warning.stopped': 'the sheet stopped being processed after row {row}: {reason}',
   'rows.clash': '"{first}" and "{second}" both give {field}; keep one of them.',
+  'rows.attachment.moved':
+    '"{path}" was reached through a symbolic link, or moved, while it was being opened: it was not read.',
+  'rows.attachment.movedAway':
+    '"{path}" was reached through a symbolic link, or moved, while it was being moved: it stays where it is.',
+  'rows.outcome.stoppedBeforeRows': 'it stopped before its rows were read: {reason}',
+  'rows.outcome.sheetJobGaveUp': 'the sheet job gave up: {reason}',
+  'rows.outcome.unknownTime': 'an unknown time',
+  'rows.outcome.noAnswerRecorded':
+    'none recorded: the attempt that sent it stopped or never heard back',
 } as const;

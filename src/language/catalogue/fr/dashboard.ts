@@ -152,4 +152,11 @@ export const dashboard: Translation<typeof english> = {
     'Ce tableau de bord demande un nom d’utilisateur et un mot de passe : ceux de DASHBOARD_USER et DASHBOARD_PASSWORD.',
   'dashboard.notFound.heading': 'Page introuvable',
   'dashboard.notFound.text': 'Le tableau de bord n’a pas de page à cette adresse.',
+  'dashboard.foreignHost':
+    'Ce tableau de bord ne répond pas {named, select, yes {au nom d’hôte {host}} other {à une requête sans nom d’hôte}}. Si ce nom est celui de cette machine, ajoutez-le à DASHBOARD_HOSTS (séparé par des virgules), ou ouvrez le tableau de bord à l’adresse http://localhost.',
+  'dashboard.writeRefused':
+    'Le tableau de bord ne fait qu’afficher les importations : il n’ajoute, ne relance, ne modifie ni ne supprime aucune tâche ni file d’attente.',
+  'dashboard.noReportFile.heading': 'Fichier introuvable',
+  'dashboard.noReportFile.text': 'Il n’y a pas (encore) de {file} pour cette liste.',
+  'dashboard.noFailed.text': 'Cette liste n’a pas de dossier failed/.',
 };

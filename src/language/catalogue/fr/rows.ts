@@ -155,4 +155,14 @@ export const rows: Translation<typeof english> = {
   'rows.warning.stopped': 'Le traitement de la liste s’est arrêté après la ligne {row} : {reason}',
   'rows.clash':
     '« {first} » et « {second} » indiquent tous deux {field} : ne gardez que l’un des deux.',
+  'rows.attachment.moved':
+    '« {path} » a été atteint par un lien symbolique, ou déplacé, pendant son ouverture : il n’a pas été lu.',
+  'rows.attachment.movedAway':
+    '« {path} » a été atteint par un lien symbolique, ou déplacé, pendant son déplacement : il reste où il est.',
+  'rows.outcome.stoppedBeforeRows':
+    'Le traitement s’est arrêté avant que les lignes ne soient lues : {reason}',
+  'rows.outcome.sheetJobGaveUp': 'le traitement de la liste a été abandonné : {reason}',
+  'rows.outcome.unknownTime': 'un moment inconnu',
+  'rows.outcome.noAnswerRecorded':
+    'aucune réponse enregistrée : la tentative qui l’a envoyée s’est arrêtée ou n’a jamais reçu de réponse',
 };

@@ -149,4 +149,11 @@ export const dashboard: Translation<typeof english> = {
     'Dit dashboard vraagt een gebruikersnaam en wachtwoord: die van DASHBOARD_USER en DASHBOARD_PASSWORD.',
   'dashboard.notFound.heading': 'Pagina niet gevonden',
   'dashboard.notFound.text': 'Het dashboard heeft hier geen pagina.',
+  'dashboard.foreignHost':
+    'Dit dashboard antwoordt niet op {named, select, yes {de hostnaam {host}} other {een verzoek zonder hostnaam}}. Is dat de naam van deze computer, voeg hem dan toe aan DASHBOARD_HOSTS (gescheiden door komma’s), of open het dashboard op http://localhost.',
+  'dashboard.writeRefused':
+    'Het dashboard toont alleen de imports: het voegt geen taken of wachtrijen toe en probeert, wijzigt of verwijdert er ook geen.',
+  'dashboard.noReportFile.heading': 'Bestand niet gevonden',
+  'dashboard.noReportFile.text': 'Er is (nog) geen {file} voor deze lijst.',
+  'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',
 };

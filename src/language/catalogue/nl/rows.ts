@@ -148,4 +148,13 @@ export const rows: Translation<typeof english> = {
     'De verwerking van de rij werd stopgezet ({reason}) nadat de opdracht verstuurd was{sentAt, select, none {} other { op {sentAt}}}: het is niet zeker of de opdracht bestaat.',
   'rows.warning.stopped': 'De verwerking van de lijst stopte na rij {row}: {reason}',
   'rows.clash': '“{first}” en “{second}” staan allebei voor {field}: laat er maar één staan.',
+  'rows.attachment.moved':
+    '“{path}” werd via een symbolische koppeling bereikt, of verplaatst, terwijl het geopend werd: het werd niet gelezen.',
+  'rows.attachment.movedAway':
+    '“{path}” werd via een symbolische koppeling bereikt, of verplaatst, terwijl het verplaatst werd: het blijft waar het is.',
+  'rows.outcome.stoppedBeforeRows': 'De verwerking stopte voordat de rijen gelezen waren: {reason}',
+  'rows.outcome.sheetJobGaveUp': 'de verwerking van de lijst werd stopgezet: {reason}',
+  'rows.outcome.unknownTime': 'een onbekend tijdstip',
+  'rows.outcome.noAnswerRecorded':
+    'geen antwoord bewaard: de poging die ze verstuurde, stopte of kreeg nooit antwoord',
 };
