@@ -156,4 +156,23 @@ export const cli = {
     '{what, select, api {The API at {url}} other {Redis at {url}}} answers now, after {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
     'Redis came back without its data (it keeps nothing on disk): the work of connection "{connection}" stops, no create is sent again, and creates whose answer was lost are left for review. Run `order-importer ledger rebuild` before importing again.',
+  // status
+  'cli.status.none': 'No sheet reported in the last {days} days (STATUS_DAYS) in {dir}.',
+  'cli.status.sheet.final':
+    '{sheetId} ({dir}): {orders, plural, one {# order} other {# orders}}, all final ({statuses}): not read again.',
+  'cli.status.sheet.read': '{sheetId} ({dir}): {parts}.',
+  'cli.status.sheet.error': '{sheetId} ({dir}): {error}',
+  'cli.status.orders': '{count, plural, one {# order} other {# orders}}',
+  'cli.status.by-status': '{count, number} {status}',
+  'cli.status.changed': '{count, number} changed',
+  'cli.status.unreadable': '{count, number} not readable now (their previous lines kept)',
+  'cli.status.not-configured':
+    'imported through connection{name, select, none {} other { "{name}"}} ({id, select, none {not named in its summary.json} other {{id}}}), which is not configured here: not read (its orders are read only with that connection\'s token).',
+  'cli.status.unreadable-order': '  row {row}, order {order}: {reason}',
+  'cli.status.more': '  … and {count, number} more',
+  'cli.status.reading': '{sheetId}: reading orders {done, number}/{total, number}',
+  'cli.status.notify-queued':
+    'orders.changed queued for {count, plural, one {# sheet} other {# sheets}}: delivered by a running `watch` or `worker`.',
+  'cli.status.interrupted': 'Interrupted: the sheets not read yet keep their previous status.csv.',
+  'cli.status.separator': '; ',
 } as const;

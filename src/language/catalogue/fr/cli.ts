@@ -159,4 +159,26 @@ export const cli: Translation<typeof english> = {
     '{what, select, api {L’API à l’adresse {url}} other {Redis à l’adresse {url}}} répond à nouveau, après {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
     'Redis est revenu sans ses données (il ne garde rien sur disque) : le travail de la connexion "{connection}" s’arrête, aucune commande n’est renvoyée, et les commandes dont la réponse s’est perdue sont mises de côté pour vérification. Lancez `order-importer ledger rebuild` avant d’importer à nouveau.',
+  // status
+  'cli.status.none':
+    'Aucune liste avec un rapport ces {days} derniers jours (STATUS_DAYS) dans {dir}.',
+  'cli.status.sheet.final':
+    '{sheetId} ({dir}) : {orders, plural, one {# commande} other {# commandes}}, toutes finalisées ({statuses}) : pas relues.',
+  'cli.status.sheet.read': '{sheetId} ({dir}) : {parts}.',
+  'cli.status.sheet.error': '{sheetId} ({dir}) : {error}',
+  'cli.status.orders': '{count, plural, one {# commande} other {# commandes}}',
+  'cli.status.by-status': '{count, number} {status}',
+  'cli.status.changed': '{count, plural, one {# modifiée} other {# modifiées}}',
+  'cli.status.unreadable':
+    '{count, plural, one {# illisible pour l’instant (ses lignes précédentes sont gardées)} other {# illisibles pour l’instant (leurs lignes précédentes sont gardées)}}',
+  'cli.status.not-configured':
+    'importée via la connexion{name, select, none {} other { "{name}"}} ({id, select, none {non mentionnée dans son summary.json} other {{id}}}), qui n’est pas configurée ici : pas lue (ses commandes ne se lisent qu’avec le jeton de cette connexion).',
+  'cli.status.unreadable-order': '  ligne {row}, commande {order} : {reason}',
+  'cli.status.more': '  … et {count, number} de plus',
+  'cli.status.reading': '{sheetId} : lecture des commandes {done, number}/{total, number}',
+  'cli.status.notify-queued':
+    'orders.changed mis en file pour {count, plural, one {# liste} other {# listes}} : un `watch` ou un `worker` en cours l’envoie.',
+  'cli.status.interrupted':
+    'Interrompu : les listes pas encore lues gardent leur status.csv précédent.',
+  'cli.status.separator': ' ; ',
 };

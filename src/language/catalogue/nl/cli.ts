@@ -159,4 +159,25 @@ export const cli: Translation<typeof english> = {
     '{what, select, api {De API op {url}} other {Redis op {url}}} antwoordt weer, na {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
     'Redis is terug zonder zijn gegevens (hij bewaart niets op schijf): het werk van verbinding "{connection}" stopt, er wordt geen opdracht opnieuw verstuurd, en opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert.',
+  // status
+  'cli.status.none':
+    'Geen lijst met een verslag in de laatste {days} dagen (STATUS_DAYS) in {dir}.',
+  'cli.status.sheet.final':
+    '{sheetId} ({dir}): {orders, plural, one {# opdracht} other {# opdrachten}}, allemaal afgerond ({statuses}): niet opnieuw gelezen.',
+  'cli.status.sheet.read': '{sheetId} ({dir}): {parts}.',
+  'cli.status.sheet.error': '{sheetId} ({dir}): {error}',
+  'cli.status.orders': '{count, plural, one {# opdracht} other {# opdrachten}}',
+  'cli.status.by-status': '{count, number} {status}',
+  'cli.status.changed': '{count, number} gewijzigd',
+  'cli.status.unreadable': '{count, number} nu niet leesbaar (hun vorige regels blijven staan)',
+  'cli.status.not-configured':
+    'geïmporteerd via verbinding{name, select, none {} other { "{name}"}} ({id, select, none {niet vermeld in haar summary.json} other {{id}}}), die hier niet ingesteld is: niet gelezen (haar opdrachten kunnen alleen met het token van die verbinding gelezen worden).',
+  'cli.status.unreadable-order': '  rij {row}, opdracht {order}: {reason}',
+  'cli.status.more': '  … en nog {count, number}',
+  'cli.status.reading': '{sheetId}: opdrachten lezen {done, number}/{total, number}',
+  'cli.status.notify-queued':
+    'orders.changed klaargezet voor {count, plural, one {# lijst} other {# lijsten}}: een draaiende `watch` of `worker` verstuurt het.',
+  'cli.status.interrupted':
+    'Onderbroken: de lijsten die nog niet gelezen zijn, houden hun vorige status.csv.',
+  'cli.status.separator': '; ',
 };
