@@ -12,7 +12,8 @@ import { chosenConnection } from '../../app/chosen-connection.js';
 import { UserError } from '../../errors.js';
 import type { CommandIo } from '../io.js';
 import { catalogueOf, installationOfSettings, redisOf } from '../../app/process-parts.js';
-import { commandSettings } from '../setup.js';
+import type { Words } from '../../language/words.js';
+import { commandSettings, commandWords } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import {
   type RebuildCounts,
@@ -36,8 +37,10 @@ export async function ledgerCommand(
     throw new UserError(
       'ledger.unknown-action',
       `order-importer ledger ${args.join(' ')}: the one action is "rebuild".`,
+      { values: { action: args.join(' ') } },
     );
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const words = commandWords(settings);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = chosenOnes(settings, opts.connection);
   const installation = await installationOfSettings(settings);
@@ -75,14 +78,14 @@ export async function ledgerCommand(
             chosen.length === 1,
             disk,
           );
-          announce(rebuiltLine(api.connection.name, counts));
+          announce(rebuiltLine(api.connection.name, counts, words));
           for (const line of counts.unkeyed) announce(line);
           ids.push(api.connection.id);
         } finally {
           await api.close();
         }
       }
-      for (const line of sources.skipped) announce(`Skipped: ${line}`);
+      for (const what of sources.skipped) announce(words.t('cli.ledger.skipped', { what }));
       // Every connection rebuilt: the installation is whole in this Redis again.
       await redis.markRebuilt(ids, opts.connection === undefined);
     } finally {
@@ -91,7 +94,7 @@ export async function ledgerCommand(
   } finally {
     await resolved.release();
   }
-  announce('Imports may run again: rows imported before are duplicates, not second orders.');
+  announce(words.t('cli.ledger.done'));
   return 0;
 }
 
@@ -104,16 +107,19 @@ function chosenOnes(
   return settings.connections.length === 0 ? [undefined] : [...settings.connections];
 }
 
-function rebuiltLine(name: string, counts: RebuildCounts): string {
-  const from = `${counts.reports} report${counts.reports === 1 ? '' : 's'} and ${counts.unreported} sheet${counts.unreported === 1 ? '' : 's'} cut short`;
+/** What was rebuilt for one connection, and from what. */
+export function rebuiltLine(name: string, counts: RebuildCounts, words: Words): string {
   const unkeyed = counts.keyless - counts.rekeyed;
-  const rekeyed =
-    counts.rekeyed > 0
-      ? ` ${counts.rekeyed} orders of rows without a reference keyed again from their sheets on disk.`
-      : '';
-  const keyless =
-    unkeyed > 0
-      ? ` ${unkeyed} orders of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.`
-      : '';
-  return `Connection "${name}": the duplicates ledger rebuilt from ${from}: ${counts.created} orders and ${counts.unknown} creates of unknown outcome written, ${counts.kept} already there.${rekeyed}${keyless}`;
+  return [
+    words.t('cli.ledger.rebuilt', {
+      name,
+      reports: counts.reports,
+      unreported: counts.unreported,
+      created: counts.created,
+      unknown: counts.unknown,
+      kept: counts.kept,
+    }),
+    ...(counts.rekeyed > 0 ? [words.t('cli.ledger.rekeyed', { count: counts.rekeyed })] : []),
+    ...(unkeyed > 0 ? [words.t('cli.ledger.keyless', { count: unkeyed })] : []),
+  ].join(' ');
 }

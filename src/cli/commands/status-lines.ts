@@ -75,7 +75,7 @@ export function sheetLine(outcome: SheetOutcome, cwd: string, words: Words): str
   ];
   return words.t('cli.status.sheet.read', {
     ...where,
-    parts: parts.join(words.t('cli.status.separator')),
+    parts: parts.reduce((before, after) => words.t('cli.status.then', { before, after })),
   });
 }
 
@@ -91,11 +91,12 @@ export function unreadableLines(outcome: SheetOutcome, words: Words): string[] {
   const orders = outcome.status?.unreadableOrders ?? [];
   const shown = orders
     .slice(0, 10)
-    .map((o) =>
-      words.t('cli.status.unreadable-order', { row: o.row, order: o.order_id, reason: o.reason }),
+    .map(
+      (o) =>
+        `  ${words.t('cli.status.unreadable-order', { row: o.row, order: o.order_id, reason: o.reason })}`,
     );
   return orders.length > 10
-    ? [...shown, words.t('cli.status.more', { count: orders.length - 10 })]
+    ? [...shown, `  ${words.t('cli.status.more', { count: orders.length - 10 })}`]
     : shown;
 }
 

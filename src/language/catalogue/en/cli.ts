@@ -164,15 +164,86 @@ export const cli = {
   'cli.status.sheet.error': '{sheetId} ({dir}): {error}',
   'cli.status.orders': '{count, plural, one {# order} other {# orders}}',
   'cli.status.by-status': '{count, number} {status}',
-  'cli.status.changed': '{count, number} changed',
-  'cli.status.unreadable': '{count, number} not readable now (their previous lines kept)',
+  'cli.status.changed': '{count, plural, other {# changed}}',
+  'cli.status.unreadable':
+    '{count, plural, other {# not readable now (their previous lines kept)}}',
   'cli.status.not-configured':
     'imported through connection{name, select, none {} other { "{name}"}} ({id, select, none {not named in its summary.json} other {{id}}}), which is not configured here: not read (its orders are read only with that connection\'s token).',
-  'cli.status.unreadable-order': '  row {row}, order {order}: {reason}',
-  'cli.status.more': '  … and {count, number} more',
+  'cli.status.unreadable-order': 'row {row}, order {order}: {reason}',
+  'cli.status.more': '… and {count, number} more',
   'cli.status.reading': '{sheetId}: reading orders {done, number}/{total, number}',
   'cli.status.notify-queued':
     'orders.changed queued for {count, plural, one {# sheet} other {# sheets}}: delivered by a running `watch` or `worker`.',
   'cli.status.interrupted': 'Interrupted: the sheets not read yet keep their previous status.csv.',
-  'cli.status.separator': '; ',
+  'cli.status.then': '{before}; {after}',
+  // worker, dashboard, monitoring, start
+  'cli.worker.ready':
+    'Worker ready: {concurrency, plural, one {# row} other {# rows}} at a time per connection, orders to {served}: only their sheets are worked here. Stop with Ctrl+C.',
+  'cli.worker.served': '{url} (connection {name} {id})',
+  'cli.worker.stopping': '{signal}: finishing the rows in flight (Ctrl+C again to stop at once)…',
+  'cli.worker.stop-now': 'Stopping now; rows in flight resume from their last recorded step.',
+  'cli.dashboard.shows':
+    'It shows the imports on Redis {url} (prefix {prefix}); it runs none itself.',
+  'cli.dashboard.no-api': 'No API_BASE_URL is set: /healthz leaves the API out ("api": null).',
+  'cli.metrics': 'Metrics: {url}/metrics  (health: {url}/healthz, {url}/readyz)',
+  'cli.forgot.waiting': '{forgot} Waiting: sheets stay in the inbox, no row is worked.',
+  'cli.stop.lifted': 'An earlier stop ({reason}) is lifted: the API takes the token now.',
+
+  // ledger rebuild
+  'cli.ledger.rebuilt':
+    'Connection "{name}": the duplicates ledger rebuilt from {reports, plural, one {# report} other {# reports}} and {unreported, plural, one {# sheet} other {# sheets}} cut short: {created, plural, one {# order} other {# orders}} and {unknown, plural, one {# create} other {# creates}} of unknown outcome written, {kept, number} already there.',
+  'cli.ledger.rekeyed':
+    '{count, plural, one {# order} other {# orders}} of rows without a reference keyed again from their sheets on disk.',
+  'cli.ledger.keyless':
+    '{count, plural, one {# order} other {# orders}} of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.',
+  'cli.ledger.skipped': 'Skipped: {what}',
+  'cli.ledger.done':
+    'Imports may run again: rows imported before are duplicates, not second orders.',
+  'cli.error.redis.forgot':
+    'Redis has none of this data folder\'s imports (it restarted without its data, or it is another Redis): the duplicates ledger of connection "{connection}" is gone, so its imports are refused until you run `order-importer ledger rebuild`.',
+  'cli.error.ledger.unknown-action': 'order-importer ledger {action}: the one action is "rebuild".',
+  // The settings' remaining errors, connections, the token.
+  'cli.error.config.invalid.schedules': '"schedules" in {file}: {problem}.',
+  'cli.error.config.invalid.cron':
+    '"schedules" in {file}: "{name}" has the cron pattern "{cron}", which cannot be used: {problem}. A pattern has 5 fields (minute hour day month weekday), or 6 with seconds first, e.g. "0 2 * * *".',
+  'cli.error.config.invalid.schedule-connection':
+    '"schedules" in {file}: "{name}" must name its "connection" (one of {names}).',
+  'cli.error.config.invalid.schedule-connection-unknown':
+    '"schedules" in {file}: "{name}" names the connection "{connection}", {count, plural, =0 {but there are no "connections"} other {which is not one of {names}}}.',
+  'cli.error.config.invalid.schedule-scans-inbox':
+    '"schedules" in {file}: "{name}" scans {dir} for connection "{connection}", and the inbox of "{other}" ({inbox}) is there too: its sheets would be sent with the token of "{connection}". Give the schedule a folder of its own, or its own connection\'s inbox.',
+  'cli.error.config.invalid.mapping':
+    '"mapping" in {file}: must be the path of a mapping file, relative to the config file (got {got}).',
+  'cli.error.config.invalid.half-email':
+    '{set1}{set2, select, none {} other { and {set2}}} {set2, select, none {is} other {are}} set without {missing1}{missing2, select, none {} other { and {missing2}}}: e-mail notifications need all three of NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL.',
+  'cli.error.config.invalid.half-webhook':
+    'NOTIFY_WEBHOOK_SECRET is set without NOTIFY_WEBHOOK_URL: set the URL the events are POSTed to, or unset the secret.',
+  'cli.error.config.invalid.inbox-overlap':
+    "INBOX_DIR ({inbox}) and the importer's own {what} folder ({dir}) lie one in the other: the hot folder would take the importer's own files as sheets. Give the inbox a folder of its own, beside DATA_DIR's work, archive, failed and reports folders.",
+  'cli.error.config.invalid.connections-and-single':
+    '{single} is set, and {file} has "connections": each connection has its own API and token file there; unset {single} (and its kin), or leave "connections" out.',
+  'cli.error.config.invalid.connections.not-list':
+    '"connections" in {file}: must be a list of connections.',
+  'cli.error.config.invalid.connections.empty':
+    '"connections" in {file}: must not be empty (leave it out to use API_BASE_URL and API_TOKEN).',
+  'cli.error.config.invalid.connections.token':
+    '"connections" in {file}: entry {entry}{name, select, none {} other { ("{name}")}}: "token" is not taken here: put the token in a file and name it with "tokenFile" (a config file is copied into backups and tickets).',
+  'cli.error.config.invalid.connections.entry':
+    '"connections" in {file}: entry {entry}{name, select, none {} other { ("{name}")}}: {problem}.',
+  'cli.error.config.invalid.connections.same-name':
+    '"connections" in {file}: the name "{name}" is given to two connections.',
+  'cli.error.config.invalid.connections.same-inbox':
+    '"connections" in {file}: "{a}" and "{b}" have the same inbox "{inbox}": each office needs its own.',
+  'cli.error.config.invalid.connections.nested-inbox':
+    '"connections" in {file}: the inbox of "{a}" ({aInbox}) and of "{b}" ({bInbox}) lie one inside the other: a sheet there would belong to both.',
+  'cli.error.connection.not-chosen':
+    '--connection NAME is needed: the config file has several connections ({names}).',
+  'cli.error.connection.none-configured':
+    '--connection {name}: there are no "connections" in {file, select, none {a config file (give one with --config FILE)} other {{file}}}.',
+  'cli.error.connection.unknown':
+    "--connection {name} is not one of the config file's connections: {names}.",
+  'cli.error.api.token-unreadable':
+    '{connection, select, none {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} cannot be read: {reason}.',
+  'cli.error.api.token-empty':
+    '{connection, select, none {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} is empty.',
 } as const;
