@@ -9,43 +9,11 @@ import { describe, expect, it } from 'vitest';
 
 import { connectApi, readToken } from '../../src/app/api-connection.js';
 import { chosenConnection } from '../../src/app/chosen-connection.js';
-import { errorMessage, errorMessageKey } from '../../src/cli/error-line.js';
-import { KnownError } from '../../src/errors.js';
-import { wordsFor } from '../../src/language/words.js';
+import type { KnownError } from '../../src/errors.js';
 import { loadSettings, type Settings } from '../../src/settings/load.js';
 import { runInProcess } from '../helpers/cli.js';
+import { expectSaid, thrown } from '../helpers/error-said.js';
 import { put, tempDir } from '../helpers/files.js';
-
-async function thrown(work: () => unknown): Promise<KnownError> {
-  const error = await Promise.resolve()
-    .then(work)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-  if (!(error instanceof KnownError)) throw new Error(`no known error: ${String(error)}`);
-  return error;
-}
-
-/** The error said in three languages: English as thrown, Dutch and French of their own. */
-function expectSaid(error: KnownError): { nl: string; fr: string } {
-  const key = errorMessageKey(error);
-  expect(key, error.message).toBeDefined();
-  expect(error.values, error.message).toBeDefined();
-  expect(wordsFor('en').t(key ?? 'cli.unexpected', error.values), error.message).toBe(
-    error.message,
-  );
-  const said = { nl: errorMessage(error, wordsFor('nl')), fr: errorMessage(error, wordsFor('fr')) };
-  for (const text of Object.values(said)) {
-    expect(text).not.toBe(error.message);
-    // What is left once the values are taken out has no English word of the message.
-    let words = text;
-    for (const value of Object.values(error.values ?? {}))
-      words = words.replaceAll(String(value), '');
-    expect(words, text).not.toMatch(/[{}]|\b(the|must|cannot|not|has)\b/);
-  }
-  return said;
-}
 
 const connection = (name: string, extra: object = {}) => ({
   name,

@@ -246,4 +246,48 @@ export const cli = {
     '{connection, select, none {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} cannot be read: {reason}.',
   'cli.error.api.token-empty':
     '{connection, select, none {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} is empty.',
+  // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
+  'cli.error.mapping.invalid.not-file': 'Mapping {file} is not a file.',
+  'cli.error.mapping.invalid.unreadable': 'Mapping {file} cannot be read: {reason}',
+  'cli.error.mapping.invalid.link':
+    'Mapping {file} cannot be read: it is a symbolic link, and a mapping beside a sheet is never read through one: put the file itself there.',
+  'cli.error.mapping.invalid.hard-link':
+    'Mapping {file} cannot be read: it is a hard link, whose other name may be outside the folder: copy the file there instead of linking it.',
+  'cli.error.mapping.invalid.not-regular':
+    'Mapping {file} cannot be read: it is not a regular file.',
+  'cli.error.mapping.invalid.too-big':
+    'Mapping {file} is over {kb} KB, which no mapping needs: is it the right file?',
+  'cli.error.mapping.invalid.json':
+    'Mapping {file} is not valid JSON: {mistake}. A mapping looks like \'{ "columns": { "Straat": "address1" } }\'.',
+  'cli.error.mapping.invalid.nesting':
+    'Mapping {file} nests objects or lists more than {levels} levels deep; a mapping needs three at most, like \'{ "columns": { "Straat": "address1" } }\': is it the right file?',
+  'cli.error.mapping.invalid.not-object':
+    'Mapping {file} must be a JSON object, like \'{ "columns": { "Straat": "address1" } }\' (or the flat \'{ "Straat": "address1" }\').',
+  'cli.error.mapping.invalid.stray':
+    'Mapping {file}: {key} is not a part of a mapping (those are "columns", "values" and "worksheet"); a column name goes under "columns", like \'{ "columns": {\' {key}: "address1" \'} }\'.',
+  'cli.error.mapping.invalid.columns':
+    'Mapping {file}: "columns" must be an object of your column names and the fields they hold, like \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.worksheet':
+    'Mapping {file}: "worksheet" must be the name of a worksheet, as text.',
+  'cli.error.mapping.invalid.values':
+    'Mapping {file}: "values" must be an object of fields and your words for their values, like \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+  'cli.error.mapping.invalid.values-twice':
+    'Mapping {file}: "values" gives {field} twice; keep one of them.',
+  'cli.error.mapping.invalid.values-field':
+    'Mapping {file}: "values" names {name}, which {known, select, yes {takes no value synonyms} other {is not an order field}}; synonyms are for {fields}.',
+  'cli.error.mapping.invalid.words':
+    'Mapping {file}: "values".{name} must be an object of your words and the values they stand for, like \'{ "Nederlands": "nl" }\'.',
+  'cli.error.mapping.invalid.empty-word':
+    'Mapping {file}: "values".{name} has an empty word; give the word as the sheet writes it.',
+  'cli.error.mapping.invalid.not-allowed':
+    'Mapping {file}: "values".{name} maps {word} to {target}, which {field} does not allow: it {problem}.',
+  'cli.error.mapping.invalid.word-twice':
+    'Mapping {file}: "values".{name} gives {word} twice (case and spaces are ignored), for two values; keep one of them.',
+  'cli.error.mapping.invalid.flat-not-object':
+    'Mapping {file} must be a JSON object like \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.not-field':
+    'Mapping {file}: {column} maps to {target}, which is not an order field; {like, select, none {use one of} other {did you mean {like}? The fields are}} {fields}.',
+  'cli.error.mapping.invalid.mapped-twice': 'Mapping {file}: the column {column} is mapped twice.',
+  'cli.error.mapping.invalid.both-give':
+    'the columns "{first}" and "{second}" both give {field}; keep one of them.',
 } as const;

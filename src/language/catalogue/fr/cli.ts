@@ -256,4 +256,50 @@ export const cli: Translation<typeof english> = {
     '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion "{connection}" ({file})}} ne peut pas être lu : {reason}.',
   'cli.error.api.token-empty':
     '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion "{connection}" ({file})}} est vide.',
+  // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
+  'cli.error.mapping.invalid.not-file': 'Le fichier de mapping {file} n’est pas un fichier.',
+  'cli.error.mapping.invalid.unreadable':
+    'Le fichier de mapping {file} ne peut pas être lu : {reason}',
+  'cli.error.mapping.invalid.link':
+    'Le fichier de mapping {file} ne peut pas être lu : c’est un lien symbolique, et un mapping à côté d’une liste n’est jamais lu à travers un lien : mettez-y le fichier lui-même.',
+  'cli.error.mapping.invalid.hard-link':
+    'Le fichier de mapping {file} ne peut pas être lu : c’est un lien physique, dont l’autre nom peut se trouver hors du dossier : copiez-y le fichier au lieu de le lier.',
+  'cli.error.mapping.invalid.not-regular':
+    'Le fichier de mapping {file} ne peut pas être lu : ce n’est pas un fichier ordinaire.',
+  'cli.error.mapping.invalid.too-big':
+    'Le fichier de mapping {file} dépasse {kb} Ko, ce dont aucun mapping n’a besoin : est-ce bien le bon fichier ?',
+  'cli.error.mapping.invalid.json':
+    'Le fichier de mapping {file} n’est pas du JSON valide : {mistake}. Un mapping ressemble à ceci : \'{ "columns": { "Straat": "address1" } }\'.',
+  'cli.error.mapping.invalid.nesting':
+    'Le fichier de mapping {file} imbrique des objets ou des listes sur plus de {levels} niveaux ; un mapping en demande trois au plus, comme \'{ "columns": { "Straat": "address1" } }\' : est-ce bien le bon fichier ?',
+  'cli.error.mapping.invalid.not-object':
+    'Le fichier de mapping {file} doit être un objet JSON, comme \'{ "columns": { "Straat": "address1" } }\' (ou la forme simple \'{ "Straat": "address1" }\').',
+  'cli.error.mapping.invalid.stray':
+    'Le fichier de mapping {file} : {key} n’est pas une partie d’un mapping (ce sont "columns", "values" et "worksheet") ; un nom de colonne va sous "columns", comme \'{ "columns": {\' {key}: "address1" \'} }\'.',
+  'cli.error.mapping.invalid.columns':
+    'Le fichier de mapping {file} : "columns" doit être un objet avec vos noms de colonnes et les champs qu’elles contiennent, comme \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.worksheet':
+    'Le fichier de mapping {file} : "worksheet" doit être le nom d’une feuille de calcul, en texte.',
+  'cli.error.mapping.invalid.values':
+    'Le fichier de mapping {file} : "values" doit être un objet avec des champs et vos mots pour leurs valeurs, comme \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+  'cli.error.mapping.invalid.values-twice':
+    'Le fichier de mapping {file} : "values" donne {field} deux fois ; n’en gardez qu’un.',
+  'cli.error.mapping.invalid.values-field':
+    'Le fichier de mapping {file} : "values" cite {name}, {known, select, yes {qui n’accepte pas de synonymes de valeurs} other {qui n’est pas un champ de commande}} ; les synonymes valent pour {fields}.',
+  'cli.error.mapping.invalid.words':
+    'Le fichier de mapping {file} : "values".{name} doit être un objet avec vos mots et les valeurs qu’ils représentent, comme \'{ "Nederlands": "nl" }\'.',
+  'cli.error.mapping.invalid.empty-word':
+    'Le fichier de mapping {file} : "values".{name} contient un mot vide ; donnez le mot tel que la liste l’écrit.',
+  'cli.error.mapping.invalid.not-allowed':
+    'Le fichier de mapping {file} : "values".{name} traduit {word} par {target}, ce que {field} n’accepte pas : {problem}.',
+  'cli.error.mapping.invalid.word-twice':
+    'Le fichier de mapping {file} : "values".{name} donne {word} deux fois (majuscules et espaces ne comptent pas), pour deux valeurs ; n’en gardez qu’une.',
+  'cli.error.mapping.invalid.flat-not-object':
+    'Le fichier de mapping {file} doit être un objet JSON comme \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.not-field':
+    'Le fichier de mapping {file} : {column} renvoie à {target}, qui n’est pas un champ de commande ; {like, select, none {utilisez l’un de ceux-ci} other {vouliez-vous dire {like} ? Les champs sont}} : {fields}.',
+  'cli.error.mapping.invalid.mapped-twice':
+    'Le fichier de mapping {file} : la colonne {column} y figure deux fois.',
+  'cli.error.mapping.invalid.both-give':
+    'les colonnes "{first}" et "{second}" donnent toutes deux {field} ; n’en gardez qu’une.',
 };

@@ -256,4 +256,49 @@ export const cli: Translation<typeof english> = {
     '{connection, select, none {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding "{connection}" ({file})}} kan niet gelezen worden: {reason}.',
   'cli.error.api.token-empty':
     '{connection, select, none {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding "{connection}" ({file})}} is leeg.',
+  // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
+  'cli.error.mapping.invalid.not-file': 'Mappingbestand {file} is geen bestand.',
+  'cli.error.mapping.invalid.unreadable': 'Mappingbestand {file} kan niet gelezen worden: {reason}',
+  'cli.error.mapping.invalid.link':
+    'Mappingbestand {file} kan niet gelezen worden: het is een symbolische koppeling, en een mapping naast een lijst wordt nooit via een koppeling gelezen: zet het bestand zelf daar.',
+  'cli.error.mapping.invalid.hard-link':
+    'Mappingbestand {file} kan niet gelezen worden: het is een harde koppeling, waarvan de andere naam buiten de map kan liggen: kopieer het bestand daarheen in plaats van het te koppelen.',
+  'cli.error.mapping.invalid.not-regular':
+    'Mappingbestand {file} kan niet gelezen worden: het is geen gewoon bestand.',
+  'cli.error.mapping.invalid.too-big':
+    'Mappingbestand {file} is groter dan {kb} KB, wat geen enkele mapping nodig heeft: is het wel het juiste bestand?',
+  'cli.error.mapping.invalid.json':
+    'Mappingbestand {file} is geen geldige JSON: {mistake}. Een mapping ziet er zo uit: \'{ "columns": { "Straat": "address1" } }\'.',
+  'cli.error.mapping.invalid.nesting':
+    'Mappingbestand {file} nest objecten of lijsten meer dan {levels} niveaus diep; een mapping heeft er hoogstens drie nodig, zoals \'{ "columns": { "Straat": "address1" } }\': is het wel het juiste bestand?',
+  'cli.error.mapping.invalid.not-object':
+    'Mappingbestand {file} moet een JSON-object zijn, zoals \'{ "columns": { "Straat": "address1" } }\' (of de vlakke vorm \'{ "Straat": "address1" }\').',
+  'cli.error.mapping.invalid.stray':
+    'Mappingbestand {file}: {key} is geen onderdeel van een mapping (dat zijn "columns", "values" en "worksheet"); een kolomnaam hoort onder "columns", zoals \'{ "columns": {\' {key}: "address1" \'} }\'.',
+  'cli.error.mapping.invalid.columns':
+    'Mappingbestand {file}: "columns" moet een object zijn met uw kolomnamen en de velden die ze bevatten, zoals \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.worksheet':
+    'Mappingbestand {file}: "worksheet" moet de naam van een werkblad zijn, als tekst.',
+  'cli.error.mapping.invalid.values':
+    'Mappingbestand {file}: "values" moet een object zijn met velden en uw woorden voor hun waarden, zoals \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+  'cli.error.mapping.invalid.values-twice':
+    'Mappingbestand {file}: "values" geeft {field} twee keer; hou er één van over.',
+  'cli.error.mapping.invalid.values-field':
+    'Mappingbestand {file}: "values" vermeldt {name}, {known, select, yes {dat geen synoniemen voor waarden aanvaardt} other {dat geen veld van een opdracht is}}; synoniemen kunnen voor {fields}.',
+  'cli.error.mapping.invalid.words':
+    'Mappingbestand {file}: "values".{name} moet een object zijn met uw woorden en de waarden waarvoor ze staan, zoals \'{ "Nederlands": "nl" }\'.',
+  'cli.error.mapping.invalid.empty-word':
+    'Mappingbestand {file}: "values".{name} heeft een leeg woord; geef het woord zoals het in de lijst staat.',
+  'cli.error.mapping.invalid.not-allowed':
+    'Mappingbestand {file}: "values".{name} zet {word} om naar {target}, wat {field} niet toelaat: {problem}.',
+  'cli.error.mapping.invalid.word-twice':
+    'Mappingbestand {file}: "values".{name} geeft {word} twee keer (hoofdletters en spaties tellen niet), voor twee waarden; hou er één van over.',
+  'cli.error.mapping.invalid.flat-not-object':
+    'Mappingbestand {file} moet een JSON-object zijn, zoals \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.not-field':
+    'Mappingbestand {file}: {column} wijst naar {target}, dat geen veld van een opdracht is; {like, select, none {gebruik een van} other {bedoelt u {like}? De velden zijn}} {fields}.',
+  'cli.error.mapping.invalid.mapped-twice':
+    'Mappingbestand {file}: de kolom {column} staat er twee keer in.',
+  'cli.error.mapping.invalid.both-give':
+    'de kolommen "{first}" en "{second}" geven allebei {field}; hou er één van over.',
 };
