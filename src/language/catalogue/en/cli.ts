@@ -159,10 +159,10 @@ export const cli = {
   // status
   'cli.status.none': 'No sheet reported in the last {days} days (STATUS_DAYS) in {dir}.',
   'cli.status.sheet.final':
-    '{sheetId} ({dir}): {orders, plural, one {# order} other {# orders}}, all final ({statuses}): not read again.',
+    '{sheetId} ({dir}): {orders, plural, other {# orders}}, all final ({statuses}): not read again.',
   'cli.status.sheet.read': '{sheetId} ({dir}): {parts}.',
   'cli.status.sheet.error': '{sheetId} ({dir}): {error}',
-  'cli.status.orders': '{count, plural, one {# order} other {# orders}}',
+  'cli.status.orders': '{count, plural, other {# orders}}',
   'cli.status.by-status': '{count, number} {status}',
   'cli.status.changed': '{count, plural, other {# changed}}',
   'cli.status.unreadable':
@@ -178,7 +178,7 @@ export const cli = {
   'cli.status.then': '{before}; {after}',
   // worker, dashboard, monitoring, start
   'cli.worker.ready':
-    'Worker ready: {concurrency, plural, one {# row} other {# rows}} at a time per connection, orders to {served}: only their sheets are worked here. Stop with Ctrl+C.',
+    'Worker ready: {concurrency, plural, other {# rows}} at a time per connection, orders to {served}: only their sheets are worked here. Stop with Ctrl+C.',
   'cli.worker.served': '{url} (connection {name} {id})',
   'cli.worker.stopping': '{signal}: finishing the rows in flight (Ctrl+C again to stop at once)…',
   'cli.worker.stop-now': 'Stopping now; rows in flight resume from their last recorded step.',
@@ -191,11 +191,11 @@ export const cli = {
 
   // ledger rebuild
   'cli.ledger.rebuilt':
-    'Connection "{name}": the duplicates ledger rebuilt from {reports, plural, one {# report} other {# reports}} and {unreported, plural, one {# sheet} other {# sheets}} cut short: {created, plural, one {# order} other {# orders}} and {unknown, plural, one {# create} other {# creates}} of unknown outcome written, {kept, number} already there.',
+    'Connection "{name}": the duplicates ledger rebuilt from {reports, plural, one {# report} other {# reports}} and {unreported, plural, one {# sheet} other {# sheets}} cut short: {created, plural, other {# orders}} and {unknown, plural, other {# creates}} of unknown outcome written, {kept, number} already there.',
   'cli.ledger.rekeyed':
-    '{count, plural, one {# order} other {# orders}} of rows without a reference keyed again from their sheets on disk.',
+    '{count, plural, other {# orders}} of rows without a reference keyed again from their sheets on disk.',
   'cli.ledger.keyless':
-    '{count, plural, one {# order} other {# orders}} of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.',
+    '{count, plural, other {# orders}} of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.',
   'cli.ledger.skipped': 'Skipped: {what}',
   'cli.ledger.done':
     'Imports may run again: rows imported before are duplicates, not second orders.',
