@@ -78,6 +78,21 @@ describe('the pseudo-language', () => {
     expect(lines).toHaveLength(1);
     expect(unmarked(lines[0]?.replace(/^order-importer: /, '') ?? 'x').trim()).toBe('');
   });
+
+  it('marks every line status says, on stderr and stdout, after an import', async () => {
+    const dir = await tempDir('qps-status-');
+    const sheet = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1), sheetRow(2)]);
+    const env = commonEnv(join(dir, 'data'), {});
+    const imported = await orderImporter(['import', sheet], env).finished;
+    expect(imported.code, imported.stderr).toBe(0);
+    const finished = await orderImporter(['status'], { ...env, LANGUAGE: 'qps' }).finished;
+    expect(finished.code, finished.stderr).toBe(0);
+    const lines = [...humanLines(finished.stderr), ...humanLines(finished.stdout)];
+    // Its sheet's line, with the API's status words inside the marks of its counts.
+    expect(finished.stdout).toMatch(/^⟦.*⟦2 orders⟧.*⟧$/m);
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(unmarked(line), line).toMatch(/^[\s\d\p{P}]*$/u);
+  });
 });
 
 describe('import in Dutch and French', () => {
