@@ -9,6 +9,11 @@ import { describe, expect, it } from 'vitest';
 
 import { connectApi, readToken } from '../../src/app/api-connection.js';
 import { chosenConnection } from '../../src/app/chosen-connection.js';
+import {
+  readCsvRecords,
+  readReportedOrders,
+  readReportedSheet,
+} from '../../src/status/report-folder.js';
 import type { KnownError } from '../../src/errors.js';
 import { loadSettings, type Settings } from '../../src/settings/load.js';
 import { runInProcess } from '../helpers/cli.js';
@@ -140,5 +145,35 @@ describe('through the CLI', () => {
     expect(finished.stderr).toBe(
       'order-importer: order-importer ledger clear: de enige mogelijke actie is "rebuild".\n',
     );
+  });
+});
+
+describe("status's targets and the report folders it reads", () => {
+  it('each said in Dutch and French', async () => {
+    const dir = await tempDir('status-said-');
+    const file = await put(dir, 'notes.txt', 'x');
+    const empty = join(dir, 'empty');
+    await put(empty, '.keep', '');
+    const notJson = join(dir, 'not-json');
+    await put(notJson, 'summary.json', '{');
+    await put(notJson, 'report.csv', 'row\n');
+    const foreign = join(dir, 'foreign');
+    await put(foreign, 'summary.json', '{}');
+    await put(foreign, 'report.csv', 'row\n');
+    const cases = [
+      await thrown(() => readReportedSheet(notJson)),
+      await thrown(() => readReportedSheet(foreign)),
+      await thrown(() => readReportedOrders(empty)),
+      await thrown(() => readCsvRecords('a,"b\n', ',', `${dir}/report.csv`)),
+    ];
+    for (const error of cases) expectSaid(error);
+    const env = { DATA_DIR: join(dir, 'data'), LANGUAGE: 'fr' };
+    const said = async (target: string) => (await runInProcess(['status', target], env)).stderr;
+    expect(await said(file)).toBe(
+      `order-importer: ${file} n’est ni un dossier de rapport (un dossier avec summary.json et report.csv), ni un numéro de liste.\n`,
+    );
+    expect(await said(empty)).toContain('n’est pas un dossier de rapport\u202f:');
+    expect(await said('a/b')).toBe('order-importer: a/b n’existe pas.\n');
+    expect(await said('S1')).toMatch(/^order-importer: Aucun rapport de la liste S1 dans /);
   });
 });

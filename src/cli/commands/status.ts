@@ -36,7 +36,7 @@ export async function statusCommand(
   const out = opts.json === true ? io.stderr : io.stdout;
   const say = (line: string) => out.write(`${terminalText(line)}\n`);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
-  const chosen = await chosenSheets(targets, settings, io.cwd, announce);
+  const chosen = await chosenSheets(targets, settings, io.cwd, announce, words);
   if (chosen.sheets.length === 0) {
     say(words.t('cli.status.none', { days: settings.statusDays, dir: settings.reportsDir }));
     if (opts.json === true) io.stdout.write('[]\n');

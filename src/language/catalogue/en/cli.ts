@@ -290,4 +290,20 @@ export const cli = {
   'cli.error.mapping.invalid.mapped-twice': 'Mapping {file}: the column {column} is mapped twice.',
   'cli.error.mapping.invalid.both-give':
     'the columns "{first}" and "{second}" both give {field}; keep one of them.',
+  // status's targets, and a report folder it cannot use.
+  'cli.error.status.target-unknown':
+    '{target} is not a report folder (a folder with summary.json and report.csv), nor a sheet id.',
+  'cli.error.status.not-a-report-folder':
+    '{target} is not a report folder: it has no summary.json and report.csv.',
+  'cli.error.status.target-missing': '{target} does not exist.',
+  'cli.error.status.no-report':
+    'No report of sheet {sheetId} in {dir} (REPORTS_DIR): give a sheet id as summary.json names it, or a report folder.',
+  'cli.error.report-folder.unusable.too-big':
+    "{file} is {mib} MiB, more than the {limit} MiB a report's file is read up to: not read.",
+  'cli.error.report-folder.unusable.summary-json':
+    '{dir}: its summary.json is not JSON ({reason}).',
+  'cli.error.report-folder.unusable.summary-foreign':
+    '{dir}: its summary.json is not one the importer wrote.',
+  'cli.error.report-folder.unusable.csv': '{file} cannot be read ({reason}).',
+  'cli.error.report-folder.unusable.no-report': '{dir} has no report.csv.',
 } as const;

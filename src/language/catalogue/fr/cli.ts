@@ -302,4 +302,20 @@ export const cli: Translation<typeof english> = {
     'Le fichier de mapping {file} : la colonne {column} y figure deux fois.',
   'cli.error.mapping.invalid.both-give':
     'les colonnes "{first}" et "{second}" donnent toutes deux {field} ; n’en gardez qu’une.',
+  // status's targets, and a report folder it cannot use.
+  'cli.error.status.target-unknown':
+    '{target} n’est ni un dossier de rapport (un dossier avec summary.json et report.csv), ni un numéro de liste.',
+  'cli.error.status.not-a-report-folder':
+    '{target} n’est pas un dossier de rapport : il n’a pas de summary.json ni de report.csv.',
+  'cli.error.status.target-missing': '{target} n’existe pas.',
+  'cli.error.status.no-report':
+    'Aucun rapport de la liste {sheetId} dans {dir} (REPORTS_DIR) : donnez un numéro de liste tel que summary.json l’indique, ou un dossier de rapport.',
+  'cli.error.report-folder.unusable.too-big':
+    '{file} fait {mib} Mio, plus que les {limit} Mio jusqu’où un fichier de rapport est lu : pas lu.',
+  'cli.error.report-folder.unusable.summary-json':
+    '{dir} : son summary.json n’est pas du JSON ({reason}).',
+  'cli.error.report-folder.unusable.summary-foreign':
+    '{dir} : son summary.json n’a pas été écrit par l’importer.',
+  'cli.error.report-folder.unusable.csv': '{file} ne peut pas être lu ({reason}).',
+  'cli.error.report-folder.unusable.no-report': '{dir} n’a pas de report.csv.',
 };

@@ -301,4 +301,20 @@ export const cli: Translation<typeof english> = {
     'Mappingbestand {file}: de kolom {column} staat er twee keer in.',
   'cli.error.mapping.invalid.both-give':
     'de kolommen "{first}" en "{second}" geven allebei {field}; hou er één van over.',
+  // status's targets, and a report folder it cannot use.
+  'cli.error.status.target-unknown':
+    '{target} is geen verslagmap (een map met summary.json en report.csv), en ook geen lijstnummer.',
+  'cli.error.status.not-a-report-folder':
+    '{target} is geen verslagmap: er staan geen summary.json en report.csv in.',
+  'cli.error.status.target-missing': '{target} bestaat niet.',
+  'cli.error.status.no-report':
+    'Geen verslag van lijst {sheetId} in {dir} (REPORTS_DIR): geef een lijstnummer zoals summary.json het vermeldt, of een verslagmap.',
+  'cli.error.report-folder.unusable.too-big':
+    '{file} is {mib} MiB, meer dan de {limit} MiB tot waar een bestand van een verslag gelezen wordt: niet gelezen.',
+  'cli.error.report-folder.unusable.summary-json':
+    '{dir}: de summary.json ervan is geen JSON ({reason}).',
+  'cli.error.report-folder.unusable.summary-foreign':
+    '{dir}: de summary.json ervan is niet door de importer geschreven.',
+  'cli.error.report-folder.unusable.csv': '{file} kan niet gelezen worden ({reason}).',
+  'cli.error.report-folder.unusable.no-report': '{dir} heeft geen report.csv.',
 };
