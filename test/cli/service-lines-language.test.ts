@@ -3,7 +3,8 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { startMonitoring } from '../../src/app/monitoring.js';
-import { rebuiltLine } from '../../src/cli/commands/ledger.js';
+import { rebuiltLine, skippedLine, unkeyedLine } from '../../src/cli/commands/ledger-lines.js';
+import { UserError } from '../../src/errors.js';
 import { wordsFor } from '../../src/language/words.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import type { Settings } from '../../src/settings/load.js';
@@ -60,5 +61,37 @@ describe("the monitoring's line", () => {
         /^Métriques\u202f: http:\/\/127\.0\.0\.1:\d+\/metrics {2}\(santé\u202f: \S+\/healthz, \S+\/readyz\)$/,
       ),
     ]);
+  });
+});
+
+describe('what ledger rebuild passed over', () => {
+  const garbage = { kind: 'creates-lines', file: '/d/creates/S1.ndjson', count: 2 } as const;
+  const unkeyed = { count: 1, sheetId: 'S1', dir: '/r/S1', why: undefined };
+
+  it('in English as before', () => {
+    const en = wordsFor('en');
+    expect(skippedLine(garbage, en)).toBe('Skipped: /d/creates/S1.ndjson: 2 lines not understood.');
+    expect(skippedLine({ kind: 'link', path: '/r/x' }, en)).toBe(
+      'Skipped: /r/x is a link: not followed.',
+    );
+    expect(unkeyedLine({ ...unkeyed, count: 2 }, en)).toBe(
+      '2 rows of sheet S1 (/r/S1) could not be keyed: no reason known; re-importing it could create them again.',
+    );
+  });
+
+  it('in Dutch and French, a report folder’s error in their words', () => {
+    const error = new UserError('report-folder.unusable', '/r/x has no report.csv.', {
+      variant: 'no-report',
+      values: { dir: '/r/x' },
+    });
+    expect(skippedLine({ kind: 'report', error }, wordsFor('nl'))).toBe(
+      'Overgeslagen: /r/x heeft geen report.csv.',
+    );
+    expect(skippedLine(garbage, wordsFor('fr'))).toBe(
+      'Ignoré\u202f: /d/creates/S1.ndjson\u202f: 2 lignes incomprises.',
+    );
+    expect(unkeyedLine(unkeyed, wordsFor('nl'))).toBe(
+      '1 rij van lijst S1 (/r/S1) kon niet herkend worden: reden onbekend; als u de lijst opnieuw importeert, kan die rij opnieuw aangemaakt worden.',
+    );
   });
 });

@@ -12,15 +12,10 @@ import { chosenConnection } from '../../app/chosen-connection.js';
 import { UserError } from '../../errors.js';
 import type { CommandIo } from '../io.js';
 import { catalogueOf, installationOfSettings, redisOf } from '../../app/process-parts.js';
-import type { Words } from '../../language/words.js';
 import { commandSettings, commandWords } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import {
-  type RebuildCounts,
-  rebuildLedger,
-  rebuildSources,
-  rebuildingIn,
-} from './ledger-rebuild.js';
+import { rebuildLedger, rebuildSources, rebuildingIn } from './ledger-rebuild.js';
+import { rebuiltLine, skippedLine, unkeyedLine } from './ledger-lines.js';
 
 export interface LedgerCommandOptions {
   config?: string;
@@ -79,13 +74,13 @@ export async function ledgerCommand(
             disk,
           );
           announce(rebuiltLine(api.connection.name, counts, words));
-          for (const line of counts.unkeyed) announce(line);
+          for (const one of counts.unkeyed) announce(unkeyedLine(one, words));
           ids.push(api.connection.id);
         } finally {
           await api.close();
         }
       }
-      for (const what of sources.skipped) announce(words.t('cli.ledger.skipped', { what }));
+      for (const one of sources.skipped) announce(skippedLine(one, words));
       // Every connection rebuilt: the installation is whole in this Redis again.
       await redis.markRebuilt(ids, opts.connection === undefined);
     } finally {
@@ -105,21 +100,4 @@ function chosenOnes(
 ): Array<Settings['connections'][number] | undefined> {
   if (name !== undefined) return [chosenConnection(settings, name)];
   return settings.connections.length === 0 ? [undefined] : [...settings.connections];
-}
-
-/** What was rebuilt for one connection, and from what. */
-export function rebuiltLine(name: string, counts: RebuildCounts, words: Words): string {
-  const unkeyed = counts.keyless - counts.rekeyed;
-  return [
-    words.t('cli.ledger.rebuilt', {
-      name,
-      reports: counts.reports,
-      unreported: counts.unreported,
-      created: counts.created,
-      unknown: counts.unknown,
-      kept: counts.kept,
-    }),
-    ...(counts.rekeyed > 0 ? [words.t('cli.ledger.rekeyed', { count: counts.rekeyed })] : []),
-    ...(unkeyed > 0 ? [words.t('cli.ledger.keyless', { count: unkeyed })] : []),
-  ].join(' ');
 }

@@ -306,4 +306,10 @@ export const cli = {
     '{dir}: its summary.json is not one the importer wrote.',
   'cli.error.report-folder.unusable.csv': '{file} cannot be read ({reason}).',
   'cli.error.report-folder.unusable.no-report': '{dir} has no report.csv.',
+  'cli.ledger.skipped.link': '{path} is a link: not followed.',
+  'cli.ledger.skipped.creates-link': '{file} is not a file of its own (a link?).',
+  'cli.ledger.skipped.creates-lines': '{file}: {count, plural, other {# lines}} not understood.',
+  'cli.ledger.unkeyed':
+    '{count, plural, one {# row} other {# rows}} of sheet {sheetId} ({dir}) could not be keyed: {why}; re-importing it could create {count, plural, one {it} other {them}} again.',
+  'cli.ledger.unkeyed.no-reason': 'no reason known',
 } as const;

@@ -318,4 +318,11 @@ export const cli: Translation<typeof english> = {
     '{dir} : son summary.json n’a pas été écrit par l’importer.',
   'cli.error.report-folder.unusable.csv': '{file} ne peut pas être lu ({reason}).',
   'cli.error.report-folder.unusable.no-report': '{dir} n’a pas de report.csv.',
+  'cli.ledger.skipped.link': '{path} est un lien : pas suivi.',
+  'cli.ledger.skipped.creates-link': '{file} n’est pas un fichier à part entière (un lien ?).',
+  'cli.ledger.skipped.creates-lines':
+    '{file} : {count, plural, one {# ligne incomprise} other {# lignes incomprises}}.',
+  'cli.ledger.unkeyed':
+    '{count, plural, one {# ligne} other {# lignes}} de la liste {sheetId} ({dir}) {count, plural, one {n’a pas pu être reconnue} other {n’ont pas pu être reconnues}} : {why} ; réimporter la liste pourrait {count, plural, one {la} other {les}} créer une seconde fois.',
+  'cli.ledger.unkeyed.no-reason': 'raison inconnue',
 };

@@ -317,4 +317,11 @@ export const cli: Translation<typeof english> = {
     '{dir}: de summary.json ervan is niet door de importer geschreven.',
   'cli.error.report-folder.unusable.csv': '{file} kan niet gelezen worden ({reason}).',
   'cli.error.report-folder.unusable.no-report': '{dir} heeft geen report.csv.',
+  'cli.ledger.skipped.link': '{path} is een koppeling: niet gevolgd.',
+  'cli.ledger.skipped.creates-link': '{file} is geen eigen bestand (een koppeling?).',
+  'cli.ledger.skipped.creates-lines':
+    '{file}: {count, plural, one {# regel} other {# regels}} niet begrepen.',
+  'cli.ledger.unkeyed':
+    '{count, plural, one {# rij} other {# rijen}} van lijst {sheetId} ({dir}) {count, plural, one {kon} other {konden}} niet herkend worden: {why}; als u de lijst opnieuw importeert, {count, plural, one {kan die rij} other {kunnen die rijen}} opnieuw aangemaakt worden.',
+  'cli.ledger.unkeyed.no-reason': 'reden onbekend',
 };
