@@ -34,10 +34,7 @@ export async function connectApi(
   configured?: ConfiguredConnection,
 ): Promise<ConnectedApi> {
   if (configured !== undefined) {
-    const token = await readTokenFile(
-      configured.tokenFile,
-      `The token file of connection "${configured.name}" (${configured.tokenFile})`,
-    );
+    const token = await readTokenFile(configured.tokenFile, configured.name);
     const baseUrl = configured.apiBaseUrl;
     const connection = connectionOf({
       apiBaseUrl: baseUrl,
@@ -91,8 +88,7 @@ export async function connectApi(
 
 export async function readToken(settings: Settings): Promise<string> {
   if (settings.apiToken !== undefined) return bareToken(settings.apiToken, 'API_TOKEN');
-  if (settings.apiTokenFile !== undefined)
-    return readTokenFile(settings.apiTokenFile, `API_TOKEN_FILE ${settings.apiTokenFile}`);
+  if (settings.apiTokenFile !== undefined) return readTokenFile(settings.apiTokenFile);
   throw new UserError(
     'api.token-missing',
     'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
@@ -100,22 +96,25 @@ export async function readToken(settings: Settings): Promise<string> {
   );
 }
 
-/** The token a file holds; `named` is how the errors name the file. */
-async function readTokenFile(file: string, named: string): Promise<string> {
+/** The token a file holds: API_TOKEN_FILE's, or the file of the connection named. */
+async function readTokenFile(file: string, connection?: string): Promise<string> {
+  const named =
+    connection === undefined
+      ? `API_TOKEN_FILE ${file}`
+      : `The token file of connection "${connection}" (${file})`;
+  const values = { file, connection: connection ?? 'none' };
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UserError(
-      'api.token-unreadable',
-      `${named} cannot be read: ${(error as Error).message}.`,
-      {
-        cause: error,
-      },
-    );
+    const reason = (error as Error).message;
+    throw new UserError('api.token-unreadable', `${named} cannot be read: ${reason}.`, {
+      cause: error,
+      values: { ...values, reason },
+    });
   }
   const token = bareToken(text, named);
-  if (token === '') throw new UserError('api.token-empty', `${named} is empty.`);
+  if (token === '') throw new UserError('api.token-empty', `${named} is empty.`, { values });
   return token;
 }
 

@@ -22,6 +22,7 @@ export function chosenConnection(
       throw new UserError(
         'connection.not-chosen',
         `--connection NAME is needed: the config file has several connections (${names}).`,
+        { values: { names } },
       );
     return connections[0];
   }
@@ -29,12 +30,14 @@ export function chosenConnection(
     throw new UserError(
       'connection.none-configured',
       `--connection ${name}: there are no "connections" in ${settings.configFile ?? 'a config file (give one with --config FILE)'}.`,
+      { values: { name, file: settings.configFile ?? 'none' } },
     );
   const chosen = connections.find((c) => c.name === name);
   if (chosen === undefined)
     throw new UserError(
       'connection.unknown',
       `--connection ${name} is not one of the config file's connections: ${names}.`,
+      { values: { name, names } },
     );
   return chosen;
 }

@@ -10,8 +10,9 @@ import { connectRedis } from '../redis/connect.js';
 import { importStopped, resumeImport } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
 import { markFirstUse } from '../store/redis-marker.js';
-import { isKnown, UserError } from '../errors.js';
+import { isKnown, type KnownError, UserError } from '../errors.js';
 import { FORGOT_POLL_MS } from '../policy.js';
+import { type Words, wordsFor } from '../language/words.js';
 
 /**
  * The context. In a Redis that lost the installation's data (a restart without AOF) `import`
@@ -23,16 +24,16 @@ export async function openRemembering(
   options: { service?: boolean | undefined; signal?: AbortSignal | undefined },
 ): Promise<Context> {
   let told = false;
+  const words = wordsFor(parts.settings.language ?? 'en');
   for (;;) {
     try {
       const ctx = await openContext(parts);
-      await liftEarlierStop(ctx, parts.announce);
+      await liftEarlierStop(ctx, parts.announce, words);
       return ctx;
     } catch (error) {
       if (!isKnown(error, 'redis.forgot')) throw error;
       if (options.service !== true) throw new UserError(error.key, error.message, { cause: error });
-      if (!told)
-        parts.announce(`${error.message} Waiting: sheets stay in the inbox, no row is worked.`);
+      if (!told) parts.announce(words.t('cli.forgot.waiting', { forgot: saidIn(error, words) }));
       told = true;
       await sleep(FORGOT_POLL_MS, undefined, options.signal && { signal: options.signal });
     }
@@ -55,9 +56,20 @@ export async function markedFirstUse(
 }
 
 /** An earlier import stopped on a refused token; the check at start just took this one. */
-async function liftEarlierStop(ctx: Context, announce: (line: string) => void): Promise<void> {
+async function liftEarlierStop(
+  ctx: Context,
+  announce: (line: string) => void,
+  words: Words,
+): Promise<void> {
   const stopped = await importStopped(ctx);
   if (stopped === undefined) return;
   await resumeImport(ctx);
-  announce(`An earlier stop (${stopped}) is lifted: the API takes the token now.`);
+  announce(words.t('cli.stop.lifted', { reason: stopped }));
+}
+
+/** A forgetful Redis's error in the person's words, when it carries what they need. */
+function saidIn(error: KnownError, words: Words): string {
+  return error.values === undefined
+    ? error.message
+    : words.t('cli.error.redis.forgot', error.values);
 }

@@ -10,6 +10,7 @@ import { type RunningMetricsServer, startMetricsServer } from '../metrics/server
 import type { Settings } from '../settings/load.js';
 import { ProcessHealth } from '../workers/health.js';
 import { UserError } from '../errors.js';
+import { wordsFor } from '../language/words.js';
 
 export interface Monitoring {
   metrics: Metrics;
@@ -45,8 +46,6 @@ export async function startMonitoring(
       { cause: error },
     );
   }
-  serve.announce(
-    `Metrics: ${served.url}/metrics  (health: ${served.url}/healthz, ${served.url}/readyz)`,
-  );
+  serve.announce(wordsFor(settings.language).t('cli.metrics', { url: served.url }));
   return { metrics, health, served, close: () => served.close() };
 }

@@ -77,6 +77,7 @@ export function parseMapping(
     throw new UserError(
       'mapping.invalid',
       `Mapping ${source} must be a JSON object like { "Straat": "address1" }.`,
+      { variant: 'flat-not-object', values: { file: source } },
     );
   }
   const mapping = new Map<string, SheetField>();
@@ -88,6 +89,16 @@ export function parseMapping(
       throw new UserError(
         'mapping.invalid',
         `Mapping ${source}: ${quoted(column)} maps to ${quoted(target)}, which is not an order field; ${hint} ${[...new Set(KNOWN.values())].join(', ')}.`,
+        {
+          variant: 'not-field',
+          values: {
+            file: source,
+            column: quoted(column),
+            target: quoted(target),
+            like: like ?? 'none',
+            fields: [...new Set(KNOWN.values())].join(', '),
+          },
+        },
       );
     }
     const key = normaliseHeader(column);
@@ -95,6 +106,7 @@ export function parseMapping(
       throw new UserError(
         'mapping.invalid',
         `Mapping ${source}: the column ${quoted(column)} is mapped twice.`,
+        { variant: 'mapped-twice', values: { file: source, column: quoted(column) } },
       );
     }
     mapping.set(key, field);
@@ -141,6 +153,10 @@ export function mapHeader(header: readonly string[], mapping?: ColumnMapping): H
       throw new UserError(
         'mapping.invalid',
         `the columns "${header[earlier] ?? ''}" and "${column}" both give ${field}; keep one of them.`,
+        {
+          variant: 'both-give',
+          values: { first: header[earlier] ?? '', second: column, field },
+        },
       );
     }
     index.set(field, position);

@@ -72,7 +72,11 @@ export async function loadMappingFile(file: string, kind: MappingKind): Promise<
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw new UserError('mapping.invalid', `Mapping ${file} is not a file.`);
+      if (!stats.isFile())
+        throw new UserError('mapping.invalid', `Mapping ${file} is not a file.`, {
+          variant: 'not-file',
+          values: { file },
+        });
       if (stats.size > MAX_MAPPING_BYTES) throw tooBig(file);
       bytes = await handle.readFile();
     } finally {
@@ -80,13 +84,12 @@ export async function loadMappingFile(file: string, kind: MappingKind): Promise<
     }
   } catch (error) {
     if (isKnown(error, 'mapping.invalid')) throw error;
-    throw new UserError(
-      'mapping.invalid',
-      `Mapping ${file} cannot be read: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    const reason = (error as Error).message;
+    throw new UserError('mapping.invalid', `Mapping ${file} cannot be read: ${reason}`, {
+      cause: error,
+      variant: 'unreadable',
+      values: { file, reason },
+    });
   }
   return parseMappingBytes(bytes, { kind, file });
 }
@@ -132,14 +135,14 @@ export async function mappingBeside(folder: string): Promise<Mapping | undefined
 }
 
 function besideUnread(file: string, error: unknown): UserError {
-  if (!(error instanceof AttachmentRefused))
-    return new UserError(
-      'mapping.invalid',
-      `Mapping ${file} cannot be read: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+  if (!(error instanceof AttachmentRefused)) {
+    const reason = (error as Error).message;
+    return new UserError('mapping.invalid', `Mapping ${file} cannot be read: ${reason}`, {
+      cause: error,
+      variant: 'unreadable',
+      values: { file, reason },
+    });
+  }
   if (error.kind === 'too-large') return tooBig(file);
   const why =
     error.kind === 'link'
@@ -147,8 +150,12 @@ function besideUnread(file: string, error: unknown): UserError {
       : error.kind === 'hard-link'
         ? 'it is a hard link, whose other name may be outside the folder: copy the file there instead of linking it'
         : 'it is not a regular file';
+  const variant =
+    error.kind === 'link' ? 'link' : error.kind === 'hard-link' ? 'hard-link' : 'not-regular';
   return new UserError('mapping.invalid', `Mapping ${file} cannot be read: ${why}.`, {
     cause: error,
+    variant,
+    values: { file },
   });
 }
 
@@ -156,6 +163,7 @@ function tooBig(file: string): UserError {
   return new UserError(
     'mapping.invalid',
     `Mapping ${file} is over ${MAX_MAPPING_BYTES / 1024} KB, which no mapping needs: is it the right file?`,
+    { variant: 'too-big', values: { file, kb: MAX_MAPPING_BYTES / 1024 } },
   );
 }
 
@@ -178,10 +186,11 @@ export function parseMappingBytes(
   try {
     json = JSON.parse(text);
   } catch (error) {
+    const mistake = jsonMistake(text, error);
     throw new UserError(
       'mapping.invalid',
-      `Mapping ${source.file} is not valid JSON: ${jsonMistake(text, error)}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
-      { cause: error },
+      `Mapping ${source.file} is not valid JSON: ${mistake}. A mapping looks like { "columns": { "Straat": "address1" } }.`,
+      { cause: error, variant: 'json', values: { file: source.file, mistake } },
     );
   }
   // Before anything recursive reads it (zod, the messages quoting its values).
@@ -189,6 +198,7 @@ export function parseMappingBytes(
     throw new UserError(
       'mapping.invalid',
       `Mapping ${source.file} nests objects or lists more than ${MAX_NESTING} levels deep; a mapping needs three at most, like { "columns": { "Straat": "address1" } }: is it the right file?`,
+      { variant: 'nesting', values: { file: source.file, levels: MAX_NESTING } },
     );
   }
   return parseMappingFile(json, source);

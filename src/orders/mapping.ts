@@ -72,6 +72,7 @@ export function parseMappingFile(json: unknown, source: MappingSource): Mapping 
     throw new UserError(
       'mapping.invalid',
       `${where} must be a JSON object, like { "columns": { "Straat": "address1" } } (or the flat { "Straat": "address1" }).`,
+      { variant: 'not-object', values: { file: source.file } },
     );
   }
   if (!isFullForm(json)) {
@@ -83,6 +84,7 @@ export function parseMappingFile(json: unknown, source: MappingSource): Mapping 
     throw new UserError(
       'mapping.invalid',
       `${where}: ${quoted(stray)} is not a part of a mapping (those are "columns", "values" and "worksheet"); a column name goes under "columns", like { "columns": { ${quoted(stray)}: "address1" } }.`,
+      { variant: 'stray', values: { file: source.file, key: quoted(stray) } },
     );
   }
   const { columns, values, worksheet } = json;
@@ -90,6 +92,7 @@ export function parseMappingFile(json: unknown, source: MappingSource): Mapping 
     throw new UserError(
       'mapping.invalid',
       `${where}: "columns" must be an object of your column names and the fields they hold, like { "Straat": "address1" }.`,
+      { variant: 'columns', values: { file: source.file } },
     );
   }
   const mapping: Mapping = {
@@ -97,12 +100,12 @@ export function parseMappingFile(json: unknown, source: MappingSource): Mapping 
       columns === undefined
         ? new Map()
         : parseMapping(columns, `${source.file} ("columns")`, lookalikeField),
-    values: parseValues(values, where),
+    values: parseValues(values, source.file),
     form: 'full',
     source,
     json,
   };
-  if (worksheet !== undefined) mapping.worksheet = parseWorksheet(worksheet, where);
+  if (worksheet !== undefined) mapping.worksheet = parseWorksheet(worksheet, source.file);
   return mapping;
 }
 
@@ -118,45 +121,58 @@ function isFullForm(json: Record<string, unknown>): boolean {
   });
 }
 
-function parseWorksheet(worksheet: unknown, where: string): string {
+function parseWorksheet(worksheet: unknown, file: string): string {
   if (typeof worksheet !== 'string' || worksheet.trim() === '' || worksheet.length > MAX_WORKSHEET)
     throw new UserError(
       'mapping.invalid',
-      `${where}: "worksheet" must be the name of a worksheet, as text.`,
+      `Mapping ${file}: "worksheet" must be the name of a worksheet, as text.`,
+      { variant: 'worksheet', values: { file } },
     );
   return worksheet.trim();
 }
 
-function parseValues(values: unknown, where: string): ValueSynonyms {
+function parseValues(values: unknown, file: string): ValueSynonyms {
+  const where = `Mapping ${file}`;
   const parsed = new Map<SynonymField, ReadonlyMap<string, string | number>>();
   if (values === undefined) return parsed;
   if (!isObject(values)) {
     throw new UserError(
       'mapping.invalid',
       `${where}: "values" must be an object of fields and your words for their values, like { "contact_language": { "Nederlands": "nl" } }.`,
+      { variant: 'values', values: { file } },
     );
   }
   for (const [name, words] of Object.entries(values)) {
-    const field = synonymField(name, where);
+    const field = synonymField(name, file);
     if (parsed.has(field)) {
       throw new UserError(
         'mapping.invalid',
         `${where}: "values" gives ${field} twice; keep one of them.`,
+        { variant: 'values-twice', values: { file, field } },
       );
     }
-    parsed.set(field, parseWords(field, name, words, where));
+    parsed.set(field, parseWords(field, name, words, file));
   }
   return parsed;
 }
 
-function synonymField(name: string, where: string): SynonymField {
+function synonymField(name: string, file: string): SynonymField {
   const field = fieldOf(name);
   const known = SYNONYM_FIELDS.find((f) => f === field);
   if (known !== undefined) return known;
   const what = field === undefined ? 'is not an order field' : 'takes no value synonyms';
   throw new UserError(
     'mapping.invalid',
-    `${where}: "values" names ${quoted(name)}, which ${what}; synonyms are for ${SYNONYM_FIELDS.join(', ')}.`,
+    `Mapping ${file}: "values" names ${quoted(name)}, which ${what}; synonyms are for ${SYNONYM_FIELDS.join(', ')}.`,
+    {
+      variant: 'values-field',
+      values: {
+        file,
+        name: quoted(name),
+        known: field === undefined ? 'no' : 'yes',
+        fields: SYNONYM_FIELDS.join(', '),
+      },
+    },
   );
 }
 
@@ -166,13 +182,15 @@ function parseWords(
   field: SynonymField,
   name: string,
   words: unknown,
-  where: string,
+  file: string,
 ): ReadonlyMap<string, string | number> {
-  const at = `${where}: "values".${quoted(name)}`;
+  const at = `Mapping ${file}: "values".${quoted(name)}`;
+  const of = { file, name: quoted(name) };
   if (!isObject(words)) {
     throw new UserError(
       'mapping.invalid',
       `${at} must be an object of your words and the values they stand for, like { "Nederlands": "nl" }.`,
+      { variant: 'words', values: of },
     );
   }
   const normalise =
@@ -184,6 +202,7 @@ function parseWords(
       throw new UserError(
         'mapping.invalid',
         `${at} has an empty word; give the word as the sheet writes it.`,
+        { variant: 'empty-word', values: of },
       );
     const scalar =
       typeof target === 'string' || typeof target === 'number' || typeof target === 'boolean';
@@ -192,6 +211,16 @@ function parseWords(
       throw new UserError(
         'mapping.invalid',
         `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.text(wordsFor('en'))}.`,
+        {
+          variant: 'not-allowed',
+          values: {
+            ...of,
+            word: quoted(word),
+            target: quoted(target),
+            field,
+            problem: value.text(wordsFor('en')),
+          },
+        },
       );
     }
     const earlier = synonyms.get(key);
@@ -199,6 +228,7 @@ function parseWords(
       throw new UserError(
         'mapping.invalid',
         `${at} gives ${quoted(word)} twice (case and spaces are ignored), for two values; keep one of them.`,
+        { variant: 'word-twice', values: { ...of, word: quoted(word) } },
       );
     }
     synonyms.set(key, value);

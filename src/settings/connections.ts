@@ -124,11 +124,15 @@ const entrySchema = z.strictObject({
 export function parseConnections(value: unknown, configDir: string): ConfiguredConnection[] {
   if (value === undefined) return [];
   if (!Array.isArray(value))
-    throw new UserError('connections.invalid', 'must be a list of connections');
+    throw new UserError('connections.invalid', 'must be a list of connections', {
+      variant: 'not-list',
+      values: {},
+    });
   if (value.length === 0)
     throw new UserError(
       'connections.invalid',
       'must not be empty (leave it out to use API_BASE_URL and API_TOKEN)',
+      { variant: 'empty', values: {} },
     );
   const connections = value.map((entry: unknown, index) => parseEntry(entry, index, configDir));
   refuseClashes(connections);
@@ -141,15 +145,25 @@ function parseEntry(entry: unknown, index: number, configDir: string): Configure
       ? ` ("${entry.name.trim()}")`
       : '';
   const where = `entry ${index + 1}${named}`;
+  const at = {
+    entry: index + 1,
+    name: named === '' ? 'none' : (entry as { name: string }).name.trim(),
+  };
   if (typeof entry === 'object' && entry !== null && 'token' in entry) {
     throw new UserError(
       'connections.invalid',
       `${where}: "token" is not taken here: put the token in a file and name it with "tokenFile" (a config file is copied into backups and tickets)`,
+      { variant: 'token', values: at },
     );
   }
   const parsed = entrySchema.safeParse(entry, { reportInput: true });
-  if (!parsed.success)
-    throw new UserError('connections.invalid', `${where}: ${entryIssue(parsed.error)}`);
+  if (!parsed.success) {
+    const problem = entryIssue(parsed.error);
+    throw new UserError('connections.invalid', `${where}: ${problem}`, {
+      variant: 'entry',
+      values: { ...at, problem },
+    });
+  }
   const { data } = parsed;
   return {
     name: data.name,
@@ -181,17 +195,23 @@ function refuseClashes(connections: readonly ConfiguredConnection[]): void {
         throw new UserError(
           'connections.invalid',
           `the name "${b.name}" is given to two connections`,
+          { variant: 'same-name', values: { name: b.name } },
         );
       const [x, y] = [a.inbox.toLowerCase(), b.inbox.toLowerCase()];
       if (x === y)
         throw new UserError(
           'connections.invalid',
           `"${a.name}" and "${b.name}" have the same inbox "${b.inbox}": each office needs its own`,
+          { variant: 'same-inbox', values: { a: a.name, b: b.name, inbox: b.inbox } },
         );
       if (y.startsWith(`${x}/`) || x.startsWith(`${y}/`))
         throw new UserError(
           'connections.invalid',
           `the inbox of "${a.name}" (${a.inbox}) and of "${b.name}" (${b.inbox}) lie one inside the other: a sheet there would belong to both`,
+          {
+            variant: 'nested-inbox',
+            values: { a: a.name, aInbox: a.inbox, b: b.name, bInbox: b.inbox },
+          },
         );
     }
   }

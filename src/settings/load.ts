@@ -100,7 +100,11 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     .default([])
     .safeParse(fromFile.schedules, { reportInput: true });
   if (!schedules.success) {
-    throw new UserError('config.invalid', `"schedules" in ${where}: ${describe(schedules.error)}.`);
+    const problem = describe(schedules.error);
+    throw new UserError('config.invalid', `"schedules" in ${where}: ${problem}.`, {
+      variant: 'schedules',
+      values: { file: where, problem },
+    });
   }
   refuseBadCrons(schedules.data, where);
   refuseHalfNotify(values);
@@ -145,6 +149,7 @@ function configMapping(value: unknown, file: string | undefined, where: string) 
     throw new UserError(
       'config.invalid',
       `"mapping" in ${where}: must be the path of a mapping file, relative to the config file (got ${JSON.stringify(value)}).`,
+      { variant: 'mapping', values: { file: where, got: JSON.stringify(value) } },
     );
   }
   return resolve(dirname(file), parsed.data);
@@ -167,6 +172,10 @@ function connectionsOf(
     if (!isKnown(error, 'connections.invalid')) throw error;
     throw new UserError('config.invalid', `"connections" in ${file}: ${error.message}.`, {
       cause: error,
+      ...(error.values !== undefined && {
+        variant: `connections.${error.variant ?? 'entry'}`,
+        values: { ...error.values, file },
+      }),
     });
   }
   const single = [
@@ -178,6 +187,7 @@ function connectionsOf(
     throw new UserError(
       'config.invalid',
       `${single} is set, and ${file} has "connections": each connection has its own API and token file there; unset ${single} (and its kin), or leave "connections" out.`,
+      { variant: 'connections-and-single', values: { single, file } },
     );
   return connections;
 }
@@ -192,15 +202,26 @@ function refuseHalfNotify(values: Values<ImporterSettingKey>): void {
   const set = Object.entries(email).filter(([, v]) => v !== undefined);
   if (set.length > 0 && set.length < 3) {
     const missing = Object.keys(email).filter((k) => !set.some(([name]) => name === k));
+    const given = set.map(([name]) => name);
     throw new UserError(
       'config.invalid',
-      `${set.map(([name]) => name).join(' and ')} ${set.length === 1 ? 'is' : 'are'} set without ${missing.join(' and ')}: e-mail notifications need all three of NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL.`,
+      `${given.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set without ${missing.join(' and ')}: e-mail notifications need all three of NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL.`,
+      {
+        variant: 'half-email',
+        values: {
+          set1: given[0] ?? '',
+          set2: given[1] ?? 'none',
+          missing1: missing[0] ?? '',
+          missing2: missing[1] ?? 'none',
+        },
+      },
     );
   }
   if (values.notifyWebhookSecret !== undefined && values.notifyWebhookUrl === undefined)
     throw new UserError(
       'config.invalid',
       'NOTIFY_WEBHOOK_SECRET is set without NOTIFY_WEBHOOK_URL: set the URL the events are POSTed to, or unset the secret.',
+      { variant: 'half-webhook', values: {} },
     );
 }
 
@@ -215,6 +236,7 @@ function refuseBadCrons(
     throw new UserError(
       'config.invalid',
       `"schedules" in ${where}: "${s.name}" has the cron pattern "${s.cron}", which cannot be used: ${problem}. A pattern has 5 fields (minute hour day month weekday), or 6 with seconds first, e.g. "0 2 * * *".`,
+      { variant: 'cron', values: { file: where, name: s.name, cron: s.cron, problem } },
     );
   }
 }
@@ -232,11 +254,25 @@ function refuseScheduleConnections(
         throw new UserError(
           'config.invalid',
           `"schedules" in ${where}: "${s.name}" must name its "connection" (one of ${names.join(', ')}).`,
+          {
+            variant: 'schedule-connection',
+            values: { file: where, name: s.name, names: names.join(', ') },
+          },
         );
     } else if (!names.includes(s.connection)) {
       throw new UserError(
         'config.invalid',
         `"schedules" in ${where}: "${s.name}" names the connection "${s.connection}", ${names.length === 0 ? 'but there are no "connections"' : `which is not one of ${names.join(', ')}`}.`,
+        {
+          variant: 'schedule-connection-unknown',
+          values: {
+            file: where,
+            name: s.name,
+            connection: s.connection,
+            count: names.length,
+            names: names.join(', '),
+          },
+        },
       );
     }
   }
@@ -259,6 +295,7 @@ function refuseInboxHoldingOwnFolders(inboxDir: string, folders: Record<string, 
     throw new UserError(
       'config.invalid',
       `INBOX_DIR (${inboxDir}) and the importer's own ${what} folder (${dir}) lie one in the other: the hot folder would take the importer's own files as sheets. Give the inbox a folder of its own, beside DATA_DIR's work, archive, failed and reports folders.`,
+      { variant: 'inbox-overlap', values: { inbox: inboxDir, what, dir } },
     );
   }
 }
@@ -285,6 +322,17 @@ function refuseScansOfOtherInboxes(
     throw new UserError(
       'config.invalid',
       `"schedules" in ${paths.where}: "${s.name}" scans ${dir} for connection "${s.connection}", and the inbox of "${other.name}" (${resolve(paths.inboxDir, other.inbox)}) is there too: its sheets would be sent with the token of "${s.connection}". Give the schedule a folder of its own, or its own connection's inbox.`,
+      {
+        variant: 'schedule-scans-inbox',
+        values: {
+          file: paths.where,
+          name: s.name,
+          dir,
+          connection: s.connection,
+          other: other.name,
+          inbox: resolve(paths.inboxDir, other.inbox),
+        },
+      },
     );
   }
 }

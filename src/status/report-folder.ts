@@ -74,6 +74,14 @@ export async function readInside(dir: string, name: string): Promise<Buffer | un
       throw new UserError(
         'report-folder.unusable',
         `${join(dir, name)} is ${Math.ceil(file.size / 2 ** 20)} MiB, more than the ${MAX_REPORT_FILE_BYTES / 2 ** 20} MiB a report's file is read up to: not read.`,
+        {
+          variant: 'too-big',
+          values: {
+            file: join(dir, name),
+            mib: Math.ceil(file.size / 2 ** 20),
+            limit: MAX_REPORT_FILE_BYTES / 2 ** 20,
+          },
+        },
       );
     return await file.bytes();
   } finally {
@@ -94,6 +102,7 @@ export async function readReportedSheet(dir: string): Promise<ReportedSheet | un
     throw new UserError(
       'report-folder.unusable',
       `${dir}: its summary.json is not JSON (${error.message}).`,
+      { variant: 'summary-json', values: { dir, reason: error.message } },
     );
   }
   const parsed = summarySchema.safeParse(json);
@@ -101,6 +110,7 @@ export async function readReportedSheet(dir: string): Promise<ReportedSheet | un
     throw new UserError(
       'report-folder.unusable',
       `${dir}: its summary.json is not one the importer wrote.`,
+      { variant: 'summary-foreign', values: { dir } },
     );
   const { sheetId, finishedAt, connection, sha256, sheet } = parsed.data;
   const named = typeof connection === 'string' ? { name: connection } : connection;
@@ -140,6 +150,8 @@ export function readCsvRecords(
     if (!(error instanceof CsvError)) throw error;
     throw new UserError('report-folder.unusable', `${what} cannot be read (${error.message}).`, {
       cause: error,
+      variant: 'csv',
+      values: { file: what, reason: error.message },
     });
   }
   const [header = [], ...rows] = records;
@@ -158,7 +170,10 @@ export async function readReportedOrders(
 ): Promise<{ delimiter: string; orders: ReportedOrder[] }> {
   const bytes = await readInside(dir, 'report.csv');
   if (bytes === undefined)
-    throw new UserError('report-folder.unusable', `${dir} has no report.csv.`);
+    throw new UserError('report-folder.unusable', `${dir} has no report.csv.`, {
+      variant: 'no-report',
+      values: { dir },
+    });
   const text = bytes.toString('utf8');
   const delimiter = delimiterOf(text, 'row');
   const orders: ReportedOrder[] = [];

@@ -130,5 +130,6 @@ export async function refuseForgetful(
   throw new Refused(
     'redis.forgot',
     `Redis has none of this data folder's imports (it restarted without its data, or it is another Redis): the duplicates ledger of connection "${connection.name}" is gone, so its imports are refused until you run \`order-importer ledger rebuild\`.`,
+    { values: { connection: connection.name } },
   );
 }

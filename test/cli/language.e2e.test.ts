@@ -5,12 +5,15 @@
  */
 import { join } from 'node:path';
 
+import { freePort } from '../../src/redis/local-server.js';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { writeDutchSheet } from '../helpers/dutch-sheet.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
 
@@ -77,6 +80,44 @@ describe('the pseudo-language', () => {
     const lines = humanLines(finished.stderr);
     expect(lines).toHaveLength(1);
     expect(unmarked(lines[0]?.replace(/^order-importer: /, '') ?? 'x').trim()).toBe('');
+  });
+
+  it('marks every line status says, on stderr and stdout, after an import', async () => {
+    const dir = await tempDir('qps-status-');
+    const sheet = await writeCsvSheet(dir, 'orders.csv', [sheetRow(1), sheetRow(2)]);
+    const env = commonEnv(join(dir, 'data'), {});
+    const imported = await orderImporter(['import', sheet], env).finished;
+    expect(imported.code, imported.stderr).toBe(0);
+    const finished = await orderImporter(['status'], { ...env, LANGUAGE: 'qps' }).finished;
+    expect(finished.code, finished.stderr).toBe(0);
+    const lines = [...humanLines(finished.stderr), ...humanLines(finished.stdout)];
+    // Its sheet's line, with the API's status words inside the marks of its counts.
+    expect(finished.stdout).toMatch(/^⟦.*⟦2 orders⟧.*⟧$/m);
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(unmarked(line), line).toMatch(/^[\s\d\p{P}]*$/u);
+  });
+
+  it('marks every line a worker says, from its start to its stop, its metrics too', async () => {
+    const sandbox = await testSandbox();
+    try {
+      const worker = orderImporter(['worker'], {
+        ...commonEnv(await tempDir('qps-worker-'), { LANGUAGE: 'qps' }),
+        API_BASE_URL: sandbox.url,
+        API_TOKEN: sandbox.tokens[0]?.token ?? '',
+        METRICS_PORT: String(await freePort()),
+        METRICS_HOST: '127.0.0.1',
+      });
+      await worker.waitForStderr(/⟦Worker ready/, 30_000);
+      worker.signal('SIGTERM');
+      const finished = await worker.finished;
+      expect(finished.code, finished.stderr).toBe(0);
+      const lines = humanLines(finished.stderr);
+      expect(finished.stderr).toContain('⟦Metrics: ');
+      expect(finished.stderr).toContain('⟦Stopped.⟧');
+      for (const line of lines) expect(unmarked(line), line).toMatch(/^[\s\d\p{P}]*$/u);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

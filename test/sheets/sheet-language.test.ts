@@ -91,7 +91,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
       'or map your own names in a mapping.json beside the sheet, like',
     );
     expect(said(error, 'nl')).toContain(
-      'of koppel uw eigen kolomnamen in een mapping.json naast de lijst, zoals',
+      'of koppel uw eigen kolomnamen aan die velden in een mapping.json naast de lijst, zoals',
     );
     expect(said(error, 'qps')).toContain('⟦a mapping.json beside the sheet⟧');
   });
@@ -102,7 +102,7 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
       /To map your own names, add \{ "columns": .* \} to a mapping\.json beside the sheet\.$/,
     );
     expect(said(error, 'nl')).toMatch(
-      /voeg dan \{ "columns": .* \} toe aan een mapping\.json naast de lijst\.$/,
+      /voeg \{ "columns": .* \} toe aan een mapping\.json naast de lijst\.$/,
     );
     expect(said(error, 'qps')).toMatch(
       /⟦add \{ "columns": .* \} to ⟦a mapping\.json beside the sheet⟧⟧/,

@@ -8,7 +8,7 @@ import { createLogger } from '../../logger.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SettingFlags } from '../../settings/load.js';
 import type { CommandIo } from '../io.js';
-import { commandSettings } from '../setup.js';
+import { commandSettings, commandWords } from '../setup.js';
 
 export interface DashboardCommandOptions {
   config?: string;
@@ -21,23 +21,26 @@ export async function dashboardCommand(
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
   refuseExposure(settings);
+  const words = commandWords(settings);
   const announce = (line: string) => io.stderr.write(`${line}\n`);
   const logger = createLogger({ level: settings.logLevel, destination: io.stderr });
   const running = await startDashboardAlone(settings, logger);
   const { dashboard } = running;
   try {
-    announce(`Dashboard: ${dashboard.url}/  (queues: ${dashboard.url}/queues)`);
+    announce(words.t('cli.dashboard.url', { url: dashboard.url }));
     announceHosts(settings, dashboard, announce);
     announce(
-      `It shows the imports on Redis ${redactUrl(running.redisUrl)} (prefix ${settings.queuePrefix}); it runs none itself.`,
+      words.t('cli.dashboard.shows', {
+        url: redactUrl(running.redisUrl),
+        prefix: settings.queuePrefix,
+      }),
     );
-    if (settings.apiBaseUrl === undefined)
-      announce('No API_BASE_URL is set: /healthz leaves the API out ("api": null).');
-    announce('Stop with Ctrl+C.');
+    if (settings.apiBaseUrl === undefined) announce(words.t('cli.dashboard.no-api'));
+    announce(words.t('cli.stop-hint'));
     await io.stopSignal();
   } finally {
     await running.close();
   }
-  announce('Stopped.');
+  announce(words.t('cli.stopped'));
   return 0;
 }

@@ -32,14 +32,29 @@ import { Ledger, referenceKey } from '../../store/ledger.js';
 import { markRebuilt } from '../../store/redis-marker.js';
 import { keysFromSheet } from './ledger-sheet-keys.js';
 import type { SheetsOnDisk } from './ledger-sheet-source.js';
-import { isKnown } from '../../errors.js';
+import { isKnown, type KnownError } from '../../errors.js';
 
 /** What the rebuild reads, once for every connection. */
 export interface RebuildSources {
   reports: ReportedSheet[];
   creates: Map<string, SheetCreates>;
-  /** What could not be read, one line each. */
-  skipped: string[];
+  /** What could not be read, one line each (ledger-lines.ts says them). */
+  skipped: Skipped[];
+}
+
+/** Something the rebuild could not read, and passed over. */
+export type Skipped =
+  | { kind: 'link'; path: string }
+  | { kind: 'creates-link'; file: string }
+  | { kind: 'creates-lines'; file: string; count: number }
+  | { kind: 'report'; error: KnownError };
+
+/** A report's rows that could not be keyed, and why (none known: undefined). */
+export interface Unkeyed {
+  count: number;
+  sheetId: string;
+  dir: string;
+  why: string | undefined;
 }
 
 export interface RebuildCounts {
@@ -56,7 +71,7 @@ export interface RebuildCounts {
   /** Of those, the ones keyed again from their sheet's bytes on disk. */
   rekeyed: number;
   /** Per sheet, why some of its rows could not be keyed. */
-  unkeyed: string[];
+  unkeyed: Unkeyed[];
 }
 
 export async function rebuildSources(where: {
@@ -65,29 +80,33 @@ export async function rebuildSources(where: {
   ledgerDays: number;
   now: number;
 }): Promise<RebuildSources> {
-  const skipped: string[] = [];
+  const skipped: Skipped[] = [];
   const createsDir = createsDirOf(join(where.dataDir, 'sheets'));
   skipped.push(...(await linksAmong(where.reportsDir)));
   const reports = await recentReports(where.reportsDir, where.ledgerDays, where.now, (error) =>
-    skipped.push(error.message),
+    skipped.push({ kind: 'report', error }),
   );
   const creates = new Map<string, SheetCreates>();
   for (const sheetId of await loggedSheets(createsDir)) {
     const read = await readCreates(createsDir, sheetId);
     if (read === undefined) {
-      skipped.push(`${createsDir}/${sheetId}.ndjson is not a file of its own (a link?).`);
+      skipped.push({ kind: 'creates-link', file: `${createsDir}/${sheetId}.ndjson` });
       continue;
     }
     if (read.skipped > 0)
-      skipped.push(`${createsDir}/${sheetId}.ndjson: ${read.skipped} lines not understood.`);
+      skipped.push({
+        kind: 'creates-lines',
+        file: `${createsDir}/${sheetId}.ndjson`,
+        count: read.skipped,
+      });
     creates.set(sheetId, read.creates);
   }
   return { reports, creates, skipped };
 }
 
 /** Report folders, and report.csv files, that are links: never followed, and said. */
-async function linksAmong(reportsDir: string): Promise<string[]> {
-  const said: string[] = [];
+async function linksAmong(reportsDir: string): Promise<Skipped[]> {
+  const said: Skipped[] = [];
   let entries;
   try {
     entries = await readdir(reportsDir, { withFileTypes: true });
@@ -97,13 +116,13 @@ async function linksAmong(reportsDir: string): Promise<string[]> {
   }
   for (const entry of entries) {
     const path = join(reportsDir, entry.name);
-    if (entry.isSymbolicLink()) said.push(`${path} is a link: not followed.`);
+    if (entry.isSymbolicLink()) said.push({ kind: 'link', path });
     if (!entry.isDirectory()) continue;
     const csv = await lstat(join(path, 'report.csv')).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     });
-    if (csv?.isSymbolicLink() === true) said.push(`${path}/report.csv is a link: not followed.`);
+    if (csv?.isSymbolicLink() === true) said.push({ kind: 'link', path: `${path}/report.csv` });
   }
   return said;
 }
@@ -132,7 +151,7 @@ export async function rebuildLedger(
       counts.reports += 1;
     } catch (error) {
       if (!isKnown(error, 'report-folder.unusable')) throw error;
-      sources.skipped.push(error.message);
+      sources.skipped.push({ kind: 'report', error });
     }
   }
   for (const [sheetId, sheet] of sources.creates) {
@@ -179,9 +198,7 @@ async function fromReport(
   into.counts.keyless += keyless.length;
   into.counts.rekeyed += keyless.length - unkeyed;
   if (unkeyed > 0)
-    into.counts.unkeyed.push(
-      `${unkeyed} row${unkeyed === 1 ? '' : 's'} of sheet ${report.sheetId} (${report.dir}) could not be keyed: ${why ?? 'no reason known'}; re-importing it could create ${unkeyed === 1 ? 'it' : 'them'} again.`,
-    );
+    into.counts.unkeyed.push({ count: unkeyed, sheetId: report.sheetId, dir: report.dir, why });
 }
 
 /** The first import of a key is the one its later rows are duplicates of. */

@@ -12,14 +12,10 @@ import { chosenConnection } from '../../app/chosen-connection.js';
 import { UserError } from '../../errors.js';
 import type { CommandIo } from '../io.js';
 import { catalogueOf, installationOfSettings, redisOf } from '../../app/process-parts.js';
-import { commandSettings } from '../setup.js';
+import { commandSettings, commandWords } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
-import {
-  type RebuildCounts,
-  rebuildLedger,
-  rebuildSources,
-  rebuildingIn,
-} from './ledger-rebuild.js';
+import { rebuildLedger, rebuildSources, rebuildingIn } from './ledger-rebuild.js';
+import { rebuiltLine, skippedLine, unkeyedLine } from './ledger-lines.js';
 
 export interface LedgerCommandOptions {
   config?: string;
@@ -36,8 +32,10 @@ export async function ledgerCommand(
     throw new UserError(
       'ledger.unknown-action',
       `order-importer ledger ${args.join(' ')}: the one action is "rebuild".`,
+      { values: { action: args.join(' ') } },
     );
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const words = commandWords(settings);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = chosenOnes(settings, opts.connection);
   const installation = await installationOfSettings(settings);
@@ -75,14 +73,14 @@ export async function ledgerCommand(
             chosen.length === 1,
             disk,
           );
-          announce(rebuiltLine(api.connection.name, counts));
-          for (const line of counts.unkeyed) announce(line);
+          announce(rebuiltLine(api.connection.name, counts, words));
+          for (const one of counts.unkeyed) announce(unkeyedLine(one, words));
           ids.push(api.connection.id);
         } finally {
           await api.close();
         }
       }
-      for (const line of sources.skipped) announce(`Skipped: ${line}`);
+      for (const one of sources.skipped) announce(skippedLine(one, words));
       // Every connection rebuilt: the installation is whole in this Redis again.
       await redis.markRebuilt(ids, opts.connection === undefined);
     } finally {
@@ -91,7 +89,7 @@ export async function ledgerCommand(
   } finally {
     await resolved.release();
   }
-  announce('Imports may run again: rows imported before are duplicates, not second orders.');
+  announce(words.t('cli.ledger.done'));
   return 0;
 }
 
@@ -102,18 +100,4 @@ function chosenOnes(
 ): Array<Settings['connections'][number] | undefined> {
   if (name !== undefined) return [chosenConnection(settings, name)];
   return settings.connections.length === 0 ? [undefined] : [...settings.connections];
-}
-
-function rebuiltLine(name: string, counts: RebuildCounts): string {
-  const from = `${counts.reports} report${counts.reports === 1 ? '' : 's'} and ${counts.unreported} sheet${counts.unreported === 1 ? '' : 's'} cut short`;
-  const unkeyed = counts.keyless - counts.rekeyed;
-  const rekeyed =
-    counts.rekeyed > 0
-      ? ` ${counts.rekeyed} orders of rows without a reference keyed again from their sheets on disk.`
-      : '';
-  const keyless =
-    unkeyed > 0
-      ? ` ${unkeyed} orders of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.`
-      : '';
-  return `Connection "${name}": the duplicates ledger rebuilt from ${from}: ${counts.created} orders and ${counts.unknown} creates of unknown outcome written, ${counts.kept} already there.${rekeyed}${keyless}`;
 }

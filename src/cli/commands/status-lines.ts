@@ -4,13 +4,20 @@
  */
 import { type ReportedSheet } from '../../status/report-folder.js';
 import { refreshSheetStatus, type SheetStatus } from '../../status/status.js';
-import { isKnown, UserError } from '../../errors.js';
+import { isKnown, type KnownError, UserError } from '../../errors.js';
 import type { Importer } from '../../app/importer.js';
+import { type Words, wordsFor } from '../../language/words.js';
+import { statusText } from '../../notify/status-words.js';
+import { errorMessage } from '../error-line.js';
 import { shortPath } from '../setup.js';
 
-/** A sheet's line of the run: its status, or why it was not read. */
+/**
+ * A sheet's line of the run: its status, or why it was not read (`error` in English, for
+ * `--json`; `problem` the error that stopped it, none: its connection is not configured here).
+ */
 export type SheetOutcome = { sheet: ReportedSheet } & (
-  { status: SheetStatus; error?: undefined } | { error: string; status?: undefined }
+  | { status: SheetStatus; error?: undefined; problem?: undefined }
+  | { error: string; status?: undefined; problem?: KnownError | undefined }
 );
 
 /** One sheet read with the importer of its own connection; none here: not read at all. */
@@ -19,16 +26,11 @@ export async function readSheet(
   importers: readonly Importer[],
   skipFinal: boolean,
   stderr: NodeJS.WritableStream,
+  words: Words,
 ): Promise<SheetOutcome> {
   const importer = importers.find((i) => i.connection.id === sheet.connectionId);
-  if (importer === undefined) {
-    const named = sheet.connectionName === undefined ? '' : ` "${sheet.connectionName}"`;
-    return {
-      sheet,
-      error: `imported through connection${named} (${sheet.connectionId ?? 'not named in its summary.json'}), which is not configured here: not read (its orders are read only with that connection's token).`,
-    };
-  }
-  const progress = new StatusProgress(stderr, sheet.sheetId);
+  if (importer === undefined) return { sheet, error: notConfigured(sheet, wordsFor('en')) };
+  const progress = new StatusProgress(stderr, sheet.sheetId, words);
   try {
     const status = await refreshSheetStatus(importer.ctx, sheet, {
       skipFinal,
@@ -42,35 +44,60 @@ export async function readSheet(
     if (isKnown(error, 'status.api-unusable'))
       throw new UserError(error.key, error.message, { cause: error });
     if (!isKnown(error, 'report-folder.unusable')) throw error;
-    return { sheet, error: error.message };
+    return { sheet, error: error.message, problem: error };
   } finally {
     progress.end();
   }
 }
 
-export function sheetLine(outcome: SheetOutcome, cwd: string): string {
-  const where = `${outcome.sheet.sheetId} (${shortPath(outcome.sheet.dir, cwd)})`;
-  if (outcome.status === undefined) return `${where}: ${outcome.error}`;
+export function sheetLine(outcome: SheetOutcome, cwd: string, words: Words): string {
+  const where = { sheetId: outcome.sheet.sheetId, dir: shortPath(outcome.sheet.dir, cwd) };
+  if (outcome.status === undefined) {
+    const error =
+      outcome.problem === undefined
+        ? notConfigured(outcome.sheet, words)
+        : errorMessage(outcome.problem, words);
+    return words.t('cli.status.sheet.error', { ...where, error });
+  }
   const { orders, byStatus, changed, unreadable, skipped } = outcome.status;
   const statuses = Object.entries(byStatus)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([status, n]) => `${n} ${status}`)
+    .map(([status, count]) =>
+      words.t('cli.status.by-status', { count, status: statusText(words, status) }),
+    )
     .join(', ');
-  if (skipped) return `${where}: ${orders} orders, all final (${statuses}): not read again.`;
+  if (skipped) return words.t('cli.status.sheet.final', { ...where, orders, statuses });
   const parts = [
-    `${orders} orders`,
+    words.t('cli.status.orders', { count: orders }),
     ...(statuses === '' ? [] : [statuses]),
-    `${changed} changed`,
-    ...(unreadable > 0 ? [`${unreadable} not readable now (their previous lines kept)`] : []),
+    words.t('cli.status.changed', { count: changed }),
+    ...(unreadable > 0 ? [words.t('cli.status.unreadable', { count: unreadable })] : []),
   ];
-  return `${where}: ${parts.join('; ')}.`;
+  return words.t('cli.status.sheet.read', {
+    ...where,
+    parts: parts.reduce((before, after) => words.t('cli.status.then', { before, after })),
+  });
+}
+
+function notConfigured(sheet: ReportedSheet, words: Words): string {
+  return words.t('cli.status.not-configured', {
+    name: sheet.connectionName ?? 'none',
+    id: sheet.connectionId ?? 'none',
+  });
 }
 
 /** The orders not read, a few of them by row, each with why. */
-export function unreadableLines(outcome: SheetOutcome): string[] {
+export function unreadableLines(outcome: SheetOutcome, words: Words): string[] {
   const orders = outcome.status?.unreadableOrders ?? [];
-  const shown = orders.slice(0, 10).map((o) => `  row ${o.row}, order ${o.order_id}: ${o.reason}`);
-  return orders.length > 10 ? [...shown, `  … and ${orders.length - 10} more`] : shown;
+  const shown = orders
+    .slice(0, 10)
+    .map(
+      (o) =>
+        `  ${words.t('cli.status.unreadable-order', { row: o.row, order: o.order_id, reason: o.reason })}`,
+    );
+  return orders.length > 10
+    ? [...shown, `  ${words.t('cli.status.more', { count: orders.length - 10 })}`]
+    : shown;
 }
 
 export function jsonOf(outcome: SheetOutcome) {
@@ -90,6 +117,7 @@ class StatusProgress {
   constructor(
     private readonly stream: NodeJS.WritableStream,
     private readonly sheetId: string,
+    private readonly words: Words,
   ) {
     this.#tty = (stream as { isTTY?: boolean }).isTTY === true;
   }
@@ -98,7 +126,8 @@ class StatusProgress {
     const now = Date.now();
     if (!this.#tty || (now - this.#shownAt < 200 && done < total)) return;
     this.#shownAt = now;
-    this.stream.write(`\r\u001b[2K${this.sheetId}: reading orders ${done}/${total}`);
+    const line = this.words.t('cli.status.reading', { sheetId: this.sheetId, done, total });
+    this.stream.write(`\r\u001b[2K${line}`);
     this.#drawn = true;
   }
 

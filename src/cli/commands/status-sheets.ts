@@ -14,6 +14,8 @@ import {
   reportOfSheet,
 } from '../../status/report-folder.js';
 import { UserError } from '../../errors.js';
+import type { Words } from '../../language/words.js';
+import { errorMessage } from '../error-line.js';
 
 export interface ChosenSheets {
   sheets: ReportedSheet[];
@@ -26,6 +28,7 @@ export async function chosenSheets(
   settings: Settings,
   cwd: string,
   warn: (line: string) => void,
+  words: Words,
 ): Promise<ChosenSheets> {
   if (targets.length === 0) {
     const sheets = await recentReports(
@@ -33,7 +36,7 @@ export async function chosenSheets(
       settings.statusDays,
       Date.now(),
       (p) => {
-        warn(p.message);
+        warn(errorMessage(p, words));
       },
     );
     return { sheets, byDefault: true };
@@ -57,22 +60,27 @@ async function oneSheet(target: string, settings: Settings, cwd: string): Promis
       throw new UserError(
         'status.target-unknown',
         `${target} is not a report folder (a folder with summary.json and report.csv), nor a sheet id.`,
+        { values: { target } },
       );
     const sheet = await readReportedSheet(path);
     if (sheet === undefined)
       throw new UserError(
         'status.not-a-report-folder',
         `${target} is not a report folder: it has no summary.json and report.csv.`,
+        { values: { target } },
       );
     return sheet;
   }
   if (!/^[\w.-]+$/.test(target) || target.includes('/'))
-    throw new UserError('status.target-missing', `${target} does not exist.`);
+    throw new UserError('status.target-missing', `${target} does not exist.`, {
+      values: { target },
+    });
   const sheet = await reportOfSheet(settings.reportsDir, target);
   if (sheet === undefined)
     throw new UserError(
       'status.no-report',
       `No report of sheet ${target} in ${settings.reportsDir} (REPORTS_DIR): give a sheet id as summary.json names it, or a report folder.`,
+      { values: { sheetId: target, dir: settings.reportsDir } },
     );
   return sheet;
 }

@@ -9,7 +9,7 @@ import type { SettingFlags } from '../../settings/load.js';
 import { openImporter } from '../../app/importer.js';
 import { openEach } from '../../app/importers.js';
 import type { CommandIo } from '../io.js';
-import { commandLogger, commandSettings } from '../setup.js';
+import { commandLogger, commandSettings, commandWords } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 import {
   jsonOf,
@@ -32,14 +32,13 @@ export async function statusCommand(
   io: CommandIo,
 ): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const words = commandWords(settings);
   const out = opts.json === true ? io.stderr : io.stdout;
   const say = (line: string) => out.write(`${terminalText(line)}\n`);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
-  const chosen = await chosenSheets(targets, settings, io.cwd, announce);
+  const chosen = await chosenSheets(targets, settings, io.cwd, announce, words);
   if (chosen.sheets.length === 0) {
-    say(
-      `No sheet reported in the last ${settings.statusDays} days (STATUS_DAYS) in ${settings.reportsDir}.`,
-    );
+    say(words.t('cli.status.none', { days: settings.statusDays, dir: settings.reportsDir }));
     if (opts.json === true) io.stdout.write('[]\n');
     return 0;
   }
@@ -55,22 +54,20 @@ export async function statusCommand(
   try {
     const outcomes: SheetOutcome[] = [];
     for (const sheet of chosen.sheets) {
-      const outcome = await readSheet(sheet, importers.all, chosen.byDefault, io.stderr);
+      const outcome = await readSheet(sheet, importers.all, chosen.byDefault, io.stderr, words);
       outcomes.push(outcome);
-      say(sheetLine(outcome, io.cwd));
-      for (const line of unreadableLines(outcome)) say(line);
+      say(sheetLine(outcome, io.cwd, words));
+      for (const line of unreadableLines(outcome, words)) say(line);
     }
     if (opts.json === true) io.stdout.write(`${JSON.stringify(outcomes.map(jsonOf), null, 2)}\n`);
     const told = outcomes.filter((o) => (o.status?.changed ?? 0) > 0).length;
     if (told > 0 && importers.all.some((i) => i.ctx.settings.notify !== undefined))
-      announce(
-        `orders.changed queued for ${told} sheet(s): delivered by a running \`watch\` or \`worker\`.`,
-      );
+      announce(words.t('cli.status.notify-queued', { count: told }));
     const clean = (o: SheetOutcome) => o.status !== undefined && o.status.unreadable === 0;
     return outcomes.every(clean) ? 0 : 2;
   } catch (error) {
     if (stop.interrupted && error instanceof AbortedError) {
-      announce('Interrupted: the sheets not read yet keep their previous status.csv.');
+      announce(words.t('cli.status.interrupted'));
       return 1;
     }
     throw error;

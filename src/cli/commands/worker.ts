@@ -3,7 +3,7 @@ import { startWorker } from '../../app/worker.js';
 import { createLogger } from '../../logger.js';
 import type { SettingFlags } from '../../settings/load.js';
 import type { CommandIo } from '../io.js';
-import { commandSettings, logDestination } from '../setup.js';
+import { commandSettings, commandWords, logDestination } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
 
 export interface WorkerCommandOptions {
@@ -18,25 +18,30 @@ export interface WorkerCommandOptions {
  */
 export async function workerCommand(opts: WorkerCommandOptions, io: CommandIo): Promise<number> {
   const settings = await commandSettings(io, opts.config, opts.settings);
+  const words = commandWords(settings);
   // Its lines may quote what an API answered: nothing from outside reaches the terminal raw.
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const logger = createLogger({ level: settings.logLevel, destination: logDestination(io) });
   const start = serviceStart(io);
   const worker = await startWorker({ settings, logger, announce, start });
   const served = worker.importers.all
-    .map((i) => `${i.apiBaseUrl} (connection ${i.connection.name} ${i.connection.id})`)
+    .map((i) =>
+      words.t('cli.worker.served', {
+        url: i.apiBaseUrl,
+        name: i.connection.name,
+        id: i.connection.id,
+      }),
+    )
     .join(', ');
-  announce(
-    `Worker ready: ${settings.concurrency} rows at a time per connection, orders to ${served}: only their sheets are worked here. Stop with Ctrl+C.`,
-  );
+  announce(words.t('cli.worker.ready', { concurrency: settings.concurrency, served }));
   const signal = await start.firstSignal;
   worker.stopping();
-  announce(`${signal}: finishing the rows in flight (Ctrl+C again to stop at once)…`);
+  announce(words.t('cli.worker.stopping', { signal }));
   void io.stopSignal().then(() => {
-    announce('Stopping now; rows in flight resume from their last recorded step.');
+    announce(words.t('cli.worker.stop-now'));
     void worker.close({ force: true });
   });
   await worker.close({ grace: 'service' });
-  announce('Stopped.');
+  announce(words.t('cli.stopped'));
   return 0;
 }

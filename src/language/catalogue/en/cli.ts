@@ -156,4 +156,160 @@ export const cli = {
     '{what, select, api {The API at {url}} other {Redis at {url}}} answers now, after {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
     'Redis came back without its data (it keeps nothing on disk): the work of connection "{connection}" stops, no create is sent again, and creates whose answer was lost are left for review. Run `order-importer ledger rebuild` before importing again.',
+  // status
+  'cli.status.none': 'No sheet reported in the last {days} days (STATUS_DAYS) in {dir}.',
+  'cli.status.sheet.final':
+    '{sheetId} ({dir}): {orders, plural, other {# orders}}, all final ({statuses}): not read again.',
+  'cli.status.sheet.read': '{sheetId} ({dir}): {parts}.',
+  'cli.status.sheet.error': '{sheetId} ({dir}): {error}',
+  'cli.status.orders': '{count, plural, other {# orders}}',
+  'cli.status.by-status': '{count, number} {status}',
+  'cli.status.changed': '{count, plural, other {# changed}}',
+  'cli.status.unreadable':
+    '{count, plural, other {# not readable now (their previous lines kept)}}',
+  'cli.status.not-configured':
+    'imported through connection{name, select, none {} other { "{name}"}} ({id, select, none {not named in its summary.json} other {{id}}}), which is not configured here: not read (its orders are read only with that connection\'s token).',
+  'cli.status.unreadable-order': 'row {row}, order {order}: {reason}',
+  'cli.status.more': '… and {count, number} more',
+  'cli.status.reading': '{sheetId}: reading orders {done, number}/{total, number}',
+  'cli.status.notify-queued':
+    'orders.changed queued for {count, plural, one {# sheet} other {# sheets}}: delivered by a running `watch` or `worker`.',
+  'cli.status.interrupted': 'Interrupted: the sheets not read yet keep their previous status.csv.',
+  'cli.status.then': '{before}; {after}',
+  // worker, dashboard, monitoring, start
+  'cli.worker.ready':
+    'Worker ready: {concurrency, plural, other {# rows}} at a time per connection, orders to {served}: only their sheets are worked here. Stop with Ctrl+C.',
+  'cli.worker.served': '{url} (connection {name} {id})',
+  'cli.worker.stopping': '{signal}: finishing the rows in flight (Ctrl+C again to stop at once)…',
+  'cli.worker.stop-now': 'Stopping now; rows in flight resume from their last recorded step.',
+  'cli.dashboard.shows':
+    'It shows the imports on Redis {url} (prefix {prefix}); it runs none itself.',
+  'cli.dashboard.no-api': 'No API_BASE_URL is set: /healthz leaves the API out ("api": null).',
+  'cli.metrics': 'Metrics: {url}/metrics  (health: {url}/healthz, {url}/readyz)',
+  'cli.forgot.waiting': '{forgot} Waiting: sheets stay in the inbox, no row is worked.',
+  'cli.stop.lifted': 'An earlier stop ({reason}) is lifted: the API takes the token now.',
+
+  // ledger rebuild
+  'cli.ledger.rebuilt':
+    'Connection "{name}": the duplicates ledger rebuilt from {reports, plural, one {# report} other {# reports}} and {unreported, plural, one {# sheet} other {# sheets}} cut short: {created, plural, other {# orders}} and {unknown, plural, other {# creates}} of unknown outcome written, {kept, number} already there.',
+  'cli.ledger.rekeyed':
+    '{count, plural, other {# orders}} of rows without a reference keyed again from their sheets on disk.',
+  'cli.ledger.keyless':
+    '{count, plural, other {# orders}} of reported rows without a reference could not be filed (no record of their key, no sheet to key them from): their rows are not known as imported.',
+  'cli.ledger.skipped': 'Skipped: {what}',
+  'cli.ledger.done':
+    'Imports may run again: rows imported before are duplicates, not second orders.',
+  'cli.error.redis.forgot':
+    'Redis has none of this data folder\'s imports (it restarted without its data, or it is another Redis): the duplicates ledger of connection "{connection}" is gone, so its imports are refused until you run `order-importer ledger rebuild`.',
+  'cli.error.ledger.unknown-action': 'order-importer ledger {action}: the one action is "rebuild".',
+  // The settings' remaining errors, connections, the token.
+  'cli.error.config.invalid.schedules': '"schedules" in {file}: {problem}.',
+  'cli.error.config.invalid.cron':
+    '"schedules" in {file}: "{name}" has the cron pattern "{cron}", which cannot be used: {problem}. A pattern has 5 fields (minute hour day month weekday), or 6 with seconds first, e.g. "0 2 * * *".',
+  'cli.error.config.invalid.schedule-connection':
+    '"schedules" in {file}: "{name}" must name its "connection" (one of {names}).',
+  'cli.error.config.invalid.schedule-connection-unknown':
+    '"schedules" in {file}: "{name}" names the connection "{connection}", {count, plural, =0 {but there are no "connections"} other {which is not one of {names}}}.',
+  'cli.error.config.invalid.schedule-scans-inbox':
+    '"schedules" in {file}: "{name}" scans {dir} for connection "{connection}", and the inbox of "{other}" ({inbox}) is there too: its sheets would be sent with the token of "{connection}". Give the schedule a folder of its own, or its own connection\'s inbox.',
+  'cli.error.config.invalid.mapping':
+    '"mapping" in {file}: must be the path of a mapping file, relative to the config file (got {got}).',
+  'cli.error.config.invalid.half-email':
+    '{set1}{set2, select, none {} other { and {set2}}} {set2, select, none {is} other {are}} set without {missing1}{missing2, select, none {} other { and {missing2}}}: e-mail notifications need all three of NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM and SMTP_URL.',
+  'cli.error.config.invalid.half-webhook':
+    'NOTIFY_WEBHOOK_SECRET is set without NOTIFY_WEBHOOK_URL: set the URL the events are POSTed to, or unset the secret.',
+  'cli.error.config.invalid.inbox-overlap':
+    "INBOX_DIR ({inbox}) and the importer's own {what} folder ({dir}) lie one in the other: the hot folder would take the importer's own files as sheets. Give the inbox a folder of its own, beside DATA_DIR's work, archive, failed and reports folders.",
+  'cli.error.config.invalid.connections-and-single':
+    '{single} is set, and {file} has "connections": each connection has its own API and token file there; unset {single} (and its kin), or leave "connections" out.',
+  'cli.error.config.invalid.connections.not-list':
+    '"connections" in {file}: must be a list of connections.',
+  'cli.error.config.invalid.connections.empty':
+    '"connections" in {file}: must not be empty (leave it out to use API_BASE_URL and API_TOKEN).',
+  'cli.error.config.invalid.connections.token':
+    '"connections" in {file}: entry {entry}{name, select, none {} other { ("{name}")}}: "token" is not taken here: put the token in a file and name it with "tokenFile" (a config file is copied into backups and tickets).',
+  'cli.error.config.invalid.connections.entry':
+    '"connections" in {file}: entry {entry}{name, select, none {} other { ("{name}")}}: {problem}.',
+  'cli.error.config.invalid.connections.same-name':
+    '"connections" in {file}: the name "{name}" is given to two connections.',
+  'cli.error.config.invalid.connections.same-inbox':
+    '"connections" in {file}: "{a}" and "{b}" have the same inbox "{inbox}": each office needs its own.',
+  'cli.error.config.invalid.connections.nested-inbox':
+    '"connections" in {file}: the inbox of "{a}" ({aInbox}) and of "{b}" ({bInbox}) lie one inside the other: a sheet there would belong to both.',
+  'cli.error.connection.not-chosen':
+    '--connection NAME is needed: the config file has several connections ({names}).',
+  'cli.error.connection.none-configured':
+    '--connection {name}: there are no "connections" in {file, select, none {a config file (give one with --config FILE)} other {{file}}}.',
+  'cli.error.connection.unknown':
+    "--connection {name} is not one of the config file's connections: {names}.",
+  'cli.error.api.token-unreadable':
+    '{connection, select, none {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} cannot be read: {reason}.',
+  'cli.error.api.token-empty':
+    '{connection, select, none {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} is empty.',
+  // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
+  'cli.error.mapping.invalid.not-file': 'Mapping {file} is not a file.',
+  'cli.error.mapping.invalid.unreadable': 'Mapping {file} cannot be read: {reason}',
+  'cli.error.mapping.invalid.link':
+    'Mapping {file} cannot be read: it is a symbolic link, and a mapping beside a sheet is never read through one: put the file itself there.',
+  'cli.error.mapping.invalid.hard-link':
+    'Mapping {file} cannot be read: it is a hard link, whose other name may be outside the folder: copy the file there instead of linking it.',
+  'cli.error.mapping.invalid.not-regular':
+    'Mapping {file} cannot be read: it is not a regular file.',
+  'cli.error.mapping.invalid.too-big':
+    'Mapping {file} is over {kb} KB, which no mapping needs: is it the right file?',
+  'cli.error.mapping.invalid.json':
+    'Mapping {file} is not valid JSON: {mistake}. A mapping looks like \'{ "columns": { "Straat": "address1" } }\'.',
+  'cli.error.mapping.invalid.nesting':
+    'Mapping {file} nests objects or lists more than {levels} levels deep; a mapping needs three at most, like \'{ "columns": { "Straat": "address1" } }\': is it the right file?',
+  'cli.error.mapping.invalid.not-object':
+    'Mapping {file} must be a JSON object, like \'{ "columns": { "Straat": "address1" } }\' (or the flat \'{ "Straat": "address1" }\').',
+  'cli.error.mapping.invalid.stray':
+    'Mapping {file}: {key} is not a part of a mapping (those are "columns", "values" and "worksheet"); a column name goes under "columns", like \'{ "columns": {\' {key}: "address1" \'} }\'.',
+  'cli.error.mapping.invalid.columns':
+    'Mapping {file}: "columns" must be an object of your column names and the fields they hold, like \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.worksheet':
+    'Mapping {file}: "worksheet" must be the name of a worksheet, as text.',
+  'cli.error.mapping.invalid.values':
+    'Mapping {file}: "values" must be an object of fields and your words for their values, like \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+  'cli.error.mapping.invalid.values-twice':
+    'Mapping {file}: "values" gives {field} twice; keep one of them.',
+  'cli.error.mapping.invalid.values-field':
+    'Mapping {file}: "values" names {name}, which {known, select, yes {takes no value synonyms} other {is not an order field}}; synonyms are for {fields}.',
+  'cli.error.mapping.invalid.words':
+    'Mapping {file}: "values".{name} must be an object of your words and the values they stand for, like \'{ "Nederlands": "nl" }\'.',
+  'cli.error.mapping.invalid.empty-word':
+    'Mapping {file}: "values".{name} has an empty word; give the word as the sheet writes it.',
+  'cli.error.mapping.invalid.not-allowed':
+    'Mapping {file}: "values".{name} maps {word} to {target}, which {field} does not allow: it {problem}.',
+  'cli.error.mapping.invalid.word-twice':
+    'Mapping {file}: "values".{name} gives {word} twice (case and spaces are ignored), for two values; keep one of them.',
+  'cli.error.mapping.invalid.flat-not-object':
+    'Mapping {file} must be a JSON object like \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.not-field':
+    'Mapping {file}: {column} maps to {target}, which is not an order field; {like, select, none {use one of} other {did you mean {like}? The fields are}} {fields}.',
+  'cli.error.mapping.invalid.mapped-twice': 'Mapping {file}: the column {column} is mapped twice.',
+  'cli.error.mapping.invalid.both-give':
+    'the columns "{first}" and "{second}" both give {field}; keep one of them.',
+  // status's targets, and a report folder it cannot use.
+  'cli.error.status.target-unknown':
+    '{target} is not a report folder (a folder with summary.json and report.csv), nor a sheet id.',
+  'cli.error.status.not-a-report-folder':
+    '{target} is not a report folder: it has no summary.json and report.csv.',
+  'cli.error.status.target-missing': '{target} does not exist.',
+  'cli.error.status.no-report':
+    'No report of sheet {sheetId} in {dir} (REPORTS_DIR): give a sheet id as summary.json names it, or a report folder.',
+  'cli.error.report-folder.unusable.too-big':
+    "{file} is {mib} MiB, more than the {limit} MiB a report's file is read up to: not read.",
+  'cli.error.report-folder.unusable.summary-json':
+    '{dir}: its summary.json is not JSON ({reason}).',
+  'cli.error.report-folder.unusable.summary-foreign':
+    '{dir}: its summary.json is not one the importer wrote.',
+  'cli.error.report-folder.unusable.csv': '{file} cannot be read ({reason}).',
+  'cli.error.report-folder.unusable.no-report': '{dir} has no report.csv.',
+  'cli.ledger.skipped.link': '{path} is a link: not followed.',
+  'cli.ledger.skipped.creates-link': '{file} is not a file of its own (a link?).',
+  'cli.ledger.skipped.creates-lines': '{file}: {count, plural, other {# lines}} not understood.',
+  'cli.ledger.unkeyed':
+    '{count, plural, one {# row} other {# rows}} of sheet {sheetId} ({dir}) could not be keyed: {why}; re-importing it could create {count, plural, one {it} other {them}} again.',
+  'cli.ledger.unkeyed.no-reason': 'no reason known',
 } as const;

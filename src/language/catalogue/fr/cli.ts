@@ -159,4 +159,170 @@ export const cli: Translation<typeof english> = {
     '{what, select, api {L’API à l’adresse {url}} other {Redis à l’adresse {url}}} répond à nouveau, après {minutes, select, none {{seconds} s} other {{minutes} min {seconds} s}}.',
   'cli.redis.forgot':
     'Redis est revenu sans ses données (il ne garde rien sur disque) : le travail de la connexion « {connection} » s’arrête, aucune commande n’est renvoyée, et les commandes dont la réponse s’est perdue sont mises de côté pour vérification. Lancez `order-importer ledger rebuild` avant d’importer à nouveau.',
+  // status
+  'cli.status.none':
+    'Aucune liste avec un rapport ces {days} derniers jours (STATUS_DAYS) dans {dir}.',
+  'cli.status.sheet.final':
+    '{sheetId} ({dir}) : {orders, plural, one {# commande} other {# commandes}}, toutes finalisées ({statuses}) : pas relues.',
+  'cli.status.sheet.read': '{sheetId} ({dir}) : {parts}.',
+  'cli.status.sheet.error': '{sheetId} ({dir}) : {error}',
+  'cli.status.orders': '{count, plural, one {# commande} other {# commandes}}',
+  'cli.status.by-status': '{count, number} {status}',
+  'cli.status.changed': '{count, plural, one {# modifiée} other {# modifiées}}',
+  'cli.status.unreadable':
+    '{count, plural, one {# illisible pour l’instant (ses lignes précédentes sont gardées)} other {# illisibles pour l’instant (leurs lignes précédentes sont gardées)}}',
+  'cli.status.not-configured':
+    'importée via la connexion{name, select, none {} other { "{name}"}} ({id, select, none {non mentionnée dans son summary.json} other {{id}}}), qui n’est pas configurée ici : pas lue (ses commandes ne se lisent qu’avec le jeton de cette connexion).',
+  'cli.status.unreadable-order': 'ligne {row}, commande {order} : {reason}',
+  'cli.status.more': '… et {count, number} de plus',
+  'cli.status.reading': '{sheetId} : lecture des commandes {done, number}/{total, number}',
+  'cli.status.notify-queued':
+    'orders.changed mis en file pour {count, plural, one {# liste} other {# listes}} : un `watch` ou un `worker` en cours l’envoie.',
+  'cli.status.interrupted':
+    'Interrompu : les listes pas encore lues gardent leur status.csv précédent.',
+  'cli.status.then': '{before} ; {after}',
+  // worker, dashboard, monitoring, start
+  'cli.worker.ready':
+    'Worker prêt : {concurrency, plural, one {# ligne} other {# lignes}} à la fois par connexion, commandes vers {served} : seules leurs listes sont traitées ici. Arrêt avec Ctrl+C.',
+  'cli.worker.served': '{url} (connexion {name} {id})',
+  'cli.worker.stopping':
+    '{signal} : les lignes en cours se terminent (Ctrl+C encore une fois pour arrêter tout de suite)…',
+  'cli.worker.stop-now':
+    'Arrêt immédiat ; les lignes en cours reprendront à leur dernière étape enregistrée.',
+  'cli.dashboard.shows':
+    'Il montre les imports sur Redis {url} (préfixe {prefix}) ; il n’en lance aucun lui-même.',
+  'cli.dashboard.no-api':
+    'Aucune API_BASE_URL n’est définie : /healthz laisse l’API de côté ("api": null).',
+  'cli.metrics': 'Métriques : {url}/metrics  (santé : {url}/healthz, {url}/readyz)',
+  'cli.forgot.waiting':
+    '{forgot} En attente : les listes restent dans l’inbox, aucune ligne n’est traitée.',
+  'cli.stop.lifted': 'Un arrêt précédent ({reason}) est levé : l’API accepte maintenant le jeton.',
+
+  // ledger rebuild
+  'cli.ledger.rebuilt':
+    'Connexion "{name}" : le registre des doublons a été reconstruit à partir de {reports, plural, one {# rapport} other {# rapports}} et de {unreported, plural, one {# liste interrompue} other {# listes interrompues}} : {created, plural, one {# commande} other {# commandes}} et {unknown, plural, one {# création} other {# créations}} à l’issue inconnue écrites, {kept, number} déjà présentes.',
+  'cli.ledger.rekeyed':
+    '{count, plural, one {# commande de lignes sans référence a été reconnue} other {# commandes de lignes sans référence ont été reconnues}} à partir de leur liste sur le disque.',
+  'cli.ledger.keyless':
+    '{count, plural, one {# commande de lignes rapportées sans référence n’a pas pu être classée} other {# commandes de lignes rapportées sans référence n’ont pas pu être classées}} (aucune trace de leur clé, aucune liste pour la retrouver) : ces lignes ne sont pas connues comme importées.',
+  'cli.ledger.skipped': 'Ignoré : {what}',
+  'cli.ledger.done':
+    'Les imports peuvent reprendre : les lignes déjà importées sont des doublons, pas de secondes commandes.',
+  'cli.error.redis.forgot':
+    'Redis n’a aucun import de ce dossier de données (il a redémarré sans ses données, ou c’est un autre Redis) : le registre des doublons de la connexion "{connection}" a disparu, ses imports sont donc refusés jusqu’à ce que vous lanciez `order-importer ledger rebuild`.',
+  'cli.error.ledger.unknown-action':
+    'order-importer ledger {action} : la seule action possible est "rebuild".',
+  // The settings' remaining errors, connections, the token.
+  'cli.error.config.invalid.schedules': '"schedules" dans {file} : {problem}.',
+  'cli.error.config.invalid.cron':
+    '"schedules" dans {file} : "{name}" a le motif cron "{cron}", inutilisable : {problem}. Un motif a 5 champs (minute heure jour mois jour-de-la-semaine), ou 6 avec les secondes en tête, p. ex. "0 2 * * *".',
+  'cli.error.config.invalid.schedule-connection':
+    '"schedules" dans {file} : "{name}" doit indiquer sa "connection" (l’une de {names}).',
+  'cli.error.config.invalid.schedule-connection-unknown':
+    '"schedules" dans {file} : "{name}" indique la connexion "{connection}", {count, plural, =0 {mais il n’y a pas de "connections"} other {qui n’est pas l’une de {names}}}.',
+  'cli.error.config.invalid.schedule-scans-inbox':
+    '"schedules" dans {file} : "{name}" parcourt {dir} pour la connexion "{connection}", et l’inbox de "{other}" ({inbox}) s’y trouve aussi : ses listes seraient envoyées avec le jeton de "{connection}". Donnez à la planification un dossier à elle, ou l’inbox de sa propre connexion.',
+  'cli.error.config.invalid.mapping':
+    '"mapping" dans {file} : doit être le chemin d’un fichier de mapping, relatif au fichier de configuration (reçu : {got}).',
+  'cli.error.config.invalid.half-email':
+    '{set1}{set2, select, none {} other { et {set2}}} {set2, select, none {est défini} other {sont définis}} sans {missing1}{missing2, select, none {} other { ni {missing2}}} : les notifications par e-mail ont besoin des trois, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM et SMTP_URL.',
+  'cli.error.config.invalid.half-webhook':
+    'NOTIFY_WEBHOOK_SECRET est défini sans NOTIFY_WEBHOOK_URL : indiquez l’URL à laquelle les événements sont envoyés, ou retirez le secret.',
+  'cli.error.config.invalid.inbox-overlap':
+    'INBOX_DIR ({inbox}) et le dossier {what} propre à l’importer ({dir}) sont l’un dans l’autre : l’inbox prendrait les fichiers de l’importer pour des listes. Donnez à l’inbox un dossier à elle, à côté des dossiers work, archive, failed et reports de DATA_DIR.',
+  'cli.error.config.invalid.connections-and-single':
+    '{single} est défini, et {file} a des "connections" : chaque connexion y a sa propre API et son propre fichier de jeton ; retirez {single} (et les réglages apparentés), ou enlevez "connections".',
+  'cli.error.config.invalid.connections.not-list':
+    '"connections" dans {file} : doit être une liste de connexions.',
+  'cli.error.config.invalid.connections.empty':
+    '"connections" dans {file} : ne peut pas être vide (enlevez-le pour utiliser API_BASE_URL et API_TOKEN).',
+  'cli.error.config.invalid.connections.token':
+    '"connections" dans {file} : entrée {entry}{name, select, none {} other { ("{name}")}} : "token" n’est pas accepté ici : mettez le jeton dans un fichier et indiquez-le avec "tokenFile" (un fichier de configuration finit dans les sauvegardes et les tickets).',
+  'cli.error.config.invalid.connections.entry':
+    '"connections" dans {file} : entrée {entry}{name, select, none {} other { ("{name}")}} : {problem}.',
+  'cli.error.config.invalid.connections.same-name':
+    '"connections" dans {file} : le nom "{name}" est donné à deux connexions.',
+  'cli.error.config.invalid.connections.same-inbox':
+    '"connections" dans {file} : "{a}" et "{b}" ont la même inbox "{inbox}" : chaque bureau a besoin de la sienne.',
+  'cli.error.config.invalid.connections.nested-inbox':
+    '"connections" dans {file} : l’inbox de "{a}" ({aInbox}) et celle de "{b}" ({bInbox}) sont l’une dans l’autre : une liste déposée là appartiendrait aux deux.',
+  'cli.error.connection.not-chosen':
+    '--connection NOM est nécessaire : le fichier de configuration a plusieurs connexions ({names}).',
+  'cli.error.connection.none-configured':
+    '--connection {name} : il n’y a pas de "connections" dans {file, select, none {un fichier de configuration (indiquez-en un avec --config FICHIER)} other {{file}}}.',
+  'cli.error.connection.unknown':
+    '--connection {name} n’est pas l’une des connexions du fichier de configuration : {names}.',
+  'cli.error.api.token-unreadable':
+    '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion "{connection}" ({file})}} ne peut pas être lu : {reason}.',
+  'cli.error.api.token-empty':
+    '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion "{connection}" ({file})}} est vide.',
+  // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
+  'cli.error.mapping.invalid.not-file': 'Le fichier de mapping {file} n’est pas un fichier.',
+  'cli.error.mapping.invalid.unreadable':
+    'Le fichier de mapping {file} ne peut pas être lu : {reason}',
+  'cli.error.mapping.invalid.link':
+    'Le fichier de mapping {file} ne peut pas être lu : c’est un lien symbolique, et un mapping à côté d’une liste n’est jamais lu à travers un lien : mettez-y le fichier lui-même.',
+  'cli.error.mapping.invalid.hard-link':
+    'Le fichier de mapping {file} ne peut pas être lu : c’est un lien physique, dont l’autre nom peut se trouver hors du dossier : copiez-y le fichier au lieu de le lier.',
+  'cli.error.mapping.invalid.not-regular':
+    'Le fichier de mapping {file} ne peut pas être lu : ce n’est pas un fichier ordinaire.',
+  'cli.error.mapping.invalid.too-big':
+    'Le fichier de mapping {file} dépasse {kb} Ko, ce dont aucun mapping n’a besoin : est-ce bien le bon fichier ?',
+  'cli.error.mapping.invalid.json':
+    'Le fichier de mapping {file} n’est pas du JSON valide : {mistake}. Un mapping ressemble à ceci : \'{ "columns": { "Straat": "address1" } }\'.',
+  'cli.error.mapping.invalid.nesting':
+    'Le fichier de mapping {file} imbrique des objets ou des listes sur plus de {levels} niveaux ; un mapping en demande trois au plus, comme \'{ "columns": { "Straat": "address1" } }\' : est-ce bien le bon fichier ?',
+  'cli.error.mapping.invalid.not-object':
+    'Le fichier de mapping {file} doit être un objet JSON, comme \'{ "columns": { "Straat": "address1" } }\' (ou la forme simple \'{ "Straat": "address1" }\').',
+  'cli.error.mapping.invalid.stray':
+    'Le fichier de mapping {file} : {key} n’est pas une partie d’un mapping (ce sont "columns", "values" et "worksheet") ; un nom de colonne va sous "columns", comme \'{ "columns": {\' {key}: "address1" \'} }\'.',
+  'cli.error.mapping.invalid.columns':
+    'Le fichier de mapping {file} : "columns" doit être un objet avec vos noms de colonnes et les champs qu’elles contiennent, comme \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.worksheet':
+    'Le fichier de mapping {file} : "worksheet" doit être le nom d’une feuille de calcul, en texte.',
+  'cli.error.mapping.invalid.values':
+    'Le fichier de mapping {file} : "values" doit être un objet avec des champs et vos mots pour leurs valeurs, comme \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+  'cli.error.mapping.invalid.values-twice':
+    'Le fichier de mapping {file} : "values" donne {field} deux fois ; n’en gardez qu’un.',
+  'cli.error.mapping.invalid.values-field':
+    'Le fichier de mapping {file} : "values" cite {name}, {known, select, yes {qui n’accepte pas de synonymes de valeurs} other {qui n’est pas un champ de commande}} ; les synonymes valent pour {fields}.',
+  'cli.error.mapping.invalid.words':
+    'Le fichier de mapping {file} : "values".{name} doit être un objet avec vos mots et les valeurs qu’ils représentent, comme \'{ "Nederlands": "nl" }\'.',
+  'cli.error.mapping.invalid.empty-word':
+    'Le fichier de mapping {file} : "values".{name} contient un mot vide ; donnez le mot tel que la liste l’écrit.',
+  'cli.error.mapping.invalid.not-allowed':
+    'Le fichier de mapping {file} : "values".{name} traduit {word} par {target}, ce que {field} n’accepte pas : {problem}.',
+  'cli.error.mapping.invalid.word-twice':
+    'Le fichier de mapping {file} : "values".{name} donne {word} deux fois (majuscules et espaces ne comptent pas), pour deux valeurs ; n’en gardez qu’une.',
+  'cli.error.mapping.invalid.flat-not-object':
+    'Le fichier de mapping {file} doit être un objet JSON comme \'{ "Straat": "address1" }\'.',
+  'cli.error.mapping.invalid.not-field':
+    'Le fichier de mapping {file} : {column} renvoie à {target}, qui n’est pas un champ de commande ; {like, select, none {utilisez l’un de ceux-ci} other {vouliez-vous dire {like} ? Les champs sont}} : {fields}.',
+  'cli.error.mapping.invalid.mapped-twice':
+    'Le fichier de mapping {file} : la colonne {column} y figure deux fois.',
+  'cli.error.mapping.invalid.both-give':
+    'les colonnes "{first}" et "{second}" donnent toutes deux {field} ; n’en gardez qu’une.',
+  // status's targets, and a report folder it cannot use.
+  'cli.error.status.target-unknown':
+    '{target} n’est ni un dossier de rapport (un dossier avec summary.json et report.csv), ni un numéro de liste.',
+  'cli.error.status.not-a-report-folder':
+    '{target} n’est pas un dossier de rapport : il n’a pas de summary.json ni de report.csv.',
+  'cli.error.status.target-missing': '{target} n’existe pas.',
+  'cli.error.status.no-report':
+    'Aucun rapport de la liste {sheetId} dans {dir} (REPORTS_DIR) : donnez un numéro de liste tel que summary.json l’indique, ou un dossier de rapport.',
+  'cli.error.report-folder.unusable.too-big':
+    '{file} fait {mib} Mio, plus que les {limit} Mio jusqu’où un fichier de rapport est lu : pas lu.',
+  'cli.error.report-folder.unusable.summary-json':
+    '{dir} : son summary.json n’est pas du JSON ({reason}).',
+  'cli.error.report-folder.unusable.summary-foreign':
+    '{dir} : son summary.json n’a pas été écrit par l’importer.',
+  'cli.error.report-folder.unusable.csv': '{file} ne peut pas être lu ({reason}).',
+  'cli.error.report-folder.unusable.no-report': '{dir} n’a pas de report.csv.',
+  'cli.ledger.skipped.link': '{path} est un lien : pas suivi.',
+  'cli.ledger.skipped.creates-link': '{file} n’est pas un fichier à part entière (un lien ?).',
+  'cli.ledger.skipped.creates-lines':
+    '{file} : {count, plural, one {# ligne incomprise} other {# lignes incomprises}}.',
+  'cli.ledger.unkeyed':
+    '{count, plural, one {# ligne} other {# lignes}} de la liste {sheetId} ({dir}) {count, plural, one {n’a pas pu être reconnue} other {n’ont pas pu être reconnues}} : {why} ; réimporter la liste pourrait {count, plural, one {la} other {les}} créer une seconde fois.',
+  'cli.ledger.unkeyed.no-reason': 'raison inconnue',
 };
