@@ -12,20 +12,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { writeDutchSheet } from '../helpers/dutch-sheet.js';
 import { put, tempDir } from '../helpers/files.js';
+import { unmarked } from '../helpers/pseudo.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 import { type TestWatch, testWatch } from '../helpers/watch.js';
-
-/** What is left of a line once every ⟦…⟧ span (nested ones too) is taken out. */
-function unmarked(line: string): string {
-  let text = line;
-  for (;;) {
-    const next = text.replace(/⟦[^⟦⟧]*⟧/g, '');
-    if (next === text) return text;
-    text = next;
-  }
-}
 
 /** The lines a person reads: not the empty ones, not the log's JSON. */
 function humanLines(text: string): string[] {

@@ -13,6 +13,7 @@ import type { Speech } from '../../src/language/languages.js';
 import { createLogger } from '../../src/logger.js';
 import type { SheetProgress } from '../../src/store/progress.js';
 import { put } from '../helpers/files.js';
+import { unmarked } from '../helpers/pseudo.js';
 import { reportOf, sheetOf } from '../helpers/reports.js';
 
 const STATUS_HEADER =
@@ -266,13 +267,9 @@ function visibleText(html: string): string {
     );
 }
 
-/** The text left once every ⟦…⟧ (innermost first) and every known data value is taken out. */
-function unmarked(text: string): string {
-  let left = text;
-  for (let before = ''; before !== left;) {
-    before = left;
-    left = left.replace(/⟦[^⟦⟧]*⟧/g, ' ');
-  }
+/** The text left once every ⟦…⟧ and every known data value is taken out. */
+function leftOver(text: string): string {
+  let left = unmarked(text, ' ');
   for (const value of DATA) left = left.replaceAll(value, ' ');
   // Dates as Words writes them (en-GB for the pseudo-language), and the sheets' own ids.
   left = left.replace(/\d{1,2} [A-Z][a-z]{2,3} \d{4}(, \d{2}:\d{2})?/g, ' ');
@@ -293,7 +290,7 @@ describe('the pseudo-language', () => {
     const base = await dashboardIn('qps');
     const answer = await page(base, path);
     expect(answer.body).toContain('⟦');
-    expect(unmarked(visibleText(answer.body))).toBe('');
+    expect(leftOver(visibleText(answer.body))).toBe('');
     expect(/<title>(.*?)<\/title>/.exec(answer.body)?.[1]).toMatch(/^⟦.*⟧$/);
     const attributes = [
       ...answer.body.matchAll(/ (aria-label|placeholder|title|data-unreachable)="([^"]*)"/g),
@@ -310,7 +307,7 @@ describe('the pseudo-language of what the dashboard refuses', () => {
     const written = await ask(base, 'POST', '/', { host: 'localhost' });
     for (const answer of [foreign, written]) {
       expect(answer.body).toContain('⟦');
-      const rest = unmarked(answer.body.replaceAll('DASHBOARD_HOSTS', ' '));
+      const rest = leftOver(answer.body.replaceAll('DASHBOARD_HOSTS', ' '));
       expect(rest).toBe('');
     }
   });

@@ -192,7 +192,7 @@ describe('a Dutch office watched by a French process', { timeout: 90_000 }, () =
       );
       expect(text).not.toContain('header row');
       // The terminal is the process's: French, for the workbook and the linked sheet alike.
-      await cli.waitForStderr(/oud\.xls est dans un format de feuille de calcul/, 30_000);
+      await cli.waitForStderr(/oud\.xls est dans un format de tableur/, 30_000);
       await cli.waitForStderr(/gelinkt\.csv est un lien symbolique/, 30_000);
       // Only the log's JSON lines stay English.
       const said = cli.stderr.split('\n').filter((line) => !line.startsWith('{'));

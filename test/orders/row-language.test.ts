@@ -7,7 +7,7 @@ import { parseMappingFile } from '../../src/orders/mapping.js';
 import { rowValidator } from '../../src/orders/row.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { DUTCH_MAPPING } from '../helpers/dutch-sheet.js';
-import { outsideMarkers } from '../helpers/rows-pseudo.js';
+import { outsideMarkers } from '../helpers/pseudo.js';
 
 const catalogue = await loadCatalogue(defaultProductsFile());
 const dutchMapping = parseMappingFile(DUTCH_MAPPING, {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Speech } from '../../src/language/languages.js';
 import { put, tempDir } from '../helpers/files.js';
 import { testPipeline } from '../helpers/pipeline.js';
-import { outsideMarkers } from '../helpers/rows-pseudo.js';
+import { outsideMarkers } from '../helpers/pseudo.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 /** A report file's lines, by column. */

@@ -13,6 +13,7 @@ import { parseMappingFile } from '../../src/orders/mapping.js';
 import { SheetError, sheetText } from '../../src/sheets/errors.js';
 import { readRecords } from '../../src/sheets/records.js';
 import { put, tempDir } from '../helpers/files.js';
+import { unmarked } from '../helpers/pseudo.js';
 import { rawZip } from '../helpers/zip.js';
 
 const dir = await tempDir('sheet-language-');
@@ -129,16 +130,6 @@ describe('a sheet that cannot be read, said in the reader’s language', () => {
   });
 });
 
-/** What is left of a text once every ⟦…⟧ span (nested ones too) is taken out. */
-function outsideMarkers(text: string): string {
-  let rest = text;
-  for (let before = ''; before !== rest;) {
-    before = rest;
-    rest = rest.replace(/⟦[^⟦⟧]*⟧/g, '');
-  }
-  return rest;
-}
-
 describe('error.txt in the pseudo-language', () => {
   it('has every sentence from the catalogue, and only data inside its markers', async () => {
     const errors = [
@@ -155,7 +146,7 @@ describe('error.txt in the pseudo-language', () => {
     for (const error of errors) {
       const text = errorText(qps, 'q-sheet.csv', error, MAPPING);
       expect(text.startsWith('⟦'), text).toBe(true);
-      expect(outsideMarkers(text).trim(), text).toBe('');
+      expect(unmarked(text).trim(), text).toBe('');
       // The file and the mapping named, as data inside the markers.
       expect(text).toContain('q-sheet.csv');
       expect(text).toContain('/offices/gent/mapping.json');

@@ -13,7 +13,7 @@ import { parseMappingFile } from '../../src/orders/mapping.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { readSheet, type RowResult } from '../../src/sheets/read-sheet.js';
 import { put, tempDir } from '../helpers/files.js';
-import { outsideMarkers } from '../helpers/rows-pseudo.js';
+import { outsideMarkers } from '../helpers/pseudo.js';
 
 const catalogue = await loadCatalogue(defaultProductsFile());
 const dir = await tempDir('sheet-language-');
