@@ -81,7 +81,7 @@ describe('an attachment refused when its row uploads it', () => {
       'link',
       /“docs\/plan\.pdf” is een symbolische koppeling: bijlagen worden nooit via een koppeling gelezen/,
     ],
-    ['hard-link', /“docs\/plan\.pdf” is een harde koppeling/],
+    ['hard-link', /“docs\/plan\.pdf” is een vaste koppeling/],
     ['too-large', /“docs\/plan\.pdf” is 0 MB \(4101 bytes\)/],
   ] as const)('is said in Dutch for a Dutch office (%s)', async (swap, dutch) => {
     const error = await refusedError('nl', swap);
