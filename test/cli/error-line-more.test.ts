@@ -87,7 +87,7 @@ describe("the config file's errors", () => {
   it('half of the e-mail notifications, in Dutch and French', async () => {
     const said = expectSaid(await configError({}, { NOTIFY_EMAIL_TO: 'a@b.test' }));
     expect(said.nl).toBe(
-      'NOTIFY_EMAIL_TO is ingesteld zonder NOTIFY_EMAIL_FROM en SMTP_URL: e-mailmeldingen hebben alle drie nodig: NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM en SMTP_URL.',
+      'NOTIFY_EMAIL_TO is ingesteld, maar NOTIFY_EMAIL_FROM en SMTP_URL niet: voor e-mailmeldingen moeten alle drie ingesteld zijn (NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM en SMTP_URL).',
     );
     expect(said.fr).toBe(
       'NOTIFY_EMAIL_TO est défini sans NOTIFY_EMAIL_FROM ni SMTP_URL\u202f: les notifications par e-mail ont besoin des trois, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM et SMTP_URL.',
@@ -99,7 +99,7 @@ describe("the config file's errors", () => {
       connections: [connection('gent'), connection('namur', { inbox: 'gent' })],
     });
     expect(expectSaid(error).nl).toMatch(
-      /^"connections" in \S+config\.json: "gent" en "namur" hebben dezelfde inbox "gent": elk kantoor heeft een eigen inbox nodig\.$/,
+      /^“connections” in \S+config\.json: “gent” en “namur” hebben dezelfde inbox “gent”: elk kantoor heeft een eigen inbox nodig\.$/,
     );
   });
 });
@@ -124,7 +124,7 @@ describe('the chosen connection and its token', () => {
     const empty = await put(dir, 'empty.token', '\n');
     expectSaid(await thrown(() => readToken({ apiTokenFile: join(dir, 'none') } as Settings)));
     const said = expectSaid(await thrown(() => readToken({ apiTokenFile: empty } as Settings)));
-    expect(said.nl).toBe(`API_TOKEN_FILE ${empty} is leeg.`);
+    expect(said.nl).toBe(`API_TOKEN_FILE ${empty} is leeg: zet het token erin.`);
     const ofGent = { ...connection('gent'), tokenFile: empty, inbox: 'gent' };
     const gent = expectSaid(
       await thrown(() => connectApi({} as Settings, () => undefined, ofGent)),
@@ -143,7 +143,7 @@ describe('through the CLI', () => {
     const finished = await runInProcess(['ledger', 'clear'], { LANGUAGE: 'nl' });
     expect(finished.code).toBe(1);
     expect(finished.stderr).toBe(
-      'order-importer: order-importer ledger clear: de enige mogelijke actie is "rebuild".\n',
+      'order-importer: order-importer ledger clear bestaat niet: de enige mogelijkheid is `order-importer ledger rebuild`.\n',
     );
   });
 });

@@ -35,7 +35,7 @@ describe("ledger rebuild's line of a connection", () => {
 
   it('in Dutch, with what was keyed again and what could not be filed', () => {
     expect(rebuiltLine('gent', counts, wordsFor('nl'))).toBe(
-      'Verbinding "gent": het register van dubbels is opnieuw opgebouwd uit 1 verslag en 2 onderbroken lijsten: 1.234 opdrachten en 1 aanmaak met onbekende afloop geschreven, 0 stonden er al. 1 opdracht van rijen zonder referentie opnieuw herkend aan de hand van hun lijst op schijf. 2 opdrachten van gemelde rijen zonder referentie konden niet opgeslagen worden (hun sleutel is nergens bewaard, en er is geen lijst om hem uit te halen): die rijen zijn niet gekend als geïmporteerd.',
+      'Verbinding “gent”: het register van dubbels is opnieuw opgebouwd uit 1 rapport en 2 onderbroken lijsten. Ingeschreven: 1.234 opdrachten en 1 verstuurde opdracht waarvan niet bekend is of ze aangemaakt werd; al aanwezig: 0. 1 opdracht van een rij zonder referentie opnieuw herkend aan de hand van de lijst op schijf. 2 opdrachten van rijen zonder referentie in een rapport konden niet ingeschreven worden (de sleutel is nergens bewaard en er is geen lijst om hem uit af te leiden): die rijen worden niet herkend als al geïmporteerd; als u ze opnieuw importeert, kunnen ze een tweede keer aangemaakt worden.',
     );
   });
 
@@ -85,13 +85,13 @@ describe('what ledger rebuild passed over', () => {
       values: { dir: '/r/x' },
     });
     expect(skippedLine({ kind: 'report', error }, wordsFor('nl'))).toBe(
-      'Overgeslagen: /r/x heeft geen report.csv.',
+      'Overgeslagen: /r/x bevat geen report.csv.',
     );
     expect(skippedLine(garbage, wordsFor('fr'))).toBe(
       'Ignoré\u202f: /d/creates/S1.ndjson\u202f: 2 lignes incomprises.',
     );
     expect(unkeyedLine(unkeyed, wordsFor('nl'))).toBe(
-      '1 rij van lijst S1 (/r/S1) kon niet herkend worden: reden onbekend; als u de lijst opnieuw importeert, kan die rij opnieuw aangemaakt worden.',
+      '1 rij van lijst S1 (/r/S1) kon niet herkend worden: reden onbekend; als u de lijst opnieuw importeert, kan die rij een tweede keer aangemaakt worden.',
     );
   });
 });

@@ -50,7 +50,7 @@ describe("a sheet's line", () => {
   it('all final, in Dutch and French', () => {
     const done = read({ orders: 1, byStatus: { done: 1 }, skipped: true });
     expect(sheetLine(done, '/x', nl)).toBe(
-      'S1 (reports/orders-S1): 1 opdracht, allemaal afgerond (1 done): niet opnieuw gelezen.',
+      'S1 (reports/orders-S1): 1 opdracht met een definitieve status (1 done): niet opnieuw opgevraagd.',
     );
     expect(sheetLine(done, '/x', fr)).toBe(
       'S1 (reports/orders-S1)\u202f: 1 commande, toutes finalisées (1 done)\u202f: pas relues.',
@@ -66,7 +66,7 @@ describe("a sheet's line", () => {
       'S1 (reports/orders-S1): imported through connection "brugge" (abc), which is not configured here: not read (its orders are read only with that connection\'s token).',
     );
     expect(sheetLine(other, '/x', nl)).toContain(
-      'via verbinding "brugge" (abc), die hier niet ingesteld is',
+      'via verbinding “brugge” (abc), die hier niet ingesteld is',
     );
     expect(sheetLine({ sheet, error: 'x' }, '/x', fr)).toContain(
       'importée via la connexion (non mentionnée dans son summary.json)',

@@ -161,9 +161,9 @@ export const cli: Translation<typeof english> = {
     'Redis is terug, maar zonder zijn gegevens (hij bewaart niets op schijf): het werk van verbinding “{connection}” stopt, er wordt geen opdracht opnieuw verstuurd, en opdrachten waarvan het antwoord verloren ging, worden ter controle opzijgezet. Voer `order-importer ledger rebuild` uit voor u opnieuw importeert.',
   // status
   'cli.status.none':
-    'Geen lijst met een verslag in de laatste {days} dagen (STATUS_DAYS) in {dir}.',
+    'In {dir} is er geen lijst met een rapport van de laatste {days} dagen (STATUS_DAYS).',
   'cli.status.sheet.final':
-    '{sheetId} ({dir}): {orders, plural, one {# opdracht} other {# opdrachten}}, allemaal afgerond ({statuses}): niet opnieuw gelezen.',
+    '{sheetId} ({dir}): {orders, plural, one {# opdracht met een definitieve status} other {# opdrachten, allemaal met een definitieve status}} ({statuses}): niet opnieuw opgevraagd.',
   'cli.status.sheet.read': '{sheetId} ({dir}): {parts}.',
   'cli.status.sheet.error': '{sheetId} ({dir}): {error}',
   'cli.status.orders': '{count, plural, one {# opdracht} other {# opdrachten}}',
@@ -172,156 +172,157 @@ export const cli: Translation<typeof english> = {
   'cli.status.unreadable':
     '{count, plural, other {# nu niet leesbaar (hun vorige regels blijven staan)}}',
   'cli.status.not-configured':
-    'geïmporteerd via verbinding{name, select, none {} other { "{name}"}} ({id, select, none {niet vermeld in haar summary.json} other {{id}}}), die hier niet ingesteld is: niet gelezen (haar opdrachten kunnen alleen met het token van die verbinding gelezen worden).',
+    'geïmporteerd via verbinding{name, select, none {} other { “{name}”}} ({id, select, none {niet vermeld in de summary.json van de lijst} other {{id}}}), die hier niet ingesteld is: niet opgevraagd, want de opdrachten kunnen alleen met het token van die verbinding opgevraagd worden.',
   'cli.status.unreadable-order': 'rij {row}, opdracht {order}: {reason}',
   'cli.status.more': '… en nog {count, number}',
-  'cli.status.reading': '{sheetId}: opdrachten lezen {done, number}/{total, number}',
+  'cli.status.reading': '{sheetId}: {done, number}/{total, number} opdrachten opgevraagd',
   'cli.status.notify-queued':
-    'orders.changed klaargezet voor {count, plural, one {# lijst} other {# lijsten}}: een draaiende `watch` of `worker` verstuurt het.',
+    'De melding orders.changed staat in de wachtrij voor {count, plural, one {# lijst} other {# lijsten}}: een `order-importer watch` of `worker` die draait, bezorgt ze.',
   'cli.status.interrupted':
-    'Onderbroken: de lijsten die nog niet gelezen zijn, houden hun vorige status.csv.',
+    'Onderbroken: de lijsten die nog niet opgevraagd waren, houden hun vorige status.csv.',
   'cli.status.then': '{before}; {after}',
   // worker, dashboard, monitoring, start
   'cli.worker.ready':
-    'Worker klaar: {concurrency, plural, one {# rij} other {# rijen}} tegelijk per verbinding, opdrachten naar {served}: alleen hun lijsten worden hier verwerkt. Stoppen met Ctrl+C.',
-  'cli.worker.served': '{url} (verbinding {name} {id})',
+    'De worker is gestart: {concurrency, plural, one {# rij} other {# rijen}} tegelijk per verbinding, opdrachten naar {served}; hier worden alleen de lijsten verwerkt waarvan de opdrachten daarheen gaan. Druk op Ctrl+C om te stoppen.',
+  'cli.worker.served': '{url} (verbinding “{name}”, {id})',
   'cli.worker.stopping':
-    '{signal}: de lopende rijen worden afgewerkt (nogmaals Ctrl+C om meteen te stoppen)…',
+    '{signal}: de rijen die al bezig zijn, worden nog afgewerkt (druk nogmaals op Ctrl+C om meteen te stoppen)…',
   'cli.worker.stop-now':
-    'Er wordt nu gestopt; de lopende rijen gaan bij de volgende start verder vanaf hun laatst bewaarde stap.',
+    'De worker stopt nu; de rijen die bezig waren, gaan bij de volgende start verder vanaf hun laatst bewaarde stap.',
   'cli.dashboard.shows':
-    'Het toont de imports op Redis {url} (prefix {prefix}); zelf voert het er geen uit.',
+    'Het dashboard toont de imports op Redis {url} (prefix {prefix}); zelf voert het geen imports uit.',
   'cli.dashboard.no-api':
-    'Er is geen API_BASE_URL ingesteld: /healthz laat de API weg ("api": null).',
-  'cli.metrics': 'Metrics: {url}/metrics  (gezondheid: {url}/healthz, {url}/readyz)',
+    'Er is geen API_BASE_URL ingesteld: /healthz vermeldt de API dus niet ("api": null).',
+  'cli.metrics': 'Metrics: {url}/metrics  (systeemstatus: {url}/healthz, {url}/readyz)',
   'cli.forgot.waiting':
-    '{forgot} Er wordt gewacht: de lijsten blijven in de inbox, er wordt geen rij verwerkt.',
-  'cli.stop.lifted': 'Een eerdere stop ({reason}) is opgeheven: de API aanvaardt het token nu.',
+    '{forgot} Tot dan wacht de importer: de lijsten blijven in de inbox en er wordt geen rij verwerkt.',
+  'cli.stop.lifted':
+    'Een eerdere stop ({reason}) is opgeheven: de API aanvaardt het token nu weer.',
 
   // ledger rebuild
   'cli.ledger.rebuilt':
-    'Verbinding "{name}": het register van dubbels is opnieuw opgebouwd uit {reports, plural, one {# verslag} other {# verslagen}} en {unreported, plural, one {# onderbroken lijst} other {# onderbroken lijsten}}: {created, plural, one {# opdracht} other {# opdrachten}} en {unknown, plural, one {# aanmaak} other {# aanmaken}} met onbekende afloop geschreven, {kept, number} stonden er al.',
+    'Verbinding “{name}”: het register van dubbels is opnieuw opgebouwd uit {reports, plural, one {# rapport} other {# rapporten}} en {unreported, plural, one {# onderbroken lijst} other {# onderbroken lijsten}}. Ingeschreven: {created, plural, one {# opdracht} other {# opdrachten}} en {unknown, plural, one {# verstuurde opdracht waarvan niet bekend is of ze aangemaakt werd} other {# verstuurde opdrachten waarvan niet bekend is of ze aangemaakt werden}}; al aanwezig: {kept, number}.',
   'cli.ledger.rekeyed':
-    '{count, plural, one {# opdracht} other {# opdrachten}} van rijen zonder referentie opnieuw herkend aan de hand van hun lijst op schijf.',
+    '{count, plural, one {# opdracht van een rij} other {# opdrachten van rijen}} zonder referentie opnieuw herkend aan de hand van de lijst op schijf.',
   'cli.ledger.keyless':
-    '{count, plural, one {# opdracht} other {# opdrachten}} van gemelde rijen zonder referentie konden niet opgeslagen worden (hun sleutel is nergens bewaard, en er is geen lijst om hem uit te halen): die rijen zijn niet gekend als geïmporteerd.',
+    '{count, plural, one {# opdracht van een rij zonder referentie in een rapport kon} other {# opdrachten van rijen zonder referentie in een rapport konden}} niet ingeschreven worden (de sleutel is nergens bewaard en er is geen lijst om hem uit af te leiden): die rijen worden niet herkend als al geïmporteerd; als u ze opnieuw importeert, kunnen ze een tweede keer aangemaakt worden.',
   'cli.ledger.skipped': 'Overgeslagen: {what}',
   'cli.ledger.done':
-    'Er mag weer geïmporteerd worden: eerder geïmporteerde rijen zijn dubbels, geen tweede opdrachten.',
+    'U kunt weer importeren: rijen die al eerder geïmporteerd werden, worden als dubbel gemeld en niet opnieuw aangemaakt.',
   'cli.error.redis.forgot':
-    'Redis heeft geen enkele import van deze gegevensmap (hij is zonder zijn gegevens herstart, of het is een andere Redis): het register van dubbels van verbinding "{connection}" is weg, dus haar imports worden geweigerd tot u `order-importer ledger rebuild` uitvoert.',
+    'Redis kent geen enkele import van deze gegevensmap (hij is zonder zijn gegevens opnieuw opgestart, of het is een andere Redis): het register van dubbels van verbinding “{connection}” is weg, dus worden de imports van die verbinding geweigerd. Voer `order-importer ledger rebuild` uit om het register opnieuw op te bouwen uit de rapporten.',
   'cli.error.ledger.unknown-action':
-    'order-importer ledger {action}: de enige mogelijke actie is "rebuild".',
+    'order-importer ledger {action} bestaat niet: de enige mogelijkheid is `order-importer ledger rebuild`.',
   // The settings' remaining errors, connections, the token.
-  'cli.error.config.invalid.schedules': '"schedules" in {file} klopt niet: {problem}.',
+  'cli.error.config.invalid.schedules': '“schedules” in {file} klopt niet: {problem}.',
   'cli.error.config.invalid.cron':
-    '"schedules" in {file}: "{name}" heeft het cron-patroon "{cron}", dat niet bruikbaar is: {problem}. Een patroon heeft 5 velden (minuut uur dag maand weekdag), of 6 met de seconden vooraan, bv. "0 2 * * *".',
+    '“schedules” in {file}: het cron-patroon “{cron}” van “{name}” is niet bruikbaar: {problem}. Een patroon heeft 5 velden (minuut uur dag maand weekdag), of 6 met de seconden vooraan, bijvoorbeeld `0 2 * * *`.',
   'cli.error.config.invalid.schedule-connection':
-    '"schedules" in {file}: "{name}" moet zijn "connection" vermelden (een van {names}).',
+    '“schedules” in {file}: “{name}” moet zijn verbinding vermelden in “connection” (een van {names}).',
   'cli.error.config.invalid.schedule-connection-unknown':
-    '"schedules" in {file}: "{name}" vermeldt de verbinding "{connection}", {count, plural, =0 {maar er zijn geen "connections"} other {die niet een van {names} is}}.',
+    '“schedules” in {file}: “{name}” vermeldt de verbinding “{connection}”, {count, plural, =0 {maar er zijn geen “connections” ingesteld} other {maar die bestaat niet: kies een van {names}}}.',
   'cli.error.config.invalid.schedule-scans-inbox':
-    '"schedules" in {file}: "{name}" doorzoekt {dir} voor verbinding "{connection}", en daar ligt ook de inbox van "{other}" ({inbox}): die lijsten zouden met het token van "{connection}" verstuurd worden. Geef de planning een eigen map, of de inbox van haar eigen verbinding.',
+    '“schedules” in {file}: “{name}” doorzoekt {dir} voor verbinding “{connection}”, maar daar ligt ook de inbox van “{other}” ({inbox}): die lijsten zouden met het token van “{connection}” verstuurd worden. Geef de planning een eigen map, of de inbox van haar eigen verbinding.',
   'cli.error.config.invalid.mapping':
-    '"mapping" in {file}: moet het pad van een mappingbestand zijn, ten opzichte van het configuratiebestand (opgegeven: {got}).',
+    '“mapping” in {file} moet het pad van een mappingbestand zijn, ten opzichte van het configuratiebestand (opgegeven: {got}).',
   'cli.error.config.invalid.half-email':
-    '{set1}{set2, select, none {} other { en {set2}}} {set2, select, none {is} other {zijn}} ingesteld zonder {missing1}{missing2, select, none {} other { en {missing2}}}: e-mailmeldingen hebben alle drie nodig: NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM en SMTP_URL.',
+    '{set1}{set2, select, none {} other { en {set2}}} {set2, select, none {is} other {zijn}} ingesteld, maar {missing1}{missing2, select, none {} other { en {missing2}}} niet: voor e-mailmeldingen moeten alle drie ingesteld zijn (NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM en SMTP_URL).',
   'cli.error.config.invalid.half-webhook':
-    'NOTIFY_WEBHOOK_SECRET is ingesteld zonder NOTIFY_WEBHOOK_URL: stel de URL in waarnaar de gebeurtenissen gestuurd worden, of verwijder het geheim.',
+    'NOTIFY_WEBHOOK_SECRET is ingesteld, maar NOTIFY_WEBHOOK_URL niet: stel de URL in waarnaar de gebeurtenissen gestuurd worden, of verwijder het geheim.',
   'cli.error.config.invalid.inbox-overlap':
-    'INBOX_DIR ({inbox}) en de eigen map {what} van de importer ({dir}) liggen in elkaar: de inbox zou de eigen bestanden van de importer als lijsten oppikken. Geef de inbox een eigen map, naast de mappen work, archive, failed en reports van DATA_DIR.',
+    'INBOX_DIR ({inbox}) en de map {what} van de importer zelf ({dir}) liggen in elkaar: de importer zou zijn eigen bestanden als lijsten opnemen. Geef de inbox een eigen map, naast de mappen work, archive, failed en reports van DATA_DIR.',
   'cli.error.config.invalid.connections-and-single':
-    '{single} is ingesteld, en {file} heeft "connections": daar heeft elke verbinding haar eigen API en tokenbestand; verwijder {single} (en verwante instellingen), of laat "connections" weg.',
+    '{single} is ingesteld, maar {file} bevat ook “connections”, waarin elke verbinding haar eigen API en tokenbestand heeft: verwijder {single} (en de instellingen die erbij horen), of laat “connections” weg.',
   'cli.error.config.invalid.connections.not-list':
-    '"connections" in {file}: moet een lijst van verbindingen zijn.',
+    '“connections” in {file} moet een reeks van verbindingen zijn.',
   'cli.error.config.invalid.connections.empty':
-    '"connections" in {file}: mag niet leeg zijn (laat het weg om API_BASE_URL en API_TOKEN te gebruiken).',
+    '“connections” in {file} mag niet leeg zijn (laat het weg om API_BASE_URL en API_TOKEN te gebruiken).',
   'cli.error.config.invalid.connections.token':
-    '"connections" in {file}: item {entry}{name, select, none {} other { ("{name}")}}: "token" wordt hier niet aanvaard: zet het token in een bestand en geef dat op met "tokenFile" (een configuratiebestand belandt in back-ups en tickets).',
+    '“connections” in {file}, verbinding nr. {entry}{name, select, none {} other { (“{name}”)}}: “token” mag hier niet staan, want een configuratiebestand belandt in back-ups en tickets. Zet het token in een apart bestand en geef dat op met “tokenFile”.',
   'cli.error.config.invalid.connections.entry':
-    '"connections" in {file}: item {entry}{name, select, none {} other { ("{name}")}}: {problem}.',
+    '“connections” in {file}, verbinding nr. {entry}{name, select, none {} other { (“{name}”)}}: {problem}.',
   'cli.error.config.invalid.connections.same-name':
-    '"connections" in {file}: de naam "{name}" is aan twee verbindingen gegeven.',
+    '“connections” in {file}: de naam “{name}” is aan twee verbindingen gegeven; geef elke verbinding een eigen naam.',
   'cli.error.config.invalid.connections.same-inbox':
-    '"connections" in {file}: "{a}" en "{b}" hebben dezelfde inbox "{inbox}": elk kantoor heeft een eigen inbox nodig.',
+    '“connections” in {file}: “{a}” en “{b}” hebben dezelfde inbox “{inbox}”: elk kantoor heeft een eigen inbox nodig.',
   'cli.error.config.invalid.connections.nested-inbox':
-    '"connections" in {file}: de inbox van "{a}" ({aInbox}) en die van "{b}" ({bInbox}) liggen in elkaar: een lijst daar zou bij allebei horen.',
+    '“connections” in {file}: de inbox van “{a}” ({aInbox}) en die van “{b}” ({bInbox}) liggen in elkaar, zodat een lijst daar bij allebei zou horen. Geef elk kantoor een eigen inbox die niet in een andere ligt.',
   'cli.error.connection.not-chosen':
-    '--connection NAAM is nodig: het configuratiebestand heeft meerdere verbindingen ({names}).',
+    'Het configuratiebestand heeft meerdere verbindingen ({names}): kies er een met --connection NAAM.',
   'cli.error.connection.none-configured':
-    '--connection {name}: er zijn geen "connections" in {file, select, none {een configuratiebestand (geef er een op met --config BESTAND)} other {{file}}}.',
+    '--connection {name}: {file, select, none {er is geen configuratiebestand met “connections” opgegeven (geef er een op met --config BESTAND)} other {{file} bevat geen “connections”}}.',
   'cli.error.connection.unknown':
-    '--connection {name} is geen van de verbindingen in het configuratiebestand: {names}.',
+    '--connection {name}: het configuratiebestand heeft geen verbinding met die naam; kies een van {names}.',
   'cli.error.api.token-unreadable':
-    '{connection, select, none {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding "{connection}" ({file})}} kan niet gelezen worden: {reason}.',
+    '{connection, select, none {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding “{connection}” ({file})}} kan niet gelezen worden: {reason}.',
   'cli.error.api.token-empty':
-    '{connection, select, none {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding "{connection}" ({file})}} is leeg.',
+    '{connection, select, none {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding “{connection}” ({file})}} is leeg: zet het token erin.',
   // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
   'cli.error.mapping.invalid.not-file': 'Mappingbestand {file} is geen bestand.',
   'cli.error.mapping.invalid.unreadable': 'Mappingbestand {file} kan niet gelezen worden: {reason}',
   'cli.error.mapping.invalid.link':
-    'Mappingbestand {file} kan niet gelezen worden: het is een symbolische koppeling, en een mapping naast een lijst wordt nooit via een koppeling gelezen: zet het bestand zelf daar.',
+    'Mappingbestand {file} wordt niet gelezen: het is een symbolische koppeling, en een mapping naast een lijst wordt nooit via een koppeling gelezen. Zet het bestand zelf op die plaats.',
   'cli.error.mapping.invalid.hard-link':
-    'Mappingbestand {file} kan niet gelezen worden: het is een harde koppeling, waarvan de andere naam buiten de map kan liggen: kopieer het bestand daarheen in plaats van het te koppelen.',
+    'Mappingbestand {file} wordt niet gelezen: het is een vaste koppeling, waarvan de andere naam buiten de map kan liggen. Kopieer het bestand naar de map in plaats van ernaar te koppelen.',
   'cli.error.mapping.invalid.not-regular':
     'Mappingbestand {file} kan niet gelezen worden: het is geen gewoon bestand.',
   'cli.error.mapping.invalid.too-big':
-    'Mappingbestand {file} is groter dan {kb} KB, wat geen enkele mapping nodig heeft: is het wel het juiste bestand?',
+    'Mappingbestand {file} is groter dan {kb} KB, en zo groot is een mapping nooit: is het wel het juiste bestand?',
   'cli.error.mapping.invalid.json':
     'Mappingbestand {file} is geen geldige JSON: {mistake}. Een mapping ziet er zo uit: \'{ "columns": { "Straat": "address1" } }\'.',
   'cli.error.mapping.invalid.nesting':
-    'Mappingbestand {file} nest objecten of lijsten meer dan {levels} niveaus diep; een mapping heeft er hoogstens drie nodig, zoals \'{ "columns": { "Straat": "address1" } }\': is het wel het juiste bestand?',
+    'In mappingbestand {file} zitten objecten of reeksen meer dan {levels} niveaus diep in elkaar, terwijl een mapping er hoogstens drie nodig heeft, zoals \'{ "columns": { "Straat": "address1" } }\': is het wel het juiste bestand?',
   'cli.error.mapping.invalid.not-object':
     'Mappingbestand {file} moet een JSON-object zijn, zoals \'{ "columns": { "Straat": "address1" } }\' (of de vlakke vorm \'{ "Straat": "address1" }\').',
   'cli.error.mapping.invalid.stray':
-    'Mappingbestand {file}: {key} is geen onderdeel van een mapping (dat zijn "columns", "values" en "worksheet"); een kolomnaam hoort onder "columns", zoals \'{ "columns": {\' {key}: "address1" \'} }\'.',
+    'Mappingbestand {file}: {key} hoort niet in een mapping (die bestaat uit “columns”, “values” en “worksheet”); een kolomnaam hoort onder “columns”, zoals \'{ "columns": {\' {key}: "address1" \'} }\'.',
   'cli.error.mapping.invalid.columns':
-    'Mappingbestand {file}: "columns" moet een object zijn met uw kolomnamen en de velden die ze bevatten, zoals \'{ "Straat": "address1" }\'.',
+    'Mappingbestand {file}: “columns” moet een object zijn met uw kolomnamen en de velden die ze bevatten, zoals \'{ "Straat": "address1" }\'.',
   'cli.error.mapping.invalid.worksheet':
-    'Mappingbestand {file}: "worksheet" moet de naam van een werkblad zijn, als tekst.',
+    'Mappingbestand {file}: “worksheet” moet de naam van een werkblad zijn, als tekst.',
   'cli.error.mapping.invalid.values':
-    'Mappingbestand {file}: "values" moet een object zijn met velden en uw woorden voor hun waarden, zoals \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+    'Mappingbestand {file}: “values” moet een object zijn met velden en uw woorden voor hun waarden, zoals \'{ "contact_language": { "Nederlands": "nl" } }\'.',
   'cli.error.mapping.invalid.values-twice':
-    'Mappingbestand {file}: "values" geeft {field} twee keer; hou er één van over.',
+    'Mappingbestand {file}: “values” bevat {field} twee keer; laat er maar één staan.',
   'cli.error.mapping.invalid.values-field':
-    'Mappingbestand {file}: "values" vermeldt {name}, {known, select, yes {dat geen synoniemen voor waarden aanvaardt} other {dat geen veld van een opdracht is}}; synoniemen kunnen voor {fields}.',
+    'Mappingbestand {file}: “values” vermeldt {name}, {known, select, yes {een veld dat geen synoniemen voor waarden aanvaardt} other {maar dat is geen veld van een opdracht}}; synoniemen zijn mogelijk voor {fields}.',
   'cli.error.mapping.invalid.words':
-    'Mappingbestand {file}: "values".{name} moet een object zijn met uw woorden en de waarden waarvoor ze staan, zoals \'{ "Nederlands": "nl" }\'.',
+    'Mappingbestand {file}: “values”.{name} moet een object zijn met uw woorden en de waarden waarvoor ze staan, zoals \'{ "Nederlands": "nl" }\'.',
   'cli.error.mapping.invalid.empty-word':
-    'Mappingbestand {file}: "values".{name} heeft een leeg woord; geef het woord zoals het in de lijst staat.',
+    'Mappingbestand {file}: “values”.{name} bevat een leeg woord; geef het woord zoals het in de lijst staat.',
   'cli.error.mapping.invalid.not-allowed':
-    'Mappingbestand {file}: "values".{name} zet {word} om naar {target}, wat {field} niet toelaat: {problem}.',
+    'Mappingbestand {file}: “values”.{name} zet {word} om naar {target}, wat {field} niet toelaat: {problem}.',
   'cli.error.mapping.invalid.word-twice':
-    'Mappingbestand {file}: "values".{name} geeft {word} twee keer (hoofdletters en spaties tellen niet), voor twee waarden; hou er één van over.',
+    'Mappingbestand {file}: “values”.{name} bevat {word} twee keer (hoofdletters en spaties tellen niet mee), voor twee waarden; laat er maar één staan.',
   'cli.error.mapping.invalid.flat-not-object':
     'Mappingbestand {file} moet een JSON-object zijn, zoals \'{ "Straat": "address1" }\'.',
   'cli.error.mapping.invalid.not-field':
     'Mappingbestand {file}: {column} wijst naar {target}, dat geen veld van een opdracht is; {like, select, none {gebruik een van} other {bedoelt u {like}? De velden zijn}} {fields}.',
   'cli.error.mapping.invalid.mapped-twice':
-    'Mappingbestand {file}: de kolom {column} staat er twee keer in.',
+    'Mappingbestand {file}: de kolom {column} staat er twee keer in; laat er maar één staan.',
   'cli.error.mapping.invalid.both-give':
-    'de kolommen "{first}" en "{second}" geven allebei {field}; hou er één van over.',
+    'de kolommen “{first}” en “{second}” staan allebei voor {field}: laat er maar één staan.',
   // status's targets, and a report folder it cannot use.
   'cli.error.status.target-unknown':
-    '{target} is geen verslagmap (een map met summary.json en report.csv), en ook geen lijstnummer.',
+    '{target} is geen rapportmap (een map met summary.json en report.csv) en ook geen id van een lijst: geef een van beide op.',
   'cli.error.status.not-a-report-folder':
-    '{target} is geen verslagmap: er staan geen summary.json en report.csv in.',
+    '{target} is geen rapportmap: er staan geen summary.json en report.csv in.',
   'cli.error.status.target-missing': '{target} bestaat niet.',
   'cli.error.status.no-report':
-    'Geen verslag van lijst {sheetId} in {dir} (REPORTS_DIR): geef een lijstnummer zoals summary.json het vermeldt, of een verslagmap.',
+    'Geen rapport van lijst {sheetId} in {dir} (REPORTS_DIR): geef het id van een lijst zoals summary.json het vermeldt, of een rapportmap.',
   'cli.error.report-folder.unusable.too-big':
-    '{file} is {mib} MiB, meer dan de {limit} MiB tot waar een bestand van een verslag gelezen wordt: niet gelezen.',
+    '{file} is {mib} MiB, groter dan de {limit} MiB die van een rapportbestand gelezen wordt: niet gelezen.',
   'cli.error.report-folder.unusable.summary-json':
-    '{dir}: de summary.json ervan is geen JSON ({reason}).',
+    '{dir}: summary.json is geen geldige JSON ({reason}).',
   'cli.error.report-folder.unusable.summary-foreign':
-    '{dir}: de summary.json ervan is niet door de importer geschreven.',
+    '{dir}: summary.json is niet door de importer geschreven.',
   'cli.error.report-folder.unusable.csv': '{file} kan niet gelezen worden ({reason}).',
-  'cli.error.report-folder.unusable.no-report': '{dir} heeft geen report.csv.',
+  'cli.error.report-folder.unusable.no-report': '{dir} bevat geen report.csv.',
   'cli.ledger.skipped.link': '{path} is een koppeling: niet gevolgd.',
-  'cli.ledger.skipped.creates-link': '{file} is geen eigen bestand (een koppeling?).',
+  'cli.ledger.skipped.creates-link': '{file} is geen gewoon bestand (een koppeling?).',
   'cli.ledger.skipped.creates-lines':
     '{file}: {count, plural, one {# regel} other {# regels}} niet begrepen.',
   'cli.ledger.unkeyed':
-    '{count, plural, one {# rij} other {# rijen}} van lijst {sheetId} ({dir}) {count, plural, one {kon} other {konden}} niet herkend worden: {why}; als u de lijst opnieuw importeert, {count, plural, one {kan die rij} other {kunnen die rijen}} opnieuw aangemaakt worden.',
+    '{count, plural, one {# rij} other {# rijen}} van lijst {sheetId} ({dir}) {count, plural, one {kon} other {konden}} niet herkend worden: {why}; als u de lijst opnieuw importeert, {count, plural, one {kan die rij} other {kunnen die rijen}} een tweede keer aangemaakt worden.',
   'cli.ledger.unkeyed.no-reason': 'reden onbekend',
 };

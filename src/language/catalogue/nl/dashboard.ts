@@ -152,7 +152,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.foreignHost':
     'Dit dashboard antwoordt niet op {named, select, yes {de hostnaam {host}} other {een verzoek zonder hostnaam}}. Is dat de naam van deze computer, voeg hem dan toe aan DASHBOARD_HOSTS (gescheiden door komma’s), of open het dashboard op http://localhost.',
   'dashboard.writeRefused':
-    'Het dashboard toont alleen de imports: het voegt geen taken of wachtrijen toe en probeert, wijzigt of verwijdert er ook geen.',
+    'Het dashboard toont alleen de imports: het kan geen taken of wachtrijen toevoegen, opnieuw starten, wijzigen of verwijderen.',
   'dashboard.noReportFile.heading': 'Bestand niet gevonden',
   'dashboard.noReportFile.text': 'Er is (nog) geen {file} voor deze lijst.',
   'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',

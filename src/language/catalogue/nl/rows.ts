@@ -149,12 +149,12 @@ export const rows: Translation<typeof english> = {
   'rows.warning.stopped': 'De verwerking van de lijst stopte na rij {row}: {reason}',
   'rows.clash': '“{first}” en “{second}” staan allebei voor {field}: laat er maar één staan.',
   'rows.attachment.moved':
-    '“{path}” werd via een symbolische koppeling bereikt, of verplaatst, terwijl het geopend werd: het werd niet gelezen.',
+    '“{path}” werd niet gelezen: het werd verplaatst terwijl het geopend werd, of het bleek via een symbolische koppeling bereikt te worden.',
   'rows.attachment.movedAway':
-    '“{path}” werd via een symbolische koppeling bereikt, of verplaatst, terwijl het verplaatst werd: het blijft waar het is.',
+    '“{path}” werd niet verplaatst en blijft waar het is: het werd intussen door iets anders verplaatst, of het bleek via een symbolische koppeling bereikt te worden.',
   'rows.outcome.stoppedBeforeRows': 'De verwerking stopte voordat de rijen gelezen waren: {reason}',
-  'rows.outcome.sheetJobGaveUp': 'de verwerking van de lijst werd stopgezet: {reason}',
+  'rows.outcome.sheetJobGaveUp': 'het inlezen van de lijst werd stopgezet: {reason}',
   'rows.outcome.unknownTime': 'een onbekend tijdstip',
   'rows.outcome.noAnswerRecorded':
-    'geen antwoord bewaard: de poging die ze verstuurde, stopte of kreeg nooit antwoord',
+    'geen antwoord bewaard: de poging waarmee ze verstuurd werd, is gestopt of heeft nooit antwoord gekregen',
 };
