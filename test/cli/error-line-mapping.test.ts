@@ -72,7 +72,7 @@ describe("a mapping file's mistakes", () => {
       /^Mappingbestand \/lijsten\/mapping\.json: "Straat" wijst naar "adress1", dat geen veld van een opdracht is; bedoelt u address1\? De velden zijn /,
     );
     expect(said.fr).toMatch(
-      /^Le fichier de mapping \/lijsten\/mapping\.json\u202f: "Straat" renvoie à "adress1", qui n’est pas un champ de commande\u202f; vouliez-vous dire address1\u202f\? Les champs sont\u202f: /,
+      /^Fichier de correspondance \/lijsten\/mapping\.json\u202f: "Straat" renvoie à "adress1", qui n’est pas un champ de commande\u202f; vouliez-vous dire address1\u202f\? Les champs sont\u202f: /,
     );
   });
 

@@ -90,7 +90,7 @@ describe("the config file's errors", () => {
       'NOTIFY_EMAIL_TO is ingesteld, maar NOTIFY_EMAIL_FROM en SMTP_URL niet: voor e-mailmeldingen moeten alle drie ingesteld zijn (NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM en SMTP_URL).',
     );
     expect(said.fr).toBe(
-      'NOTIFY_EMAIL_TO est défini sans NOTIFY_EMAIL_FROM ni SMTP_URL\u202f: les notifications par e-mail ont besoin des trois, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM et SMTP_URL.',
+      'NOTIFY_EMAIL_TO est défini sans NOTIFY_EMAIL_FROM ni SMTP_URL\u202f: les notifications par e-mail nécessitent NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM et SMTP_URL. Définissez les trois, ou aucun.',
     );
   });
 
@@ -115,7 +115,7 @@ describe('the chosen connection and its token', () => {
     expectSaid(await thrown(() => chosenConnection(settings([], '/x/config.json'), 'gent')));
     const unknown = expectSaid(await thrown(() => chosenConnection(settings(two), 'brugge')));
     expect(unknown.fr).toBe(
-      '--connection brugge n’est pas l’une des connexions du fichier de configuration\u202f: gent, namur.',
+      '--connection brugge\u202f: cette connexion n’existe pas dans le fichier de configuration, qui définit\u202f: gent, namur.',
     );
   });
 
@@ -129,7 +129,9 @@ describe('the chosen connection and its token', () => {
     const gent = expectSaid(
       await thrown(() => connectApi({} as Settings, () => undefined, ofGent)),
     );
-    expect(gent.fr).toBe(`Le fichier de jeton de la connexion "gent" (${empty}) est vide.`);
+    expect(gent.fr).toBe(
+      `Le fichier de jeton de la connexion «\u202fgent\u202f» (${empty}) est vide\u202f: mettez-y le jeton de l’API.`,
+    );
     expectSaid(
       await thrown(() =>
         connectApi({} as Settings, () => undefined, { ...ofGent, tokenFile: join(dir, 'none') }),
@@ -170,7 +172,7 @@ describe("status's targets and the report folders it reads", () => {
     const env = { DATA_DIR: join(dir, 'data'), LANGUAGE: 'fr' };
     const said = async (target: string) => (await runInProcess(['status', target], env)).stderr;
     expect(await said(file)).toBe(
-      `order-importer: ${file} n’est ni un dossier de rapport (un dossier avec summary.json et report.csv), ni un numéro de liste.\n`,
+      `order-importer: ${file} n’est ni un dossier de rapport (un dossier contenant summary.json et report.csv), ni un identifiant de liste.\n`,
     );
     expect(await said(empty)).toContain('n’est pas un dossier de rapport\u202f:');
     expect(await said('a/b')).toBe('order-importer: a/b n’existe pas.\n');

@@ -41,7 +41,7 @@ describe("ledger rebuild's line of a connection", () => {
 
   it('in French', () => {
     expect(rebuiltLine('namur', { ...counts, keyless: 1 }, wordsFor('fr'))).toBe(
-      'Connexion "namur"\u202f: le registre des doublons a été reconstruit à partir de 1 rapport et de 2 listes interrompues\u202f: 1\u202f234 commandes et 1 création à l’issue inconnue écrites, 0 déjà présentes. 1 commande de lignes sans référence a été reconnue à partir de leur liste sur le disque.',
+      'Connexion «\u202fnamur\u202f»\u202f: le registre des doublons a été reconstruit à partir de 1 rapport et de 2 importations interrompues\u202f: 1\u202f234 commandes et 1 commande à l’issue inconnue inscrites\u202f; déjà présentes\u202f: 0. 1 commande d’une ligne sans référence a été identifiée grâce à sa liste, conservée sur le disque.',
     );
   });
 });
@@ -88,7 +88,7 @@ describe('what ledger rebuild passed over', () => {
       'Overgeslagen: /r/x bevat geen report.csv.',
     );
     expect(skippedLine(garbage, wordsFor('fr'))).toBe(
-      'Ignoré\u202f: /d/creates/S1.ndjson\u202f: 2 lignes incomprises.',
+      'Ignoré\u202f: /d/creates/S1.ndjson\u202f: 2 lignes illisibles.',
     );
     expect(unkeyedLine(unkeyed, wordsFor('nl'))).toBe(
       '1 rij van lijst S1 (/r/S1) kon niet herkend worden: reden onbekend; als u de lijst opnieuw importeert, kan die rij een tweede keer aangemaakt worden.',

@@ -53,7 +53,7 @@ describe("a sheet's line", () => {
       'S1 (reports/orders-S1): 1 opdracht met een definitieve status (1 done): niet opnieuw opgevraagd.',
     );
     expect(sheetLine(done, '/x', fr)).toBe(
-      'S1 (reports/orders-S1)\u202f: 1 commande, toutes finalisées (1 done)\u202f: pas relues.',
+      'S1 (reports/orders-S1)\u202f: 1 commande, dans un état définitif (1 done)\u202f: pas relue.',
     );
   });
 
@@ -69,7 +69,7 @@ describe("a sheet's line", () => {
       'via verbinding “brugge” (abc), die hier niet ingesteld is',
     );
     expect(sheetLine({ sheet, error: 'x' }, '/x', fr)).toContain(
-      'importée via la connexion (non mentionnée dans son summary.json)',
+      'importée via la connexion (non indiquée dans son summary.json)',
     );
   });
 

@@ -117,7 +117,7 @@ describe('a sheet job given up before a single row was counted', () => {
     ],
     [
       'fr',
-      'Le traitement s’est arrêté avant que les lignes ne soient lues\u202f: le traitement de la liste a été abandonné\u202f: ENAMETOOLONG',
+      'le traitement s’est arrêté avant la lecture des lignes\u202f: le traitement de la liste a été abandonné\u202f: ENAMETOOLONG',
     ],
     ['qps', '⟦it stopped before its rows were read: ⟦the sheet job gave up: ENAMETOOLONG⟧⟧'],
   ] as const)('gives its sheet an error in the office’s words (%s)', async (language, error) => {

@@ -161,168 +161,170 @@ export const cli: Translation<typeof english> = {
     'Redis est revenu sans ses données (il ne garde rien sur disque) : le travail de la connexion « {connection} » s’arrête, aucune commande n’est renvoyée, et les commandes dont la réponse s’est perdue sont mises de côté pour vérification. Lancez `order-importer ledger rebuild` avant d’importer à nouveau.',
   // status
   'cli.status.none':
-    'Aucune liste avec un rapport ces {days} derniers jours (STATUS_DAYS) dans {dir}.',
+    'Aucune liste n’a de rapport datant des {days} derniers jours (STATUS_DAYS) dans {dir}.',
   'cli.status.sheet.final':
-    '{sheetId} ({dir}) : {orders, plural, one {# commande} other {# commandes}}, toutes finalisées ({statuses}) : pas relues.',
+    '{sheetId} ({dir}) : {orders, plural, one {# commande, dans un état définitif ({statuses}) : pas relue} other {# commandes, toutes dans un état définitif ({statuses}) : pas relues}}.',
   'cli.status.sheet.read': '{sheetId} ({dir}) : {parts}.',
   'cli.status.sheet.error': '{sheetId} ({dir}) : {error}',
   'cli.status.orders': '{count, plural, one {# commande} other {# commandes}}',
   'cli.status.by-status': '{count, number} {status}',
   'cli.status.changed': '{count, plural, one {# modifiée} other {# modifiées}}',
   'cli.status.unreadable':
-    '{count, plural, one {# illisible pour l’instant (ses lignes précédentes sont gardées)} other {# illisibles pour l’instant (leurs lignes précédentes sont gardées)}}',
+    '{count, plural, one {# illisible pour l’instant (sa ligne précédente est conservée)} other {# illisibles pour l’instant (leurs lignes précédentes sont conservées)}}',
   'cli.status.not-configured':
-    'importée via la connexion{name, select, none {} other { "{name}"}} ({id, select, none {non mentionnée dans son summary.json} other {{id}}}), qui n’est pas configurée ici : pas lue (ses commandes ne se lisent qu’avec le jeton de cette connexion).',
+    'importée via la connexion{name, select, none {} other { « {name} »}} ({id, select, none {non indiquée dans son summary.json} other {{id}}}), qui n’est pas configurée ici : pas relue (ses commandes ne peuvent être lues qu’avec le jeton de cette connexion).',
   'cli.status.unreadable-order': 'ligne {row}, commande {order} : {reason}',
   'cli.status.more': '… et {count, number} de plus',
   'cli.status.reading': '{sheetId} : lecture des commandes {done, number}/{total, number}',
   'cli.status.notify-queued':
-    'orders.changed mis en file pour {count, plural, one {# liste} other {# listes}} : un `watch` ou un `worker` en cours l’envoie.',
+    'Notification orders.changed mise en file d’attente pour {count, plural, one {# liste} other {# listes}} : un `order-importer watch` ou `worker` en cours l’enverra.',
   'cli.status.interrupted':
-    'Interrompu : les listes pas encore lues gardent leur status.csv précédent.',
+    'Interrompu : les listes pas encore relues gardent leur status.csv précédent.',
   'cli.status.then': '{before} ; {after}',
   // worker, dashboard, monitoring, start
   'cli.worker.ready':
-    'Worker prêt : {concurrency, plural, one {# ligne} other {# lignes}} à la fois par connexion, commandes vers {served} : seules leurs listes sont traitées ici. Arrêt avec Ctrl+C.',
-  'cli.worker.served': '{url} (connexion {name} {id})',
+    'Worker prêt : {concurrency, plural, one {# ligne} other {# lignes}} à la fois par connexion, commandes envoyées à {served} ; seules les listes de ces connexions sont traitées ici. Pour arrêter : Ctrl+C.',
+  'cli.worker.served': '{url} (connexion « {name} », {id})',
   'cli.worker.stopping':
-    '{signal} : les lignes en cours se terminent (Ctrl+C encore une fois pour arrêter tout de suite)…',
+    '{signal} : les lignes en cours se terminent (Ctrl+C une seconde fois pour arrêter immédiatement)…',
   'cli.worker.stop-now':
-    'Arrêt immédiat ; les lignes en cours reprendront à leur dernière étape enregistrée.',
+    'Arrêt immédiat ; les lignes en cours reprendront au prochain démarrage à partir de leur dernière étape enregistrée.',
   'cli.dashboard.shows':
-    'Il montre les imports sur Redis {url} (préfixe {prefix}) ; il n’en lance aucun lui-même.',
+    'Il affiche les importations enregistrées dans le Redis {url} (préfixe {prefix}) ; il n’en lance aucune lui-même.',
   'cli.dashboard.no-api':
-    'Aucune API_BASE_URL n’est définie : /healthz laisse l’API de côté ("api": null).',
+    'Aucune API_BASE_URL n’est définie : /healthz ne vérifie pas l’API ("api": null).',
   'cli.metrics': 'Métriques : {url}/metrics  (santé : {url}/healthz, {url}/readyz)',
   'cli.forgot.waiting':
-    '{forgot} En attente : les listes restent dans l’inbox, aucune ligne n’est traitée.',
-  'cli.stop.lifted': 'Un arrêt précédent ({reason}) est levé : l’API accepte maintenant le jeton.',
+    '{forgot} En attente : les listes restent dans le dossier inbox, aucune ligne n’est traitée.',
+  'cli.stop.lifted': 'L’arrêt précédent ({reason}) est levé : l’API accepte à nouveau le jeton.',
 
   // ledger rebuild
   'cli.ledger.rebuilt':
-    'Connexion "{name}" : le registre des doublons a été reconstruit à partir de {reports, plural, one {# rapport} other {# rapports}} et de {unreported, plural, one {# liste interrompue} other {# listes interrompues}} : {created, plural, one {# commande} other {# commandes}} et {unknown, plural, one {# création} other {# créations}} à l’issue inconnue écrites, {kept, number} déjà présentes.',
+    'Connexion « {name} » : le registre des doublons a été reconstruit à partir de {reports, plural, one {# rapport} other {# rapports}} et de {unreported, plural, one {# importation interrompue} other {# importations interrompues}} : {created, plural, one {# commande} other {# commandes}} et {unknown, plural, one {# commande à l’issue inconnue} other {# commandes à l’issue inconnue}} inscrites ; déjà présentes : {kept, number}.',
   'cli.ledger.rekeyed':
-    '{count, plural, one {# commande de lignes sans référence a été reconnue} other {# commandes de lignes sans référence ont été reconnues}} à partir de leur liste sur le disque.',
+    '{count, plural, one {# commande d’une ligne sans référence a été identifiée grâce à sa liste, conservée sur le disque.} other {# commandes de lignes sans référence ont été identifiées grâce à leur liste, conservée sur le disque.}}',
   'cli.ledger.keyless':
-    '{count, plural, one {# commande de lignes rapportées sans référence n’a pas pu être classée} other {# commandes de lignes rapportées sans référence n’ont pas pu être classées}} (aucune trace de leur clé, aucune liste pour la retrouver) : ces lignes ne sont pas connues comme importées.',
+    '{count, plural, one {# commande d’une ligne sans référence n’a pas pu être inscrite au registre (sa clé n’a pas été enregistrée et sa liste n’est plus là pour la recalculer) : cette ligne n’est pas reconnue comme déjà importée.} other {# commandes de lignes sans référence n’ont pas pu être inscrites au registre (leur clé n’a pas été enregistrée et leur liste n’est plus là pour la recalculer) : ces lignes ne sont pas reconnues comme déjà importées.}}',
   'cli.ledger.skipped': 'Ignoré : {what}',
   'cli.ledger.done':
-    'Les imports peuvent reprendre : les lignes déjà importées sont des doublons, pas de secondes commandes.',
+    'Les importations peuvent reprendre : les lignes déjà importées seront reconnues comme doublons, sans seconde commande.',
   'cli.error.redis.forgot':
-    'Redis n’a aucun import de ce dossier de données (il a redémarré sans ses données, ou c’est un autre Redis) : le registre des doublons de la connexion "{connection}" a disparu, ses imports sont donc refusés jusqu’à ce que vous lanciez `order-importer ledger rebuild`.',
+    'Redis n’a aucune importation de ce dossier de données (il a redémarré sans ses données, ou ce n’est pas le même Redis) : le registre des doublons de la connexion « {connection} » a disparu. Lancez `order-importer ledger rebuild` ; d’ici là, les importations de cette connexion sont refusées.',
   'cli.error.ledger.unknown-action':
-    'order-importer ledger {action} : la seule action possible est "rebuild".',
+    'order-importer ledger {action} : action inconnue ; la seule action possible est « rebuild » (`order-importer ledger rebuild`).',
   // The settings' remaining errors, connections, the token.
-  'cli.error.config.invalid.schedules': '"schedules" dans {file} : {problem}.',
+  'cli.error.config.invalid.schedules': '« schedules » dans {file} : {problem}.',
   'cli.error.config.invalid.cron':
-    '"schedules" dans {file} : "{name}" a le motif cron "{cron}", inutilisable : {problem}. Un motif a 5 champs (minute heure jour mois jour-de-la-semaine), ou 6 avec les secondes en tête, p. ex. "0 2 * * *".',
+    '« schedules » dans {file} : le motif cron « {cron} » de « {name} » n’est pas utilisable : {problem}. Un motif compte 5 champs (minute heure jour mois jour-de-la-semaine), ou 6 avec les secondes en premier, p. ex. « 0 2 * * * ».',
   'cli.error.config.invalid.schedule-connection':
-    '"schedules" dans {file} : "{name}" doit indiquer sa "connection" (l’une de {names}).',
+    '« schedules » dans {file} : « {name} » doit indiquer sa connexion sous « connection » (l’une de celles-ci : {names}).',
   'cli.error.config.invalid.schedule-connection-unknown':
-    '"schedules" dans {file} : "{name}" indique la connexion "{connection}", {count, plural, =0 {mais il n’y a pas de "connections"} other {qui n’est pas l’une de {names}}}.',
+    '« schedules » dans {file} : « {name} » indique la connexion « {connection} », {count, plural, =0 {mais le fichier ne définit aucune connexion sous « connections »} other {qui ne figure pas parmi {names}}}.',
   'cli.error.config.invalid.schedule-scans-inbox':
-    '"schedules" dans {file} : "{name}" parcourt {dir} pour la connexion "{connection}", et l’inbox de "{other}" ({inbox}) s’y trouve aussi : ses listes seraient envoyées avec le jeton de "{connection}". Donnez à la planification un dossier à elle, ou l’inbox de sa propre connexion.',
+    '« schedules » dans {file} : « {name} » parcourt {dir} pour la connexion « {connection} », mais le dossier inbox de « {other} » ({inbox}) s’y trouve aussi : ses listes seraient envoyées avec le jeton de « {connection} ». Donnez à la planification un dossier qui lui est propre, ou le dossier inbox de sa propre connexion.',
   'cli.error.config.invalid.mapping':
-    '"mapping" dans {file} : doit être le chemin d’un fichier de mapping, relatif au fichier de configuration (reçu : {got}).',
+    '« mapping » dans {file} : indiquez le chemin d’un fichier de correspondance, relatif à l’emplacement du fichier de configuration (reçu : {got}).',
   'cli.error.config.invalid.half-email':
-    '{set1}{set2, select, none {} other { et {set2}}} {set2, select, none {est défini} other {sont définis}} sans {missing1}{missing2, select, none {} other { ni {missing2}}} : les notifications par e-mail ont besoin des trois, NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM et SMTP_URL.',
+    '{set1}{set2, select, none {} other { et {set2}}} {set2, select, none {est défini} other {sont définis}} sans {missing1}{missing2, select, none {} other { ni {missing2}}} : les notifications par e-mail nécessitent NOTIFY_EMAIL_TO, NOTIFY_EMAIL_FROM et SMTP_URL. Définissez les trois, ou aucun.',
   'cli.error.config.invalid.half-webhook':
-    'NOTIFY_WEBHOOK_SECRET est défini sans NOTIFY_WEBHOOK_URL : indiquez l’URL à laquelle les événements sont envoyés, ou retirez le secret.',
+    'NOTIFY_WEBHOOK_SECRET est défini sans NOTIFY_WEBHOOK_URL : indiquez dans NOTIFY_WEBHOOK_URL l’adresse à laquelle les événements doivent être envoyés, ou retirez le secret.',
   'cli.error.config.invalid.inbox-overlap':
-    'INBOX_DIR ({inbox}) et le dossier {what} propre à l’importer ({dir}) sont l’un dans l’autre : l’inbox prendrait les fichiers de l’importer pour des listes. Donnez à l’inbox un dossier à elle, à côté des dossiers work, archive, failed et reports de DATA_DIR.',
+    'INBOX_DIR ({inbox}) et le dossier {what} propre à order-importer ({dir}) sont l’un dans l’autre : le dossier inbox prendrait les fichiers d’order-importer pour des listes. Placez le dossier inbox ailleurs, à côté des dossiers work, archive, failed et reports de DATA_DIR.',
   'cli.error.config.invalid.connections-and-single':
-    '{single} est défini, et {file} a des "connections" : chaque connexion y a sa propre API et son propre fichier de jeton ; retirez {single} (et les réglages apparentés), ou enlevez "connections".',
+    '{single} est défini, alors que {file} contient des « connections », où chaque connexion a sa propre API et son propre fichier de jeton : retirez {single} (et les paramètres qui vont avec), ou retirez « connections ».',
   'cli.error.config.invalid.connections.not-list':
-    '"connections" dans {file} : doit être une liste de connexions.',
+    '« connections » dans {file} : doit être une liste de connexions.',
   'cli.error.config.invalid.connections.empty':
-    '"connections" dans {file} : ne peut pas être vide (enlevez-le pour utiliser API_BASE_URL et API_TOKEN).',
+    '« connections » dans {file} : ne peut pas être vide (retirez-le pour utiliser API_BASE_URL et API_TOKEN).',
   'cli.error.config.invalid.connections.token':
-    '"connections" dans {file} : entrée {entry}{name, select, none {} other { ("{name}")}} : "token" n’est pas accepté ici : mettez le jeton dans un fichier et indiquez-le avec "tokenFile" (un fichier de configuration finit dans les sauvegardes et les tickets).',
+    '« connections » dans {file} : entrée {entry}{name, select, none {} other { (« {name} »)}} : « token » n’est pas accepté ici, car un fichier de configuration finit souvent dans des sauvegardes ou des tickets. Mettez le jeton dans un fichier à part et indiquez ce fichier sous « tokenFile ».',
   'cli.error.config.invalid.connections.entry':
-    '"connections" dans {file} : entrée {entry}{name, select, none {} other { ("{name}")}} : {problem}.',
+    '« connections » dans {file} : entrée {entry}{name, select, none {} other { (« {name} »)}} : {problem}.',
   'cli.error.config.invalid.connections.same-name':
-    '"connections" dans {file} : le nom "{name}" est donné à deux connexions.',
+    '« connections » dans {file} : le nom « {name} » est donné à deux connexions ; chaque connexion doit avoir un nom différent.',
   'cli.error.config.invalid.connections.same-inbox':
-    '"connections" dans {file} : "{a}" et "{b}" ont la même inbox "{inbox}" : chaque bureau a besoin de la sienne.',
+    '« connections » dans {file} : « {a} » et « {b} » ont le même dossier inbox « {inbox} » : chaque bureau a besoin du sien.',
   'cli.error.config.invalid.connections.nested-inbox':
-    '"connections" dans {file} : l’inbox de "{a}" ({aInbox}) et celle de "{b}" ({bInbox}) sont l’une dans l’autre : une liste déposée là appartiendrait aux deux.',
+    '« connections » dans {file} : le dossier inbox de « {a} » ({aInbox}) et celui de « {b} » ({bInbox}) sont l’un dans l’autre : une liste déposée là appartiendrait aux deux. Donnez à chaque connexion un dossier inbox séparé.',
   'cli.error.connection.not-chosen':
-    '--connection NOM est nécessaire : le fichier de configuration a plusieurs connexions ({names}).',
+    'Indiquez la connexion avec --connection NOM : le fichier de configuration en définit plusieurs ({names}).',
   'cli.error.connection.none-configured':
-    '--connection {name} : il n’y a pas de "connections" dans {file, select, none {un fichier de configuration (indiquez-en un avec --config FICHIER)} other {{file}}}.',
+    '--connection {name} : {file, select, none {aucun fichier de configuration n’est indiqué, donc aucune connexion n’est définie (indiquez-en un avec --config FICHIER)} other {{file} ne définit aucune connexion sous « connections »}}.',
   'cli.error.connection.unknown':
-    '--connection {name} n’est pas l’une des connexions du fichier de configuration : {names}.',
+    '--connection {name} : cette connexion n’existe pas dans le fichier de configuration, qui définit : {names}.',
   'cli.error.api.token-unreadable':
-    '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion "{connection}" ({file})}} ne peut pas être lu : {reason}.',
+    '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion « {connection} » ({file})}} ne peut pas être lu : {reason}.',
   'cli.error.api.token-empty':
-    '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion "{connection}" ({file})}} est vide.',
+    '{connection, select, none {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion « {connection} » ({file})}} est vide : mettez-y le jeton de l’API.',
   // A mapping that cannot be used (src/orders/mapping*.ts, columns.ts).
-  'cli.error.mapping.invalid.not-file': 'Le fichier de mapping {file} n’est pas un fichier.',
+  'cli.error.mapping.invalid.not-file':
+    '{file}, indiqué comme fichier de correspondance, n’est pas un fichier.',
   'cli.error.mapping.invalid.unreadable':
-    'Le fichier de mapping {file} ne peut pas être lu : {reason}',
+    'Le fichier de correspondance {file} ne peut pas être lu : {reason}',
   'cli.error.mapping.invalid.link':
-    'Le fichier de mapping {file} ne peut pas être lu : c’est un lien symbolique, et un mapping à côté d’une liste n’est jamais lu à travers un lien : mettez-y le fichier lui-même.',
+    'Le fichier de correspondance {file} n’est pas lu : c’est un lien symbolique, et un fichier de correspondance placé à côté d’une liste n’est jamais lu via un lien. Mettez-y le fichier lui-même.',
   'cli.error.mapping.invalid.hard-link':
-    'Le fichier de mapping {file} ne peut pas être lu : c’est un lien physique, dont l’autre nom peut se trouver hors du dossier : copiez-y le fichier au lieu de le lier.',
+    'Le fichier de correspondance {file} n’est pas lu : c’est un lien physique, dont l’autre nom peut se trouver hors du dossier. Copiez-y le fichier au lieu de créer un lien.',
   'cli.error.mapping.invalid.not-regular':
-    'Le fichier de mapping {file} ne peut pas être lu : ce n’est pas un fichier ordinaire.',
+    'Le fichier de correspondance {file} ne peut pas être lu : ce n’est pas un fichier ordinaire.',
   'cli.error.mapping.invalid.too-big':
-    'Le fichier de mapping {file} dépasse {kb} Ko, ce dont aucun mapping n’a besoin : est-ce bien le bon fichier ?',
+    'Le fichier de correspondance {file} dépasse {kb} Ko, bien plus qu’il n’en faut : est-ce bien le bon fichier ?',
   'cli.error.mapping.invalid.json':
-    'Le fichier de mapping {file} n’est pas du JSON valide : {mistake}. Un mapping ressemble à ceci : \'{ "columns": { "Straat": "address1" } }\'.',
+    'Le fichier de correspondance {file} n’est pas du JSON valide : {mistake}. Un fichier de correspondance ressemble à ceci : \'{ "columns": { "Straat": "address1" } }\'.',
   'cli.error.mapping.invalid.nesting':
-    'Le fichier de mapping {file} imbrique des objets ou des listes sur plus de {levels} niveaux ; un mapping en demande trois au plus, comme \'{ "columns": { "Straat": "address1" } }\' : est-ce bien le bon fichier ?',
+    'Le fichier de correspondance {file} imbrique des objets ou des listes sur plus de {levels} niveaux, alors qu’il en faut trois au plus, comme dans \'{ "columns": { "Straat": "address1" } }\' : est-ce bien le bon fichier ?',
   'cli.error.mapping.invalid.not-object':
-    'Le fichier de mapping {file} doit être un objet JSON, comme \'{ "columns": { "Straat": "address1" } }\' (ou la forme simple \'{ "Straat": "address1" }\').',
+    'Le fichier de correspondance {file} doit contenir un objet JSON, comme \'{ "columns": { "Straat": "address1" } }\' (ou la forme simple \'{ "Straat": "address1" }\').',
   'cli.error.mapping.invalid.stray':
-    'Le fichier de mapping {file} : {key} n’est pas une partie d’un mapping (ce sont "columns", "values" et "worksheet") ; un nom de colonne va sous "columns", comme \'{ "columns": {\' {key}: "address1" \'} }\'.',
+    'Fichier de correspondance {file} : {key} n’a pas sa place ici (seuls « columns », « values » et « worksheet » sont admis) ; un nom de colonne se met sous « columns », comme \'{ "columns": {\' {key}: "address1" \'} }\'.',
   'cli.error.mapping.invalid.columns':
-    'Le fichier de mapping {file} : "columns" doit être un objet avec vos noms de colonnes et les champs qu’elles contiennent, comme \'{ "Straat": "address1" }\'.',
+    'Fichier de correspondance {file} : « columns » doit être un objet qui associe vos noms de colonnes aux champs qu’elles contiennent, comme \'{ "Straat": "address1" }\'.',
   'cli.error.mapping.invalid.worksheet':
-    'Le fichier de mapping {file} : "worksheet" doit être le nom d’une feuille de calcul, en texte.',
+    'Fichier de correspondance {file} : « worksheet » doit être le nom d’une feuille du classeur, sous forme de texte.',
   'cli.error.mapping.invalid.values':
-    'Le fichier de mapping {file} : "values" doit être un objet avec des champs et vos mots pour leurs valeurs, comme \'{ "contact_language": { "Nederlands": "nl" } }\'.',
+    'Fichier de correspondance {file} : « values » doit être un objet qui donne, pour chaque champ, vos mots pour ses valeurs, comme \'{ "contact_language": { "Nederlands": "nl" } }\'.',
   'cli.error.mapping.invalid.values-twice':
-    'Le fichier de mapping {file} : "values" donne {field} deux fois ; n’en gardez qu’un.',
+    'Fichier de correspondance {file} : « values » mentionne {field} deux fois ; ne gardez qu’une de ces entrées.',
   'cli.error.mapping.invalid.values-field':
-    'Le fichier de mapping {file} : "values" cite {name}, {known, select, yes {qui n’accepte pas de synonymes de valeurs} other {qui n’est pas un champ de commande}} ; les synonymes valent pour {fields}.',
+    'Fichier de correspondance {file} : « values » mentionne {name}, {known, select, yes {qui n’accepte pas de synonymes de valeurs} other {qui n’est pas un champ de commande}} ; les synonymes ne valent que pour {fields}.',
   'cli.error.mapping.invalid.words':
-    'Le fichier de mapping {file} : "values".{name} doit être un objet avec vos mots et les valeurs qu’ils représentent, comme \'{ "Nederlands": "nl" }\'.',
+    'Fichier de correspondance {file} : sous « values », {name} doit être un objet qui associe vos mots aux valeurs qu’ils représentent, comme \'{ "Nederlands": "nl" }\'.',
   'cli.error.mapping.invalid.empty-word':
-    'Le fichier de mapping {file} : "values".{name} contient un mot vide ; donnez le mot tel que la liste l’écrit.',
+    'Fichier de correspondance {file} : sous « values », {name} contient un mot vide ; indiquez le mot tel qu’il est écrit dans la liste.',
   'cli.error.mapping.invalid.not-allowed':
-    'Le fichier de mapping {file} : "values".{name} traduit {word} par {target}, ce que {field} n’accepte pas : {problem}.',
+    'Fichier de correspondance {file} : sous « values », {name} traduit {word} par {target}, valeur que {field} n’accepte pas ({problem}).',
   'cli.error.mapping.invalid.word-twice':
-    'Le fichier de mapping {file} : "values".{name} donne {word} deux fois (majuscules et espaces ne comptent pas), pour deux valeurs ; n’en gardez qu’une.',
+    'Fichier de correspondance {file} : sous « values », {name} donne {word} deux fois (majuscules et espaces ne comptent pas), pour deux valeurs différentes ; n’en gardez qu’une.',
   'cli.error.mapping.invalid.flat-not-object':
-    'Le fichier de mapping {file} doit être un objet JSON comme \'{ "Straat": "address1" }\'.',
+    'Le fichier de correspondance {file} doit contenir un objet JSON, comme \'{ "Straat": "address1" }\'.',
   'cli.error.mapping.invalid.not-field':
-    'Le fichier de mapping {file} : {column} renvoie à {target}, qui n’est pas un champ de commande ; {like, select, none {utilisez l’un de ceux-ci} other {vouliez-vous dire {like} ? Les champs sont}} : {fields}.',
+    'Fichier de correspondance {file} : {column} renvoie à {target}, qui n’est pas un champ de commande ; {like, select, none {utilisez l’un de ces champs} other {vouliez-vous dire {like} ? Les champs sont}} : {fields}.',
   'cli.error.mapping.invalid.mapped-twice':
-    'Le fichier de mapping {file} : la colonne {column} y figure deux fois.',
+    'Fichier de correspondance {file} : la colonne {column} y figure deux fois ; ne la gardez qu’une fois.',
   'cli.error.mapping.invalid.both-give':
-    'les colonnes "{first}" et "{second}" donnent toutes deux {field} ; n’en gardez qu’une.',
+    'les colonnes « {first} » et « {second} » indiquent toutes deux {field} : n’en gardez qu’une.',
   // status's targets, and a report folder it cannot use.
   'cli.error.status.target-unknown':
-    '{target} n’est ni un dossier de rapport (un dossier avec summary.json et report.csv), ni un numéro de liste.',
+    '{target} n’est ni un dossier de rapport (un dossier contenant summary.json et report.csv), ni un identifiant de liste.',
   'cli.error.status.not-a-report-folder':
-    '{target} n’est pas un dossier de rapport : il n’a pas de summary.json ni de report.csv.',
+    '{target} n’est pas un dossier de rapport : il lui manque summary.json ou report.csv.',
   'cli.error.status.target-missing': '{target} n’existe pas.',
   'cli.error.status.no-report':
-    'Aucun rapport de la liste {sheetId} dans {dir} (REPORTS_DIR) : donnez un numéro de liste tel que summary.json l’indique, ou un dossier de rapport.',
+    'Aucun rapport de la liste {sheetId} dans {dir} (REPORTS_DIR) : indiquez l’identifiant de liste tel qu’il figure dans summary.json, ou un dossier de rapport.',
   'cli.error.report-folder.unusable.too-big':
-    '{file} fait {mib} Mio, plus que les {limit} Mio jusqu’où un fichier de rapport est lu : pas lu.',
+    '{file} fait {mib} Mio, au-delà des {limit} Mio qu’order-importer lit pour un fichier de rapport : il n’est pas lu.',
   'cli.error.report-folder.unusable.summary-json':
-    '{dir} : son summary.json n’est pas du JSON ({reason}).',
+    '{dir} : son summary.json n’est pas du JSON valide ({reason}).',
   'cli.error.report-folder.unusable.summary-foreign':
-    '{dir} : son summary.json n’a pas été écrit par l’importer.',
+    '{dir} : son summary.json n’a pas été écrit par order-importer.',
   'cli.error.report-folder.unusable.csv': '{file} ne peut pas être lu ({reason}).',
-  'cli.error.report-folder.unusable.no-report': '{dir} n’a pas de report.csv.',
-  'cli.ledger.skipped.link': '{path} est un lien : pas suivi.',
-  'cli.ledger.skipped.creates-link': '{file} n’est pas un fichier à part entière (un lien ?).',
+  'cli.error.report-folder.unusable.no-report': '{dir} ne contient pas de report.csv.',
+  'cli.ledger.skipped.link': '{path} est un lien : il n’est pas suivi.',
+  'cli.ledger.skipped.creates-link':
+    '{file} n’est pas un fichier à part entière (un lien ?) : il n’est pas lu.',
   'cli.ledger.skipped.creates-lines':
-    '{file} : {count, plural, one {# ligne incomprise} other {# lignes incomprises}}.',
+    '{file} : {count, plural, one {# ligne illisible} other {# lignes illisibles}}.',
   'cli.ledger.unkeyed':
-    '{count, plural, one {# ligne} other {# lignes}} de la liste {sheetId} ({dir}) {count, plural, one {n’a pas pu être reconnue} other {n’ont pas pu être reconnues}} : {why} ; réimporter la liste pourrait {count, plural, one {la} other {les}} créer une seconde fois.',
+    '{count, plural, one {# ligne} other {# lignes}} de la liste {sheetId} ({dir}) {count, plural, one {n’a pas pu être inscrite} other {n’ont pas pu être inscrites}} au registre des doublons : {why} ; si vous réimportez la liste, {count, plural, one {cette ligne pourrait être créée} other {ces lignes pourraient être créées}} une seconde fois.',
   'cli.ledger.unkeyed.no-reason': 'raison inconnue',
 };

@@ -153,7 +153,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.notFound.heading': 'Page introuvable',
   'dashboard.notFound.text': 'Le tableau de bord n’a pas de page à cette adresse.',
   'dashboard.foreignHost':
-    'Ce tableau de bord ne répond pas {named, select, yes {au nom d’hôte {host}} other {à une requête sans nom d’hôte}}. Si ce nom est celui de cette machine, ajoutez-le à DASHBOARD_HOSTS (séparé par des virgules), ou ouvrez le tableau de bord à l’adresse http://localhost.',
+    'Ce tableau de bord ne répond pas {named, select, yes {au nom d’hôte {host}} other {à une requête sans nom d’hôte}}. Si ce nom est celui de cette machine, ajoutez-le à DASHBOARD_HOSTS (noms séparés par des virgules), ou ouvrez le tableau de bord à l’adresse http://localhost.',
   'dashboard.writeRefused':
     'Le tableau de bord ne fait qu’afficher les importations : il n’ajoute, ne relance, ne modifie ni ne supprime aucune tâche ni file d’attente.',
   'dashboard.noReportFile.heading': 'Fichier introuvable',

@@ -156,13 +156,13 @@ export const rows: Translation<typeof english> = {
   'rows.clash':
     '« {first} » et « {second} » indiquent tous deux {field} : ne gardez que l’un des deux.',
   'rows.attachment.moved':
-    '« {path} » a été atteint par un lien symbolique, ou déplacé, pendant son ouverture : il n’a pas été lu.',
+    '« {path} » passait par un lien symbolique, ou a été déplacé, au moment de son ouverture : il n’a pas été lu.',
   'rows.attachment.movedAway':
-    '« {path} » a été atteint par un lien symbolique, ou déplacé, pendant son déplacement : il reste où il est.',
+    '« {path} » passait par un lien symbolique, ou a été déplacé, au moment de son déplacement : il reste où il est.',
   'rows.outcome.stoppedBeforeRows':
-    'Le traitement s’est arrêté avant que les lignes ne soient lues : {reason}',
+    'le traitement s’est arrêté avant la lecture des lignes : {reason}',
   'rows.outcome.sheetJobGaveUp': 'le traitement de la liste a été abandonné : {reason}',
-  'rows.outcome.unknownTime': 'un moment inconnu',
+  'rows.outcome.unknownTime': '(date inconnue)',
   'rows.outcome.noAnswerRecorded':
     'aucune réponse enregistrée : la tentative qui l’a envoyée s’est arrêtée ou n’a jamais reçu de réponse',
 };
