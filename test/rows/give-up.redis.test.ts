@@ -113,7 +113,7 @@ describe('a sheet job given up before a single row was counted', () => {
     ['en', 'it stopped before its rows were read: the sheet job gave up: ENAMETOOLONG'],
     [
       'nl',
-      'De verwerking stopte voordat de rijen gelezen waren: de verwerking van de lijst werd stopgezet: ENAMETOOLONG',
+      'De verwerking stopte voordat de rijen gelezen waren: het inlezen van de lijst werd stopgezet: ENAMETOOLONG',
     ],
     [
       'fr',
