@@ -179,7 +179,8 @@ export async function unknownOutcome(
   answer: string,
 ): Promise<'final'> {
   if (run.data.key !== null) await ctx.ledger.markUnknown(run.data.key, run.me);
-  const when = sentAtText(run.words, sentAt) ?? run.words.t('rows.outcome.unknownTime');
+  // `none`: the message says it left at an unknown time, in its own words.
+  const when = sentAtText(run.words, sentAt) ?? 'none';
   return run.finish({
     status: 'needs-review',
     error: run.words.t('rows.outcome.unknown', { sentAt: when, answer }),

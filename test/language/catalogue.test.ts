@@ -82,6 +82,20 @@ describe('words', () => {
     expect(wordsFor('en').wallClock('soon')).toBe('soon');
   });
 
+  it('a create sent at an unknown time reads right in every language', () => {
+    const said = (language: 'en' | 'nl' | 'fr', sentAt: string) =>
+      wordsFor(language).t('rows.outcome.unknown', { sentAt, answer: 'x' });
+    expect(said('en', 'none')).toMatch(/^the order was sent at an unknown time but /);
+    expect(said('en', '1 Dec 2026, 11:00')).toMatch(
+      /^the order was sent at 1 Dec 2026, 11:00 but /,
+    );
+    expect(said('fr', 'none')).toMatch(/^La commande a été envoyée à une date inconnue, mais /);
+    expect(said('fr', '1 déc. 2026, 11:00')).toMatch(/^La commande a été envoyée le 1 déc/);
+    expect(said('nl', 'none')).toMatch(
+      /^De opdracht werd verstuurd op een onbekend tijdstip, maar /,
+    );
+  });
+
   it('lists join in the language', () => {
     expect(wordsFor('nl').list(['a', 'b', 'c'])).toBe('a, b en c');
     expect(wordsFor('fr').list(['a', 'b'])).toBe('a et b');

@@ -118,7 +118,7 @@ export const rows = {
   'rows.outcome.earlierUnknown':
     'an earlier import of this row (sheet {sheetId}, row {row}) has an unknown outcome: check whether that order exists before importing the row again.',
   'rows.outcome.unknown':
-    'the order was sent at {sentAt} but its outcome is unknown ({answer}). It may or may not exist: look for it at the inspection company (or in the API) before importing this row again; importing it blindly could create it twice.',
+    'the order was sent {sentAt, select, none {at an unknown time} other {at {sentAt}}} but its outcome is unknown ({answer}). It may or may not exist: look for it at the inspection company (or in the API) before importing this row again; importing it blindly could create it twice.',
   'rows.outcome.filesMissing':
     'order {orderId} exists, but {count, plural, other {# of its files}} could not be attached: {refused}. Drop the row back from failed/ to attach them to the same order.',
   'rows.outcome.resent': 'sent again after an unclear answer, so possibly attached twice: {files}.',
@@ -163,7 +163,6 @@ export const rows = {
     '"{path}" was reached through a symbolic link, or moved, while it was being moved: it stays where it is.',
   'rows.outcome.stoppedBeforeRows': 'it stopped before its rows were read: {reason}',
   'rows.outcome.sheetJobGaveUp': 'the sheet job gave up: {reason}',
-  'rows.outcome.unknownTime': 'an unknown time',
   'rows.outcome.noAnswerRecorded':
     'none recorded: the attempt that sent it stopped or never heard back',
 } as const;

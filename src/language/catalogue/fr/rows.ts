@@ -115,7 +115,7 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.earlierUnknown':
     'On ne sait pas si une importation précédente de cette ligne (liste {sheetId}, ligne {row}) a abouti : vérifiez si la commande existe avant d’importer à nouveau la ligne.',
   'rows.outcome.unknown':
-    'La commande a été envoyée le {sentAt}, mais on ne sait pas si elle a été créée ({answer}). Vérifiez auprès de la société de contrôle (ou dans l’API) si elle existe avant d’importer à nouveau cette ligne ; sinon, elle risque d’être créée deux fois.',
+    'La commande a été envoyée {sentAt, select, none {à une date inconnue} other {le {sentAt}}}, mais on ne sait pas si elle a été créée ({answer}). Vérifiez auprès de la société de contrôle (ou dans l’API) si elle existe avant d’importer à nouveau cette ligne ; sinon, elle risque d’être créée deux fois.',
   'rows.outcome.filesMissing':
     'La commande {orderId} existe, mais {count, plural, one {# pièce jointe n’a pas pu être ajoutée} other {# pièces jointes n’ont pas pu être ajoutées}} : {refused}. Redéposez le dossier failed/ du rapport dans le dossier inbox pour {count, plural, one {l’ajouter} other {les ajouter}} à la même commande.',
   'rows.outcome.resent':
@@ -162,7 +162,6 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.stoppedBeforeRows':
     'le traitement s’est arrêté avant la lecture des lignes : {reason}',
   'rows.outcome.sheetJobGaveUp': 'le traitement de la liste a été abandonné : {reason}',
-  'rows.outcome.unknownTime': '(date inconnue)',
   'rows.outcome.noAnswerRecorded':
     'aucune réponse enregistrée : la tentative qui l’a envoyée s’est arrêtée ou n’a jamais reçu de réponse',
 };

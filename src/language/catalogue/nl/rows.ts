@@ -109,7 +109,7 @@ export const rows: Translation<typeof english> = {
   'rows.outcome.earlierUnknown':
     'Bij een eerdere import van deze rij (lijst {sheetId}, rij {row}) is niet bekend of de opdracht aangemaakt werd: kijk na of die opdracht bestaat voor u de rij opnieuw importeert.',
   'rows.outcome.unknown':
-    'De opdracht werd verstuurd op {sentAt}, maar het is niet bekend of ze aangemaakt werd ({answer}). Misschien bestaat ze dus al: kijk dat na bij de keuringsfirma (of in de API) voor u deze rij opnieuw importeert; wie ze zomaar opnieuw importeert, kan ze een tweede keer aanmaken.',
+    'De opdracht werd verstuurd {sentAt, select, none {op een onbekend tijdstip} other {op {sentAt}}}, maar het is niet bekend of ze aangemaakt werd ({answer}). Misschien bestaat ze dus al: kijk dat na bij de keuringsfirma (of in de API) voor u deze rij opnieuw importeert; wie ze zomaar opnieuw importeert, kan ze een tweede keer aanmaken.',
   'rows.outcome.filesMissing':
     'Opdracht {orderId} bestaat, maar {count, plural, one {# bijlage kon} other {# bijlagen konden}} niet toegevoegd worden: {refused}. Zet de map failed/ (met deze rij) opnieuw in de inbox om ze alsnog aan dezelfde opdracht toe te voegen.',
   'rows.outcome.resent':
@@ -154,7 +154,6 @@ export const rows: Translation<typeof english> = {
     '“{path}” werd niet verplaatst en blijft waar het is: het werd intussen door iets anders verplaatst, of het bleek via een symbolische koppeling bereikt te worden.',
   'rows.outcome.stoppedBeforeRows': 'De verwerking stopte voordat de rijen gelezen waren: {reason}',
   'rows.outcome.sheetJobGaveUp': 'het inlezen van de lijst werd stopgezet: {reason}',
-  'rows.outcome.unknownTime': 'een onbekend tijdstip',
   'rows.outcome.noAnswerRecorded':
     'geen antwoord bewaard: de poging waarmee ze verstuurd werd, is gestopt of heeft nooit antwoord gekregen',
 };
