@@ -36,6 +36,16 @@ describe('order-importer validate with a mapping', () => {
     expect(out).toContain('3 rows: 2 valid, 1 invalid');
   });
 
+  it('says a mapping it cannot use in the person’s language', async () => {
+    const dir = await tempDir('validate-bad-mapping-');
+    const sheet = await put(dir, 'lijst.csv', 'Referentie;Type\nR1;house\n');
+    await put(dir, 'mapping.json', JSON.stringify({ columns: { Type: 'type' } }));
+    const finished = await runInProcess(['validate', '--language', 'nl', sheet]);
+    expect(finished.code, finished.stderr).toBe(2);
+    expect(finished.stdout).toContain('kan niet gelezen worden');
+    expect(finished.stdout).not.toContain('which is not an order field');
+  });
+
   it('takes --mapping over the mapping.json beside the sheet, in the flat form too', async () => {
     const dir = await tempDir('validate-flat-');
     const { sheet } = await writeDutchSheet(dir);

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 
 import { type Words, wordsFor } from '../../language/words.js';
 import type { Mapping } from '../../orders/mapping.js';
-import { SheetError } from '../../sheets/errors.js';
+import { SheetError, sheetText } from '../../sheets/errors.js';
 import {
   describeSheet,
   type Problem,
@@ -12,6 +12,7 @@ import {
   type RowResult,
 } from '../../sheets/read-sheet.js';
 import type { SheetInfo } from '../../sheets/types.js';
+import { errorMessage } from '../error-line.js';
 import type { Paint } from '../paint.js';
 import { terminalText as shown } from '../terminal-text.js';
 import { isKnown } from '../../errors.js';
@@ -106,8 +107,10 @@ export async function validateSheet(
     write(`  ${summary.invalid === 0 ? out.green(counts) : out.red(counts)}\n`);
   } catch (error) {
     if (!(error instanceof SheetError) && !isKnown(error, 'mapping.invalid')) throw error;
-    summary.error = error.message;
-    const line = words.t('cli.validate.unreadable', { reason: shown(error.message) });
+    // In the person's words: a sheet's own error, or a mapping that cannot be used.
+    summary.error =
+      error instanceof SheetError ? sheetText(words, error) : errorMessage(error, words);
+    const line = words.t('cli.validate.unreadable', { reason: shown(summary.error) });
     write(`${out.bold(name)}\n  ${out.red(line)}\n`);
   }
   return { summary, missing: false };
