@@ -31,7 +31,3 @@ export function separatorHint(head: string): Delimiter | undefined {
   const hinted = match?.[1];
   return CANDIDATES.find((d) => d === hinted);
 }
-
-export function delimiterName(delimiter: Delimiter): string {
-  return delimiter === '\t' ? 'tab' : `"${delimiter}"`;
-}

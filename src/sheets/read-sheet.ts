@@ -23,7 +23,6 @@ import {
   rowValidator,
 } from '../orders/row.js';
 import type { CsvSheet } from './csv.js';
-import { delimiterName } from './delimiter.js';
 import { headerNotes, mappingUsed, unknownColumns } from './mapping-notes.js';
 import { type KnownScan, openSource, type SheetSource } from './records.js';
 import { ReferenceSet } from './reference-set.js';
@@ -284,10 +283,4 @@ function referenceOf(cells: Cells): string | undefined {
   const value = cells.value('reference');
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-export function describeSheet(info: SheetInfo): string {
-  if (info.format === 'xlsx') return `Excel workbook, worksheet "${info.worksheet ?? ''}"`;
-  if (info.format !== 'csv') return `${info.format.toUpperCase()}, ${info.encoding}`;
-  return `CSV, ${info.delimiter ? delimiterName(info.delimiter) : '","'}-separated, ${info.encoding}`;
 }

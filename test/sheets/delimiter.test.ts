@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { delimiterName, detectDelimiter, separatorHint } from '../../src/sheets/delimiter.js';
+import { detectDelimiter, separatorHint } from '../../src/sheets/delimiter.js';
 
 describe('detectDelimiter', () => {
   it.each([
@@ -15,11 +15,6 @@ describe('detectDelimiter', () => {
     ['\n\r\n  a;b;c\n', ';'],
   ])('%j → %j', (head, delimiter) => {
     expect(detectDelimiter(head)).toBe(delimiter);
-  });
-
-  it('names the delimiter for people', () => {
-    expect(delimiterName('\t')).toBe('tab');
-    expect(delimiterName(';')).toBe('";"');
   });
 });
 

@@ -3,9 +3,9 @@ import { stat } from 'node:fs/promises';
 
 import { type Words, wordsFor } from '../../language/words.js';
 import type { Mapping } from '../../orders/mapping.js';
+import { describeSheet } from '../../sheets/describe.js';
 import { SheetError, sheetText } from '../../sheets/errors.js';
 import {
-  describeSheet,
   type Problem,
   readSheet,
   type ReadSheetOptions,
@@ -86,7 +86,7 @@ export async function validateSheet(
     summary.format = info.format;
     summary.encoding = info.encoding;
     summary.delimiter = info.delimiter ?? null;
-    write(`${out.bold(name)}  ${out.dim(`(${shown(describeSheet(info))})`)}\n`);
+    write(`${out.bold(name)}  ${out.dim(`(${shown(describeSheet(info, words))})`)}\n`);
     const tally = tallier(summary, out, words);
     for await (const batch of opened.batches) {
       check.status(`  ${words.t('cli.validate.checked', { name, count: summary.total })}`);

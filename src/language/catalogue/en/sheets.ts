@@ -112,4 +112,8 @@ export const sheets = {
     '{name} is a spreadsheet format the importer does not read (it stays where it is): save it as .xlsx or CSV (UTF-8) and drop that instead.',
   'sheets.notTaken.mapping':
     '{path} is not taken until its mapping can be used: {reason} It stays in the inbox, and is taken once the mapping is fixed.',
+  'sheets.describe.xlsx': 'Excel workbook, worksheet "{worksheet}"',
+  'sheets.describe.text': '{format}, {encoding}',
+  'sheets.describe.csv': 'CSV, {delimiter}-separated, {encoding}',
+  'sheets.describe.tab': 'tab',
 } as const;

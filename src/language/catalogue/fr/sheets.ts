@@ -127,4 +127,8 @@ export const sheets: Translation<typeof english> = {
     '{name} est dans un format de tableur qu’order-importer ne lit pas (le fichier reste où il est) : enregistrez-le en .xlsx ou en CSV (UTF-8) et déposez plutôt ce nouveau fichier.',
   'sheets.notTaken.mapping':
     '{path} ne sera pris en charge que lorsque son fichier de correspondance sera utilisable : {reason} La liste reste dans le dossier inbox et sera prise en charge dès que le fichier de correspondance sera corrigé.',
+  'sheets.describe.xlsx': 'classeur Excel, feuille « {worksheet} »',
+  'sheets.describe.text': '{format}, {encoding}',
+  'sheets.describe.csv': 'CSV, séparateur {delimiter}, {encoding}',
+  'sheets.describe.tab': 'tabulation',
 };

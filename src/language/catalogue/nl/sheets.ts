@@ -125,4 +125,8 @@ export const sheets: Translation<typeof english> = {
     '{name} is een rekenbladformaat dat de importer niet leest (het bestand blijft waar het is): sla het op als .xlsx of als CSV (UTF-8) en zet dat bestand in de inbox.',
   'sheets.notTaken.mapping':
     '{path} wordt pas opgenomen als de mapping bruikbaar is: {reason} De lijst blijft in de inbox en wordt opgenomen zodra de mapping verbeterd is.',
+  'sheets.describe.xlsx': 'Excel-werkmap, blad “{worksheet}”',
+  'sheets.describe.text': '{format}, {encoding}',
+  'sheets.describe.csv': 'CSV, gescheiden door {delimiter}, {encoding}',
+  'sheets.describe.tab': 'tab',
 };
