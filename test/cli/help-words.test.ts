@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { heardInArgv, settingHelpIn } from '../../src/cli/help.js';
+import { runInProcess } from '../helpers/cli.js';
 import { CATALOGUES, type MessageKey, wordsFor } from '../../src/language/words.js';
 import {
   SETTINGS,
@@ -15,8 +16,8 @@ const english: Readonly<Record<string, string>> = CATALOGUES.en;
 
 describe('every setting’s help', () => {
   it('has its cli.help.setting.<key>, in English the table’s help', () => {
-    for (const key of keys)
-      expect(english[`cli.help.setting.${key}`], key).toBe(SETTINGS[key].help);
+    const en = wordsFor('en');
+    for (const key of keys) expect(en.t(`cli.help.setting.${key}`), key).toBe(SETTINGS[key].help);
   });
 
   it('reads in English as the table writes it, notes included', () => {
@@ -70,5 +71,22 @@ describe('the language --help is read in, from the command line', () => {
       config: 'c.json',
     });
     expect(heardInArgv(argv('import', '--language'))).toEqual({});
+  });
+});
+
+describe('help wrapped in French', () => {
+  it('never breaks a line at a no-break space (before « ; » and « : »)', async () => {
+    const stdout = process.stdout as { isTTY?: boolean };
+    const wasTTY = stdout.isTTY;
+    stdout.isTTY = false;
+    try {
+      for (const name of ['import', 'sandbox', 'status']) {
+        const help = (await runInProcess([name, '--help'], { LANGUAGE: 'fr' })).stdout;
+        expect(help, name).not.toMatch(/^\s*[;:»]/m);
+        expect(help, name).not.toMatch(/[\u00a0\u202f]$/m);
+      }
+    } finally {
+      stdout.isTTY = wasTTY;
+    }
   });
 });
