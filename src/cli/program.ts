@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../package-root.js';
 import type { SettingKey } from '../settings/table.js';
 import { KnownError, UserError } from '../errors.js';
-import { wordsFor } from '../language/words.js';
+import { type Words, wordsFor } from '../language/words.js';
 import {
   errorMessage,
   type Heard,
@@ -12,6 +12,7 @@ import {
   unexpectedLine,
   userErrorLine,
 } from './error-line.js';
+import { commandUsage, heardInArgv, helpCommand, helpIn, programUsage } from './help.js';
 import type { CommandIo } from './io.js';
 import { splitOptions, withSettings } from './setting-options.js';
 
@@ -34,34 +35,57 @@ export interface CommandSpec {
 export type CommandRun<Options> = (args: string[], options: Options) => Promise<number>;
 
 /**
- * The program, writing to the command's IO, with --version and --help; `declare` adds a command,
- * `run` runs a command line to its exit code.
+ * The words a command line is helped in, before commander or the settings read it: its
+ * `--language`, else its `--config` file's `language`, else the environment's (as error lines).
+ */
+export async function helpWords(
+  argv: readonly string[],
+  io: Pick<CommandIo, 'env' | 'cwd'>,
+): Promise<Words> {
+  return wordsFor(await heardLanguage(heardInArgv(argv), io));
+}
+
+/**
+ * The program, writing to the command's IO, with --version and --help in `words`; `declare` adds
+ * a command, `run` runs a command line to its exit code.
  */
 export function commandLine(
   io: CommandIo,
+  words: Words,
   description: string,
 ): {
+  readonly words: Words;
   declare<Options>(spec: CommandSpec, run: CommandRun<Options>): void;
   run(argv: readonly string[]): Promise<number>;
 } {
   let exitCode = 0;
   // What the command was told of its language, for the line it may end with.
   const heard: Heard = {};
+  // Set before any command is declared: each command inherits the help option, the help's
+  // words, the output and the line after an error.
   const program = new Command('order-importer')
     .description(description)
-    .version(packageVersion(), '-V, --version', 'print the version and exit')
+    .usage(programUsage(words))
+    .version(packageVersion(), '-V, --version', words.t('cli.help.version'))
+    .helpOption('-h, --help', words.t('cli.help.help'))
+    .addHelpCommand(helpCommand(words))
+    .configureHelp(helpIn(words))
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError(words.t('cli.help.after-error'));
   return {
+    words,
     declare<Options>(spec: CommandSpec, run: CommandRun<Options>) {
-      const command = program.command(spec.name).description(spec.description);
+      const command = program
+        .command(spec.name)
+        .description(spec.description)
+        .usage(commandUsage(words, spec.argument?.[0]));
       if (spec.afterHelp !== undefined) command.addHelpText('after', `\n${spec.afterHelp}`);
       if (spec.argument) command.argument(...spec.argument);
-      withSettings(command, spec.settings, { config: spec.config ?? true });
+      withSettings(command, spec.settings, { config: spec.config ?? true, words });
       for (const option of spec.options ?? []) command.addOption(option);
       command.action(async (...given: unknown[]) => {
         const args = spec.argument ? (given[0] as string[]) : [];

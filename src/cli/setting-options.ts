@@ -1,13 +1,15 @@
 /** The settings table as commander options: each flag and its help generated from its entry. */
 import { type Command, Option } from 'commander';
 
+import type { Words } from '../language/words.js';
 import type { SettingFlags } from '../settings/load.js';
-import { SETTINGS, type SettingEntry, type SettingKey, settingHelp } from '../settings/table.js';
+import { SETTINGS, type SettingEntry, type SettingKey } from '../settings/table.js';
+import { settingHelpIn } from './help.js';
 
-function optionOf(key: SettingKey): Option {
+function optionOf(key: SettingKey, description?: string): Option {
   const entry: SettingEntry = SETTINGS[key];
   if (entry.flag === undefined) throw new Error(`the setting ${key} has no flag`);
-  const option = new Option(entry.flag, settingHelp(key));
+  const option = new Option(entry.flag, description);
   if (entry.repeatable === true)
     option.argParser((value: string, previous: string[] | undefined) => [
       ...(previous ?? []),
@@ -16,14 +18,17 @@ function optionOf(key: SettingKey): Option {
   return option;
 }
 
-/** Adds the flags of these settings (and `--config` when `config`) to a command. */
+/**
+ * Adds the flags of these settings (and `--config` when `config`) to a command, their help in
+ * `words`.
+ */
 export function withSettings(
   command: Command,
   keys: readonly SettingKey[],
-  { config = true } = {},
+  { config = true, words }: { config?: boolean; words: Words },
 ): Command {
-  if (config) command.option('--config <file>', 'JSON config file of settings');
-  for (const key of keys) command.addOption(optionOf(key));
+  if (config) command.option('--config <file>', words.t('cli.help.option.config'));
+  for (const key of keys) command.addOption(optionOf(key, settingHelpIn(key, words)));
   return command;
 }
 

@@ -577,17 +577,24 @@ export const SETTING_ENV: readonly string[] = Object.values(SETTINGS).flatMap((s
 );
 
 /**
- * A setting's line in `--help`: its text, the variable it is also read from, and its default
- * (from the schema when it has one).
+ * A setting's default as `--help` says it: its `shownDefault`, else its schema's default when that
+ * is a text or a number. Booleans are flags, whose help says what they turn on; a list is not said.
+ */
+export function shownDefault(key: SettingKey): string | undefined {
+  const entry: SettingEntry = SETTINGS[key];
+  if (entry.shownDefault !== undefined) return entry.shownDefault;
+  const parsed = entry.schema.safeParse(undefined);
+  const value: unknown = parsed.success ? parsed.data : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/**
+ * A setting's line in `--help`, in English (the CLI says it in the person's language from the
+ * catalogue, src/cli/help.ts): its text, the variable it is also read from, and its default.
  */
 export function settingHelp(key: SettingKey): string {
   const entry: SettingEntry = SETTINGS[key];
-  const parsed = entry.schema.safeParse(undefined);
-  const value: unknown = parsed.success ? parsed.data : undefined;
-  // Booleans are flags, whose help says what they turn on; an empty list is "none".
-  const shown =
-    entry.shownDefault ??
-    (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
+  const shown = shownDefault(key);
   const notes = [
     entry.env !== undefined && `env ${entry.env}`,
     shown !== undefined && `default ${shown}`,

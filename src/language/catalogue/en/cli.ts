@@ -312,4 +312,167 @@ export const cli = {
   'cli.ledger.unkeyed':
     '{count, plural, one {# row} other {# rows}} of sheet {sheetId} ({dir}) could not be keyed: {why}; re-importing it could create {count, plural, one {it} other {them}} again.',
   'cli.ledger.unkeyed.no-reason': 'no reason known',
+
+  // `--help` (src/cli/main.ts, src/cli/help.ts): the program, its commands and commander's own words.
+  'cli.help.program.description':
+    'Turns order sheets into property-inspection orders through the Order and File Service API.',
+  'cli.help.heading.usage': 'Usage:',
+  'cli.help.heading.arguments': 'Arguments:',
+  'cli.help.heading.options': 'Options:',
+  'cli.help.heading.commands': 'Commands:',
+  'cli.help.usage.options': '[options]',
+  'cli.help.usage.command': '[command]',
+  'cli.help.help': 'display help for command',
+  'cli.help.version': 'print the version and exit',
+  'cli.help.after-error': '(run with --help for usage)',
+  'cli.help.sheets':
+    'sheets: Excel workbooks (.xlsx, .xlsm), CSV (.csv), JSON (.json) or NDJSON (.ndjson, .jsonl)',
+  'cli.help.where-to':
+    'Where orders go: API_BASE_URL with API_TOKEN or API_TOKEN_FILE, in the environment or the\n--config file; with none, the embedded sandbox. Several offices: "connections" in the --config\nfile. Redis: REDIS_URL (else 127.0.0.1:6379, else a private redis-server). Every setting:\ndocs/reference.md.',
+  'cli.help.option.config': 'JSON config file of settings',
+  'cli.help.option.mapping':
+    'JSON mapping of your own column names (and words for values) to the API\'s, e.g. \'{ "columns": { "Straat": "address1" } }\'; without it, a mapping.json beside the sheet, then the config file\'s "mapping"',
+  'cli.help.option.connection':
+    "which of the config file's connections (its API, token and mapping); needed when it has several",
+  'cli.help.option.json':
+    'print one JSON summary per sheet on stdout (human output goes to stderr)',
+  'cli.help.import.description':
+    'Import sheets: create an order per valid row and attach its files, then write a report per sheet. Exit 0 all created or duplicate, 2 some invalid, failed or needs-review, 1 fatal.',
+  'cli.help.import.no-workers':
+    'only queue the sheets and wait: `order-importer worker` processes do the work',
+  'cli.help.import.allow-duplicates': 'create orders even for rows imported before',
+  'cli.help.watch.description':
+    'The hot folder: take every sheet dropped into INBOX_DIR (and each scheduled folder), import it, serve the dashboard; until SIGINT/SIGTERM.',
+  'cli.help.watch.no-dashboard': 'do not serve the dashboard',
+  'cli.help.worker.description':
+    'Run workers only, for scale-out: any number of processes on any hosts sharing one Redis.',
+  'cli.help.ledger.description':
+    "ledger rebuild: after Redis lost its data (a restart without AOF), rebuild each connection's duplicates ledger from the reports (REPORTS_DIR) and the record of creates (DATA_DIR/creates), so that rows imported before are duplicates again; imports are refused until it has run. Exit 0 rebuilt, 1 fatal.",
+  'cli.help.ledger.argument': '"rebuild"',
+  'cli.help.ledger.connection':
+    "rebuild only this one of the config file's connections (default: every one)",
+  'cli.help.dashboard.description':
+    'Serve the dashboard alone (imports overview, queues, /healthz, /readyz, /metrics) for the watch and worker processes sharing Redis; it imports nothing.',
+  'cli.help.status.description':
+    "Read back the orders of imported sheets (each with its own connection's token) into each report's status.csv. Exit 0 all read, 2 some order or sheet could not be read, 1 fatal.",
+  'cli.help.status.argument':
+    'report folders or sheet ids; none: every sheet reported in the last STATUS_DAYS (those whose orders are all final, STATUS_FINAL, are not read again)',
+  'cli.help.status.json':
+    "print ['{ sheetId, orders, byStatus, changed }'] on stdout (human output goes to stderr)",
+  'cli.help.validate.description':
+    'Dry run: read, map and validate sheets and check their attachments, without any API call. Exit 0 all valid, 2 some invalid, 1 fatal.',
+  'cli.help.sandbox.description':
+    'Run the sandbox of the Order and File Service in the foreground and print its base URL and tokens.',
+  // A setting's line: its help, the variable it is also read from, and its default.
+  'cli.help.notes':
+    '{help} ({notes, select, env {env {env}} default {default {shown}} other {env {env}; default {shown}}})',
+  // `cli.help.setting.<key>`: in English, src/settings/table.ts's help (test/cli/help-words.test.ts).
+  'cli.help.setting.apiBaseUrl': 'Order and File Service base URL',
+  'cli.help.setting.apiToken': 'bearer token',
+  'cli.help.setting.apiTokenFile': 'a file holding the bearer token',
+  'cli.help.setting.redisUrl': 'Redis to queue on',
+  'cli.help.setting.dataDir':
+    'root of the data folders (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ and redis/ when those are embedded)',
+  'cli.help.setting.inboxDir': 'watched folder',
+  'cli.help.setting.inboxPolling':
+    'poll the inbox instead of waiting for file events (network shares)',
+  'cli.help.setting.inboxStableMs':
+    'how long a sheet must stay unchanged before it is taken, in ms',
+  'cli.help.setting.reportsDir': 'where reports go',
+  'cli.help.setting.productsFile': 'product catalogue (JSON)',
+  'cli.help.setting.concurrency': 'row jobs in flight per process',
+  'cli.help.setting.apiRateLimit': 'max API requests per minute over all workers',
+  'cli.help.setting.apiTimeoutMs': 'per-request timeout in ms',
+  'cli.help.setting.apiWaitS': 'how long an API that is away or busy at start is waited for',
+  'cli.help.setting.redisWaitS':
+    'how long `import` waits for Redis when it goes away, before it stops',
+  'cli.help.setting.ledgerDays': 'how long the duplicates ledger remembers a row imported',
+  'cli.help.setting.statusDays':
+    '`status` (and the scheduled refresh) reads back the sheets reported within this many days',
+  'cli.help.setting.statusSyncCron':
+    "when `watch` reads back the orders of the last STATUS_DAYS (cron, 5 fields or 6 with seconds; 'off' for never)",
+  'cli.help.setting.statusFinal':
+    'comma-separated order statuses that never change again: a sheet whose orders all have one is not read again by the scheduled refresh or by `status` without arguments',
+  'cli.help.setting.maxAttachmentMb': 'largest attachment accepted, per file',
+  'cli.help.setting.dashboardHost':
+    'address the dashboard listens on (any other than loopback needs DASHBOARD_USER and DASHBOARD_PASSWORD)',
+  'cli.help.setting.dashboardPort': 'port the dashboard listens on',
+  'cli.help.setting.dashboardHosts':
+    'comma-separated host names the dashboard answers besides localhost, 127.0.0.1, ::1 and --host; any other is refused',
+  'cli.help.setting.metricsPort':
+    'port on which `worker` serves /metrics, /healthz and /readyz (unset: none)',
+  'cli.help.setting.metricsHost': 'address the METRICS_PORT server listens on',
+  'cli.help.setting.dashboardUser': "the dashboard's login",
+  'cli.help.setting.dashboardPassword': "the dashboard's password",
+  'cli.help.setting.language':
+    'language of what a person reads: nl, fr or en (log lines stay English)',
+  'cli.help.setting.logLevel': 'log level',
+  'cli.help.setting.queuePrefix':
+    "prefix of every Redis key; a '{hash tag}' keeps them in one Cluster slot",
+  'cli.help.setting.rowAttempts': 'attempts of a row job before it fails',
+  'cli.help.setting.retryDelayMs': 'first retry delay of a row, in ms (doubling, with jitter)',
+  'cli.help.setting.embeddedSandboxPlanningS':
+    'without API_BASE_URL: the embedded sandbox plans each order (dates, inspectors, a new status) this long after it is created; 0: never',
+  'cli.help.setting.jobLockMs':
+    'how long a worker holds a job before a stall is declared and another worker resumes it',
+  'cli.help.setting.notifyWebhookUrl':
+    'where events (sheet.done, sheet.unreadable, orders.changed) are POSTed as JSON',
+  'cli.help.setting.notifyWebhookSecret':
+    'signs each webhook body: X-Order-Importer-Signature: sha256=<HMAC-SHA256 of the body>',
+  'cli.help.setting.notifyEmailTo':
+    'comma-separated addresses that get an e-mail per event (with NOTIFY_EMAIL_FROM and SMTP_URL)',
+  'cli.help.setting.notifyEmailFrom': 'the sender of those e-mails',
+  'cli.help.setting.smtpUrl':
+    'the SMTP server of those e-mails: smtp://user:password@host:587 or smtps://… (its credentials are never shown)',
+  'cli.help.setting.notifyRetryHours':
+    'how long a notification that cannot be delivered is tried again',
+  'cli.help.setting.sandboxHost': 'address to listen on',
+  'cli.help.setting.sandboxPort': 'port to listen on, 0 for any free one',
+  'cli.help.setting.sandboxDataDir': 'keep orders and files in this folder',
+  'cli.help.setting.sandboxTokens':
+    'accepted bearer token and its organisation; repeatable (the variable comma-separated)',
+  'cli.help.setting.sandboxRateLimit': 'requests per window per token, then 429',
+  'cli.help.setting.sandboxRateWindow': 'rate-limit window',
+  'cli.help.setting.sandboxPostMaxSize': "PHP's post_max_size: larger bodies get a JSON 413",
+  'cli.help.setting.sandboxProxyBodyLimit':
+    "a front proxy's limit: larger bodies get nginx's HTML 413 (nginx's own is 1M)",
+  'cli.help.setting.sandboxUploadMaxFilesize':
+    "PHP's upload_max_filesize: a larger file gets 422 'failed to upload' (PHP's own is 2M)",
+  'cli.help.setting.sandboxMaxFileUploads':
+    "PHP's max_file_uploads: files past it are silently dropped (PHP's own is 20)",
+  'cli.help.setting.sandboxPhpDefaults':
+    "PHP's stock limits where not given: upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M",
+  'cli.help.setting.sandboxRedirectTrailingSlash':
+    "answer /api/orders/ with Apache's 301 to /api/orders",
+  'cli.help.setting.sandboxQuirks': 'return retrieved orders without the documented quirks',
+  'cli.help.setting.sandboxPlanning':
+    'plan each order this long after it is created: a date and an inspector per inspection, and a new status (scheduled, a few cancelled, later done); 0: never',
+  'cli.help.setting.sandboxSeed': 'seed of the injected faults and of the planning',
+  'cli.help.setting.sandboxLatency': 'delay added to every API request',
+  'cli.help.setting.sandboxJitter': 'random extra delay, up to this much',
+  'cli.help.setting.sandboxP503': 'probability of a 503 with Retry-After before any work',
+  'cli.help.setting.sandboxRetryAfter': 'Retry-After of injected 503s',
+  'cli.help.setting.sandboxPResetBefore': 'probability of a connection reset before any work',
+  'cli.help.setting.sandboxP500After': 'probability of a 500 after an order or file is stored',
+  'cli.help.setting.sandboxPResetAfter':
+    'probability of a connection reset after an order or file is stored',
+  // `cli.help.default.<key>`: a default said in words (one that is a value is shown as it is).
+  'cli.help.default.apiBaseUrl': 'unset: the embedded sandbox',
+  'cli.help.default.apiToken': "the sandbox's demo token when the sandbox is used",
+  'cli.help.default.redisUrl': 'redis://127.0.0.1:6379, else a private redis-server',
+  'cli.help.default.inboxPolling': 'off: file events',
+  'cli.help.default.apiRateLimit':
+    "learned from the API's X-RateLimit-* headers; 429s are obeyed either way",
+  'cli.help.default.dashboardHosts': 'only those',
+  'cli.help.default.language': 'from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en',
+  'cli.help.default.notifyWebhookUrl': 'none',
+  'cli.help.default.notifyWebhookSecret': 'unsigned',
+  'cli.help.default.notifyEmailTo': 'none',
+  'cli.help.default.sandboxDataDir': 'in memory',
+  'cli.help.default.sandboxTokens': 'the demo token {token}',
+  'cli.help.default.sandboxRateLimit': 'none',
+  'cli.help.default.sandboxProxyBodyLimit': 'off',
+  'cli.help.default.sandboxUploadMaxFilesize': 'off',
+  'cli.help.default.sandboxMaxFileUploads': 'off',
+  'cli.help.default.sandboxPlanning': 'never',
 } as const;

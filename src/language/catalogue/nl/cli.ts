@@ -325,4 +325,171 @@ export const cli: Translation<typeof english> = {
   'cli.ledger.unkeyed':
     '{count, plural, one {# rij} other {# rijen}} van lijst {sheetId} ({dir}) {count, plural, one {kon} other {konden}} niet herkend worden: {why}; als u de lijst opnieuw importeert, {count, plural, one {kan die rij} other {kunnen die rijen}} een tweede keer aangemaakt worden.',
   'cli.ledger.unkeyed.no-reason': 'reden onbekend',
+
+  // `--help`
+  'cli.help.program.description':
+    'Zet lijsten met opdrachten om in keuringsopdrachten via de API van de Order and File Service.',
+  'cli.help.heading.usage': 'Gebruik:',
+  'cli.help.heading.arguments': 'Argumenten:',
+  'cli.help.heading.options': 'Opties:',
+  'cli.help.heading.commands': 'Commando’s:',
+  'cli.help.usage.options': '[opties]',
+  'cli.help.usage.command': '[commando]',
+  'cli.help.help': 'toont de hulp bij een commando',
+  'cli.help.version': 'toont de versie en stopt',
+  'cli.help.after-error': '(zie --help voor het gebruik)',
+  'cli.help.sheets':
+    'lijsten: Excel-werkmappen (.xlsx, .xlsm), CSV (.csv), JSON (.json) of NDJSON (.ndjson, .jsonl)',
+  'cli.help.where-to':
+    'Waar de opdrachten naartoe gaan: API_BASE_URL met API_TOKEN of API_TOKEN_FILE, in de omgeving\nof in het --config-bestand; zonder die instellingen naar de ingebouwde testomgeving. Meerdere\nkantoren: “connections” in het --config-bestand. Redis: REDIS_URL (anders 127.0.0.1:6379, anders\neen eigen redis-server). Alle instellingen: docs/reference.md.',
+  'cli.help.option.config': 'JSON-configuratiebestand met instellingen',
+  'cli.help.option.mapping':
+    'JSON-mapping van uw eigen kolomnamen (en woorden voor waarden) naar die van de API, bv. \'{ "columns": { "Straat": "address1" } }\'; zonder deze optie een mapping.json naast de lijst, daarna de “mapping” uit het configuratiebestand',
+  'cli.help.option.connection':
+    'welke verbinding uit het configuratiebestand (haar API, token en mapping); nodig als er meer dan één is',
+  'cli.help.option.json':
+    'toont één JSON-samenvatting per lijst op stdout (de tekst voor mensen gaat naar stderr)',
+  'cli.help.import.description':
+    'Lijsten importeren: per geldige rij wordt een opdracht aangemaakt en worden haar bijlagen toegevoegd; daarna wordt per lijst een rapport geschreven. Exitcode 0: alles aangemaakt of dubbel, 2: sommige rijen ongeldig, mislukt of na te kijken, 1: fatale fout.',
+  'cli.help.import.no-workers':
+    'zet de lijsten alleen in de wachtrij en wacht: `order-importer worker`-processen doen het werk',
+  'cli.help.import.allow-duplicates':
+    'maakt ook opdrachten aan voor rijen die al eerder geïmporteerd zijn',
+  'cli.help.watch.description':
+    'De inbox: elke lijst die in INBOX_DIR (of in een geplande map) gezet wordt, wordt opgenomen en geïmporteerd, en het dashboard wordt aangeboden; tot SIGINT/SIGTERM.',
+  'cli.help.watch.no-dashboard': 'biedt het dashboard niet aan',
+  'cli.help.worker.description':
+    'Alleen workers draaien, om op te schalen: zoveel processen als u wilt, op om het even welke machines, die samen één Redis delen.',
+  'cli.help.ledger.description':
+    'ledger rebuild: nadat Redis zijn gegevens kwijt is (een herstart zonder AOF), het register van dubbels van elke verbinding opnieuw opbouwen uit de rapporten (REPORTS_DIR) en het logboek van aangemaakte opdrachten (DATA_DIR/creates), zodat eerder geïmporteerde rijen weer als dubbel herkend worden; tot dan worden imports geweigerd. Exitcode 0: opnieuw opgebouwd, 1: fatale fout.',
+  'cli.help.ledger.argument': '“rebuild”: het register opnieuw opbouwen',
+  'cli.help.ledger.connection':
+    'bouwt alleen deze verbinding uit het configuratiebestand opnieuw op (standaard: allemaal)',
+  'cli.help.dashboard.description':
+    'Alleen het dashboard aanbieden (overzicht van de imports, wachtrijen, /healthz, /readyz, /metrics) voor de watch- en worker-processen die Redis delen; het importeert zelf niets.',
+  'cli.help.status.description':
+    'De opdrachten van geïmporteerde lijsten teruglezen (elke lijst met het token van haar eigen verbinding) in de status.csv van elk rapport. Exitcode 0: alles gelezen, 2: een opdracht of lijst kon niet gelezen worden, 1: fatale fout.',
+  'cli.help.status.argument':
+    'rapportmappen of lijst-id’s; geen: elke lijst met een rapport uit de laatste STATUS_DAYS (lijsten waarvan alle opdrachten een eindstatus hebben, STATUS_FINAL, worden niet opnieuw gelezen)',
+  'cli.help.status.json':
+    "toont ['{ sheetId, orders, byStatus, changed }'] op stdout (de tekst voor mensen gaat naar stderr)",
+  'cli.help.validate.description':
+    'Proefdraai: lijsten lezen, mappen en valideren en hun bijlagen nakijken, zonder één API-oproep. Exitcode 0: alles geldig, 2: sommige rijen ongeldig, 1: fatale fout.',
+  'cli.help.sandbox.description':
+    'De testomgeving van de Order and File Service op de voorgrond draaien en haar basis-URL en tokens tonen.',
+  'cli.help.notes':
+    '{help} ({notes, select, env {variabele {env}} default {standaard {shown}} other {variabele {env}; standaard {shown}}})',
+  'cli.help.setting.apiBaseUrl': 'basis-URL van de Order and File Service',
+  'cli.help.setting.apiToken': 'bearer-token',
+  'cli.help.setting.apiTokenFile': 'een bestand met het bearer-token',
+  'cli.help.setting.redisUrl': 'de Redis van de wachtrijen',
+  'cli.help.setting.dataDir':
+    'hoofdmap van de gegevensmappen (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ en redis/ als die ingebouwd zijn)',
+  'cli.help.setting.inboxDir': 'opgevolgde map (inbox)',
+  'cli.help.setting.inboxPolling':
+    'kijkt de inbox geregeld na in plaats van te wachten op bestandsmeldingen (netwerkschijven)',
+  'cli.help.setting.inboxStableMs':
+    'hoelang een lijst ongewijzigd moet blijven voor ze opgenomen wordt, in ms',
+  'cli.help.setting.reportsDir': 'map van de rapporten',
+  'cli.help.setting.productsFile': 'productcatalogus (JSON)',
+  'cli.help.setting.concurrency': 'rijtaken tegelijk per proces',
+  'cli.help.setting.apiRateLimit':
+    'maximaal aantal API-verzoeken per minuut, over alle workers samen',
+  'cli.help.setting.apiTimeoutMs': 'maximale wachttijd per verzoek, in ms',
+  'cli.help.setting.apiWaitS':
+    'hoelang er bij de start gewacht wordt op een API die onbereikbaar of overbelast is',
+  'cli.help.setting.redisWaitS': 'hoelang `import` op Redis wacht als die wegvalt, voor het stopt',
+  'cli.help.setting.ledgerDays': 'hoelang het register van dubbels een geïmporteerde rij onthoudt',
+  'cli.help.setting.statusDays':
+    '`status` (en de geplande vernieuwing) leest de opdrachten terug van de lijsten met een rapport van de laatste zoveel dagen',
+  'cli.help.setting.statusSyncCron':
+    'wanneer `watch` de opdrachten van de laatste STATUS_DAYS terugleest (cron, 5 velden of 6 met seconden; “off” voor nooit)',
+  'cli.help.setting.statusFinal':
+    'door komma’s gescheiden opdrachtstatussen die nooit meer veranderen: een lijst waarvan alle opdrachten zo’n status hebben, wordt niet meer teruggelezen door de geplande vernieuwing of door `status` zonder argumenten',
+  'cli.help.setting.maxAttachmentMb': 'grootste bijlage die aanvaard wordt, per bestand',
+  'cli.help.setting.dashboardHost':
+    'adres waarop het dashboard luistert (elk ander adres dan loopback vraagt DASHBOARD_USER en DASHBOARD_PASSWORD)',
+  'cli.help.setting.dashboardPort': 'poort waarop het dashboard luistert',
+  'cli.help.setting.dashboardHosts':
+    'door komma’s gescheiden hostnamen waarop het dashboard antwoordt naast localhost, 127.0.0.1, ::1 en --host; elke andere wordt geweigerd',
+  'cli.help.setting.metricsPort':
+    'poort waarop `worker` /metrics, /healthz en /readyz aanbiedt (niet ingesteld: geen)',
+  'cli.help.setting.metricsHost': 'adres waarop de server van METRICS_PORT luistert',
+  'cli.help.setting.dashboardUser': 'de gebruikersnaam van het dashboard',
+  'cli.help.setting.dashboardPassword': 'het wachtwoord van het dashboard',
+  'cli.help.setting.language':
+    'taal van alles wat een mens leest: nl, fr of en (de logregels blijven Engels)',
+  'cli.help.setting.logLevel': 'logniveau',
+  'cli.help.setting.queuePrefix':
+    "voorvoegsel van elke Redis-sleutel; een '{hash tag}' houdt ze samen in één Cluster-slot",
+  'cli.help.setting.rowAttempts': 'aantal pogingen van een rijtaak voor ze mislukt',
+  'cli.help.setting.retryDelayMs':
+    'wachttijd voor de eerste nieuwe poging van een rij, in ms (telkens verdubbeld, met wat willekeurige spreiding)',
+  'cli.help.setting.embeddedSandboxPlanningS':
+    'zonder API_BASE_URL: de ingebouwde testomgeving plant elke opdracht zoveel seconden na het aanmaken in (datums, keurders, een nieuwe status); 0: nooit',
+  'cli.help.setting.jobLockMs':
+    'hoelang een worker een taak vasthoudt voor ze als vastgelopen geldt en een andere worker ze overneemt',
+  'cli.help.setting.notifyWebhookUrl':
+    'waar de gebeurtenissen (sheet.done, sheet.unreadable, orders.changed) als JSON naartoe gestuurd worden (POST)',
+  'cli.help.setting.notifyWebhookSecret':
+    'ondertekent de inhoud van elke webhook: X-Order-Importer-Signature: sha256=<HMAC-SHA256 van de inhoud>',
+  'cli.help.setting.notifyEmailTo':
+    'door komma’s gescheiden adressen die per gebeurtenis een e-mail krijgen (met NOTIFY_EMAIL_FROM en SMTP_URL)',
+  'cli.help.setting.notifyEmailFrom': 'de afzender van die e-mails',
+  'cli.help.setting.smtpUrl':
+    'de SMTP-server van die e-mails: smtp://user:password@host:587 of smtps://… (de inloggegevens worden nooit getoond)',
+  'cli.help.setting.notifyRetryHours':
+    'hoelang een melding die niet bezorgd kan worden, opnieuw geprobeerd wordt',
+  'cli.help.setting.sandboxHost': 'adres waarop de testomgeving luistert',
+  'cli.help.setting.sandboxPort':
+    'poort waarop de testomgeving luistert, 0 voor een willekeurige vrije poort',
+  'cli.help.setting.sandboxDataDir': 'bewaart opdrachten en bestanden in deze map',
+  'cli.help.setting.sandboxTokens':
+    'aanvaard bearer-token met zijn organisatie; mag herhaald worden (in de variabele gescheiden door komma’s)',
+  'cli.help.setting.sandboxRateLimit': 'verzoeken per tijdvenster per token, daarna 429',
+  'cli.help.setting.sandboxRateWindow': 'tijdvenster van de verzoeklimiet',
+  'cli.help.setting.sandboxPostMaxSize':
+    'post_max_size van PHP: een grotere inhoud krijgt een 413 in JSON',
+  'cli.help.setting.sandboxProxyBodyLimit':
+    'de limiet van een proxy ervoor: een grotere inhoud krijgt de HTML-pagina 413 van nginx (nginx zelf: standaard 1M)',
+  'cli.help.setting.sandboxUploadMaxFilesize':
+    'upload_max_filesize van PHP: een groter bestand krijgt 422 “failed to upload” (PHP zelf: standaard 2M)',
+  'cli.help.setting.sandboxMaxFileUploads':
+    'max_file_uploads van PHP: bestanden daarboven worden zonder melding weggelaten (PHP zelf: standaard 20)',
+  'cli.help.setting.sandboxPhpDefaults':
+    'de standaardlimieten van PHP waar niets opgegeven is: upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M',
+  'cli.help.setting.sandboxRedirectTrailingSlash':
+    'beantwoordt /api/orders/ met de 301 van Apache naar /api/orders',
+  'cli.help.setting.sandboxQuirks':
+    'geeft opgevraagde opdrachten terug zonder de gedocumenteerde eigenaardigheden',
+  'cli.help.setting.sandboxPlanning':
+    'plant elke opdracht zoveel seconden na het aanmaken in: een datum en een keurder per keuring, en een nieuwe status (scheduled, enkele cancelled, later done); 0: nooit',
+  'cli.help.setting.sandboxSeed':
+    'startwaarde (seed) van de gesimuleerde fouten en van de planning',
+  'cli.help.setting.sandboxLatency': 'vertraging bij elk API-verzoek',
+  'cli.help.setting.sandboxJitter': 'willekeurige extra vertraging, tot zoveel',
+  'cli.help.setting.sandboxP503': 'kans op een 503 met Retry-After, voor er iets gebeurt',
+  'cli.help.setting.sandboxRetryAfter': 'Retry-After van de gesimuleerde 503’s',
+  'cli.help.setting.sandboxPResetBefore': 'kans op een verbroken verbinding voor er iets gebeurt',
+  'cli.help.setting.sandboxP500After': 'kans op een 500 nadat een opdracht of bestand bewaard is',
+  'cli.help.setting.sandboxPResetAfter':
+    'kans op een verbroken verbinding nadat een opdracht of bestand bewaard is',
+  'cli.help.default.apiBaseUrl': 'niet ingesteld: de ingebouwde testomgeving',
+  'cli.help.default.apiToken': 'het demotoken van de testomgeving, als die gebruikt wordt',
+  'cli.help.default.redisUrl': 'redis://127.0.0.1:6379, anders een eigen redis-server',
+  'cli.help.default.inboxPolling': 'uit: bestandsmeldingen',
+  'cli.help.default.apiRateLimit':
+    'afgeleid uit de X-RateLimit-*-headers van de API; een 429 wordt hoe dan ook gevolgd',
+  'cli.help.default.dashboardHosts': 'alleen die',
+  'cli.help.default.language': 'de taal uit LANGUAGE, LC_ALL, LC_MESSAGES of LANG, anders en',
+  'cli.help.default.notifyWebhookUrl': 'geen',
+  'cli.help.default.notifyWebhookSecret': 'niet ondertekend',
+  'cli.help.default.notifyEmailTo': 'geen',
+  'cli.help.default.sandboxDataDir': 'in het geheugen',
+  'cli.help.default.sandboxTokens': 'het demotoken {token}',
+  'cli.help.default.sandboxRateLimit': 'geen',
+  'cli.help.default.sandboxProxyBodyLimit': 'uit',
+  'cli.help.default.sandboxUploadMaxFilesize': 'uit',
+  'cli.help.default.sandboxMaxFileUploads': 'uit',
+  'cli.help.default.sandboxPlanning': 'nooit',
 };
