@@ -89,7 +89,7 @@ describe('--help in Dutch', () => {
     expect(text).toContain('\nOpties:\n');
     expect(text).toMatch(/Lijsten importeren: per geldige rij wordt een opdracht/);
     expect(text).toMatch(
-      /--concurrency <n> +rijtaken tegelijk per proces \(variabele\s+CONCURRENCY;\s+standaard 8\)/,
+      /--concurrency <n> +aantal\s+rijen\s+tegelijk\s+in\s+verwerking,\s+per\s+proces\s+\(variabele\s+CONCURRENCY;\s+standaard 8\)/,
     );
     expect(text).toMatch(/--allow-duplicates +maakt ook opdrachten aan voor rijen die al/);
     expect(text).toContain('Waar de opdrachten naartoe gaan: API_BASE_URL');

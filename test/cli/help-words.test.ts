@@ -45,7 +45,7 @@ describe('every setting’s help', () => {
       }
     }
     expect(settingHelpIn('concurrency', wordsFor('nl'))).toBe(
-      'rijtaken tegelijk per proces (variabele CONCURRENCY; standaard 8)',
+      'aantal rijen tegelijk in verwerking, per proces (variabele CONCURRENCY; standaard 8)',
     );
     expect(settingHelpIn('reportsDir', wordsFor('fr'))).toBe(
       'dossier des rapports (variable REPORTS_DIR\u202f; par défaut DATA_DIR/reports)',

@@ -344,37 +344,37 @@ export const cli: Translation<typeof english> = {
     'Waar de opdrachten naartoe gaan: API_BASE_URL met API_TOKEN of API_TOKEN_FILE, in de omgeving\nof in het --config-bestand; zonder die instellingen naar de ingebouwde testomgeving. Meerdere\nkantoren: “connections” in het --config-bestand. Redis: REDIS_URL (anders 127.0.0.1:6379, anders\neen eigen redis-server). Alle instellingen: docs/reference.md.',
   'cli.help.option.config': 'JSON-configuratiebestand met instellingen',
   'cli.help.option.mapping':
-    'JSON-mapping van uw eigen kolomnamen (en woorden voor waarden) naar die van de API, bv. \'{ "columns": { "Straat": "address1" } }\'; zonder deze optie een mapping.json naast de lijst, daarna de “mapping” uit het configuratiebestand',
+    'JSON-mapping van uw eigen kolomnamen (en woorden voor waarden) naar die van de API, bv. \'{ "columns": { "Straat": "address1" } }\'; zonder deze optie de mapping.json naast de lijst, anders de “mapping” uit het configuratiebestand',
   'cli.help.option.connection':
-    'welke verbinding uit het configuratiebestand (haar API, token en mapping); nodig als er meer dan één is',
+    'de verbinding uit het configuratiebestand die gebruikt wordt (haar API, token en mapping); nodig als er meerdere zijn',
   'cli.help.option.json':
-    'toont één JSON-samenvatting per lijst op stdout (de tekst voor mensen gaat naar stderr)',
+    'toont één JSON-samenvatting per lijst op stdout (de gewone meldingen gaan naar stderr)',
   'cli.help.import.description':
-    'Lijsten importeren: per geldige rij wordt een opdracht aangemaakt en worden haar bijlagen toegevoegd; daarna wordt per lijst een rapport geschreven. Exitcode 0: alles aangemaakt of dubbel, 2: sommige rijen ongeldig, mislukt of na te kijken, 1: fatale fout.',
+    'Lijsten importeren: per geldige rij wordt een opdracht aangemaakt en worden haar bijlagen toegevoegd; daarna wordt per lijst een rapport geschreven. Exitcode 0: alles aangemaakt of dubbel; 2: sommige rijen ongeldig, mislukt of na te kijken; 1: fatale fout.',
   'cli.help.import.no-workers':
     'zet de lijsten alleen in de wachtrij en wacht: `order-importer worker`-processen doen het werk',
   'cli.help.import.allow-duplicates':
     'maakt ook opdrachten aan voor rijen die al eerder geïmporteerd zijn',
   'cli.help.watch.description':
-    'De inbox: elke lijst die in INBOX_DIR (of in een geplande map) gezet wordt, wordt opgenomen en geïmporteerd, en het dashboard wordt aangeboden; tot SIGINT/SIGTERM.',
+    'De inbox opvolgen: elke lijst die in INBOX_DIR (of in de map van een planning) gezet wordt, opnemen en importeren, en het dashboard aanbieden, tot SIGINT/SIGTERM.',
   'cli.help.watch.no-dashboard': 'biedt het dashboard niet aan',
   'cli.help.worker.description':
     'Alleen workers draaien, om op te schalen: zoveel processen als u wilt, op om het even welke machines, die samen één Redis delen.',
   'cli.help.ledger.description':
-    'ledger rebuild: nadat Redis zijn gegevens kwijt is (een herstart zonder AOF), het register van dubbels van elke verbinding opnieuw opbouwen uit de rapporten (REPORTS_DIR) en het logboek van aangemaakte opdrachten (DATA_DIR/creates), zodat eerder geïmporteerde rijen weer als dubbel herkend worden; tot dan worden imports geweigerd. Exitcode 0: opnieuw opgebouwd, 1: fatale fout.',
+    'ledger rebuild: als Redis zijn gegevens kwijt is (na een herstart zonder AOF), het register van dubbels van elke verbinding opnieuw opbouwen uit de rapporten (REPORTS_DIR) en het logboek van aangemaakte opdrachten (DATA_DIR/creates), zodat eerder geïmporteerde rijen weer als dubbel herkend worden; tot dan worden imports geweigerd. Exitcode 0: opnieuw opgebouwd; 1: fatale fout.',
   'cli.help.ledger.argument': '“rebuild”: het register opnieuw opbouwen',
   'cli.help.ledger.connection':
-    'bouwt alleen deze verbinding uit het configuratiebestand opnieuw op (standaard: allemaal)',
+    'bouwt alleen het register van deze verbinding uit het configuratiebestand opnieuw op (standaard: van elke verbinding)',
   'cli.help.dashboard.description':
-    'Alleen het dashboard aanbieden (overzicht van de imports, wachtrijen, /healthz, /readyz, /metrics) voor de watch- en worker-processen die Redis delen; het importeert zelf niets.',
+    'Alleen het dashboard aanbieden (overzicht van de imports, wachtrijen, /healthz, /readyz, /metrics) voor de watch- en worker-processen die dezelfde Redis gebruiken; het importeert zelf niets.',
   'cli.help.status.description':
-    'De opdrachten van geïmporteerde lijsten teruglezen (elke lijst met het token van haar eigen verbinding) in de status.csv van elk rapport. Exitcode 0: alles gelezen, 2: een opdracht of lijst kon niet gelezen worden, 1: fatale fout.',
+    'De status van de opdrachten van geïmporteerde lijsten opvragen (elke lijst met het token van haar eigen verbinding) en in de status.csv van elk rapport zetten. Exitcode 0: alles opgevraagd; 2: een opdracht of lijst kon niet opgevraagd worden; 1: fatale fout.',
   'cli.help.status.argument':
-    'rapportmappen of lijst-id’s; geen: elke lijst met een rapport uit de laatste STATUS_DAYS (lijsten waarvan alle opdrachten een eindstatus hebben, STATUS_FINAL, worden niet opnieuw gelezen)',
+    'rapportmappen of id’s van lijsten; zonder argument: elke lijst met een rapport van de laatste STATUS_DAYS dagen (een lijst waarvan alle opdrachten een definitieve status hebben, zie STATUS_FINAL, wordt niet opnieuw opgevraagd)',
   'cli.help.status.json':
-    "toont ['{ sheetId, orders, byStatus, changed }'] op stdout (de tekst voor mensen gaat naar stderr)",
+    "toont ['{ sheetId, orders, byStatus, changed }'] op stdout (de gewone meldingen gaan naar stderr)",
   'cli.help.validate.description':
-    'Proefdraai: lijsten lezen, mappen en valideren en hun bijlagen nakijken, zonder één API-oproep. Exitcode 0: alles geldig, 2: sommige rijen ongeldig, 1: fatale fout.',
+    'Proefdraai: lijsten lezen, de mapping toepassen, de rijen controleren en de bijlagen nakijken, zonder één API-verzoek. Exitcode 0: alles geldig; 2: sommige rijen ongeldig; 1: fatale fout.',
   'cli.help.sandbox.description':
     'De testomgeving van de Order and File Service op de voorgrond draaien en haar basis-URL en tokens tonen.',
   'cli.help.notes':
@@ -382,33 +382,34 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.apiBaseUrl': 'basis-URL van de Order and File Service',
   'cli.help.setting.apiToken': 'bearer-token',
   'cli.help.setting.apiTokenFile': 'een bestand met het bearer-token',
-  'cli.help.setting.redisUrl': 'de Redis van de wachtrijen',
+  'cli.help.setting.redisUrl': 'de Redis voor de wachtrijen',
   'cli.help.setting.dataDir':
     'hoofdmap van de gegevensmappen (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ en redis/ als die ingebouwd zijn)',
   'cli.help.setting.inboxDir': 'opgevolgde map (inbox)',
   'cli.help.setting.inboxPolling':
-    'kijkt de inbox geregeld na in plaats van te wachten op bestandsmeldingen (netwerkschijven)',
+    'kijkt de inbox geregeld na in plaats van te wachten op bestandsmeldingen, voor netwerkschijven',
   'cli.help.setting.inboxStableMs':
     'hoelang een lijst ongewijzigd moet blijven voor ze opgenomen wordt, in ms',
   'cli.help.setting.reportsDir': 'map van de rapporten',
-  'cli.help.setting.productsFile': 'productcatalogus (JSON)',
-  'cli.help.setting.concurrency': 'rijtaken tegelijk per proces',
+  'cli.help.setting.productsFile': 'productcatalogus, in JSON',
+  'cli.help.setting.concurrency': 'aantal rijen tegelijk in verwerking, per proces',
   'cli.help.setting.apiRateLimit':
     'maximaal aantal API-verzoeken per minuut, over alle workers samen',
   'cli.help.setting.apiTimeoutMs': 'maximale wachttijd per verzoek, in ms',
   'cli.help.setting.apiWaitS':
     'hoelang er bij de start gewacht wordt op een API die onbereikbaar of overbelast is',
-  'cli.help.setting.redisWaitS': 'hoelang `import` op Redis wacht als die wegvalt, voor het stopt',
+  'cli.help.setting.redisWaitS':
+    'hoelang `import` op Redis wacht als die wegvalt, voor de import stopt',
   'cli.help.setting.ledgerDays': 'hoelang het register van dubbels een geïmporteerde rij onthoudt',
   'cli.help.setting.statusDays':
-    '`status` (en de geplande vernieuwing) leest de opdrachten terug van de lijsten met een rapport van de laatste zoveel dagen',
+    '`status` (ook volgens planning) vraagt de opdrachten op van de lijsten met een rapport van de laatste zoveel dagen',
   'cli.help.setting.statusSyncCron':
-    'wanneer `watch` de opdrachten van de laatste STATUS_DAYS terugleest (cron, 5 velden of 6 met seconden; “off” voor nooit)',
+    'wanneer `watch` de opdrachten van de laatste STATUS_DAYS dagen opvraagt (cron: 5 velden, of 6 met de seconden vooraan; “off”: nooit)',
   'cli.help.setting.statusFinal':
-    'door komma’s gescheiden opdrachtstatussen die nooit meer veranderen: een lijst waarvan alle opdrachten zo’n status hebben, wordt niet meer teruggelezen door de geplande vernieuwing of door `status` zonder argumenten',
+    'definitieve opdrachtstatussen, gescheiden door komma’s: een lijst waarvan alle opdrachten zo’n status hebben, wordt niet meer opgevraagd (volgens planning, of door `status` zonder argumenten)',
   'cli.help.setting.maxAttachmentMb': 'grootste bijlage die aanvaard wordt, per bestand',
   'cli.help.setting.dashboardHost':
-    'adres waarop het dashboard luistert (elk ander adres dan loopback vraagt DASHBOARD_USER en DASHBOARD_PASSWORD)',
+    'adres waarop het dashboard luistert (elk ander adres dan loopback vereist DASHBOARD_USER en DASHBOARD_PASSWORD)',
   'cli.help.setting.dashboardPort': 'poort waarop het dashboard luistert',
   'cli.help.setting.dashboardHosts':
     'door komma’s gescheiden hostnamen waarop het dashboard antwoordt naast localhost, 127.0.0.1, ::1 en --host; elke andere wordt geweigerd',
@@ -422,7 +423,7 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.logLevel': 'logniveau',
   'cli.help.setting.queuePrefix':
     "voorvoegsel van elke Redis-sleutel; een '{hash tag}' houdt ze samen in één Cluster-slot",
-  'cli.help.setting.rowAttempts': 'aantal pogingen van een rijtaak voor ze mislukt',
+  'cli.help.setting.rowAttempts': 'aantal pogingen per rij, voor ze mislukt',
   'cli.help.setting.retryDelayMs':
     'wachttijd voor de eerste nieuwe poging van een rij, in ms (telkens verdubbeld, met wat willekeurige spreiding)',
   'cli.help.setting.embeddedSandboxPlanningS':
@@ -451,11 +452,11 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.sandboxPostMaxSize':
     'post_max_size van PHP: een grotere inhoud krijgt een 413 in JSON',
   'cli.help.setting.sandboxProxyBodyLimit':
-    'de limiet van een proxy ervoor: een grotere inhoud krijgt de HTML-pagina 413 van nginx (nginx zelf: standaard 1M)',
+    'de limiet van een proxy vóór de API: een grotere inhoud krijgt de HTML-pagina 413 van nginx (nginx heeft zelf 1M)',
   'cli.help.setting.sandboxUploadMaxFilesize':
-    'upload_max_filesize van PHP: een groter bestand krijgt 422 “failed to upload” (PHP zelf: standaard 2M)',
+    'upload_max_filesize van PHP: een groter bestand krijgt 422 “failed to upload” (PHP heeft zelf 2M)',
   'cli.help.setting.sandboxMaxFileUploads':
-    'max_file_uploads van PHP: bestanden daarboven worden zonder melding weggelaten (PHP zelf: standaard 20)',
+    'max_file_uploads van PHP: bestanden daarboven worden zonder melding weggelaten (PHP heeft zelf 20)',
   'cli.help.setting.sandboxPhpDefaults':
     'de standaardlimieten van PHP waar niets opgegeven is: upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M',
   'cli.help.setting.sandboxRedirectTrailingSlash':
@@ -477,9 +478,9 @@ export const cli: Translation<typeof english> = {
   'cli.help.default.apiBaseUrl': 'niet ingesteld: de ingebouwde testomgeving',
   'cli.help.default.apiToken': 'het demotoken van de testomgeving, als die gebruikt wordt',
   'cli.help.default.redisUrl': 'redis://127.0.0.1:6379, anders een eigen redis-server',
-  'cli.help.default.inboxPolling': 'uit: bestandsmeldingen',
+  'cli.help.default.inboxPolling': 'uit: wachten op bestandsmeldingen',
   'cli.help.default.apiRateLimit':
-    'afgeleid uit de X-RateLimit-*-headers van de API; een 429 wordt hoe dan ook gevolgd',
+    'afgeleid uit de X-RateLimit-*-headers van de API; een 429 wordt altijd gerespecteerd',
   'cli.help.default.dashboardHosts': 'alleen die',
   'cli.help.default.language': 'de taal uit LANGUAGE, LC_ALL, LC_MESSAGES of LANG, anders en',
   'cli.help.default.notifyWebhookUrl': 'geen',
