@@ -121,7 +121,7 @@ describe('--help in French', () => {
     expect(text).toContain('\nOptions\u202f:\n');
     expect(text).toContain('\nCommandes\u202f:\n');
     expect(text).toContain('Transforme des listes de commandes en commandes de contrôle');
-    expect(text).toMatch(/-h, --help +affiche l’aide d’une commande/);
+    expect(text).toMatch(/-h, --help +afficher l’aide\n/);
     expect(flags(text)).toEqual(flags(english('program')));
     for (const word of ['Usage:', 'Options:', 'Commands:', 'display help', 'Import sheets'])
       expect(text).not.toContain(word);
@@ -131,9 +131,9 @@ describe('--help in French', () => {
     const text = await help('import', {}, ['--language', 'fr']);
     expect(text).toMatch(/^Utilisation\u202f: order-importer import \[options\] <sheet\.\.\.>\n/);
     expect(text).toContain('\nArguments\u202f:\n');
-    expect(text).toMatch(/Importer des listes\u202f: une commande est créée par ligne valable/);
+    expect(text).toMatch(/Importer des listes\u202f: créer une commande par ligne valable/);
     expect(text).toMatch(
-      /--concurrency <n> +tâches de ligne en parallèle par processus\s+\(variable\s+CONCURRENCY\u202f;\s+par\s+défaut\s+8\)/,
+      /--concurrency <n> +lignes traitées à la fois, par processus\s+\(variable\s+CONCURRENCY\u202f;\s+par\s+défaut\s+8\)/,
     );
     expect(text).toContain('Où vont les commandes\u202f: API_BASE_URL');
     expect(flags(text)).toEqual(flags(english('import')));
@@ -173,6 +173,6 @@ describe('commander’s error lines', () => {
   it('stay as commander writes them (it offers no hook to say them otherwise)', async () => {
     const finished = await runInProcess(['import', '--bogus'], { LANGUAGE: 'fr' });
     expect(finished.stderr).toMatch(/^error: unknown option '--bogus'\n/);
-    expect(finished.stderr).toContain('(lancez avec --help pour voir l’utilisation)');
+    expect(finished.stderr).toContain('(relancez avec --help pour afficher l’aide)');
   });
 });

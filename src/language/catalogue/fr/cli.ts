@@ -337,135 +337,136 @@ export const cli: Translation<typeof english> = {
   'cli.help.heading.commands': 'Commandes :',
   'cli.help.usage.options': '[options]',
   'cli.help.usage.command': '[commande]',
-  'cli.help.help': 'affiche l’aide d’une commande',
-  'cli.help.version': 'affiche la version et quitte',
-  'cli.help.after-error': '(lancez avec --help pour voir l’utilisation)',
+  'cli.help.help': 'afficher l’aide',
+  'cli.help.version': 'afficher la version et quitter',
+  'cli.help.after-error': '(relancez avec --help pour afficher l’aide)',
   'cli.help.sheets':
     'listes : classeurs Excel (.xlsx, .xlsm), CSV (.csv), JSON (.json) ou NDJSON (.ndjson, .jsonl)',
   'cli.help.where-to':
-    'Où vont les commandes : API_BASE_URL avec API_TOKEN ou API_TOKEN_FILE, dans l’environnement ou\ndans le fichier --config ; sans elles, l’environnement de test intégré. Plusieurs bureaux :\n« connections » dans le fichier --config. Redis : REDIS_URL (sinon 127.0.0.1:6379, sinon un\nredis-server propre). Tous les paramètres : docs/reference.md.',
+    'Où vont les commandes : API_BASE_URL avec API_TOKEN ou API_TOKEN_FILE, dans l’environnement ou\nle fichier --config ; sans API_BASE_URL, l’environnement de test intégré. Plusieurs bureaux :\n« connections » dans le fichier --config. Redis : REDIS_URL (sinon 127.0.0.1:6379, sinon son\npropre redis-server). Tous les paramètres : docs/reference.md.',
   'cli.help.option.config': 'fichier de configuration JSON des paramètres',
   'cli.help.option.mapping':
-    'correspondance JSON entre vos propres noms de colonnes (et vos mots pour les valeurs) et ceux de l’API, p. ex. \'{ "columns": { "Straat": "address1" } }\' ; sans elle, un mapping.json à côté de la liste, puis le « mapping » du fichier de configuration',
+    'fichier de correspondance JSON entre vos noms de colonnes (et vos mots pour les valeurs) et ceux de l’API, p. ex. \'{ "columns": { "Straat": "address1" } }\' ; sinon, le mapping.json à côté de la liste, puis « mapping » dans le fichier de configuration',
   'cli.help.option.connection':
-    'laquelle des connexions du fichier de configuration (son API, son jeton et sa correspondance) ; nécessaire s’il en contient plusieurs',
+    'la connexion à utiliser parmi celles du fichier de configuration (son API, son jeton et son fichier de correspondance) ; obligatoire s’il en définit plusieurs',
   'cli.help.option.json':
-    'affiche un résumé JSON par liste sur stdout (le texte destiné aux personnes va sur stderr)',
+    'afficher un résumé JSON par liste sur stdout (les messages vont sur stderr)',
   'cli.help.import.description':
-    'Importer des listes : une commande est créée par ligne valable, avec ses pièces jointes, puis un rapport est écrit pour chaque liste. Code de sortie 0 : tout créé ou en doublon, 2 : certaines lignes non valables, en échec ou à vérifier, 1 : erreur fatale.',
+    'Importer des listes : créer une commande par ligne valable, avec ses pièces jointes, puis écrire un rapport par liste. Code de sortie : 0 si tout est créé ou en doublon, 2 si des lignes sont non valables, en échec ou à vérifier, 1 en cas d’erreur fatale.',
   'cli.help.import.no-workers':
-    'met seulement les listes en file d’attente et attend : des processus `order-importer worker` font le travail',
-  'cli.help.import.allow-duplicates': 'crée des commandes même pour des lignes déjà importées',
+    'seulement mettre les listes en file d’attente, puis attendre : des processus `order-importer worker` font le travail',
+  'cli.help.import.allow-duplicates': 'créer des commandes même pour des lignes déjà importées',
   'cli.help.watch.description':
-    'Le dossier surveillé : chaque liste déposée dans INBOX_DIR (ou dans un dossier planifié) est prise en charge et importée, et le tableau de bord est servi ; jusqu’à SIGINT/SIGTERM.',
-  'cli.help.watch.no-dashboard': 'ne sert pas le tableau de bord',
+    'Surveiller le dossier inbox : importer chaque liste déposée dans INBOX_DIR (et dans les dossiers des planifications) et lancer le tableau de bord, jusqu’à l’arrêt (SIGINT/SIGTERM).',
+  'cli.help.watch.no-dashboard': 'ne pas lancer le tableau de bord',
   'cli.help.worker.description':
-    'Ne lancer que des workers, pour répartir la charge : autant de processus que vous voulez, sur n’importe quelles machines partageant un même Redis.',
+    'Lancer uniquement des workers, pour répartir la charge : autant de processus que vous voulez, sur des machines qui partagent le même Redis.',
   'cli.help.ledger.description':
-    'ledger rebuild : après une perte des données de Redis (un redémarrage sans AOF), reconstruire le registre des doublons de chaque connexion à partir des rapports (REPORTS_DIR) et du journal des créations (DATA_DIR/creates), pour que les lignes déjà importées soient de nouveau reconnues comme doublons ; les importations sont refusées tant que ce n’est pas fait. Code de sortie 0 : reconstruit, 1 : erreur fatale.',
+    'ledger rebuild : quand Redis a perdu ses données (redémarrage sans AOF), reconstruire le registre des doublons de chaque connexion à partir des rapports (REPORTS_DIR) et du journal des créations (DATA_DIR/creates), pour que les lignes déjà importées soient à nouveau reconnues comme doublons ; d’ici là, les importations sont refusées. Code de sortie : 0 si le registre est reconstruit, 1 en cas d’erreur fatale.',
   'cli.help.ledger.argument': '« rebuild » : reconstruire le registre',
   'cli.help.ledger.connection':
-    'ne reconstruit que cette connexion du fichier de configuration (par défaut : toutes)',
+    'ne reconstruire que cette connexion du fichier de configuration (par défaut : toutes)',
   'cli.help.dashboard.description':
-    'Servir uniquement le tableau de bord (vue d’ensemble des importations, files d’attente, /healthz, /readyz, /metrics) pour les processus watch et worker qui partagent Redis ; il n’importe rien lui-même.',
+    'Lancer uniquement le tableau de bord (vue d’ensemble des importations, files d’attente, /healthz, /readyz, /metrics) pour les processus watch et worker qui partagent le même Redis ; il n’importe rien lui-même.',
   'cli.help.status.description':
-    'Relire les commandes des listes importées (chacune avec le jeton de sa propre connexion) dans le status.csv de chaque rapport. Code de sortie 0 : tout a été lu, 2 : une commande ou une liste n’a pas pu être lue, 1 : erreur fatale.',
+    'Relire auprès de l’API les commandes des listes importées (chacune avec le jeton de sa connexion) et les écrire dans le status.csv de chaque rapport. Code de sortie : 0 si tout a été lu, 2 si une commande ou une liste n’a pas pu être lue, 1 en cas d’erreur fatale.',
   'cli.help.status.argument':
-    'dossiers de rapport ou identifiants de liste ; aucun : toutes les listes dont le rapport date des STATUS_DAYS derniers jours (celles dont toutes les commandes ont un statut final, STATUS_FINAL, ne sont pas relues)',
+    'dossiers de rapport ou identifiants de liste ; sans argument : toutes les listes dont le rapport date des STATUS_DAYS derniers jours, sauf celles dont toutes les commandes ont un statut définitif (STATUS_FINAL)',
   'cli.help.status.json':
-    "affiche ['{ sheetId, orders, byStatus, changed }'] sur stdout (le texte destiné aux personnes va sur stderr)",
+    "afficher ['{ sheetId, orders, byStatus, changed }'] sur stdout (les messages vont sur stderr)",
   'cli.help.validate.description':
-    'Essai à blanc : lire les listes, faire correspondre leurs colonnes, les valider et vérifier leurs pièces jointes, sans aucun appel à l’API. Code de sortie 0 : tout est valable, 2 : certaines lignes non valables, 1 : erreur fatale.',
+    'Essai à blanc : lire les listes, faire correspondre leurs colonnes, les valider et vérifier leurs pièces jointes, sans appeler l’API. Code de sortie : 0 si tout est valable, 2 si des lignes sont non valables, 1 en cas d’erreur fatale.',
   'cli.help.sandbox.description':
     'Lancer l’environnement de test de l’Order and File Service au premier plan et afficher son URL de base et ses jetons.',
   'cli.help.notes':
     '{help} ({notes, select, env {variable {env}} default {par défaut {shown}} other {variable {env} ; par défaut {shown}}})',
   'cli.help.setting.apiBaseUrl': 'URL de base de l’Order and File Service',
   'cli.help.setting.apiToken': 'jeton d’accès (bearer)',
-  'cli.help.setting.apiTokenFile': 'un fichier contenant le jeton d’accès',
-  'cli.help.setting.redisUrl': 'le Redis des files d’attente',
+  'cli.help.setting.apiTokenFile': 'fichier contenant le jeton d’accès',
+  'cli.help.setting.redisUrl': 'Redis des files d’attente',
   'cli.help.setting.dataDir':
-    'dossier racine des dossiers de données (inbox/, work/, archive/, reports/, failed/, sheets/ ; sandbox/ et redis/ s’ils sont intégrés)',
+    'dossier racine des données (inbox/, work/, archive/, reports/, failed/, sheets/ ; sandbox/ et redis/ s’ils sont intégrés)',
   'cli.help.setting.inboxDir': 'dossier surveillé (inbox)',
   'cli.help.setting.inboxPolling':
-    'consulte l’inbox à intervalles réguliers au lieu d’attendre les notifications de fichiers (partages réseau)',
+    'vérifier le dossier inbox à intervalles réguliers au lieu d’attendre les notifications du système de fichiers (partages réseau)',
   'cli.help.setting.inboxStableMs':
-    'durée pendant laquelle une liste doit rester inchangée avant d’être prise en charge, en ms',
+    'durée, en ms, pendant laquelle une liste doit rester inchangée avant d’être prise en charge',
   'cli.help.setting.reportsDir': 'dossier des rapports',
   'cli.help.setting.productsFile': 'catalogue des produits (JSON)',
-  'cli.help.setting.concurrency': 'tâches de ligne en parallèle par processus',
+  'cli.help.setting.concurrency': 'lignes traitées à la fois, par processus',
   'cli.help.setting.apiRateLimit':
     'nombre maximal de requêtes à l’API par minute, tous workers confondus',
   'cli.help.setting.apiTimeoutMs': 'délai maximal par requête, en ms',
-  'cli.help.setting.apiWaitS': 'durée d’attente, au démarrage, d’une API absente ou surchargée',
+  'cli.help.setting.apiWaitS': 'temps d’attente au démarrage si l’API est absente ou surchargée',
   'cli.help.setting.redisWaitS':
-    'durée pendant laquelle `import` attend Redis s’il disparaît, avant de s’arrêter',
+    'temps pendant lequel `import` attend Redis s’il ne répond plus, avant de s’arrêter',
   'cli.help.setting.ledgerDays':
-    'durée pendant laquelle le registre des doublons se souvient d’une ligne importée',
+    'durée pendant laquelle le registre des doublons garde une ligne importée',
   'cli.help.setting.statusDays':
     '`status` (et l’actualisation planifiée) relit les listes dont le rapport date d’au plus ce nombre de jours',
   'cli.help.setting.statusSyncCron':
-    'moment où `watch` relit les commandes des STATUS_DAYS derniers jours (cron, 5 champs, ou 6 avec les secondes ; « off » pour jamais)',
+    'quand `watch` relit les commandes des STATUS_DAYS derniers jours (cron à 5 champs, ou 6 avec les secondes ; « off » : jamais)',
   'cli.help.setting.statusFinal':
-    'statuts de commande, séparés par des virgules, qui ne changent plus jamais : une liste dont toutes les commandes ont l’un de ces statuts n’est plus relue par l’actualisation planifiée ni par `status` sans arguments',
-  'cli.help.setting.maxAttachmentMb': 'taille maximale acceptée d’une pièce jointe, par fichier',
+    'statuts de commande définitifs, séparés par des virgules : une liste dont toutes les commandes ont l’un de ces statuts n’est plus relue, ni par l’actualisation planifiée ni par `status` sans argument',
+  'cli.help.setting.maxAttachmentMb': 'taille maximale acceptée par pièce jointe, en Mo',
   'cli.help.setting.dashboardHost':
-    'adresse d’écoute du tableau de bord (toute autre adresse que loopback exige DASHBOARD_USER et DASHBOARD_PASSWORD)',
+    'adresse d’écoute du tableau de bord (hors loopback, DASHBOARD_USER et DASHBOARD_PASSWORD sont obligatoires)',
   'cli.help.setting.dashboardPort': 'port d’écoute du tableau de bord',
   'cli.help.setting.dashboardHosts':
-    'noms d’hôte, séparés par des virgules, auxquels le tableau de bord répond en plus de localhost, 127.0.0.1, ::1 et --host ; tout autre est refusé',
+    'noms d’hôte, séparés par des virgules, auxquels le tableau de bord répond en plus de localhost, 127.0.0.1, ::1 et --host ; tous les autres sont refusés',
   'cli.help.setting.metricsPort':
-    'port sur lequel `worker` sert /metrics, /healthz et /readyz (non défini : aucun)',
+    'port sur lequel `worker` expose /metrics, /healthz et /readyz (non défini : aucun)',
   'cli.help.setting.metricsHost': 'adresse d’écoute du serveur de METRICS_PORT',
-  'cli.help.setting.dashboardUser': 'l’identifiant du tableau de bord',
-  'cli.help.setting.dashboardPassword': 'le mot de passe du tableau de bord',
+  'cli.help.setting.dashboardUser': 'nom d’utilisateur du tableau de bord',
+  'cli.help.setting.dashboardPassword': 'mot de passe du tableau de bord',
   'cli.help.setting.language':
-    'langue de tout ce que lit une personne : nl, fr ou en (les lignes du journal restent en anglais)',
+    'langue des textes à lire : nl, fr ou en (le journal reste en anglais)',
   'cli.help.setting.logLevel': 'niveau de journalisation',
   'cli.help.setting.queuePrefix':
-    "préfixe de chaque clé Redis ; un '{hash tag}' les garde dans un même slot du Cluster",
-  'cli.help.setting.rowAttempts': 'nombre de tentatives d’une tâche de ligne avant son échec',
+    "préfixe de chaque clé Redis ; un '{hash tag}' les garde dans le même slot de Redis Cluster",
+  'cli.help.setting.rowAttempts':
+    'nombre de tentatives pour une ligne avant qu’elle passe en échec',
   'cli.help.setting.retryDelayMs':
-    'délai avant le premier nouvel essai d’une ligne, en ms (doublé à chaque fois, avec une part aléatoire)',
+    'délai avant le premier nouvel essai d’une ligne, en ms (doublé à chaque essai, avec une part aléatoire)',
   'cli.help.setting.embeddedSandboxPlanningS':
     'sans API_BASE_URL : l’environnement de test intégré planifie chaque commande (dates, techniciens, nouveau statut) ce nombre de secondes après sa création ; 0 : jamais',
   'cli.help.setting.jobLockMs':
-    'durée pendant laquelle un worker garde une tâche avant qu’elle soit déclarée bloquée et qu’un autre worker la reprenne',
+    'durée pendant laquelle un worker garde une tâche avant qu’elle soit considérée comme bloquée et reprise par un autre worker',
   'cli.help.setting.notifyWebhookUrl':
     'adresse à laquelle les événements (sheet.done, sheet.unreadable, orders.changed) sont envoyés en JSON (POST)',
   'cli.help.setting.notifyWebhookSecret':
-    'signe le corps de chaque webhook : X-Order-Importer-Signature: sha256=<HMAC-SHA256 du corps>',
+    'secret qui signe le corps de chaque webhook : X-Order-Importer-Signature: sha256=<HMAC-SHA256 du corps>',
   'cli.help.setting.notifyEmailTo':
     'adresses, séparées par des virgules, qui reçoivent un e-mail par événement (avec NOTIFY_EMAIL_FROM et SMTP_URL)',
-  'cli.help.setting.notifyEmailFrom': 'l’expéditeur de ces e-mails',
+  'cli.help.setting.notifyEmailFrom': 'expéditeur de ces e-mails',
   'cli.help.setting.smtpUrl':
-    'le serveur SMTP de ces e-mails : smtp://user:password@host:587 ou smtps://… (ses identifiants ne sont jamais affichés)',
+    'serveur SMTP de ces e-mails : smtp://user:password@host:587 ou smtps://… (ses identifiants ne sont jamais affichés)',
   'cli.help.setting.notifyRetryHours':
-    'durée pendant laquelle on réessaie d’envoyer une notification qui ne peut pas être remise',
+    'durée pendant laquelle on réessaie d’envoyer une notification qui n’a pas pu être remise',
   'cli.help.setting.sandboxHost': 'adresse d’écoute de l’environnement de test',
   'cli.help.setting.sandboxPort':
-    'port d’écoute de l’environnement de test, 0 pour n’importe quel port libre',
-  'cli.help.setting.sandboxDataDir': 'conserve les commandes et les fichiers dans ce dossier',
+    'port d’écoute de l’environnement de test, 0 pour un port libre quelconque',
+  'cli.help.setting.sandboxDataDir': 'dossier où conserver les commandes et les fichiers',
   'cli.help.setting.sandboxTokens':
     'jeton d’accès accepté et son organisation ; peut être répété (dans la variable, séparés par des virgules)',
-  'cli.help.setting.sandboxRateLimit': 'requêtes par fenêtre et par jeton, puis 429',
-  'cli.help.setting.sandboxRateWindow': 'fenêtre de la limite de requêtes',
+  'cli.help.setting.sandboxRateLimit': 'nombre de requêtes par fenêtre et par jeton, au-delà : 429',
+  'cli.help.setting.sandboxRateWindow': 'durée de la fenêtre de limitation des requêtes',
   'cli.help.setting.sandboxPostMaxSize':
     'post_max_size de PHP : un corps plus grand reçoit une réponse 413 en JSON',
   'cli.help.setting.sandboxProxyBodyLimit':
-    'la limite d’un proxy frontal : un corps plus grand reçoit la page 413 en HTML de nginx (par défaut 1M dans nginx)',
+    'limite d’un proxy frontal : un corps plus grand reçoit la page 413 en HTML de nginx (valeur de nginx : 1M)',
   'cli.help.setting.sandboxUploadMaxFilesize':
-    'upload_max_filesize de PHP : un fichier plus grand reçoit 422 « failed to upload » (par défaut 2M dans PHP)',
+    'upload_max_filesize de PHP : un fichier plus grand reçoit 422 « failed to upload » (valeur de PHP : 2M)',
   'cli.help.setting.sandboxMaxFileUploads':
-    'max_file_uploads de PHP : les fichiers au-delà sont ignorés sans avertissement (par défaut 20 dans PHP)',
+    'max_file_uploads de PHP : les fichiers au-delà sont ignorés sans avertissement (valeur de PHP : 20)',
   'cli.help.setting.sandboxPhpDefaults':
-    'les limites par défaut de PHP là où rien n’est indiqué : upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M',
+    'appliquer les limites par défaut de PHP là où rien n’est indiqué : upload_max_filesize 2M, max_file_uploads 20, post_max_size 8M',
   'cli.help.setting.sandboxRedirectTrailingSlash':
-    'répond à /api/orders/ par la redirection 301 d’Apache vers /api/orders',
+    'répondre à /api/orders/ par la redirection 301 d’Apache vers /api/orders',
   'cli.help.setting.sandboxQuirks':
-    'renvoie les commandes consultées sans les particularités documentées',
+    'renvoyer les commandes consultées sans les particularités documentées',
   'cli.help.setting.sandboxPlanning':
-    'planifie chaque commande ce nombre de secondes après sa création : une date et un technicien par contrôle, et un nouveau statut (scheduled, quelques cancelled, plus tard done) ; 0 : jamais',
+    'planifier chaque commande ce nombre de secondes après sa création : une date et un technicien par contrôle, et un nouveau statut (scheduled, quelques cancelled, plus tard done) ; 0 : jamais',
   'cli.help.setting.sandboxSeed': 'graine (seed) des pannes simulées et de la planification',
   'cli.help.setting.sandboxLatency': 'délai ajouté à chaque requête à l’API',
   'cli.help.setting.sandboxJitter': 'délai supplémentaire aléatoire, jusqu’à cette valeur',
@@ -480,18 +481,18 @@ export const cli: Translation<typeof english> = {
   'cli.help.default.apiBaseUrl': 'non défini : l’environnement de test intégré',
   'cli.help.default.apiToken':
     'le jeton de démonstration de l’environnement de test, quand celui-ci est utilisé',
-  'cli.help.default.redisUrl': 'redis://127.0.0.1:6379, sinon un redis-server propre',
-  'cli.help.default.inboxPolling': 'désactivé : notifications de fichiers',
+  'cli.help.default.redisUrl': 'redis://127.0.0.1:6379, sinon son propre redis-server',
+  'cli.help.default.inboxPolling': 'désactivé : notifications du système de fichiers',
   'cli.help.default.apiRateLimit':
     'déduit des en-têtes X-RateLimit-* de l’API ; les réponses 429 sont respectées dans tous les cas',
   'cli.help.default.dashboardHosts': 'seulement ceux-là',
-  'cli.help.default.language': 'la langue de LANGUAGE, LC_ALL, LC_MESSAGES ou LANG, sinon en',
+  'cli.help.default.language': 'celle de LANGUAGE, LC_ALL, LC_MESSAGES ou LANG, sinon en',
   'cli.help.default.notifyWebhookUrl': 'aucune',
   'cli.help.default.notifyWebhookSecret': 'pas de signature',
   'cli.help.default.notifyEmailTo': 'aucune',
   'cli.help.default.sandboxDataDir': 'en mémoire',
   'cli.help.default.sandboxTokens': 'le jeton de démonstration {token}',
-  'cli.help.default.sandboxRateLimit': 'aucune',
+  'cli.help.default.sandboxRateLimit': 'aucune limite',
   'cli.help.default.sandboxProxyBodyLimit': 'désactivée',
   'cli.help.default.sandboxUploadMaxFilesize': 'désactivée',
   'cli.help.default.sandboxMaxFileUploads': 'désactivée',
