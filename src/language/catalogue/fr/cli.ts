@@ -29,7 +29,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.redis.unavailable.not-installed':
     'Aucun Redis ne répond à l’adresse {url} et redis-server n’est pas installé : installez-le (Debian/Ubuntu : apt-get install redis-server ; macOS : brew install redis) ou définissez REDIS_URL.',
   'cli.error.redis.unavailable.not-started':
-    'Impossible de démarrer un redis-server propre dans {dir} : {reason}',
+    'Impossible de démarrer son propre redis-server dans {dir} : {reason}',
   'cli.error.redis.no-answer':
     'Redis à l’adresse {url} ne répond plus depuis {seconds} s (REDIS_WAIT_S) : l’importation s’arrête. Dès que Redis répond à nouveau, relancez la même importation : elle reprendra là où elle s’est arrêtée.',
   'cli.error.redis.data-lost':
