@@ -1,5 +1,6 @@
 /** The command line's frame: the program, how a command is declared, and how a run ends. */
-import { Command, CommanderError, Option } from 'commander';
+import type { Command } from 'commander';
+import { CommanderError, Option } from 'commander';
 
 import { packageVersion } from '../package-root.js';
 import type { SettingKey } from '../settings/table.js';
@@ -12,6 +13,7 @@ import {
   unexpectedLine,
   userErrorLine,
 } from './error-line.js';
+import { SaidCommand } from './commander-lines.js';
 import { commandUsage, heardInArgv, helpCommand, helpIn, programUsage } from './help.js';
 import type { CommandIo } from './io.js';
 import { splitOptions, withSettings } from './setting-options.js';
@@ -63,7 +65,7 @@ export function commandLine(
   const heard: Heard = {};
   // Set before any command is declared: each command inherits the help option, the help's
   // words, the output and the line after an error.
-  const program = new Command('order-importer')
+  const program = new SaidCommand('order-importer', words)
     .description(description)
     .usage(programUsage(words))
     .version(packageVersion(), '-V, --version', words.t('cli.help.version'))

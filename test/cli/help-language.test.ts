@@ -170,9 +170,25 @@ describe('--help in the pseudo-language', () => {
 });
 
 describe('commander’s error lines', () => {
-  it('stay as commander writes them (it offers no hook to say them otherwise)', async () => {
-    const finished = await runInProcess(['import', '--bogus'], { LANGUAGE: 'fr' });
-    expect(finished.stderr).toMatch(/^error: unknown option '--bogus'\n/);
-    expect(finished.stderr).toContain('(relancez avec --help pour afficher l’aide)');
+  it('are said in the person’s language, what was typed as it was typed', async () => {
+    const fr = await runInProcess(['import', '--bogus'], { LANGUAGE: 'fr' });
+    expect(fr.stderr).toMatch(/^erreur\u202f: option inconnue «\u202f--bogus\u202f»\n/);
+    expect(fr.stderr).toContain('(relancez avec --help pour afficher l’aide)');
+    const nl = await runInProcess(['import', '--concurency', '4'], { LANGUAGE: 'nl' });
+    expect(nl.stderr).toMatch(
+      /^fout: onbekende optie “--concurency”\n\(Bedoelde u --concurrency\?\)\n/,
+    );
+    const missing = await runInProcess(['import'], { LANGUAGE: 'nl' });
+    expect(missing.stderr).toMatch(/^fout: het argument “sheet” ontbreekt\n/);
+    const command = await runInProcess(['imprt'], { LANGUAGE: 'fr' });
+    expect(command.stderr).toMatch(
+      /^erreur\u202f: commande inconnue «\u202fimprt\u202f»\n\(Vouliez-vous dire import\u202f\?\)\n/,
+    );
+  });
+
+  it('in the pseudo-language, every word from the catalogue', async () => {
+    const finished = await runInProcess(['import', '--bogus'], { LANGUAGE: 'qps' });
+    const [line = ''] = finished.stderr.split('\n');
+    expect(outsideMarkers(line, ['--bogus'])).toBe('');
   });
 });

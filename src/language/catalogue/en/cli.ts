@@ -475,4 +475,12 @@ export const cli = {
   'cli.help.default.sandboxUploadMaxFilesize': 'off',
   'cli.help.default.sandboxMaxFileUploads': 'off',
   'cli.help.default.sandboxPlanning': 'never',
+  'cli.commander.unknownOption':
+    "error: unknown option ''{flag}''{suggestion, select, none {} other {\n(Did you mean {suggestion}?)}}",
+  'cli.commander.unknownCommand':
+    "error: unknown command ''{command}''{suggestion, select, none {} other {\n(Did you mean {suggestion}?)}}",
+  'cli.commander.missingArgument': "error: missing required argument ''{argument}''",
+  'cli.commander.optionMissingArgument': "error: option ''{option}'' argument missing",
+  'cli.commander.excessArguments':
+    'error: too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {got, plural, other {#}}.',
 } as const;

@@ -497,4 +497,13 @@ export const cli: Translation<typeof english> = {
   'cli.help.default.sandboxUploadMaxFilesize': 'désactivée',
   'cli.help.default.sandboxMaxFileUploads': 'désactivée',
   'cli.help.default.sandboxPlanning': 'jamais',
+  'cli.commander.unknownOption':
+    'erreur\u202f: option inconnue «\u202f{flag}\u202f»{suggestion, select, none {} other {\n(Vouliez-vous dire {suggestion}\u202f?)}}',
+  'cli.commander.unknownCommand':
+    'erreur\u202f: commande inconnue «\u202f{command}\u202f»{suggestion, select, none {} other {\n(Vouliez-vous dire {suggestion}\u202f?)}}',
+  'cli.commander.missingArgument': 'erreur\u202f: l’argument «\u202f{argument}\u202f» est manquant',
+  'cli.commander.optionMissingArgument':
+    'erreur\u202f: il manque une valeur à l’option «\u202f{option}\u202f»',
+  'cli.commander.excessArguments':
+    'erreur\u202f: trop d’arguments\u202f: {expected, plural, one {# argument attendu} other {# arguments attendus}}, {got, plural, one {# reçu} other {# reçus}}.',
 };

@@ -493,4 +493,12 @@ export const cli: Translation<typeof english> = {
   'cli.help.default.sandboxUploadMaxFilesize': 'uit',
   'cli.help.default.sandboxMaxFileUploads': 'uit',
   'cli.help.default.sandboxPlanning': 'nooit',
+  'cli.commander.unknownOption':
+    'fout: onbekende optie “{flag}”{suggestion, select, none {} other {\n(Bedoelde u {suggestion}?)}}',
+  'cli.commander.unknownCommand':
+    'fout: onbekend commando “{command}”{suggestion, select, none {} other {\n(Bedoelde u {suggestion}?)}}',
+  'cli.commander.missingArgument': 'fout: het argument “{argument}” ontbreekt',
+  'cli.commander.optionMissingArgument': 'fout: bij de optie “{option}” ontbreekt een waarde',
+  'cli.commander.excessArguments':
+    'fout: te veel argumenten: {expected, plural, one {# argument} other {# argumenten}} verwacht, {got, plural, other {# gekregen}}.',
 };
