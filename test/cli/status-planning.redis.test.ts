@@ -61,13 +61,16 @@ interface StatusJson {
   changed: number;
 }
 
-async function status(sheetId: string): Promise<StatusJson> {
+async function status(sheetId: string): Promise<StatusJson & { stderr: string }> {
   const run = await runInProcess(['status', '--json', sheetId], { ...env });
   expect(run.code, run.stderr).toBe(0);
   const [one] = JSON.parse(run.stdout) as StatusJson[];
   if (one === undefined) throw new Error(`no status in ${run.stdout}`);
-  return one;
+  return { ...one, stderr: run.stderr };
 }
+
+/** What `status` says when it found changes it has no way to tell anyone of. */
+const NOBODY_TOLD = /no one was told: no notification is set/;
 
 async function lines(summary: Summary): Promise<Array<Record<string, string>>> {
   const text = await readFile(join(summary.reportDir, 'status.csv'), 'utf8');
@@ -99,6 +102,9 @@ describe('status: the sandbox planners seen through status.csv', () => {
     const cancelled = planned.filter((l) => l.order_status === 'cancelled');
     const scheduled = planned.filter((l) => l.order_status === 'scheduled');
     expect(second.changed).toBe(ROWS);
+    // No NOTIFY_* here: the changes are in status.csv only, and the run says so.
+    expect(first.stderr).not.toMatch(NOBODY_TOLD);
+    expect(second.stderr).toMatch(NOBODY_TOLD);
     expect(cancelled.length).toBeGreaterThan(0);
     expect(scheduled.length).toBe(ROWS - cancelled.length);
     for (const line of cancelled) expect(line.cancel_reason).not.toBe('');

@@ -63,6 +63,8 @@ export async function statusCommand(
     const told = outcomes.filter((o) => (o.status?.changed ?? 0) > 0).length;
     if (told > 0 && importers.all.some((i) => i.ctx.settings.notify !== undefined))
       announce(words.t('cli.status.notify-queued', { count: told }));
+    // Changes found with nowhere to tell them: said, so that a run by hand is not silently lost.
+    else if (told > 0) announce(words.t('cli.status.nobody-told', { count: told }));
     const clean = (o: SheetOutcome) => o.status !== undefined && o.status.unreadable === 0;
     return outcomes.every(clean) ? 0 : 2;
   } catch (error) {

@@ -483,4 +483,6 @@ export const cli = {
   'cli.commander.optionMissingArgument': "error: option ''{option}'' argument missing",
   'cli.commander.excessArguments':
     'error: too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {got, plural, other {#}}.',
+  'cli.status.nobody-told':
+    'Orders changed in {count, plural, one {# sheet} other {# sheets}}, and no one was told: no notification is set (NOTIFY_WEBHOOK_URL, or NOTIFY_EMAIL_TO with NOTIFY_EMAIL_FROM and SMTP_URL). The changes are in each report’s status.csv.',
 } as const;
