@@ -44,10 +44,12 @@ export type Product = z.infer<typeof productSchema>;
 export class Catalogue {
   readonly #byId: ReadonlyMap<string, Product>;
   readonly #byLowerId: ReadonlyMap<string, Product>;
+  readonly #byName: ReadonlyMap<string, Product>;
 
   constructor(readonly products: readonly Product[]) {
     this.#byId = new Map(products.map((p) => [p.id, p]));
     this.#byLowerId = new Map(products.map((p) => [p.id.toLowerCase(), p]));
+    this.#byName = new Map(products.map((p) => [nameKey(p.name), p]));
   }
 
   /** The product with exactly this id (what the API accepts). */
@@ -55,9 +57,15 @@ export class Catalogue {
     return this.#byId.get(id);
   }
 
-  /** The product a user meant: the id as written, else ignoring case (`epc` → `EPC`). */
+  /**
+   * The product a user meant: the id as written, else ignoring case (`epc` → `EPC`), else its
+   * catalogue name, ignoring case and runs of spaces (`elektrische keuring woning bij verkoop
+   * (AREI)` → `ELEC-1.1`): people write what they order by the name they know it by.
+   */
   find(id: string): Product | undefined {
-    return this.#byId.get(id) ?? this.#byLowerId.get(id.toLowerCase());
+    return (
+      this.#byId.get(id) ?? this.#byLowerId.get(id.toLowerCase()) ?? this.#byName.get(nameKey(id))
+    );
   }
 
   /** The conditional fields the given products require, each with the first product requiring it. */
@@ -124,4 +132,9 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
     );
   }
   return parseCatalogue(json, file);
+}
+
+/** A product name as it is compared: lower case, its spaces trimmed and single. */
+function nameKey(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLowerCase();
 }

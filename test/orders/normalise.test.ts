@@ -134,6 +134,26 @@ describe('normaliseProducts', () => {
     { id: 'ELEC-1.1', name: 'Electrical', category: '1.1' },
   ]);
   const products = (value: unknown) => normaliseProducts(value, catalogue);
+
+  it('takes a product written by its catalogue name, as its id (docs/design.md "Mapping")', () => {
+    const named = new Catalogue([
+      { id: 'ELEC-1.1', name: 'Elektrische keuring woning bij verkoop (AREI)', category: '1.1' },
+      { id: 'EPC', name: 'EPC residentieel', category: '3.1' },
+    ]);
+    expect(
+      normaliseProducts(
+        'elektrische keuring  woning bij verkoop (AREI):2 | EPC residentieel',
+        named,
+      ),
+    ).toEqual([
+      { id: 'ELEC-1.1', quantity: 2 },
+      { id: 'EPC', quantity: 1 },
+    ]);
+    expect(normaliseProducts([{ id: 'EPC residentieel', quantity: 1 }], named)).toEqual([
+      { id: 'EPC', quantity: 1 },
+    ]);
+  });
+
   const messages = (value: unknown) =>
     (products(value) as Invalid[]).map((p) => p.text(english, { column: 'order_products' }));
 
