@@ -2,14 +2,16 @@
  * The inspection company's planners, imitated so that status sync can be rehearsed: `seconds`
  * after it was created an order gets, for each inspection, a date on a working day in the three
  * weeks that follow and an inspector, and the status `scheduled` — or, for about one order in
- * ten, `cancelled` with a `cancel_reason`. Twice as long after its creation a scheduled order is
- * `done`. A cancelled order keeps the dates and inspectors it was given: a client must not count
- * them as visits to come.
+ * ten, `cancelled` with a `cancel_reason`. A scheduled order is `done` once the last of its visits
+ * has passed on the sandbox's clock (./clock.ts), weeks later unless the clock is moved on. A
+ * cancelled order keeps the dates and inspectors it was given: a client must not count them as
+ * visits to come.
  *
  * Nothing is stored and no timer runs: the plan is worked out whenever the order is read, from
- * its creation time, the sandbox's seed, the order's id and the clock. So it is the same after a
- * restart, and the same for the same seed.
+ * its creation time, the sandbox's seed, the order's id and the sandbox's clock. So it is the
+ * same after a restart, and the same for the same seed.
  */
+import { DAY_MS } from './clock.js';
 import { mix, mulberry32 } from './random.js';
 import type { StoredOrder } from './store.js';
 
@@ -53,9 +55,8 @@ const MOST_WORKING_DAYS = 15;
 /** From 08:00 to 16:30, on the half hour. */
 const FIRST_MINUTE = 8 * 60;
 const HALF_HOURS = 18;
-const DAY_MS = 86_400_000;
 
-/** The order as it reads at `nowMs` (ms since the epoch): planned once its time has come. */
+/** The order as it reads at `nowMs` (ms since the epoch, on the sandbox's clock). */
 export function plannedOrder(order: StoredOrder, planning: Planning, nowMs: number): StoredOrder {
   const delayMs = planning.seconds * 1000;
   const created = Date.parse(order.createdAt);
@@ -64,17 +65,20 @@ export function plannedOrder(order: StoredOrder, planning: Planning, nowMs: numb
   // Every draw is made whatever the outcome, so that one choice never shifts the others.
   const cancelled = random() < CANCELLED_SHARE;
   const reason = pick(CANCEL_REASONS, random());
-  const inspections = order.inspections.map((inspection) => ({
-    ...inspection,
-    date: visitDate(created + delayMs, random),
-    inspector_name: pick(INSPECTORS, random()),
-  }));
-  const status = cancelled ? 'cancelled' : nowMs >= created + 2 * delayMs ? 'done' : 'scheduled';
+  const visits: number[] = [];
+  const inspections = order.inspections.map((inspection) => {
+    const visit = visitTime(created + delayMs, random);
+    visits.push(visit);
+    return { ...inspection, date: apiDate(visit), inspector_name: pick(INSPECTORS, random()) };
+  });
+  // Done only when every visit is behind: never while one is still to come.
+  const visited = visits.length > 0 && visits.every((visit) => nowMs > visit);
+  const status = cancelled ? 'cancelled' : visited ? 'done' : 'scheduled';
   return { ...order, status, cancelReason: cancelled ? reason : null, inspections };
 }
 
-/** `YYYY-MM-DD HH:MM:SS` on a working day after `fromMs`, in the API's zone-less shape. */
-function visitDate(fromMs: number, random: () => number): string {
+/** A time (ms since the epoch) on a working day after `fromMs`, in working hours. */
+function visitTime(fromMs: number, random: () => number): number {
   let left = 1 + Math.floor(random() * MOST_WORKING_DAYS);
   let day = Math.floor(fromMs / DAY_MS);
   while (left > 0) {
@@ -83,7 +87,12 @@ function visitDate(fromMs: number, random: () => number): string {
     if (weekday !== 0 && weekday !== 6) left -= 1;
   }
   const minute = FIRST_MINUTE + 30 * Math.floor(random() * HALF_HOURS);
-  return new Date(day * DAY_MS + minute * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  return day * DAY_MS + minute * 60_000;
+}
+
+/** `YYYY-MM-DD HH:MM:SS`, the API's zone-less shape (the sandbox's visits are in UTC). */
+function apiDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 function pick<T>(list: readonly T[], draw: number): T {

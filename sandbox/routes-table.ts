@@ -11,6 +11,7 @@ const ROUTES: ReadonlyArray<{ pattern: RegExp; methods: readonly string[] }> = [
   { pattern: /^\/__sandbox\/orders\/[^/]+$/, methods: ['DELETE'] },
   { pattern: /^\/__sandbox\/products$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/requests$/, methods: ['GET', 'HEAD'] },
+  { pattern: /^\/__sandbox\/clock$/, methods: ['GET', 'HEAD', 'POST'] },
 ];
 
 /** Laravel's Router::$verbs, the order in which a 405 lists the supported methods. */

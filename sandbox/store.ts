@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
 
+import { SandboxClock } from './clock.js';
 import type { StoredOrderFields } from './order-rules.js';
 
 export interface StoredInspection {
@@ -67,6 +68,11 @@ CREATE TABLE IF NOT EXISTS files (
   blob_key TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS clock (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  offset_days INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO clock (id, offset_days) VALUES (1, 0);
 CREATE INDEX IF NOT EXISTS orders_org ON orders(org, id);
 CREATE INDEX IF NOT EXISTS inspections_order ON inspections(order_id, id);
 CREATE INDEX IF NOT EXISTS files_order ON files(order_id, id);
@@ -100,15 +106,17 @@ interface FileRow {
   created_at: string;
 }
 
-/** The sandbox's orders, inspections and file records, in SQLite (a file, or `:memory:`). */
+/**
+ * The sandbox's orders, inspections and file records, in SQLite (a file, or `:memory:`), and the
+ * offset of its clock, which dates what it records.
+ */
 export class SandboxStore {
   readonly #db: Database.Database;
-  readonly #now: () => Date;
   readonly #sql;
+  readonly clock: SandboxClock;
 
-  private constructor(db: Database.Database, now: () => Date) {
+  private constructor(db: Database.Database, realNow: () => number) {
     this.#db = db;
-    this.#now = now;
     this.#sql = {
       insertOrder: db.prepare<[string, string, string]>(
         `INSERT INTO orders (org, fields, status, cancel_reason, created_at)
@@ -137,11 +145,23 @@ export class SandboxStore {
       deleteFiles: db.prepare<[number]>('DELETE FROM files WHERE order_id = ?'),
       deleteInspections: db.prepare<[number]>('DELETE FROM inspections WHERE order_id = ?'),
       deleteOrder: db.prepare<[number, string]>('DELETE FROM orders WHERE id = ? AND org = ?'),
+      offsetDays: db.prepare<[], { offset_days: number }>('SELECT offset_days FROM clock'),
+      addDays: db.prepare<[number], { offset_days: number }>(
+        'UPDATE clock SET offset_days = offset_days + ? RETURNING offset_days',
+      ),
     };
+    const sql = this.#sql;
+    this.clock = new SandboxClock(realNow, {
+      offsetDays: () => sql.offsetDays.get()?.offset_days ?? 0,
+      addDays: (days) => sql.addDays.get(days)?.offset_days ?? 0,
+    });
   }
 
-  /** Opens `<dataDir>/sandbox.sqlite`, or an in-memory database without a folder. */
-  static open(dataDir: string | undefined, now: () => Date): SandboxStore {
+  /**
+   * Opens `<dataDir>/sandbox.sqlite`, or an in-memory database without a folder; `realNow` (ms
+   * since the epoch) is the real time its clock starts from.
+   */
+  static open(dataDir: string | undefined, realNow: () => number): SandboxStore {
     let file = ':memory:';
     if (dataDir !== undefined) {
       mkdirSync(dataDir, { recursive: true });
@@ -156,7 +176,7 @@ export class SandboxStore {
        SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)`,
     );
     for (const [table, first] of Object.entries(FIRST_IDS)) seed.run(table, first - 1, table);
-    return new SandboxStore(db, now);
+    return new SandboxStore(db, realNow);
   }
 
   createOrder(
@@ -250,9 +270,7 @@ export class SandboxStore {
 
   /** Laravel's timestamp shape. */
   #timestamp(): string {
-    return this.#now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, '.000000Z');
+    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, '.000000Z');
   }
 }
 

@@ -1,4 +1,5 @@
 import { openBlobStore, type BlobStore } from '../blobs.js';
+import type { SandboxClock } from '../clock.js';
 import type { FaultDecision } from '../faults.js';
 import type { SandboxOptions } from '../options.js';
 import { orderRules } from '../order-rules.js';
@@ -27,6 +28,8 @@ export interface SandboxContext {
   products: ProductList;
   rules: RuleSet;
   requests: RequestLog;
+  /** The sandbox's own time, which `/__sandbox/clock` moves on. */
+  clock: SandboxClock;
   /** The order as it reads now: planned once its time has come (`options.planning`). */
   planned(order: StoredOrder): StoredOrder;
 }
@@ -37,7 +40,7 @@ export async function openSandboxContext(
   productSource: ProductSource,
   now: () => number,
 ): Promise<SandboxContext> {
-  const store = SandboxStore.open(options.dataDir, () => new Date(now()));
+  const store = SandboxStore.open(options.dataDir, now);
   const blobs = await openBlobStore(
     options.dataDir === undefined ? undefined : `${options.dataDir}/blobs`,
   );
@@ -49,8 +52,13 @@ export async function openSandboxContext(
     products,
     rules: orderRules(products),
     requests: new RequestLog(),
+    clock: store.clock,
     planned: (order) =>
-      plannedOrder(order, { seconds: options.planning, seed: options.faults.seed }, now()),
+      plannedOrder(
+        order,
+        { seconds: options.planning, seed: options.faults.seed },
+        store.clock.now(),
+      ),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * `order-importer status` against the sandbox's own planners (`--planning`), over a real Redis
  * and the sandbox over HTTP, its clock moved by the test: what the planners decide (dates,
- * inspectors with accents, a cancellation with its reason, orders done later) and a deleted
- * order (404) come out in status.csv, and `changed` counts right run after run.
+ * inspectors with accents, a cancellation with its reason, orders done once the sandbox's clock
+ * is moved past their visits) and a deleted order (404) come out in status.csv, and `changed`
+ * counts right run after run.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -133,8 +134,17 @@ describe('status: the sandbox planners seen through status.csv', () => {
       inspection_date: '',
     });
 
-    // Twice the delay: the scheduled orders are done; the cancelled and the deleted stay.
+    // Twice the delay: the visits are still weeks away, so nothing is done yet.
     clock.now += PLANNING_S * 1000;
+    expect((await status(summary.sheetId)).changed).toBe(0);
+
+    // Past the last visit: the scheduled orders are done; the cancelled and the deleted stay.
+    const moved = await fetch(`${sandbox.url}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-demo-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceDays: 30 }),
+    });
+    expect(moved.status).toBe(200);
     const fourth = await status(summary.sheetId);
     expect(fourth.changed).toBe(scheduled.length - 1);
     expect(fourth.byStatus).toEqual({

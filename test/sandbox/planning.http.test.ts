@@ -71,6 +71,11 @@ const planOf = (orders: readonly ReadOrder[]) =>
     visits: o.inspections.map((i) => [i.date, i.inspector_name]),
   }));
 
+/** A visit's `YYYY-MM-DD HH:MM:SS`, which the sandbox writes in UTC, in ms since the epoch. */
+function visitTime(date: string | null): number {
+  return Date.parse(`${(date ?? '').replace(' ', 'T')}Z`);
+}
+
 function expectUnplanned(orders: readonly ReadOrder[]): void {
   for (const order of orders) {
     expect(order.status).toBe('to schedule');
@@ -155,8 +160,29 @@ describe('a sandbox with --planning', () => {
     expect(accented.text).toMatch(/"inspector_name":"[^"]*\\u[0-9a-f]{4}/);
   });
 
-  it('marks the scheduled orders "done" after twice the delay, and changes nothing else', async () => {
+  it('keeps them "scheduled" until the last of their visits has passed on the clock, then "done"', async () => {
     clock.now = START + 2 * PLANNING_S * 1000;
+    expect(planOf(await readAll(sandbox.api, ids))).toEqual(planOf(planned));
+    // Each order, just before and just after its last visit: only then is it done.
+    for (const [at, order] of planned.entries()) {
+      const last = Math.max(...order.inspections.map((i) => visitTime(i.date)));
+      const id = ids[at] ?? 0;
+      clock.now = last - 1000;
+      const before = (await readAll(sandbox.api, [id]))[0];
+      expect(before?.status).toBe(order.status);
+      clock.now = last + 1000;
+      const after = (await readAll(sandbox.api, [id]))[0];
+      expect(after?.status).toBe(order.status === 'scheduled' ? 'done' : 'cancelled');
+    }
+  });
+
+  it('marks every scheduled order "done" once the clock is moved past the visits, and changes nothing else', async () => {
+    clock.now = START + 2 * PLANNING_S * 1000;
+    const moved = await sandbox.api.send('POST', '/__sandbox/clock', {
+      body: '{"advanceDays": 30}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(moved.status, moved.text).toBe(200);
     const later = await readAll(sandbox.api, ids);
     const expected = planOf(planned).map((p) =>
       p.status === 'scheduled' ? { ...p, status: 'done' } : p,
