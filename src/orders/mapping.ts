@@ -27,6 +27,7 @@ export const SYNONYM_FIELDS = [
   'is_contact_owner',
   'no_inv_mail',
   'no_contact_mail',
+  'order_products',
 ] as const;
 export type SynonymField = (typeof SYNONYM_FIELDS)[number];
 
@@ -178,6 +179,15 @@ function synonymField(name: string, file: string): SynonymField {
 
 const NOT_A_VALUE = new Invalid('rows.value.notText');
 
+/**
+ * What a word for products stands for: a product id, checked against the catalogue when a row
+ * uses it (a mapping is read without one), so only its shape here.
+ */
+function productId(value: unknown): string | Invalid {
+  const id = typeof value === 'string' ? value.trim() : '';
+  return id === '' || /[|,;:]/.test(id) ? NOT_A_VALUE : id;
+}
+
 function parseWords(
   field: SynonymField,
   name: string,
@@ -194,7 +204,11 @@ function parseWords(
     );
   }
   const normalise =
-    field === 'no_inv_mail' || field === 'no_contact_mail' ? normaliseFlag : normaliseEnum[field];
+    field === 'order_products'
+      ? productId
+      : field === 'no_inv_mail' || field === 'no_contact_mail'
+        ? normaliseFlag
+        : normaliseEnum[field];
   const synonyms = new Map<string, string | number>();
   for (const [word, target] of Object.entries(words)) {
     const key = squash(word);

@@ -179,10 +179,14 @@ const productItemSchema = z.union([
 export function normaliseProducts(
   value: unknown,
   catalogue: Catalogue,
+  /** A mapping's words for products (`values.order_products`), squashed, and the id each stands for. */
+  words?: ReadonlyMap<string, string | number>,
 ): OrderProduct[] | Invalid[] {
   const products: OrderProduct[] = [];
   const problems: Invalid[] = [];
-  const add = (id: string, quantity: unknown) => {
+  const add = (written: string, quantity: unknown) => {
+    const word = words === undefined || words.size === 0 ? undefined : words.get(squash(written));
+    const id = word === undefined ? written : String(word);
     const product = catalogue.find(id);
     if (!product) {
       problems.push(new Invalid('rows.products.unknown', { id, known: knownIds(catalogue) }));

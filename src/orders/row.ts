@@ -115,7 +115,10 @@ function normalisers(catalogue: Catalogue, mapping?: Mapping): Array<[OrderField
       const min = INTEGER_MINIMUM[field] ?? 0;
       return [field, (v) => normaliseInteger(v, min)];
     }
-    if (kind === 'products') return [field, (v) => normaliseProducts(v, catalogue)];
+    if (kind === 'products') {
+      const words = mapping?.values.get('order_products');
+      return [field, (v) => normaliseProducts(v, catalogue, words)];
+    }
     const own =
       kind === 'flag'
         ? normaliseFlag

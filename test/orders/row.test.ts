@@ -215,6 +215,34 @@ describe('rowValidator with a mapping', () => {
     });
   });
 
+  it('takes the sheet’s own words for products (values.order_products), with a quantity', () => {
+    const products = parseMappingFile(
+      { values: { order_products: { 'Elektrische keuring': 'ELEC-1.1', asbest: 'ASB-ATT' } } },
+      { kind: 'beside', file: '/inbox/gent/mapping.json' },
+    );
+    const validated = rowValidator(catalogue, { mapping: products });
+    const result = validated(
+      new ObjectCells(
+        { ...complete, order_products: 'ELEKTRISCHE  KEURING:2 | EPC', breaker_boxes: 1 },
+        products.columns,
+        new Set(),
+      ),
+    );
+    expect(result.ok && result.value.order.order_products).toEqual([
+      { id: 'ELEC-1.1', quantity: 2 },
+      { id: 'EPC', quantity: 1 },
+    ]);
+  });
+
+  it('refuses a word for products that stands for no product id', () => {
+    expect(() =>
+      parseMappingFile(
+        { values: { order_products: { keuring: '' } } },
+        { kind: 'beside', file: '/inbox/gent/mapping.json' },
+      ),
+    ).toThrow(/"values"\."order_products" maps "keuring" to ""/);
+  });
+
   it('names the user’s column and the mapping when a value is none of its words', () => {
     const result = dutch({ Taal: 'Duits', 'Factuur aan': 'verkoper', Geen: 'misschien' });
     expect(result.ok ? [] : result.problems).toEqual([
