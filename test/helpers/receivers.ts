@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 
 import { SMTPServer } from 'smtp-server';
 
+import { eventually } from './eventually.js';
+
 export interface Received {
   headers: IncomingHttpHeaders;
   /** The raw body, as sent. */
@@ -26,29 +28,19 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-async function until<T>(what: () => T | undefined, timeoutMs: number, says: () => string) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = what();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${says()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 export async function webhookReceiver(): Promise<WebhookReceiver> {
   const received: Received[] = [];
   const receiver: Omit<WebhookReceiver, 'url' | 'close'> = {
     received,
     answer: () => 204,
     waitFor: (count, which = () => true, timeoutMs = 60_000) =>
-      until(
+      eventually(
         () => {
           const found = received.filter(which);
           return found.length >= count ? found : undefined;
         },
-        timeoutMs,
         () => `${count} webhook request(s) wanted, ${received.filter(which).length} came`,
+        timeoutMs,
       ),
   };
   const server = createServer((req, res) => {
@@ -112,10 +104,10 @@ export async function smtpReceiver(): Promise<SmtpReceiver> {
     mails,
     answer: (_raw: string) => 250,
     waitFor: (count: number, timeoutMs = 60_000) =>
-      until(
+      eventually(
         () => (mails.length >= count ? mails : undefined),
-        timeoutMs,
         () => `${count} e-mail(s) wanted, ${mails.length} came`,
+        timeoutMs,
       ),
   };
   const server = new SMTPServer({

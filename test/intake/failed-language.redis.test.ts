@@ -7,13 +7,13 @@
  */
 import { readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Keys } from '../../src/store/keys.js';
 import { NotTaken } from '../../src/store/not-taken.js';
 import { InProcessCli } from '../helpers/cli.js';
+import { eventually } from '../helpers/eventually.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type SmtpReceiver, smtpReceiver, subjectOf, textOf } from '../helpers/receivers.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
@@ -40,17 +40,16 @@ afterAll(async () => {
 
 /** The error.txt of the sheet named `name` in failed/, once it is written. */
 async function errorText(failedDir: string, name: string, cli: InProcessCli): Promise<string> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const folder = (await readdir(failedDir).catch(() => [])).find((f) => f.endsWith(`-${name}`));
-    const text =
-      folder === undefined
-        ? ''
-        : await readFile(join(failedDir, folder, 'error.txt'), 'utf8').catch(() => '');
-    if (text !== '') return text;
-    if (Date.now() > deadline) throw new Error(`no error.txt for ${name}:\n${cli.stderr}`);
-    await sleep(100);
-  }
+  return eventually(
+    async () => {
+      const folders = await readdir(failedDir).catch(() => []);
+      const folder = folders.find((f) => f.endsWith(`-${name}`));
+      if (folder === undefined) return undefined;
+      const text = await readFile(join(failedDir, folder, 'error.txt'), 'utf8').catch(() => '');
+      return text === '' ? undefined : text;
+    },
+    () => `no error.txt for ${name}:\n${cli.stderr}`,
+  );
 }
 
 describe('an unreadable sheet in its office’s language', () => {
@@ -120,12 +119,13 @@ describe('an unreadable sheet in its office’s language', () => {
       expect(reason('commandes.xlsx')).toMatch(
         /^ne peut pas être lu et a donc été déplacé vers \S+-commandes\.xlsx\u202f: ce fichier n’est pas un classeur Excel/,
       );
-      let old: string | undefined;
-      for (const deadline = Date.now() + 25_000; old === undefined && Date.now() < deadline;) {
-        const entries = await new NotTaken(redis.client, new Keys(prefix)).recent();
-        old = entries.find((e) => e.path.endsWith('oud.xls'))?.reason;
-        if (old === undefined) await sleep(100);
-      }
+      const old = await eventually(
+        async () =>
+          (await new NotTaken(redis.client, new Keys(prefix)).recent()).find((e) =>
+            e.path.endsWith('oud.xls'),
+          )?.reason,
+        () => 'oud.xls not in the list of sheets not taken',
+      );
       expect(old).toBe(
         'oud.xls is een rekenbladformaat dat de importer niet leest (het bestand blijft waar het is): sla het op als .xlsx of als CSV (UTF-8) en zet dat bestand in de inbox.',
       );
@@ -179,14 +179,12 @@ describe('a Dutch office watched by a French process', { timeout: 90_000 }, () =
       await symlink(outside, join(inbox, 'gelinkt.csv'));
 
       // The e-mail is the office's: Dutch, its reason too.
-      const deadline = Date.now() + 30_000;
-      let mail = smtp.mails.find((m) => subjectOf(m.raw).startsWith('leeg.csv'));
-      while (mail === undefined && Date.now() < deadline) {
-        await sleep(50);
-        mail = smtp.mails.find((m) => subjectOf(m.raw).startsWith('leeg.csv'));
-      }
-      expect(subjectOf(mail?.raw ?? '')).toBe('leeg.csv kan niet gelezen worden');
-      const text = textOf(mail?.raw ?? '');
+      const mail = await eventually(
+        () => smtp.mails.find((m) => subjectOf(m.raw).startsWith('leeg.csv')),
+        () => 'no e-mail for leeg.csv',
+      );
+      expect(subjectOf(mail.raw)).toBe('leeg.csv kan niet gelezen worden');
+      const text = textOf(mail.raw);
       expect(text).toContain(
         '  de lijst heeft geen rij met kolomnamen: er staan alleen lege regels in.',
       );
