@@ -66,6 +66,7 @@ export function wordsFor(language: Speech): Words {
     timeZone: 'UTC',
   });
   const lists = new Intl.ListFormat(locale, { type: 'conjunction' });
+  const plain = new Intl.NumberFormat(locale);
   return {
     language,
     locale,
@@ -79,7 +80,9 @@ export function wordsFor(language: Speech): Words {
       }
       return wrap(String(message.format(values)));
     },
-    number: (value, options) => new Intl.NumberFormat(locale, options).format(value),
+    // The plain format is made once: pages and progress lines write many numbers.
+    number: (value, options) =>
+      (options === undefined ? plain : new Intl.NumberFormat(locale, options)).format(value),
     date: (value) => day.format(value),
     dateTime: (value) => dayTime.format(value),
     wallClock(text) {

@@ -222,9 +222,10 @@ function parseWords(
       typeof target === 'string' || typeof target === 'number' || typeof target === 'boolean';
     const value = scalar ? normalise(target) : NOT_A_VALUE;
     if (value instanceof Invalid) {
+      const problem = value.text(wordsFor('en'));
       throw new UserError(
         'mapping.invalid',
-        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${value.text(wordsFor('en'))}.`,
+        `${at} maps ${quoted(word)} to ${quoted(target)}, which ${field} does not allow: it ${problem}.`,
         {
           variant: 'not-allowed',
           values: {
@@ -232,7 +233,7 @@ function parseWords(
             word: quoted(word),
             target: quoted(target),
             field,
-            problem: value.text(wordsFor('en')),
+            problem,
           },
         },
       );
