@@ -14,6 +14,12 @@ import type { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
 import type { OrdersSeen, StatusCache } from './status-cache.js';
 
+/** One office of the dashboard's configuration: its connection's id (a hash) and name (`gent`). */
+export interface DashboardOffice {
+  id: string;
+  name: string;
+}
+
 /** Where the dashboard's sheets come from. */
 export interface OverviewSources {
   /** The sheets, newest first. */

@@ -96,7 +96,9 @@ export async function recentProgress(
   connections?: ReadonlySet<string>,
 ): Promise<SheetProgress[]> {
   const ids =
-    connections === undefined ? await store.recentSheets(limit) : await own(store, limit, connections);
+    connections === undefined
+      ? await store.recentSheets(limit)
+      : await own(store, limit, connections);
   const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id)));
   return sheets.flatMap((s) => (s === undefined ? [] : [withoutWarnings(s)]));
 }

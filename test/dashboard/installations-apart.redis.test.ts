@@ -83,7 +83,11 @@ async function office(name: string): Promise<Office> {
 
 /** Two valid rows and an invalid one (its report has a failed/ bundle), all on the Kerkstraat. */
 function officeRows(from: number) {
-  return [sheetRow(from), sheetRow(from + 1), sheetRow(from + 2, { order_products: 'NO-SUCH-PRODUCT' })];
+  return [
+    sheetRow(from),
+    sheetRow(from + 1),
+    sheetRow(from + 2, { order_products: 'NO-SUCH-PRODUCT' }),
+  ];
 }
 
 function started(args: string[], env: Record<string, string>): InProcessCli {
@@ -155,7 +159,10 @@ async function expectMetrics(
   );
   if (counted) {
     expect(text).toMatch(
-      new RegExp(`^order_importer_rows_total\\{connection="${own.connection}",status="created"\\} 2$`, 'm'),
+      new RegExp(
+        `^order_importer_rows_total\\{connection="${own.connection}",status="created"\\} 2$`,
+        'm',
+      ),
     );
     expect(text).toMatch(
       new RegExp(`^order_importer_api_requests_total\\{connection="${own.connection}",`, 'm'),
@@ -173,7 +180,10 @@ describe('two installations on one Redis and prefix', () => {
     // Brugge imports by `import`; gent by its `watch`, whose dashboard then counts it.
     const sheets = await tempDir('apart-sheets-');
     const bruggeSheet = await writeCsvSheet(sheets, 'brugge-orders.csv', officeRows(200));
-    const imported = await runInProcess(['import', '--config', brugge.config, bruggeSheet], brugge.env);
+    const imported = await runInProcess(
+      ['import', '--config', brugge.config, bruggeSheet],
+      brugge.env,
+    );
     expect(imported.code, imported.stderr + imported.stdout).toBe(2);
 
     const gentPort = await freePort();
@@ -185,7 +195,8 @@ describe('two installations on one Redis and prefix', () => {
     const watchUrl = `http://127.0.0.1:${gentPort}`;
     await writeCsvSheet(join(gent.dataDir, 'inbox', 'gent'), 'gent-orders.csv', officeRows(100));
     const own = await eventually(
-      async () => (await imports(watchUrl)).find((s) => s.name === 'gent-orders.csv' && s.state === 'done'),
+      async () =>
+        (await imports(watchUrl)).find((s) => s.name === 'gent-orders.csv' && s.state === 'done'),
       () => watch.stderr,
     );
 
@@ -198,7 +209,11 @@ describe('two installations on one Redis and prefix', () => {
     await bruggeBoard.waitForStderr(/Press Ctrl\+C|Ctrl-C|stop/i);
     const bruggeUrl = `http://127.0.0.1:${bruggePort}`;
     const theirs = (await imports(bruggeUrl)).find((s) => s.name === 'brugge-orders.csv');
-    expect(theirs).toMatchObject({ name: 'brugge-orders.csv', connection: 'brugge', state: 'done' });
+    expect(theirs).toMatchObject({
+      name: 'brugge-orders.csv',
+      connection: 'brugge',
+      state: 'done',
+    });
     if (theirs === undefined) throw new Error('brugge has no sheet');
     expect(own).toMatchObject({ name: 'gent-orders.csv', connection: 'gent' });
     expect(own.connectionId).not.toBe(theirs.connectionId);
@@ -233,4 +248,25 @@ describe('two installations on one Redis and prefix', () => {
     await stop(gentBoard);
     await stop(watch);
   }, 120_000);
+
+  it('dashboard alone refuses to start when an office’s token cannot be read, as other commands do', async () => {
+    const gent = await office('gent');
+    await put(
+      join(gent.config, '..'),
+      'importer.json',
+      JSON.stringify({
+        connections: [
+          { name: 'gent', apiBaseUrl: sandbox.url, tokenFile: 'secrets/missing.token' },
+        ],
+      }),
+    );
+    const finished = await runInProcess(['dashboard', '--config', gent.config], {
+      ...gent.env,
+      DASHBOARD_PORT: String(await freePort()),
+    });
+    expect(finished.code, finished.stderr).toBe(1);
+    expect(finished.stderr).toMatch(
+      /The token file of connection "gent" \(.*missing\.token\) cannot be read/,
+    );
+  });
 });
