@@ -5,7 +5,8 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 
-import { type DashboardOffice, queueDisplayNames } from './offices.js';
+import { queueNames } from '../store/keys.js';
+import type { DashboardOffice } from './overview.js';
 
 /** Each queue of the `offices` shown by its office's name and kind (`gent · rows`). */
 export async function mountBoard(
@@ -29,4 +30,15 @@ export async function mountBoard(
   });
   board.setBasePath('/queues');
   await app.register(board.registerPlugin(), { prefix: '/queues' });
+}
+
+/** What bull-board calls each queue of the offices: `gent · rows`, never its hashed name. */
+function queueDisplayNames(offices: readonly DashboardOffice[] | undefined): Map<string, string> {
+  return new Map(
+    (offices ?? []).flatMap((office) =>
+      Object.entries(queueNames(office.id)).map(
+        ([kind, queue]) => [queue, `${office.name} · ${kind}`] as const,
+      ),
+    ),
+  );
 }

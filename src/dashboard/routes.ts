@@ -8,8 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import type { PageAssets } from './assets.js';
 import { notFoundRoute } from './error-pages.js';
 import type { DashboardLanguages } from './language.js';
-import { ownSources } from './offices.js';
-import { type DashboardOffice, type OverviewSources, overviewRoutes } from './overview.js';
+import {
+  type DashboardOffice,
+  type OverviewSources,
+  overviewRoutes,
+  ownSources,
+} from './overview.js';
 import { PaceMeter } from './rate.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
