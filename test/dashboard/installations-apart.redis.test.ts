@@ -269,4 +269,25 @@ describe('two installations on one Redis and prefix', () => {
       /The token file of connection "gent" \(.*missing\.token\) cannot be read/,
     );
   });
+
+  it('dashboard alone on the embedded defaults shows the sheets of its data folder’s sandbox', async () => {
+    const dataDir = join(await tempDir('apart-embedded-'), 'data');
+    const env = {
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: prefix,
+      DATA_DIR: dataDir,
+      RETRY_DELAY_MS: '50',
+    };
+    const sheet = await writeCsvSheet(await tempDir('apart-sheets-'), 'rehearsal.csv', [
+      sheetRow(900),
+    ]);
+    const imported = await runInProcess(['import', sheet], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const port = await freePort();
+    const alone = started(['dashboard'], { ...env, DASHBOARD_PORT: String(port) });
+    await alone.waitForStderr(/Stop with Ctrl\+C/);
+    const listed = await imports(`http://127.0.0.1:${port}`);
+    expect(listed.map((s) => [s.name, s.connection])).toEqual([['rehearsal.csv', 'sandbox']]);
+    await stop(alone);
+  });
 });
