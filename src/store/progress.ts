@@ -116,7 +116,10 @@ async function own(
     const owners = await store.connectionsOf(ids);
     ids.forEach((id, i) => {
       const owner = owners[i];
-      if (owner !== undefined && connections.has(owner) && found.length < limit) found.push(id);
+      // A sheet queued between two batches moves the others down: one may come twice.
+      const fresh = !found.includes(id);
+      if (owner !== undefined && connections.has(owner) && fresh && found.length < limit)
+        found.push(id);
     });
     if (ids.length < batch) break;
   }

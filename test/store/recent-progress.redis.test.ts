@@ -54,4 +54,15 @@ describe('the latest sheets of some connections', () => {
     expect(await recentProgress(store, 5, new Set(['cccccccccccccccc']))).toEqual([]);
     expect(await recentProgress(store, 3)).toHaveLength(3);
   });
+
+  it('reads on past a batch of other connections’ sheets', async () => {
+    const store = new SheetStore(client, new Keys(`{${redis.prefix}}-many`));
+    await record(store, 'ours-old', OURS, 1);
+    await Promise.all(
+      Array.from({ length: 520 }, (_, n) => record(store, `theirs-${n}`, THEIRS, 10 + n)),
+    );
+    expect((await recentProgress(store, 3, new Set([OURS]))).map((s) => s.sheetId)).toEqual([
+      'ours-old',
+    ]);
+  });
 });
