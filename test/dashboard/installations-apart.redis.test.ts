@@ -107,6 +107,13 @@ async function imports(url: string): Promise<Imported[]> {
   return answer.imports;
 }
 
+/** A page's status, its body read to its end (a body left unread keeps its connection open). */
+async function statusOf(url: string): Promise<number> {
+  const answer = await fetch(url);
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
 /** What a dashboard shows of its own sheet and of the other installation's. */
 async function expectApart(url: string, own: Imported, other: Imported): Promise<void> {
   const listed = await imports(url);
@@ -126,11 +133,11 @@ async function expectApart(url: string, own: Imported, other: Imported): Promise
   expect(theirs.status).toBe(404);
   const unknownText = (await unknown.text()).replaceAll('20000101-000000-000000', 'ID');
   expect((await theirs.text()).replaceAll(other.sheetId, 'ID')).toBe(unknownText);
-  expect((await fetch(`${url}/sheets/${own.sheetId}`)).status).toBe(200);
+  expect(await statusOf(`${url}/sheets/${own.sheetId}`)).toBe(200);
 
   for (const file of ['report.csv', 'summary.json', 'failed.zip']) {
-    expect((await fetch(`${url}/reports/${own.sheetId}/${file}`)).status, file).toBe(200);
-    expect((await fetch(`${url}/reports/${other.sheetId}/${file}`)).status, file).toBe(404);
+    expect(await statusOf(`${url}/reports/${own.sheetId}/${file}`), file).toBe(200);
+    expect(await statusOf(`${url}/reports/${other.sheetId}/${file}`), file).toBe(404);
   }
 }
 
