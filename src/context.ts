@@ -177,7 +177,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     },
   };
   const queues = openQueues(settings, parts.connection.id);
-  const stopCounting = metrics.watchQueues(queueCountsOf(Object.values(queues)));
+  const stopCounting = metrics.watchQueues(queueCountsOf(parts.connection.name, queues));
   // Every job in flight listens to these two: as many listeners as jobs is the design.
   setMaxListeners(10_000, stop.stopping.signal, stop.now.signal);
   const ctx: Context = {

@@ -33,29 +33,8 @@ export async function connectApi(
   announce: (line: string) => void,
   configured?: ConfiguredConnection,
 ): Promise<ConnectedApi> {
-  if (configured !== undefined) {
-    const token = await readTokenFile(configured.tokenFile, configured.name);
-    const baseUrl = configured.apiBaseUrl;
-    const connection = connectionOf({
-      apiBaseUrl: baseUrl,
-      token,
-      name: configured.name,
-      sandbox: false,
-      ...(configured.language !== undefined && { language: configured.language }),
-    });
-    return { baseUrl, token, connection, close: () => Promise.resolve() };
-  }
-  if (settings.apiBaseUrl !== undefined) {
-    const token = await readToken(settings);
-    const baseUrl = settings.apiBaseUrl;
-    const connection = connectionOf({
-      apiBaseUrl: baseUrl,
-      token,
-      name: 'default',
-      sandbox: false,
-    });
-    return { baseUrl, token, connection, close: () => Promise.resolve() };
-  }
+  const named = await namedApi(settings, configured);
+  if (named !== undefined) return { ...named, close: () => Promise.resolve() };
   // Loaded only when it runs: the sandbox (Fastify, SQLite) is no part of an import to a real API.
   const { startSandbox } = await import('../../sandbox/server.js');
   const sandbox = await startSandbox({
@@ -84,6 +63,33 @@ export async function connectApi(
   announce(words.t('cli.sandbox.where', { url: sandbox.url }));
   announce('');
   return { baseUrl: sandbox.url, token, connection, sandbox, close: () => sandbox.close() };
+}
+
+/**
+ * The API of one of the config file's connections, else of API_BASE_URL, with its token read
+ * (a token that cannot be read is a UserError); undefined: neither, the embedded sandbox.
+ */
+export async function namedApi(
+  settings: Settings,
+  configured?: ConfiguredConnection,
+): Promise<Omit<ConnectedApi, 'close' | 'sandbox'> | undefined> {
+  if (configured !== undefined) {
+    const token = await readTokenFile(configured.tokenFile, configured.name);
+    const baseUrl = configured.apiBaseUrl;
+    const connection = connectionOf({
+      apiBaseUrl: baseUrl,
+      token,
+      name: configured.name,
+      sandbox: false,
+      ...(configured.language !== undefined && { language: configured.language }),
+    });
+    return { baseUrl, token, connection };
+  }
+  if (settings.apiBaseUrl === undefined) return undefined;
+  const token = await readToken(settings);
+  const baseUrl = settings.apiBaseUrl;
+  const connection = connectionOf({ apiBaseUrl: baseUrl, token, name: 'default', sandbox: false });
+  return { baseUrl, token, connection };
 }
 
 export async function readToken(settings: Settings): Promise<string> {

@@ -57,7 +57,9 @@ export async function serveDashboard(
     | 'metrics'
     | 'queues'
     | 'logger'
-  >,
+  > &
+    // Always its offices: a dashboard of a command shows only its own configuration's sheets.
+    Required<Pick<DashboardOptions, 'offices'>>,
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,
 ): Promise<RunningDashboard> {

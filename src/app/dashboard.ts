@@ -1,6 +1,7 @@
 /**
  * The dashboard alone assembled (`dashboard`): beside `watch` or `worker` processes on the same
- * Redis, it reads their imports (`ImportsMonitor`) and runs none itself.
+ * Redis, it reads the imports of its own configuration's offices (`ImportsMonitor`) and runs
+ * none itself.
  */
 import type { Logger } from 'pino';
 
@@ -10,6 +11,7 @@ import { resolveRedis } from '../redis/resolve.js';
 import type { Settings } from '../settings/load.js';
 import { ImportsMonitor } from '../store/monitor.js';
 import { apiHealth, serveDashboard } from './dashboard-serving.js';
+import { configuredOffices } from './offices.js';
 
 export interface RunningDashboardAlone {
   dashboard: RunningDashboard;
@@ -22,6 +24,8 @@ export async function startDashboardAlone(
   settings: Settings,
   logger: Logger,
 ): Promise<RunningDashboardAlone> {
+  // This configuration's offices only: another installation may share the Redis and the prefix.
+  const offices = (await configuredOffices(settings)).map(({ id, name }) => ({ id, name }));
   const redis = await resolveRedis({
     configured: settings.redisUrl,
     dataDir: settings.dataDir,
@@ -34,14 +38,17 @@ export async function startDashboardAlone(
       redisUrl: redis.url,
       prefix: settings.queuePrefix,
       logger,
+      offices,
     });
     const watched = monitor;
     // It imports nothing: its counters stay at 0; the queues and the process are what it shows.
     const metrics = new Metrics();
-    metrics.watchQueues(queueCountsOf(watched.queues));
+    for (const { office, queues } of watched.byOffice)
+      metrics.watchQueues(queueCountsOf(office.name, queues));
     const dashboard = await serveDashboard(
       settings,
       {
+        offices,
         overview: () => watched.overview(),
         notTaken: () => watched.notTaken(),
         sheet: (sheetId) => watched.sheet(sheetId),

@@ -72,7 +72,7 @@ export async function startStatusSync(parts: WatchParts): Promise<void> {
   );
 }
 
-/** The dashboard of the imports this watch's Redis holds. */
+/** The dashboard of this watch's offices' imports. */
 export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDashboard> {
   const { ctx } = parts.importer;
   // Every office's API: one that refuses its token, or is away too long, is work this watch
@@ -82,11 +82,15 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
     logger: parts.logger,
   });
   health.started(parts.importers.map((importer) => importer.ctx));
+  // Its own offices only: another installation may share the Redis and the prefix.
+  const offices = parts.importers.map(({ connection: { id, name } }) => ({ id, name }));
+  const own = new Set(offices.map((office) => office.id));
   const dashboard = await serveDashboard(
     parts.settings,
     {
-      overview: () => recentProgress(ctx.store),
-      notTaken: () => ctx.notTaken.recent(),
+      offices,
+      overview: () => recentProgress(ctx.store, undefined, own),
+      notTaken: () => ctx.notTaken.recent(undefined, own),
       sheet: (sheetId) => sheetDetail(ctx.store, sheetId),
       results: ctx.store,
       health: () => health.health(),

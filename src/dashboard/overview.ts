@@ -14,6 +14,12 @@ import type { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
 import type { OrdersSeen, StatusCache } from './status-cache.js';
 
+/** One office of the dashboard's configuration: its connection's id (a hash) and name (`gent`). */
+export interface DashboardOffice {
+  id: string;
+  name: string;
+}
+
 /** Where the dashboard's sheets come from. */
 export interface OverviewSources {
   /** The sheets, newest first. */
@@ -27,6 +33,35 @@ export interface OverviewSources {
   /** The time now; the machine's clock without it. */
   clock?: () => Date;
   logger: Logger;
+}
+
+/**
+ * The sources limited to the offices' own sheets and sheets not taken (docs/design.md "One
+ * installation, one namespace"): a sheet of another installation sharing the Redis is one the
+ * dashboard does not know. None given: the sources as they are.
+ */
+export function ownSources<T extends OverviewSources>(
+  sources: T,
+  offices: readonly DashboardOffice[] | undefined,
+): T {
+  if (offices === undefined) return sources;
+  const ids = new Set(offices.map((office) => office.id));
+  const own = (connectionId: string | undefined) =>
+    connectionId !== undefined && ids.has(connectionId);
+  const { sheet, notTaken } = sources;
+  return {
+    ...sources,
+    overview: async () => (await sources.overview()).filter((s) => own(s.connectionId)),
+    ...(sheet !== undefined && {
+      sheet: async (sheetId: string) => {
+        const found = await sheet(sheetId);
+        return found !== undefined && own(found.connectionId) ? found : undefined;
+      },
+    }),
+    ...(notTaken !== undefined && {
+      notTaken: async () => (await notTaken()).filter((entry) => own(entry.connectionId)),
+    }),
+  };
 }
 
 /** What the dashboard's pages share while it runs. */

@@ -28,6 +28,8 @@ export interface NotTakenSheet {
   reason: string;
   /** When it was seen, ISO 8601. */
   at: string;
+  /** The connection whose intake left it: only its installation's dashboard lists it. */
+  connectionId?: string;
 }
 
 /** What the page shows; an Error where a part cannot be read now (the page is shown anyway). */

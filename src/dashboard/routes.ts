@@ -8,19 +8,27 @@ import type { FastifyInstance } from 'fastify';
 import type { PageAssets } from './assets.js';
 import { notFoundRoute } from './error-pages.js';
 import type { DashboardLanguages } from './language.js';
-import { type OverviewSources, overviewRoutes } from './overview.js';
+import {
+  type DashboardOffice,
+  type OverviewSources,
+  overviewRoutes,
+  ownSources,
+} from './overview.js';
 import { PaceMeter } from './rate.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
 import { sheetRoutes } from './sheet-routes.js';
 import { StatusCache } from './status-cache.js';
 
+/** `offices`: the configuration's, whose sheets alone the pages show (none: every sheet given). */
 export function pageRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  given: OverviewSources,
   assets: PageAssets,
   languages: DashboardLanguages,
+  offices?: readonly DashboardOffice[],
 ): void {
+  const sources = ownSources(given, offices);
   const helpers = { meter: new PaceMeter(), statuses: new StatusCache(), languages };
   overviewRoutes(app, sources, assets, helpers);
   sheetRoutes(app, sources, assets, helpers);

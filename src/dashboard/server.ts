@@ -24,7 +24,7 @@ import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
 import { DashboardLanguages, languageHook, type Speech } from './language.js';
-import type { OverviewSources } from './overview.js';
+import type { DashboardOffice, OverviewSources } from './overview.js';
 import { pageRoutes } from './routes.js';
 
 export interface DashboardOptions extends OverviewSources {
@@ -41,6 +41,12 @@ export interface DashboardOptions extends OverviewSources {
   /** The process's metrics, served at /metrics; none: /metrics is not served. */
   metrics?: MetricsSource;
   queues: Queue[];
+  /**
+   * The offices of this configuration: only their sheets are listed, counted, searched and
+   * handed out, and their queues are shown by office name (offices.ts); none: the sheets the
+   * sources give, all of them.
+   */
+  offices?: readonly DashboardOffice[];
   /**
    * What the pages are in when a request asks for no language of its own (`?lang=`, the
    * switch's cookie, Accept-Language): the process's setting; English without it.
@@ -65,8 +71,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const languages = new DashboardLanguages(options.language);
   languageHook(app, languages);
   guard(app, options, hosts, { assets, languages });
-  await mountBoard(app, options.queues);
-  pageRoutes(app, options, assets, languages);
+  await mountBoard(app, options.queues, options.offices);
+  pageRoutes(app, options, assets, languages, options.offices);
   healthRoutes(app, options);
 
   await app.listen({ host: options.host, port: options.port });

@@ -22,8 +22,17 @@ export interface ApiRequestSeen {
 /** What a sheet came to, as counted by `order_importer_sheets_total`. */
 export type SheetState = 'queued' | 'reported' | 'unreadable' | 'refused';
 
-/** A queue's job counts by state, as BullMQ's `getJobCounts` gives them. */
-type QueueCounts = () => Promise<Record<string, Record<string, number>>>;
+/** One queue's job counts by state, as BullMQ's `getJobCounts` gives them, named for people. */
+export interface QueueCount {
+  /** The office's name (`gent`), as the other metrics' `connection`. */
+  connection: string;
+  /** The queue's kind (`rows`, `sheets`, …), not its name in Redis (which holds a hash). */
+  queue: string;
+  states: Record<string, number>;
+}
+
+/** Reads queues' counts. */
+type QueueCounts = () => Promise<QueueCount[]>;
 
 /** Answers that only come once the token is taken (a 404 for an order that is not there too). */
 const TOKEN_TAKEN = /^(2\d\d|404|422)$/;
@@ -47,7 +56,7 @@ export class Metrics {
   readonly #refused = new Map<string, string>();
   readonly #observers = new Map<string, (seen: ApiRequestSeen) => void>();
   readonly #now: () => number;
-  #counted: { at: number; counts: Record<string, Record<string, number>> } | undefined;
+  #counted: { at: number; counts: QueueCount[] } | undefined;
   #counting: Promise<void> | undefined;
 
   constructor(options: { now?: () => number; defaultMetrics?: boolean } = {}) {
@@ -83,12 +92,13 @@ export class Metrics {
     new Gauge({
       name: METRIC_NAMES.queueJobs,
       help: 'Jobs in each queue by state, read from Redis when scraped (reused for a moment).',
-      labelNames: ['queue', 'state'],
+      labelNames: ['connection', 'queue', 'state'],
       registers,
       async collect() {
         this.reset();
-        for (const [queue, states] of Object.entries(await counts()))
-          for (const [state, n] of Object.entries(states)) this.set({ queue, state }, n);
+        for (const { connection, queue, states } of await counts())
+          for (const [state, n] of Object.entries(states))
+            this.set({ connection, queue, state }, n);
       },
     });
   }
@@ -152,7 +162,7 @@ export class Metrics {
    * The queues' counts: fresh ones when read within the last moment, else read again; a Redis
    * that does not answer in time leaves the last ones known (none at first), never a hung scrape.
    */
-  async #queueCounts(): Promise<Record<string, Record<string, number>>> {
+  async #queueCounts(): Promise<QueueCount[]> {
     const counted = this.#counted;
     if (counted && this.#now() - counted.at < QUEUE_COUNTS_FRESH_MS) return counted.counts;
     this.#counting ??= this.#readQueues().finally(() => {
@@ -164,13 +174,13 @@ export class Metrics {
     });
     await Promise.race([this.#counting, late]);
     clearTimeout(timer);
-    return this.#counted?.counts ?? {};
+    return this.#counted?.counts ?? [];
   }
 
   async #readQueues(): Promise<void> {
-    const all: Record<string, Record<string, number>> = {};
+    const all: QueueCount[] = [];
     try {
-      for (const counts of this.#queues) Object.assign(all, await counts());
+      for (const counts of this.#queues) all.push(...(await counts()));
     } catch (error) {
       // Redis away: the scrape answers the last counts known; /healthz says Redis is down.
       if (!(error instanceof Error)) throw error;
@@ -191,12 +201,20 @@ const STATES = [
   'completed',
 ] as const;
 
-/** Reads each queue's jobs by state, the queue named as BullMQ names it (one per connection). */
-export function queueCountsOf(queues: readonly Queue[]): QueueCounts {
-  return async () => {
-    const counted = await Promise.all(
-      queues.map(async (queue) => [queue.name, await queue.getJobCounts(...STATES)] as const),
+/**
+ * Reads the jobs by state of one office's queues (`queues` by kind), each labelled with the
+ * office's name and the queue's kind: a person reads `connection="gent",queue="rows"`, not a hash.
+ */
+export function queueCountsOf(
+  connection: string,
+  queues: Readonly<Record<string, Queue>>,
+): QueueCounts {
+  return () =>
+    Promise.all(
+      Object.entries(queues).map(async ([queue, q]) => ({
+        connection,
+        queue,
+        states: await q.getJobCounts(...STATES),
+      })),
     );
-    return Object.fromEntries(counted);
-  };
 }

@@ -16,53 +16,75 @@ export interface MonitorConfig {
   redisUrl: string;
   prefix: string;
   logger: Logger;
+  /**
+   * The connections of this configuration (docs/design.md "One installation, one namespace"):
+   * only their sheets, sheets not taken and queues are read, whatever else shares the Redis.
+   */
+  offices: readonly MonitoredOffice[];
+}
+
+/** An office of the configuration: its connection's id (a hash) and name. */
+export interface MonitoredOffice {
+  id: string;
+  name: string;
+}
+
+/** An office's queues, by kind (`rows`, `sheets`, …). */
+export interface OfficeQueues {
+  office: MonitoredOffice;
+  queues: Record<string, Queue>;
 }
 
 export class ImportsMonitor {
+  /** Every queue of the offices. */
   readonly queues: Queue[];
+  readonly byOffice: OfficeQueues[];
   readonly #redis: Redis;
   readonly #store: SheetStore;
   readonly #notTaken: NotTaken;
   readonly #logger: Logger;
+  readonly #own: ReadonlySet<string>;
 
-  private constructor(config: MonitorConfig, redis: Redis, connectionIds: readonly string[]) {
+  private constructor(config: MonitorConfig, redis: Redis) {
     this.#redis = redis;
     this.#logger = config.logger;
     const keys = new Keys(config.prefix);
     this.#store = new SheetStore(redis, keys);
     this.#notTaken = new NotTaken(redis, keys);
+    this.#own = new Set(config.offices.map((office) => office.id));
     // BullMQ wants connections that wait for Redis rather than fail a command.
     const connection = { url: config.redisUrl, maxRetriesPerRequest: null };
-    this.queues = connectionIds.flatMap((id) =>
-      Object.values(queueNames(id)).map(
-        (name) => new Queue(name, { connection, prefix: config.prefix }),
+    this.byOffice = config.offices.map((office) => ({
+      office,
+      queues: Object.fromEntries(
+        Object.entries(queueNames(office.id)).map(([kind, name]) => [
+          kind,
+          new Queue(name, { connection, prefix: config.prefix }),
+        ]),
       ),
-    );
+    }));
+    this.queues = this.byOffice.flatMap((office) => Object.values(office.queues));
   }
 
   /**
    * Connects to Redis (failing with the URL, never a password, when nothing answers) and opens
-   * the queues of every connection known there.
+   * the queues of the configuration's offices.
    */
   static async connect(config: MonitorConfig): Promise<ImportsMonitor> {
     const redis = await connectRedis(config.redisUrl);
-    const ids = await redis.hkeys(new Keys(config.prefix).connections);
-    // Ids become queue names: anything else found there is not one of ours.
-    return new ImportsMonitor(
-      config,
-      redis,
-      ids.filter((id) => /^[0-9a-f]{16}$/.test(id)),
-    );
+    return new ImportsMonitor(config, redis);
   }
 
-  /** The latest sheets, newest first. */
+  /** The latest sheets of the offices, newest first. */
   overview(limit = 200): Promise<SheetProgress[]> {
-    return recentProgress(this.#store, limit);
+    return recentProgress(this.#store, limit, this.#own);
   }
 
-  /** One sheet with its warnings; undefined for a sheet not known here. */
-  sheet(sheetId: string): Promise<SheetDetail | undefined> {
-    return sheetDetail(this.#store, sheetId);
+  /** One sheet of the offices with its warnings; undefined for a sheet not known here. */
+  async sheet(sheetId: string): Promise<SheetDetail | undefined> {
+    const sheet = await sheetDetail(this.#store, sheetId);
+    const own = sheet?.connectionId !== undefined && this.#own.has(sheet.connectionId);
+    return own ? sheet : undefined;
   }
 
   /** The results of the rows of sheets not reported yet. */
@@ -70,9 +92,9 @@ export class ImportsMonitor {
     return this.#store;
   }
 
-  /** What the hot folders did not take, and why, newest first. */
+  /** What the offices' hot folders did not take, and why, newest first. */
   notTaken(): Promise<NotTakenEntry[]> {
-    return this.#notTaken.recent();
+    return this.#notTaken.recent(undefined, this.#own);
   }
 
   redisAnswers(): Promise<boolean> {

@@ -8,7 +8,13 @@ import { z } from 'zod';
 
 import type { Keys } from './keys.js';
 
-const entrySchema = z.object({ path: z.string(), reason: z.string(), at: z.string() });
+const entrySchema = z.object({
+  path: z.string(),
+  reason: z.string(),
+  at: z.string(),
+  /** The connection whose intake did not take it: the dashboard shows only its installation's. */
+  connectionId: z.string().optional(),
+});
 export type NotTakenEntry = z.infer<typeof entrySchema>;
 
 /**
@@ -34,19 +40,27 @@ return 1
 export class NotTaken {
   readonly #keep: number;
   readonly #now: () => number;
+  readonly #connectionId: string | undefined;
 
+  /** `connectionId`: the connection whose intake adds entries (none: a reader's list). */
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keys,
-    options: { keep?: number; now?: () => number } = {},
+    options: { keep?: number; now?: () => number; connectionId?: string } = {},
   ) {
     this.#keep = options.keep ?? 200;
     this.#now = options.now ?? Date.now;
+    this.#connectionId = options.connectionId;
   }
 
   /** Says why `path` is not taken, in place of what was said of it before. */
   async add(path: string, reason: string): Promise<void> {
-    const entry: NotTakenEntry = { path, reason, at: new Date(this.#now()).toISOString() };
+    const entry: NotTakenEntry = {
+      path,
+      reason,
+      at: new Date(this.#now()).toISOString(),
+      ...(this.#connectionId !== undefined && { connectionId: this.#connectionId }),
+    };
     await this.redis.eval(REPLACE, 1, this.keys.notTaken, path, JSON.stringify(entry), this.#keep);
   }
 
@@ -55,13 +69,20 @@ export class NotTaken {
     await this.redis.eval(REPLACE, 1, this.keys.notTaken, path, '', this.#keep);
   }
 
-  /** The latest entries, newest first; one that cannot be read is left out. */
-  async recent(limit = 50): Promise<NotTakenEntry[]> {
-    const raw = await this.redis.lrange(this.keys.notTaken, 0, Math.max(0, limit - 1));
-    return raw.flatMap((text) => {
+  /**
+   * The latest entries, newest first; one that cannot be read is left out. Given `connections`,
+   * only theirs (an installation's own), from the whole list: it is short (capped).
+   */
+  async recent(limit = 50, connections?: ReadonlySet<string>): Promise<NotTakenEntry[]> {
+    const last = connections === undefined ? Math.max(0, limit - 1) : -1;
+    const raw = await this.redis.lrange(this.keys.notTaken, 0, last);
+    const entries = raw.flatMap((text) => {
       const parsed = entrySchema.safeParse(parseJson(text));
       return parsed.success ? [parsed.data] : [];
     });
+    if (connections === undefined) return entries;
+    const own = ({ connectionId: id }: NotTakenEntry) => id !== undefined && connections.has(id);
+    return entries.filter(own).slice(0, limit);
   }
 }
 

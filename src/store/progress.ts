@@ -85,9 +85,43 @@ export async function sheetDetail(
   };
 }
 
-/** The latest sheets, newest first, as the dashboard shows them. */
-export async function recentProgress(store: SheetStore, limit = 200): Promise<SheetProgress[]> {
-  const ids = await store.recentSheets(limit);
+/**
+ * The latest sheets, newest first, as the dashboard shows them; given `connections`, only the
+ * sheets queued for one of them (an installation's own: docs/design.md "One installation, one
+ * namespace"), however many of other installations sharing the Redis are newer.
+ */
+export async function recentProgress(
+  store: SheetStore,
+  limit = 200,
+  connections?: ReadonlySet<string>,
+): Promise<SheetProgress[]> {
+  const ids =
+    connections === undefined
+      ? await store.recentSheets(limit)
+      : await own(store, limit, connections);
   const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id)));
   return sheets.flatMap((s) => (s === undefined ? [] : [withoutWarnings(s)]));
+}
+
+/** The ids of the latest `limit` sheets of `connections`, read from the newest in batches. */
+async function own(
+  store: SheetStore,
+  limit: number,
+  connections: ReadonlySet<string>,
+): Promise<string[]> {
+  const found: string[] = [];
+  const batch = Math.max(limit, 500);
+  for (let skip = 0; found.length < limit; skip += batch) {
+    const ids = await store.recentSheets(batch, skip);
+    const owners = await store.connectionsOf(ids);
+    ids.forEach((id, i) => {
+      const owner = owners[i];
+      // A sheet queued between two batches moves the others down: one may come twice.
+      const fresh = !found.includes(id);
+      if (owner !== undefined && connections.has(owner) && fresh && found.length < limit)
+        found.push(id);
+    });
+    if (ids.length < batch) break;
+  }
+  return found;
 }

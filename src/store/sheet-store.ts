@@ -597,9 +597,21 @@ export class SheetStore {
     >;
   }
 
-  /** The most recently queued sheets, newest first. */
-  async recentSheets(limit: number): Promise<string[]> {
-    return this.#redis.zrevrange(this.keys.allSheets, 0, limit - 1);
+  /** The most recently queued sheets, newest first; `skip` the newest ones left out. */
+  async recentSheets(limit: number, skip = 0): Promise<string[]> {
+    return this.#redis.zrevrange(this.keys.allSheets, skip, skip + limit - 1);
+  }
+
+  /** The connection each of these sheets was queued for (undefined: none, or no record). */
+  async connectionsOf(sheetIds: readonly string[]): Promise<Array<string | undefined>> {
+    if (sheetIds.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const id of sheetIds) pipeline.hget(this.keys.sheet(id), 'connectionId');
+    const answers = (await pipeline.exec()) ?? [];
+    return answers.map(([error, value]) => {
+      if (error) throw error;
+      return typeof value === 'string' ? value : undefined;
+    });
   }
 
   /** Sheets not yet reported (for the reconciler and progress displays). */

@@ -70,6 +70,6 @@ export async function openStores(
     ledger,
     // The pace keeps the Redis server's time, one clock for every host (pace-scripts.ts).
     pace: new ApiPace(redis, keys.apiPace(id), options.apiRateLimit, { logger: options.logger }),
-    notTaken: new NotTaken(redis, keys),
+    notTaken: new NotTaken(redis, keys, { connectionId: id }),
   };
 }

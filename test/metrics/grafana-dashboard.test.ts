@@ -21,7 +21,9 @@ async function served(): Promise<string> {
     code: '429',
     seconds: 0.2,
   });
-  metrics.watchQueues(() => Promise.resolve({ rows: { waiting: 1 } }));
+  metrics.watchQueues(() =>
+    Promise.resolve([{ connection: 'default', queue: 'rows', states: { waiting: 1 } }]),
+  );
   return metrics.text();
 }
 
@@ -62,7 +64,7 @@ describe('docs/grafana-dashboard.json', () => {
     expect(text).toMatch(
       /histogram_quantile\(0\.95, sum by \(le, route\) \(rate\(order_importer_api_request_duration_seconds_bucket/,
     );
-    expect(text).toMatch(/order_importer_queue_jobs\{state=~/);
+    expect(text).toMatch(/order_importer_queue_jobs\{connection=~\\"\$connection\\", state=~/);
     expect(text).toMatch(/order_importer_api_requests_total\{code=\\"429\\"/);
   });
 });

@@ -11,14 +11,17 @@ describe('the process metrics', () => {
     let reads = 0;
     metrics.watchQueues(() => {
       reads += 1;
-      return Promise.resolve({ 'rows-abc': { waiting: reads, active: 2 } });
+      return Promise.resolve([
+        { connection: 'gent', queue: 'rows', states: { waiting: reads, active: 2 } },
+      ]);
     });
     await metrics.text();
     const second = parseMetrics(await metrics.text());
     expect(reads).toBe(1);
-    expect(sumBy(second, 'order_importer_queue_jobs', ['queue', 'state'])).toEqual({
-      'rows-abc waiting': 1,
-      'rows-abc active': 2,
+    // Each queue by its office's name and its kind, never its hashed name.
+    expect(sumBy(second, 'order_importer_queue_jobs', ['connection', 'queue', 'state'])).toEqual({
+      'gent rows waiting': 1,
+      'gent rows active': 2,
     });
     clock += 5_000;
     const third = parseMetrics(await metrics.text());
@@ -31,7 +34,9 @@ describe('the process metrics', () => {
     const metrics = new Metrics({ now: () => clock, defaultMetrics: false });
     let hang = false;
     metrics.watchQueues(() =>
-      hang ? new Promise(() => undefined) : Promise.resolve({ 'rows-abc': { waiting: 3 } }),
+      hang
+        ? new Promise(() => undefined)
+        : Promise.resolve([{ connection: 'gent', queue: 'rows', states: { waiting: 3 } }]),
     );
     await metrics.text();
     hang = true;

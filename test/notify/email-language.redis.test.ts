@@ -353,6 +353,9 @@ describe('an office whose connection names its language', () => {
     expect(textOf(done.raw)).toContain(
       'De lijst huurders.csv is geïmporteerd: 3 rijen, 2 aangemaakt, 1 ongeldig.',
     );
+    // The office by its name, never its connection's hash.
+    expect(textOf(done.raw)).toMatch(/"gent"/);
+    expect(done.raw).not.toContain(ctx.connection.id);
 
     // One order planned, one the API no longer has.
     const sheet = await reportOfSheet(reportsDir, sheetId);

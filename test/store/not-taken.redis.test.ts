@@ -58,4 +58,28 @@ describe('the list of sheets not taken', () => {
     await list.taken('/inbox/never-listed.csv');
     expect((await list.recent(10)).map((e) => e.path)).toEqual(['/inbox/b.csv']);
   });
+
+  it('names the connection whose intake did not take a sheet, and lists only the connections asked', async () => {
+    const keys = new Keys(`{${redis.prefix}}-apart`);
+    const now = () => Date.parse('2026-11-26T10:00:00Z');
+    const gent = new NotTaken(client, keys, { now, connectionId: 'aaaaaaaaaaaaaaaa' });
+    const brugge = new NotTaken(client, keys, { now, connectionId: 'bbbbbbbbbbbbbbbb' });
+    await gent.add('/gent/inbox/a.csv', 'a symbolic link');
+    await brugge.add('/brugge/inbox/b.csv', 'a workbook');
+    // An entry an older version wrote names no connection: it is no installation's to show.
+    await client.lpush(keys.notTaken, JSON.stringify({ path: '/old.csv', reason: 'x', at: 'y' }));
+    expect(await gent.recent(10, new Set(['aaaaaaaaaaaaaaaa']))).toEqual([
+      {
+        path: '/gent/inbox/a.csv',
+        reason: 'a symbolic link',
+        at: '2026-11-26T10:00:00.000Z',
+        connectionId: 'aaaaaaaaaaaaaaaa',
+      },
+    ]);
+    expect((await gent.recent(10)).map((e) => e.path)).toEqual([
+      '/old.csv',
+      '/brugge/inbox/b.csv',
+      '/gent/inbox/a.csv',
+    ]);
+  });
 });
