@@ -70,7 +70,7 @@ export async function refreshSheetStatus(
     const before = previous.get(String(order.orderId));
     if (reading.kind === 'unreadable') {
       unreadable.push({ row: order.row, order_id: order.orderId, reason: reading.reason });
-      written.push(before ?? [blankLine(order, '', '')]);
+      written.push(before?.map((line) => addressed(line, order)) ?? [blankLine(order, '', '')]);
       continue;
     }
     const lines = linesOf(order, reading, checkedAt);
@@ -160,6 +160,19 @@ async function readAll(
   return readings;
 }
 
+/**
+ * A line kept from the previous status.csv, with the address and contact of its report when it
+ * has none (a status.csv written before it had them).
+ */
+function addressed(line: StatusLine, order: ReportedOrder): StatusLine {
+  if (line.address !== '' || line.contact_name !== '') return line;
+  return { ...line, address: order.address, contact_name: order.contactName };
+}
+
+/**
+ * An order's line with no inspection in it. Its address and contact are its report's (the row's
+ * as imported) until the API answers with its own.
+ */
 function blankLine(order: ReportedOrder, status: string, checkedAt: string): StatusLine {
   return {
     row: String(order.row),
@@ -172,6 +185,8 @@ function blankLine(order: ReportedOrder, status: string, checkedAt: string): Sta
     inspection_date: '',
     inspector_name: '',
     checked_at: checkedAt,
+    address: order.address,
+    contact_name: order.contactName,
   };
 }
 
@@ -182,8 +197,15 @@ function linesOf(
   checkedAt: string,
 ): StatusLine[] {
   if (reading.kind === 'not-found') return [blankLine(order, NOT_FOUND, checkedAt)];
-  const { status, cancelReason, inspections } = reading.state;
-  const base = { ...blankLine(order, status, checkedAt), cancel_reason: cancelReason };
+  const { status, cancelReason, inspections, address, contactName } = reading.state;
+  // Where the visit goes as the API has it now (the provider may have corrected it); the report's
+  // when the answer says none. Neither counts as a change (changeOf compares no address).
+  const base = {
+    ...blankLine(order, status, checkedAt),
+    cancel_reason: cancelReason,
+    ...(address !== '' && { address }),
+    ...(contactName !== '' && { contact_name: contactName }),
+  };
   if (inspections.length === 0) return [base];
   return inspections.map((i) => ({
     ...base,
@@ -241,6 +263,7 @@ function changeOf(
     row: order.row,
     reference: order.reference,
     order_id: order.orderId,
+    address: lines[0]?.address ?? order.address,
     before: known ? was : null,
     after,
   };

@@ -98,6 +98,7 @@ describe('an event', () => {
       row: 1,
       reference: 'R1',
       order_id: 77,
+      address: 'Kerkstraat 1, 9000 Gent',
       before: null,
       after: { order_status: status, cancel_reason: '', inspections: [] },
     });
@@ -146,6 +147,7 @@ describe('an event', () => {
           row: 1,
           reference: 'R1',
           order_id: 77,
+          address: 'Kerkstraat 1, 9000 Gent',
           before: { order_status: 'to schedule', cancel_reason: '', inspections: [] },
           after: state,
         },
@@ -155,7 +157,7 @@ describe('an event', () => {
     expect(body).toMatchObject({
       event: 'orders.changed',
       sheetId: 'S1',
-      orders: [{ order_id: 77, after: state }],
+      orders: [{ order_id: 77, address: 'Kerkstraat 1, 9000 Gent', after: state }],
     });
   });
 });
