@@ -23,6 +23,8 @@ export interface SheetStatus {
   byStatus: Record<string, number>;
   changed: number;
   changedOrders: ChangedOrder[];
+  /** The notify jobs of its `orders.changed` (none: nothing changed, or no channel is set). */
+  notifications: string[];
   /** Orders that could not be read now: their previous lines are kept. */
   unreadable: number;
   unreadableOrders: Array<{ row: number; order_id: number; reason: string }>;
@@ -58,7 +60,7 @@ export async function refreshSheetStatus(
   const final = new Set(ctx.settings.statusFinal ?? DEFAULT_FINAL);
   if (options.skipFinal === true && allFinal(orders, previous, final)) {
     const kept = orders.map((order) => previous.get(String(order.orderId)) ?? []);
-    return { ...outcomeOf(sheet, orders.length, kept, [], []), skipped: true };
+    return { ...outcomeOf(sheet, orders.length, kept, [], []), notifications: [], skipped: true };
   }
   const readings = await readAll(ctx, orders, options.onProgress);
   const checkedAt = new Date(ctx.now()).toISOString();
@@ -80,11 +82,12 @@ export async function refreshSheetStatus(
   }
   // Told before status.csv moves on: a crash in between finds the same changes against the same
   // previous status.csv again, and they make the same event.
+  let notifications: string[] = [];
   if (changed.length > 0) {
     const folder = basename(sheet.dir);
     const suffix = `-${sheet.sheetId}`;
     const sheetName = folder.endsWith(suffix) ? folder.slice(0, -suffix.length) : folder;
-    await queueNotification(ctx, {
+    notifications = await queueNotification(ctx, {
       kind: 'orders.changed',
       sheetId: sheet.sheetId,
       sheet: sheetName,
@@ -102,7 +105,8 @@ export async function refreshSheetStatus(
     },
     'status read back',
   );
-  return { ...outcomeOf(sheet, orders.length, written, changed, unreadable), skipped: false };
+  const outcome = outcomeOf(sheet, orders.length, written, changed, unreadable);
+  return { ...outcome, notifications, skipped: false };
 }
 
 /** When the previous status.csv was written (its latest check); empty when there is none. */
@@ -275,7 +279,7 @@ function outcomeOf(
   lines: ReadonlyArray<readonly StatusLine[]>,
   changedOrders: ChangedOrder[],
   unreadableOrders: SheetStatus['unreadableOrders'],
-): Omit<SheetStatus, 'skipped'> {
+): Omit<SheetStatus, 'skipped' | 'notifications'> {
   const byStatus: Record<string, number> = {};
   for (const order of lines) {
     const status = order[0]?.order_status ?? '';
