@@ -13,11 +13,7 @@ import {
   wallClock,
 } from '../../src/dashboard/order-status.js';
 import { StatusCache } from '../../src/dashboard/status-cache.js';
-import {
-  eachStatusLine,
-  STATUS_COLUMNS,
-  STATUS_LIMITS,
-} from '../../src/dashboard/status-csv.js';
+import { eachStatusLine, STATUS_COLUMNS, STATUS_LIMITS } from '../../src/dashboard/status-csv.js';
 import { put, tempDir } from '../helpers/files.js';
 import { knownError } from '../helpers/known-error.js';
 
@@ -177,7 +173,7 @@ describe("a status.csv's summary", () => {
     });
   });
 
-  it('reads an older status.csv, without address and contact_name, and each line\'s address and contact when it has them', async () => {
+  it("reads an older status.csv, without address and contact_name, and each line's address and contact when it has them", async () => {
     const older = STATUS_COLUMNS.filter((name) => name !== 'address' && name !== 'contact_name');
     expect(older).toHaveLength(STATUS_COLUMNS.length - 2);
     const dir = await tempDir('dashboard-status-');
