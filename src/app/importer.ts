@@ -100,7 +100,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     );
     let closeOptions: CloseOptions = {};
     const { ctx } = await assembleImporter({
-      settings: contextSettings(settings, redis.url),
+      settings: contextSettings(settings, redis.url, options.connection),
       catalogue,
       api: api.client,
       connection: api.connection,

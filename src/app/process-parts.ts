@@ -101,8 +101,15 @@ export function sheetsDirOf(settings: Pick<Settings, 'dataDir'>): string {
   return join(settings.dataDir, 'sheets');
 }
 
-/** The context's settings, from the process's. */
-export function contextSettings(settings: Settings, redisUrl: string): ContextSettings {
+/**
+ * The context's settings, from the process's; a connection of the config file may have its own
+ * notifications (its `notify`), which stand in for the process's for its events.
+ */
+export function contextSettings(
+  settings: Settings,
+  redisUrl: string,
+  connection?: Pick<Settings['connections'][number], 'notify'>,
+): ContextSettings {
   return {
     redisUrl,
     prefix: settings.queuePrefix,
@@ -119,16 +126,24 @@ export function contextSettings(settings: Settings, redisUrl: string): ContextSe
     statusFinal: settings.statusFinal,
     // Any process may write a hot-folder sheet's report, so any may archive its work folder.
     archive: { workDir: settings.workDir, archiveDir: settings.archiveDir },
-    ...notifyOf(settings),
+    ...notifyOf(settings, connection?.notify),
     language: settings.language,
   };
 }
 
-/** The channels of notifications set (load.ts has checked each is whole); none: no `notify`. */
-function notifyOf(settings: Settings): Pick<ContextSettings, 'notify'> {
+/**
+ * The channels of notifications set (load.ts has checked each is whole), each the office's own
+ * when its connection entry gives it (null: none for it); none at all: no `notify`.
+ */
+function notifyOf(
+  settings: Settings,
+  office: NonNullable<Settings['connections'][number]['notify']> = {},
+): Pick<ContextSettings, 'notify'> {
   const { notifyWebhookUrl: url, notifyWebhookSecret: secret, smtpUrl } = settings;
-  const { notifyEmailTo: to, notifyEmailFrom: from } = settings;
-  const webhook = url === undefined ? undefined : { url, ...(secret !== undefined && { secret }) };
+  const { notifyEmailFrom: from } = settings;
+  const top = url === undefined ? undefined : { url, ...(secret !== undefined && { secret }) };
+  const webhook = office.webhook === undefined ? top : (office.webhook ?? undefined);
+  const to = office.email === undefined ? settings.notifyEmailTo : office.email?.to;
   const email =
     to === undefined || from === undefined || smtpUrl === undefined
       ? undefined

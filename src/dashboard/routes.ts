@@ -32,7 +32,7 @@ export function pageRoutes(
   const helpers = { meter: new PaceMeter(), statuses: new StatusCache(), languages };
   overviewRoutes(app, sources, assets, helpers);
   sheetRoutes(app, sources, assets, helpers);
-  searchRoutes(app, sources, assets, languages);
+  searchRoutes(app, sources, assets, helpers);
   reportRoutes(
     app,
     async (sheetId) => {

@@ -19,10 +19,10 @@ import {
   shown,
   titled,
 } from './html.js';
-import type { DashboardLanguages } from './language.js';
-import type { OverviewSources } from './overview.js';
+import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult, type SearchStop } from './search.js';
+import { hitOrderCells, type HitOrders, ordersOfHits } from './search-orders.js';
 import { PAGE_SIZE } from './sheet-rows.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
@@ -37,8 +37,9 @@ export function searchRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
-  languages: DashboardLanguages,
+  helpers: PageHelpers,
 ): void {
+  const { languages } = helpers;
   // Each search is bounded (SEARCH_LIMITS), not their number: a few at once, and the rest are
   // asked to come back, so that the overview and /healthz still answer while people search.
   let searching = 0;
@@ -68,7 +69,12 @@ export function searchRoutes(
     } finally {
       searching -= 1;
     }
-    return sendFramed(reply, assets, reader, 200, searchPage(words, q, result));
+    // Each hit's order, from its sheet's status.csv (a file that cannot be read is said in place).
+    const now = nowOf(sources);
+    const orders =
+      result instanceof Error ? undefined : await ordersOfHits(result.hits, helpers.statuses, now);
+    const page = searchPage(words, q, result, orders && { orders, now });
+    return sendFramed(reply, assets, reader, 200, page);
   });
 }
 
@@ -76,6 +82,7 @@ export function searchPage(
   words: Words,
   query: string,
   result: SearchResult | Error | NotRun | undefined,
+  orders?: { orders: HitOrders; now: Date },
 ): FramedPage {
   const box = say(words, 'dashboard.search.box');
   const form = `<form class="search" action="/search" method="get" role="search"><input type="search" name="q" maxlength="100" required aria-label="${box}" value="${escapeHtml(query)}" /><button type="submit">${say(words, 'dashboard.search.button')}</button></form>`;
@@ -87,7 +94,7 @@ export function searchPage(
   } else if (result instanceof Error || 'refused' in result) {
     body = `<p class="bad">${say(words, 'dashboard.search.unreadable', { reason: markup(whyNot(words, result)) })}</p>`;
   } else {
-    body = `${searched(words, query, result)}\n${hitsTable(words, result)}`;
+    body = `${searched(words, query, result)}\n${hitsTable(words, result, orders)}`;
   }
   return { title: titled(words, markup(heading)), main: `${head}\n${body}` };
 }
@@ -140,17 +147,27 @@ function rowHref(sheetId: string, row: number): string {
   return `${sheetHref(sheetId)}?page=${Math.ceil(row / PAGE_SIZE)}#row-${row}`;
 }
 
-function hitsTable(words: Words, result: SearchResult): string {
+function hitsTable(
+  words: Words,
+  result: SearchResult,
+  orders: { orders: HitOrders; now: Date } | undefined,
+): string {
   if (result.hits.length === 0) return '';
-  const lines = result.hits.map(({ sheetId, sheetName, row }) =>
+  const lines = result.hits.map((hit) =>
     [
-      `<tr data-sheet-id="${escapeHtml(sheetId)}" data-row="${row.row}">`,
-      `<td class="text"><a href="${escapeHtml(rowHref(sheetId, row.row))}">${shown(sheetName)}</a></td>`,
-      `<td class="n">${row.row}</td>`,
-      ...rowCells(words, row),
+      `<tr data-sheet-id="${escapeHtml(hit.sheetId)}" data-row="${hit.row.row}">`,
+      `<td class="text"><a href="${escapeHtml(rowHref(hit.sheetId, hit.row.row))}">${shown(hit.sheetName)}</a></td>`,
+      `<td class="n">${hit.row.row}</td>`,
+      ...rowCells(words, hit.row),
+      orders === undefined ? '' : hitOrderCells(words, orders.orders, hit, orders.now),
       '</tr>',
     ].join(''),
   );
-  const head = `<thead><tr><th>${say(words, 'dashboard.head.sheet')}</th>${rowsHead(words)}</tr></thead>`;
+  // Each row's order as its sheet's status.csv says it: which of several hits is current.
+  const orderHeads =
+    orders === undefined
+      ? ''
+      : `<th>${say(words, 'dashboard.head.orderStatus')}</th><th>${say(words, 'dashboard.search.next')}</th>`;
+  const head = `<thead><tr><th>${say(words, 'dashboard.head.sheet')}</th>${rowsHead(words)}${orderHeads}</tr></thead>`;
   return `<table class="rows" id="hits">${head}<tbody>\n${lines.join('\n')}\n</tbody></table>`;
 }

@@ -39,6 +39,8 @@ export interface SearchStop {
 export interface SearchHit {
   sheetId: string;
   sheetName: string;
+  /** Its sheet's report folder, where its status.csv is. */
+  reportDir: string;
   row: ShownRow;
 }
 
@@ -110,7 +112,8 @@ async function searchOne(
     for await (const row of report.rows) {
       result.rows += 1;
       if (matches(row, needle)) {
-        result.hits.push({ sheetId: sheet.sheetId, sheetName: sheet.name, row });
+        const { sheetId, name: sheetName, reportDir = '' } = sheet;
+        result.hits.push({ sheetId, sheetName, reportDir, row });
         if (result.hits.length >= limits.hits) return { why: 'hits', limit: limits.hits };
       }
       if (result.rows >= limits.rows) return { why: 'rows', limit: limits.rows };

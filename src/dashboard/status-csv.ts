@@ -25,6 +25,9 @@ import { Refused } from '../errors.js';
 // What status.csv is, as the status stage writes it: its name and its columns, in order.
 export { STATUS_COLUMNS, STATUS_FILE };
 
+/** Columns a status.csv written before them lacks: read as empty. */
+const LATER_COLUMNS: ReadonlySet<string> = new Set(['address', 'contact_name']);
+
 export interface StatusLimits {
   /** The largest file read at all. */
   bytes: number;
@@ -61,6 +64,9 @@ export interface StatusLine {
   inspectionDate: string;
   inspectorName: string;
   checkedAt: string;
+  /** `Kerkstraat 12, 9000 Gent`; empty in a status.csv written before it had addresses. */
+  address: string;
+  contactName: string;
 }
 
 /** Whether the reading goes on after a line. */
@@ -139,7 +145,7 @@ async function readLines(stream: Readable, visit: Visit, limits: StatusLimits): 
 /** Where each column is, or why this is no status.csv's header. */
 function columnsOf(header: string[]): ReadonlyMap<string, number> {
   const at = new Map(header.map((name, i) => [name.trim(), i]));
-  const missing = STATUS_COLUMNS.filter((name) => !at.has(name));
+  const missing = STATUS_COLUMNS.filter((name) => !at.has(name) && !LATER_COLUMNS.has(name));
   if (missing.length > 0) {
     const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
     throw new Refused(
@@ -171,6 +177,8 @@ function statusLine(
     inspectionDate: cell('inspection_date'),
     inspectorName: cell('inspector_name'),
     checkedAt: cell('checked_at'),
+    address: cell('address'),
+    contactName: cell('contact_name'),
   };
 }
 

@@ -135,9 +135,13 @@ function orderLine(words: Words, order: ChangedOrder): string {
       : words.t('email.changed.from-to', { before: stateText(words, order.before), after });
   // Ids and row numbers as the sheet and the API write them, not grouped like an amount.
   const values = { row: String(order.row), order: String(order.order_id), state };
-  return order.reference
+  const line = order.reference
     ? words.t('email.changed.order-reference', { ...values, reference: order.reference })
     : words.t('email.changed.order', values);
+  // Where the inspector goes, first: the office knows a visit by its address. A body of an
+  // earlier version has none.
+  const address = typeof order.address === 'string' ? order.address : '';
+  return address === '' ? line : words.t('email.changed.at', { address, order: line });
 }
 
 function stateText(words: Words, state: OrderSnapshot): string {

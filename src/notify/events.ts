@@ -38,6 +38,8 @@ export interface ChangedOrder {
   row: number;
   reference: string;
   order_id: number;
+  /** Where its visits are: `Kerkstraat 12, 9000 Gent` (status.csv's `address`); may be empty. */
+  address: string;
   /** null: no line of it in the previous status.csv (compared with a new order's state). */
   before: OrderSnapshot | null;
   after: OrderSnapshot;

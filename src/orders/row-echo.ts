@@ -30,8 +30,26 @@ export function echoOf(cells: Cells): { address: string; contactName: string } {
 
 /** `Kerkstraat 12, 9000 Gent`: the parts the row gives, in the order a letter is addressed. */
 export function addressOf(cells: Cells): string {
-  const street = [text(cells, 'address1'), text(cells, 'address2')].filter(Boolean).join(' ');
-  const place = [text(cells, 'postal_code'), text(cells, 'city')].filter(Boolean).join(' ');
+  return addressLine({
+    address1: text(cells, 'address1'),
+    address2: text(cells, 'address2'),
+    postal_code: text(cells, 'postal_code'),
+    city: text(cells, 'city'),
+  });
+}
+
+/**
+ * An address's parts in one line, `Kerkstraat 12, 9000 Gent`, the parts missing left out: the one
+ * way report.csv and status.csv write an address (a row's, or an order's as the API answers it).
+ */
+export function addressLine(parts: {
+  address1: string;
+  address2: string;
+  postal_code: string;
+  city: string;
+}): string {
+  const street = [parts.address1, parts.address2].filter(Boolean).join(' ');
+  const place = [parts.postal_code, parts.city].filter(Boolean).join(' ');
   return [street, place].filter(Boolean).join(', ');
 }
 

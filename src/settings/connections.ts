@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 import { normaliseBaseUrl } from '../connections/connection.js';
 import { issueText } from './issue-text.js';
+import { SETTINGS } from './table.js';
 import { isKnown, UserError } from '../errors.js';
 import { type Language, LANGUAGES } from '../language/languages.js';
 
@@ -27,6 +28,18 @@ export interface ConfiguredConnection {
   mapping?: string;
   /** The language of its reports and e-mails, when not the process's (nl, fr, en). */
   language?: Language;
+  /**
+   * Where its events are told, in place of the top-level notifications, channel by channel: a
+   * channel given is this office's (null: none), one left out is the top level's.
+   */
+  notify?: OfficeNotify;
+}
+
+/** An office's own notification channels (`notify` in its connection entry). */
+export interface OfficeNotify {
+  webhook?: { url: string; secret?: string } | null;
+  /** Its recipients; the sender and SMTP server are the top level's (NOTIFY_EMAIL_FROM, SMTP_URL). */
+  email?: { to: string[] } | null;
 }
 
 /**
@@ -108,6 +121,18 @@ const apiBaseUrl = z
 
 const path = z.string().trim().min(1);
 
+/** The same values as the top-level NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_SECRET, NOTIFY_EMAIL_TO. */
+const notifySchema = z.strictObject({
+  webhook: z
+    .strictObject({
+      url: SETTINGS.notifyWebhookUrl.schema.unwrap(),
+      secret: SETTINGS.notifyWebhookSecret.schema,
+    })
+    .nullable()
+    .optional(),
+  email: z.strictObject({ to: SETTINGS.notifyEmailTo.schema.unwrap() }).nullable().optional(),
+});
+
 const entrySchema = z.strictObject({
   name,
   apiBaseUrl,
@@ -115,6 +140,7 @@ const entrySchema = z.strictObject({
   inbox: inbox.optional(),
   mapping: path.optional(),
   language: z.enum(LANGUAGES).optional(),
+  notify: notifySchema.optional(),
 });
 
 /**
@@ -172,14 +198,32 @@ function parseEntry(entry: unknown, index: number, configDir: string): Configure
     inbox: data.inbox ?? data.name,
     ...(data.mapping !== undefined && { mapping: resolve(configDir, data.mapping) }),
     ...(data.language !== undefined && { language: data.language }),
+    ...(data.notify !== undefined && { notify: officeNotify(data.notify) }),
+  };
+}
+
+/** The entry's `notify` as the context takes it: the keys given, and only those. */
+function officeNotify(given: z.output<typeof notifySchema>): OfficeNotify {
+  const { webhook, email } = given;
+  return {
+    ...(webhook !== undefined && {
+      webhook:
+        webhook === null
+          ? null
+          : { url: webhook.url, ...(webhook.secret !== undefined && { secret: webhook.secret }) },
+    }),
+    ...(email !== undefined && { email }),
   };
 }
 
 function entryIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'is invalid';
-  if (issue.code === 'unrecognized_keys')
-    return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language`;
+  if (issue.code === 'unrecognized_keys') {
+    const fields = issue.keys.map((k) => `"${k}"`).join(', ');
+    if (issue.path.length > 0) return `${issue.path.join('.')}: unknown field ${fields}`;
+    return `unknown field ${fields}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, notify`;
+  }
   if (issue.path.length === 0) return `must be an object like { "name": "gent", … }`;
   return `${issue.path.join('.')} ${issueText(issue)}`;
 }

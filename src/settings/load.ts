@@ -107,8 +107,8 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     });
   }
   refuseBadCrons(schedules.data, where);
-  refuseHalfNotify(values);
   const connections = connectionsOf(fromFile.connections, file, values);
+  refuseHalfNotify(values, connections);
   refuseScheduleConnections(schedules.data, connections, where);
   const mappingFile = configMapping(fromFile.mapping, file, where);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
@@ -192,15 +192,31 @@ function connectionsOf(
   return connections;
 }
 
-/** A channel of notifications is set whole or not at all: half of one would never deliver. */
-function refuseHalfNotify(values: Values<ImporterSettingKey>): void {
+/**
+ * A channel of notifications is set whole or not at all: half of one would never deliver. An
+ * office's own recipients (`notify.email.to` of its connection) are sent to through the top
+ * level's sender and SMTP server: those two may then stand without NOTIFY_EMAIL_TO, and must be set.
+ */
+function refuseHalfNotify(
+  values: Values<ImporterSettingKey>,
+  connections: readonly ConfiguredConnection[],
+): void {
   const email = {
     NOTIFY_EMAIL_TO: values.notifyEmailTo,
     NOTIFY_EMAIL_FROM: values.notifyEmailFrom,
     SMTP_URL: values.smtpUrl,
   };
+  const office = connections.find((c) => (c.notify?.email ?? undefined) !== undefined);
+  const server = values.notifyEmailFrom !== undefined && values.smtpUrl !== undefined;
+  if (office !== undefined && !server)
+    throw new UserError(
+      'config.invalid',
+      `the connection "${office.name}" has its own "notify.email" recipients, and its e-mails need NOTIFY_EMAIL_FROM and SMTP_URL (the sender and the SMTP server every office's e-mails go through): set both, or leave "email" out of its "notify".`,
+      { variant: 'office-email', values: { name: office.name } },
+    );
   const set = Object.entries(email).filter(([, v]) => v !== undefined);
-  if (set.length > 0 && set.length < 3) {
+  const officesOnly = office !== undefined && set.length === 2 && server;
+  if (set.length > 0 && set.length < 3 && !officesOnly) {
     const missing = Object.keys(email).filter((k) => !set.some(([name]) => name === k));
     const given = set.map(([name]) => name);
     throw new UserError(

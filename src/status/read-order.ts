@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { ANSWER_TOO_LARGE, type RetrievedOrder } from '../api/client.js';
 import { AbortedError, ApiError, apiAway } from '../api/errors.js';
 import { type Context, stopSignals } from '../context.js';
+import { addressLine } from '../orders/row-echo.js';
 import { interruptibleWait } from '../stopping.js';
 import { SHORTEST_HOLD_MS, STATUS_LONG_WAIT_MS, STATUS_ORDER_ATTEMPTS } from '../policy.js';
 import { Refused } from '../errors.js';
@@ -28,11 +29,22 @@ const inspectionSchema = z.looseObject({
   inspector_name: shown,
 });
 
-/** What `status` reads of a retrieved order: its status, why it was cancelled, its inspections. */
+/** A part of the order's address or contact: one that is no text is left out, never fatal. */
+const part = shown.transform((v) => v.trim()).catch('');
+
+/**
+ * What `status` reads of a retrieved order: its status, why it was cancelled, its inspections,
+ * and where and with whom the visit is (as the API has them now).
+ */
 const orderStatusSchema = z.looseObject({
   status: z.string().min(1).max(200),
   cancel_reason: shown,
   inspections: z.array(inspectionSchema).max(1000).nullish(),
+  address1: part,
+  address2: part,
+  postal_code: part,
+  city: part,
+  contact_name: part,
 });
 
 /** An inspection of an order, as the API says it and status.csv's line keeps it. */
@@ -49,6 +61,9 @@ export interface OrderState {
   status: string;
   cancelReason: string;
   inspections: Inspection[];
+  /** `Kerkstraat 12, 9000 Gent`; empty when the answer has none. */
+  address: string;
+  contactName: string;
 }
 
 export type OrderReading =
@@ -65,10 +80,12 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
     const where = parsed.error.issues[0]?.path.join('.') ?? '';
     return `its answer is not an order as the API documents it${where === '' ? '' : ` (${where})`}`;
   }
-  const { status, cancel_reason, inspections } = parsed.data;
+  const { status, cancel_reason, inspections, contact_name } = parsed.data;
   return {
     status,
     cancelReason: cancel_reason,
+    address: addressLine(parsed.data),
+    contactName: contact_name,
     inspections: (inspections ?? []).map((i) => ({
       productId: i.product_id,
       productName: i.product_name,

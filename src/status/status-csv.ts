@@ -27,6 +27,9 @@ export const STATUS_COLUMNS = [
   'inspection_date',
   'inspector_name',
   'checked_at',
+  // Added later, at the end: a status.csv written before has neither (read as empty).
+  'address',
+  'contact_name',
 ] as const;
 
 type StatusColumn = (typeof STATUS_COLUMNS)[number];

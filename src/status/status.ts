@@ -23,6 +23,8 @@ export interface SheetStatus {
   byStatus: Record<string, number>;
   changed: number;
   changedOrders: ChangedOrder[];
+  /** The notify jobs of its `orders.changed` (none: nothing changed, or no channel is set). */
+  notifications: string[];
   /** Orders that could not be read now: their previous lines are kept. */
   unreadable: number;
   unreadableOrders: Array<{ row: number; order_id: number; reason: string }>;
@@ -58,7 +60,7 @@ export async function refreshSheetStatus(
   const final = new Set(ctx.settings.statusFinal ?? DEFAULT_FINAL);
   if (options.skipFinal === true && allFinal(orders, previous, final)) {
     const kept = orders.map((order) => previous.get(String(order.orderId)) ?? []);
-    return { ...outcomeOf(sheet, orders.length, kept, [], []), skipped: true };
+    return { ...outcomeOf(sheet, orders.length, kept, [], []), notifications: [], skipped: true };
   }
   const readings = await readAll(ctx, orders, options.onProgress);
   const checkedAt = new Date(ctx.now()).toISOString();
@@ -70,7 +72,7 @@ export async function refreshSheetStatus(
     const before = previous.get(String(order.orderId));
     if (reading.kind === 'unreadable') {
       unreadable.push({ row: order.row, order_id: order.orderId, reason: reading.reason });
-      written.push(before ?? [blankLine(order, '', '')]);
+      written.push(before?.map((line) => addressed(line, order)) ?? [blankLine(order, '', '')]);
       continue;
     }
     const lines = linesOf(order, reading, checkedAt);
@@ -80,11 +82,12 @@ export async function refreshSheetStatus(
   }
   // Told before status.csv moves on: a crash in between finds the same changes against the same
   // previous status.csv again, and they make the same event.
+  let notifications: string[] = [];
   if (changed.length > 0) {
     const folder = basename(sheet.dir);
     const suffix = `-${sheet.sheetId}`;
     const sheetName = folder.endsWith(suffix) ? folder.slice(0, -suffix.length) : folder;
-    await queueNotification(ctx, {
+    notifications = await queueNotification(ctx, {
       kind: 'orders.changed',
       sheetId: sheet.sheetId,
       sheet: sheetName,
@@ -102,7 +105,8 @@ export async function refreshSheetStatus(
     },
     'status read back',
   );
-  return { ...outcomeOf(sheet, orders.length, written, changed, unreadable), skipped: false };
+  const outcome = outcomeOf(sheet, orders.length, written, changed, unreadable);
+  return { ...outcome, notifications, skipped: false };
 }
 
 /** When the previous status.csv was written (its latest check); empty when there is none. */
@@ -160,6 +164,19 @@ async function readAll(
   return readings;
 }
 
+/**
+ * A line kept from the previous status.csv, with the address and contact of its report when it
+ * has none (a status.csv written before it had them).
+ */
+function addressed(line: StatusLine, order: ReportedOrder): StatusLine {
+  if (line.address !== '' || line.contact_name !== '') return line;
+  return { ...line, address: order.address, contact_name: order.contactName };
+}
+
+/**
+ * An order's line with no inspection in it. Its address and contact are its report's (the row's
+ * as imported) until the API answers with its own.
+ */
 function blankLine(order: ReportedOrder, status: string, checkedAt: string): StatusLine {
   return {
     row: String(order.row),
@@ -172,6 +189,8 @@ function blankLine(order: ReportedOrder, status: string, checkedAt: string): Sta
     inspection_date: '',
     inspector_name: '',
     checked_at: checkedAt,
+    address: order.address,
+    contact_name: order.contactName,
   };
 }
 
@@ -182,8 +201,15 @@ function linesOf(
   checkedAt: string,
 ): StatusLine[] {
   if (reading.kind === 'not-found') return [blankLine(order, NOT_FOUND, checkedAt)];
-  const { status, cancelReason, inspections } = reading.state;
-  const base = { ...blankLine(order, status, checkedAt), cancel_reason: cancelReason };
+  const { status, cancelReason, inspections, address, contactName } = reading.state;
+  // Where the visit goes as the API has it now (the provider may have corrected it); the report's
+  // when the answer says none. Neither counts as a change (changeOf compares no address).
+  const base = {
+    ...blankLine(order, status, checkedAt),
+    cancel_reason: cancelReason,
+    ...(address !== '' && { address }),
+    ...(contactName !== '' && { contact_name: contactName }),
+  };
   if (inspections.length === 0) return [base];
   return inspections.map((i) => ({
     ...base,
@@ -241,6 +267,7 @@ function changeOf(
     row: order.row,
     reference: order.reference,
     order_id: order.orderId,
+    address: lines[0]?.address ?? order.address,
     before: known ? was : null,
     after,
   };
@@ -252,7 +279,7 @@ function outcomeOf(
   lines: ReadonlyArray<readonly StatusLine[]>,
   changedOrders: ChangedOrder[],
   unreadableOrders: SheetStatus['unreadableOrders'],
-): Omit<SheetStatus, 'skipped'> {
+): Omit<SheetStatus, 'skipped' | 'notifications'> {
   const byStatus: Record<string, number> = {};
   for (const order of lines) {
     const status = order[0]?.order_status ?? '';

@@ -18,6 +18,20 @@ import { reportFailures, settleWhenGivenUp } from './failures.js';
 /** A limiter that no number of row jobs reaches (BullMQ's rate-limit hold is far above it). */
 const NO_JOB_CAP = { max: 1_000_000_000, duration: 60_000 };
 
+/**
+ * Only the worker of the context's notifications: for a command that queues events and delivers
+ * them itself (`status` run by hand), with no other work taken on. Closed with the context.
+ */
+export function startNotifyWorker(ctx: Context): void {
+  const notify = new Worker(
+    ctx.queues.notify.name,
+    notifyProcessor(ctx),
+    workerOptions(ctx.settings, 4),
+  );
+  reportFailures(ctx, notify);
+  ctx.workers.push(notify);
+}
+
 export async function startWorkers(ctx: Context): Promise<void> {
   const { settings, queues } = ctx;
   const options = (concurrency: number) => workerOptions(settings, concurrency);

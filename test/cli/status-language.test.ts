@@ -18,6 +18,7 @@ const status = (over: Partial<SheetStatus>): SheetStatus => ({
   byStatus: { 'to schedule': 1232, 'not found': 2 },
   changed: 1,
   changedOrders: [],
+  notifications: [],
   unreadable: 0,
   unreadableOrders: [],
   skipped: false,

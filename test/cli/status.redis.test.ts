@@ -125,7 +125,7 @@ describe('order-importer status', () => {
     const written = await statusCsv(summary);
     expect(
       written.raw.startsWith(
-        '\uFEFFrow;reference;order_id;order_status;cancel_reason;product_id;product_name;inspection_date;inspector_name;checked_at\r\n',
+        '\uFEFFrow;reference;order_id;order_status;cancel_reason;product_id;product_name;inspection_date;inspector_name;checked_at;address;contact_name\r\n',
       ),
     ).toBe(true);
     expect(written.lines.map((l) => [l.row, l.reference, l.order_id, l.product_id])).toEqual([

@@ -13,7 +13,7 @@ import {
   wallClock,
 } from '../../src/dashboard/order-status.js';
 import { StatusCache } from '../../src/dashboard/status-cache.js';
-import { STATUS_COLUMNS, STATUS_LIMITS } from '../../src/dashboard/status-csv.js';
+import { eachStatusLine, STATUS_COLUMNS, STATUS_LIMITS } from '../../src/dashboard/status-csv.js';
 import { put, tempDir } from '../helpers/files.js';
 import { knownError } from '../helpers/known-error.js';
 
@@ -171,6 +171,32 @@ describe("a status.csv's summary", () => {
       next: undefined,
       stale: true,
     });
+  });
+
+  it("reads an older status.csv, without address and contact_name, and each line's address and contact when it has them", async () => {
+    const older = STATUS_COLUMNS.filter((name) => name !== 'address' && name !== 'contact_name');
+    expect(older).toHaveLength(STATUS_COLUMNS.length - 2);
+    const dir = await tempDir('dashboard-status-');
+    const cells = order(1, 'scheduled', { inspection_date: '2026-12-03 09:00:00' });
+    const text = [older.join(','), older.map((name) => String(cells[name] ?? '')).join(',')];
+    await put(dir, 'status.csv', `\uFEFF${text.join('\r\n')}\r\n`);
+    const seen: Array<{ address: string; contactName: string }> = [];
+    const visit = (l: { address: string; contactName: string }) => {
+      seen.push({ address: l.address, contactName: l.contactName });
+      return 'more' as const;
+    };
+    expect(await eachStatusLine(dir, visit)).toBe(true);
+    expect(seen).toEqual([{ address: '', contactName: '' }]);
+    expect(await summariseStatus(dir, NOW)).toMatchObject({
+      orders: 1,
+      upcoming: ['2026-12-03 09:00:00'],
+    });
+    const newer = await statusDir([
+      order(1, 'scheduled', { address: 'Kerkstraat 1, 9000 Gent', contact_name: 'Hélène' }),
+    ]);
+    seen.length = 0;
+    await eachStatusLine(newer, visit);
+    expect(seen).toEqual([{ address: 'Kerkstraat 1, 9000 Gent', contactName: 'Hélène' }]);
   });
 
   it('is undefined for a folder without status.csv', async () => {

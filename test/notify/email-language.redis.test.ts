@@ -162,6 +162,7 @@ const changedEvent: NotifyEvent = {
       row: 3,
       reference: 'R-3',
       order_id: 100234,
+      address: 'Kortrijksesteenweg 12, 9000 Gent',
       before: {
         order_status: 'to schedule',
         cancel_reason: '',
@@ -183,6 +184,7 @@ const changedEvent: NotifyEvent = {
       row: 4,
       reference: '',
       order_id: 100235,
+      address: '',
       before: null,
       after: { order_status: 'not found', cancel_reason: '', inspections: [] },
     },
@@ -283,7 +285,7 @@ describe('orders.changed', () => {
       'Huurders Gent.csv: 2 orders changed',
       [
         '2 orders of Huurders Gent.csv changed:',
-        '- row 3 (R-3), order 100234: to schedule → planned [EPC 1 Dec 2026, 09:30 by An Peeters]',
+        '- Kortrijksesteenweg 12, 9000 Gent — row 3 (R-3), order 100234: to schedule → planned [EPC 1 Dec 2026, 09:30 by An Peeters]',
         '- row 4, order 100235: not found',
       ],
     ],
@@ -292,7 +294,7 @@ describe('orders.changed', () => {
       'Huurders Gent.csv: 2 opdrachten gewijzigd',
       [
         'Bij Huurders Gent.csv zijn 2 opdrachten gewijzigd:',
-        '- rij 3 (R-3), opdracht 100234: to schedule → planned [EPC 1 dec 2026, 09:30, keurder An Peeters]',
+        '- Kortrijksesteenweg 12, 9000 Gent — rij 3 (R-3), opdracht 100234: to schedule → planned [EPC 1 dec 2026, 09:30, keurder An Peeters]',
         '- rij 4, opdracht 100235: niet gevonden',
       ],
     ],
@@ -301,7 +303,7 @@ describe('orders.changed', () => {
       `Huurders Gent.csv${NNBSP}: 2 commandes modifiées`,
       [
         `2 commandes de Huurders Gent.csv ont été modifiées${NNBSP}:`,
-        `- ligne 3 (R-3), commande 100234${NNBSP}: to schedule → planned [EPC 1 déc. 2026, 09:30, technicien An Peeters]`,
+        `- Kortrijksesteenweg 12, 9000 Gent — ligne 3 (R-3), commande 100234${NNBSP}: to schedule → planned [EPC 1 déc. 2026, 09:30, technicien An Peeters]`,
         `- ligne 4, commande 100235${NNBSP}: introuvable`,
       ],
     ],
@@ -325,7 +327,11 @@ describe('the pseudo-language', () => {
   it.each([
     ['sheet.done', doneEvent, ['Huurders Gent.csv', WARNING]],
     ['sheet.unreadable', () => unreadableEvent, ['kapot.csv', 'R-REASON-1']],
-    ['orders.changed', () => changedEvent, ['Huurders Gent.csv', 'R-3', 'EPC', 'An Peeters']],
+    [
+      'orders.changed',
+      () => changedEvent,
+      ['Huurders Gent.csv', 'R-3', 'EPC', 'An Peeters', 'Kortrijksesteenweg 12, 9000 Gent'],
+    ],
   ] as const)('%s: every text a person reads is inside markers', async (_kind, event, values) => {
     const mail = await mailOf('qps', await event());
     const subject = subjectOf(mail.raw);
@@ -373,7 +379,7 @@ describe('an office whose connection names its language', () => {
     const [header, ...lines] = status.split('\r\n');
     // Its column names stay English; the word the importer adds is Dutch; the API's stay.
     expect(header).toBe(
-      'row;reference;order_id;order_status;cancel_reason;product_id;product_name;inspection_date;inspector_name;checked_at',
+      'row;reference;order_id;order_status;cancel_reason;product_id;product_name;inspection_date;inspector_name;checked_at;address;contact_name',
     );
     expect(lines.filter((l) => l !== '').map((line) => line.split(';')[3])).toEqual([
       'planned',

@@ -7,7 +7,7 @@ import { eventBody, eventId, type NotifyEvent } from '../../src/notify/events.js
 import { channelsOf } from '../../src/notify/queue-notification.js';
 import { signatureOf } from '../../src/notify/webhook.js';
 import { loadSettings } from '../../src/settings/load.js';
-import { tempDir } from '../helpers/files.js';
+import { put, tempDir } from '../helpers/files.js';
 
 const cwd = await tempDir('notify-settings-');
 
@@ -35,6 +35,88 @@ describe('the notification settings', () => {
     expect(none.notify).toBeUndefined();
     expect(channelsOf(none.notify)).toEqual([]);
   });
+
+  it("give each office of the config file its own channels where its entry names them, the top level's elsewhere", async () => {
+    const dir = await tempDir('notify-offices-');
+    const office = (name: string, notify?: unknown) => ({
+      name,
+      apiBaseUrl: 'https://api.example.test',
+      tokenFile: `${name}.token`,
+      ...(notify !== undefined && { notify }),
+    });
+    const configFile = await put(
+      dir,
+      'config.json',
+      JSON.stringify({
+        notifyWebhookUrl: 'https://hooks.example.test/all',
+        notifyWebhookSecret: 'top',
+        notifyEmailFrom: 'importer@agency.test',
+        smtpUrl: 'smtp://mail.agency.test:25',
+        connections: [
+          office('gent', {
+            webhook: { url: 'https://hooks.example.test/gent', secret: 'g' },
+            email: { to: 'gent@agency.test, an@agency.test' },
+          }),
+          office('brugge'),
+          office('kortrijk', { webhook: null }),
+        ],
+      }),
+    );
+    const settings = await loadSettings({ cwd, configFile });
+    const [gent, brugge, kortrijk] = settings.connections.map(
+      (c) => contextSettings(settings, 'redis://r', c).notify,
+    );
+    expect(gent).toEqual({
+      webhook: { url: 'https://hooks.example.test/gent', secret: 'g' },
+      email: {
+        to: ['gent@agency.test', 'an@agency.test'],
+        from: 'importer@agency.test',
+        smtpUrl: 'smtp://mail.agency.test:25',
+      },
+      retryHours: 24,
+    });
+    // No NOTIFY_EMAIL_TO at the top: only the offices that name recipients get e-mails.
+    expect(brugge).toEqual({
+      webhook: { url: 'https://hooks.example.test/all', secret: 'top' },
+      retryHours: 24,
+    });
+    expect(kortrijk).toBeUndefined();
+  });
+
+  it.each([
+    [
+      { email: { to: 'gent@agency.test' } },
+      {},
+      /the connection "gent" has its own "notify.email" recipients, and its e-mails need NOTIFY_EMAIL_FROM and SMTP_URL/,
+    ],
+    [
+      { webhook: { url: 'ftp://x' } },
+      {},
+      /entry 1 \("gent"\): notify.webhook.url must be an http:\/\/ or https:\/\/ URL/,
+    ],
+    [{ webhook: { url: 'https://h.test', key: 'x' } }, {}, /notify.webhook: unknown field "key"/],
+    [
+      {},
+      { notifyEmailFrom: 'a@b.test', smtpUrl: 'smtp://m' },
+      /e-mail notifications need all three/,
+    ],
+  ])(
+    'refuse an office notify %o that cannot deliver, in one line',
+    async (notify, top, message) => {
+      const dir = await tempDir('notify-offices-');
+      const configFile = await put(
+        dir,
+        'config.json',
+        JSON.stringify({
+          ...top,
+          connections: [
+            { name: 'gent', apiBaseUrl: 'https://api.example.test', tokenFile: 'g', notify },
+          ],
+        }),
+      );
+      await expect(loadSettings({ cwd, configFile })).rejects.toThrow(message);
+    },
+  );
 
   it.each([
     [{ NOTIFY_WEBHOOK_URL: 'hooks.example.test' }, /^NOTIFY_WEBHOOK_URL: must be an http/],
@@ -98,6 +180,7 @@ describe('an event', () => {
       row: 1,
       reference: 'R1',
       order_id: 77,
+      address: 'Kerkstraat 1, 9000 Gent',
       before: null,
       after: { order_status: status, cancel_reason: '', inspections: [] },
     });
@@ -146,6 +229,7 @@ describe('an event', () => {
           row: 1,
           reference: 'R1',
           order_id: 77,
+          address: 'Kerkstraat 1, 9000 Gent',
           before: { order_status: 'to schedule', cancel_reason: '', inspections: [] },
           after: state,
         },
@@ -155,7 +239,7 @@ describe('an event', () => {
     expect(body).toMatchObject({
       event: 'orders.changed',
       sheetId: 'S1',
-      orders: [{ order_id: 77, after: state }],
+      orders: [{ order_id: 77, address: 'Kerkstraat 1, 9000 Gent', after: state }],
     });
   });
 });

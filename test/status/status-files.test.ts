@@ -29,11 +29,19 @@ describe('an order read back', () => {
             },
             { product_id: 7 },
           ],
+          address1: ' Kerkstraat ',
+          address2: 12,
+          postal_code: '9000',
+          // A part that is no text is left out: the order is read all the same.
+          city: { name: 'Gent' },
+          contact_name: null,
         }),
       ),
     ).toEqual({
       status: 'ingepland',
       cancelReason: '',
+      address: 'Kerkstraat 12, 9000',
+      contactName: '',
       inspections: [
         { productId: 'EPC', productName: 'EPC', date: '2026-12-01 08:30', inspector: '' },
         { productId: '7', productName: '', date: '', inspector: '' },
@@ -66,6 +74,8 @@ describe('status.csv', () => {
       inspection_date: '',
       inspector_name: '-An',
       checked_at: '2026-11-26T10:00:00.000Z',
+      address: '=Kerkstraat 1, 9000 Gent',
+      contact_name: 'Hélène',
     };
     await writeStatusCsv(
       wordsFor('en'),
@@ -77,6 +87,7 @@ describe('status.csv', () => {
     expect(raw.startsWith('\uFEFFrow\treference\torder_id\t')).toBe(true);
     expect(raw).toContain("\t'=1+1\t");
     expect(raw).toContain("\t'-An\t");
+    expect(raw).toContain("\t'=Kerkstraat 1, 9000 Gent\tHélène\r\n");
     const read = await readStatusLines(dir);
     expect(read?.get('100001')).toEqual([line]);
     expect(read?.get('100002')?.[0]?.row).toBe('2');
@@ -95,6 +106,8 @@ describe('status.csv', () => {
       inspection_date: '',
       inspector_name: '',
       checked_at: '2026-11-26T10:00:00.000Z',
+      address: '',
+      contact_name: '',
     });
     await writeStatusCsv(
       wordsFor('fr'),

@@ -62,6 +62,7 @@ describe('the status stage', () => {
         row: 1,
         reference: 'R-1',
         order_id: orderId,
+        address: 'Kerkstraat 1, 9000 Gent',
         before: {
           order_status: 'to schedule',
           cancel_reason: '',
@@ -74,6 +75,50 @@ describe('the status stage', () => {
         },
       },
     ]);
+  });
+
+  it("writes each order's address and contact at the end of its lines, as the API has them; an address changed alone is no changed order", async () => {
+    const sheet = await importedSheet(201, 2);
+    await refreshSheetStatus(pipeline.ctx, sheet);
+    const [header, first = ''] = (await readFile(join(sheet.dir, 'status.csv'), 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .split('\r\n');
+    expect(header).toBe(
+      'row;reference;order_id;order_status;cancel_reason;product_id;product_name;inspection_date;inspector_name;checked_at;address;contact_name',
+    );
+    expect(first.split(';').slice(-2)).toEqual(['Kerkstraat 201, 9000 Gent', 'Contact 201']);
+    const orderId = Number(first.split(';')[2]);
+    // The provider moved the visit to another address: status.csv says where it goes now.
+    db.prepare(
+      "UPDATE orders SET fields = json_set(fields, '$.address1', 'Veldstraat', '$.contact_name', 'Hélène') WHERE id = ?",
+    ).run(orderId);
+    const moved = await refreshSheetStatus(pipeline.ctx, sheet);
+    expect(moved).toMatchObject({ changed: 0, unreadable: 0 });
+    const [, again = ''] = (await readFile(join(sheet.dir, 'status.csv'), 'utf8')).split('\r\n');
+    expect(again.split(';').slice(-2)).toEqual(['Veldstraat 201, 9000 Gent', 'Hélène']);
+    // Its status changed: the change names the address it goes to.
+    db.prepare("UPDATE orders SET status = 'planned' WHERE id = ?").run(orderId);
+    const planned = await refreshSheetStatus(pipeline.ctx, sheet);
+    expect(planned.changedOrders).toMatchObject([
+      { order_id: orderId, address: 'Veldstraat 201, 9000 Gent' },
+    ]);
+  });
+
+  it('reads an older status.csv without address and contact_name: nothing counted changed, the two filled in', async () => {
+    const sheet = await importedSheet(301, 2);
+    await refreshSheetStatus(pipeline.ctx, sheet);
+    const file = join(sheet.dir, 'status.csv');
+    const older = (await readFile(file, 'utf8'))
+      .split('\r\n')
+      .map((line) => (line === '' ? line : line.split(';').slice(0, 10).join(';')))
+      .join('\r\n');
+    expect(older).not.toContain('address');
+    await writeFile(file, older);
+    const read = await refreshSheetStatus(pipeline.ctx, sheet);
+    expect(read).toMatchObject({ orders: 2, changed: 0, unreadable: 0 });
+    const lines = (await readFile(file, 'utf8')).split('\r\n');
+    expect(lines[0]).toMatch(/;checked_at;address;contact_name$/);
+    expect(lines[2]?.split(';').slice(-2)).toEqual(['Kerkstraat 302, 9000 Gent', 'Contact 302']);
   });
 
   it('fans a firing out to one job per sheet of its own connection, once however often it runs', async () => {

@@ -20,6 +20,7 @@ import {
   unreadableLines,
 } from './status-lines.js';
 import { chosenSheets } from './status-sheets.js';
+import { tellChanges } from './status-tell.js';
 
 export interface StatusCommandOptions {
   config?: string;
@@ -68,11 +69,10 @@ export async function statusCommand(
       for (const line of unreadableLines(outcome, words)) say(line);
     }
     if (opts.json === true) io.stdout.write(`${JSON.stringify(outcomes.map(jsonOf), null, 2)}\n`);
-    const told = outcomes.filter((o) => (o.status?.changed ?? 0) > 0).length;
-    if (told > 0 && importers.all.some((i) => i.ctx.settings.notify !== undefined))
-      announce(words.t('cli.status.notify-queued', { count: told }));
-    // Changes found with nowhere to tell them: said, so that a run by hand is not silently lost.
-    else if (told > 0) announce(words.t('cli.status.nobody-told', { count: told }));
+    await tellChanges(outcomes, importers.all, announce, {
+      words,
+      stopped: () => stop.interrupted,
+    });
     const clean = (o: SheetOutcome) => o.status !== undefined && o.status.unreadable === 0;
     return outcomes.every(clean) ? 0 : 2;
   } catch (error) {

@@ -159,24 +159,45 @@ export async function waitForNotifications(
   wait: NotificationWait = {},
 ): Promise<number> {
   const jobIds = sheetIds.flatMap((id) => sheetDoneJobIds(ctx, id));
-  if (jobIds.length === 0) return 0;
+  return waitForNotificationJobs([{ ctx, jobIds }], announce, wait);
+}
+
+/** Notify jobs, each group on its context's queue (one per connection). */
+export type NotificationJobs = ReadonlyArray<{
+  ctx: Pick<Context, 'queues'>;
+  jobIds: readonly string[];
+}>;
+
+/** Waits for these notify jobs to be delivered; returns how many are still pending. */
+export async function waitForNotificationJobs(
+  groups: NotificationJobs,
+  announce: (line: string) => void,
+  wait: NotificationWait = {},
+): Promise<number> {
+  let pending = groups.filter((g) => g.jobIds.length > 0);
+  if (pending.length === 0) return 0;
+  const count = () => pending.reduce((n, g) => n + g.jobIds.length, 0);
   const deadline = Date.now() + (wait.timeoutMs ?? NOTIFICATIONS_WAIT.withinMs);
-  let pending: readonly string[] = jobIds;
   let told = false;
   const words = wait.words ?? wordsFor('en');
   while (Date.now() < deadline && !(wait.stopped?.() ?? false)) {
     // A Redis away holds a look up: the deadline is kept all the same.
     const looked = await Promise.race([
-      pendingNotifications(ctx, pending),
+      Promise.all(
+        pending.map(async (g) => ({
+          ctx: g.ctx,
+          jobIds: await pendingNotifications(g.ctx, g.jobIds),
+        })),
+      ),
       sleep(Math.max(0, deadline - Date.now())).then(() => undefined),
     ]);
     if (looked === undefined) break;
-    pending = looked;
+    pending = looked.filter((g) => g.jobIds.length > 0);
     if (pending.length === 0) return 0;
-    if (!told) announce(words.t('cli.import.notifications-waiting', { count: pending.length }));
+    if (!told) announce(words.t('cli.import.notifications-waiting', { count: count() }));
     told = true;
     await sleep(wait.pollMs ?? NOTIFICATIONS_WAIT.everyMs);
   }
-  announce(words.t('cli.import.notifications-left', { count: pending.length }));
-  return pending.length;
+  announce(words.t('cli.import.notifications-left', { count: count() }));
+  return count();
 }

@@ -172,8 +172,6 @@ export const cli = {
   'cli.status.unreadable-order': 'row {row}, order {order}: {reason}',
   'cli.status.more': '… and {count, number} more',
   'cli.status.reading': '{sheetId}: reading orders {done, number}/{total, number}',
-  'cli.status.notify-queued':
-    'orders.changed queued for {count, plural, one {# sheet} other {# sheets}}: delivered by a running `watch` or `worker`.',
   'cli.status.interrupted': 'Interrupted: the sheets not read yet keep their previous status.csv.',
   'cli.status.then': '{before}; {after}',
   // worker, dashboard, monitoring, start
@@ -484,5 +482,9 @@ export const cli = {
   'cli.commander.excessArguments':
     'error: too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {got, plural, other {#}}.',
   'cli.status.nobody-told':
-    'Orders changed in {count, plural, one {# sheet} other {# sheets}}, and no one was told: no notification is set (NOTIFY_WEBHOOK_URL, or NOTIFY_EMAIL_TO with NOTIFY_EMAIL_FROM and SMTP_URL). The changes are in each report’s status.csv.',
+    'Orders changed in {count, plural, one {# sheet} other {# sheets}}, and no one was told: no notification is set for their office (NOTIFY_WEBHOOK_URL, or NOTIFY_EMAIL_TO with NOTIFY_EMAIL_FROM and SMTP_URL, in the environment or the config file; or a "notify" in the office’s connection entry). The changes are in each report’s status.csv.',
+  'cli.status.told':
+    'orders.changed delivered for {count, plural, one {# sheet} other {# sheets}}.',
+  'cli.error.config.invalid.office-email':
+    'the connection "{name}" has its own "notify.email" recipients, and its e-mails need NOTIFY_EMAIL_FROM and SMTP_URL (the sender and the SMTP server every office’s e-mails go through): set both, or leave "email" out of its "notify".',
 } as const;

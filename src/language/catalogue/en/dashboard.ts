@@ -157,4 +157,7 @@ export const dashboard = {
   'dashboard.noReportFile.heading': 'No such file',
   'dashboard.noReportFile.text': 'No {file} for this sheet (yet).',
   'dashboard.noFailed.text': 'This sheet has no failed/ bundle.',
+  // The search: each row found with its order as status.csv says it.
+  'dashboard.search.next': 'Next inspection',
+  'dashboard.search.notRead': 'not read back yet',
 } as const;

@@ -55,4 +55,6 @@ export const email = {
   'email.visit.no-date': 'no date',
   // The order_status the importer itself writes into status.csv (the API's own stay verbatim).
   'email.order-status.not-found': 'not found',
+  // orders.changed: a changed order's line, the address of its visits first.
+  'email.changed.at': '{address} — {order}',
 } as const;

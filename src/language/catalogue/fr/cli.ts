@@ -176,8 +176,6 @@ export const cli: Translation<typeof english> = {
   'cli.status.unreadable-order': 'ligne {row}, commande {order} : {reason}',
   'cli.status.more': '… et {count, number} de plus',
   'cli.status.reading': '{sheetId} : lecture des commandes {done, number}/{total, number}',
-  'cli.status.notify-queued':
-    'Notification orders.changed mise en file d’attente pour {count, plural, one {# liste} other {# listes}} : un `order-importer watch` ou `worker` en cours l’enverra.',
   'cli.status.interrupted':
     'Interrompu : les listes pas encore relues gardent leur status.csv précédent.',
   'cli.status.then': '{before} ; {after}',
@@ -507,5 +505,9 @@ export const cli: Translation<typeof english> = {
   'cli.commander.excessArguments':
     'erreur\u202f: trop d’arguments\u202f: {expected, plural, one {# argument attendu} other {# arguments attendus}}, {got, plural, one {# reçu} other {# reçus}}.',
   'cli.status.nobody-told':
-    'Des commandes ont changé dans {count, plural, one {# liste} other {# listes}}, et personne n’a été prévenu\u202f: aucune notification n’est configurée (NOTIFY_WEBHOOK_URL, ou NOTIFY_EMAIL_TO avec NOTIFY_EMAIL_FROM et SMTP_URL). Les changements figurent dans le status.csv de chaque rapport.',
+    'Des commandes ont changé dans {count, plural, one {# liste} other {# listes}}, et personne n’a été prévenu\u202f: aucune notification n’est configurée pour leur bureau (NOTIFY_WEBHOOK_URL, ou NOTIFY_EMAIL_TO avec NOTIFY_EMAIL_FROM et SMTP_URL, dans l’environnement ou le fichier de configuration\u202f; ou un «\u202fnotify\u202f» dans la connexion du bureau). Les changements figurent dans le status.csv de chaque rapport.',
+  'cli.status.told':
+    'Notification orders.changed envoyée pour {count, plural, one {# liste} other {# listes}}.',
+  'cli.error.config.invalid.office-email':
+    'la connexion «\u202f{name}\u202f» a ses propres destinataires dans «\u202fnotify.email\u202f», et ses e-mails nécessitent NOTIFY_EMAIL_FROM et SMTP_URL (l’expéditeur et le serveur SMTP par lesquels passent les e-mails de chaque bureau)\u202f: définissez les deux, ou retirez «\u202femail\u202f» de son «\u202fnotify\u202f».',
 };

@@ -60,4 +60,5 @@ export const email: Translation<typeof english> = {
   'email.visit.by': '{product} {date}, technicien {inspector}',
   'email.visit.no-date': 'pas encore de date',
   'email.order-status.not-found': 'introuvable',
+  'email.changed.at': '{address} — {order}',
 };

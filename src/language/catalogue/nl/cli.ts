@@ -176,8 +176,6 @@ export const cli: Translation<typeof english> = {
   'cli.status.unreadable-order': 'rij {row}, opdracht {order}: {reason}',
   'cli.status.more': '… en nog {count, number}',
   'cli.status.reading': '{sheetId}: {done, number}/{total, number} opdrachten opgevraagd',
-  'cli.status.notify-queued':
-    'De melding orders.changed staat in de wachtrij voor {count, plural, one {# lijst} other {# lijsten}}: een `order-importer watch` of `worker` die draait, bezorgt ze.',
   'cli.status.interrupted':
     'Onderbroken: de lijsten die nog niet opgevraagd waren, houden hun vorige status.csv.',
   'cli.status.then': '{before}; {after}',
@@ -502,5 +500,9 @@ export const cli: Translation<typeof english> = {
   'cli.commander.excessArguments':
     'fout: te veel argumenten: {expected, plural, one {# argument} other {# argumenten}} verwacht, {got, plural, other {# gekregen}}.',
   'cli.status.nobody-told':
-    'In {count, plural, one {# lijst} other {# lijsten}} zijn opdrachten gewijzigd, maar niemand werd verwittigd: er is geen melding ingesteld (NOTIFY_WEBHOOK_URL, of NOTIFY_EMAIL_TO met NOTIFY_EMAIL_FROM en SMTP_URL). De wijzigingen staan in de status.csv van elk rapport.',
+    'In {count, plural, one {# lijst} other {# lijsten}} zijn opdrachten gewijzigd, maar niemand werd verwittigd: er is geen melding ingesteld voor hun kantoor (NOTIFY_WEBHOOK_URL, of NOTIFY_EMAIL_TO met NOTIFY_EMAIL_FROM en SMTP_URL, in de omgeving of het configuratiebestand; of een "notify" in de verbinding van het kantoor). De wijzigingen staan in de status.csv van elk rapport.',
+  'cli.status.told':
+    'De melding orders.changed is bezorgd voor {count, plural, one {# lijst} other {# lijsten}}.',
+  'cli.error.config.invalid.office-email':
+    'de verbinding "{name}" heeft eigen ontvangers in "notify.email", en haar e-mails hebben NOTIFY_EMAIL_FROM en SMTP_URL nodig (de afzender en de SMTP-server waarlangs de e-mails van elk kantoor gaan): stel beide in, of laat "email" weg uit haar "notify".',
 };

@@ -156,4 +156,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.heading': 'Bestand niet gevonden',
   'dashboard.noReportFile.text': 'Er is (nog) geen {file} voor deze lijst.',
   'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',
+  'dashboard.search.next': 'Volgende keuring',
+  'dashboard.search.notRead': 'status nog niet opgehaald',
 };

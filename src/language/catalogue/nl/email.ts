@@ -54,4 +54,5 @@ export const email: Translation<typeof english> = {
   'email.visit.by': '{product} {date}, keurder {inspector}',
   'email.visit.no-date': 'nog geen datum',
   'email.order-status.not-found': 'niet gevonden',
+  'email.changed.at': '{address} — {order}',
 };
