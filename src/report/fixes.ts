@@ -27,6 +27,7 @@ export async function recordFixes(
     if (fixed.length === 0) continue;
     linked += await ctx.store.fixes.record(originalId, sheet.sheetId, fixed);
   }
-  if (linked > 0) ctx.logger.info({ sheetId: sheet.sheetId, linked }, 'rows of earlier sheets fixed');
+  if (linked > 0)
+    ctx.logger.info({ sheetId: sheet.sheetId, linked }, 'rows of earlier sheets fixed');
   return linked;
 }

@@ -157,4 +157,14 @@ export const dashboard = {
   'dashboard.noReportFile.heading': 'No such file',
   'dashboard.noReportFile.text': 'No {file} for this sheet (yet).',
   'dashboard.noFailed.text': 'This sheet has no failed/ bundle.',
+
+  // The fix loop: a failed/ sheet dropped back, linked with the sheet it fixes.
+  'dashboard.fix.sheet': '{name} of {time} ({id})',
+  'dashboard.fix.fixes': 'fixes rows of {sheet}',
+  'dashboard.fix.fixedLater':
+    '{count, plural, one {# row fixed later} other {# rows fixed later}} in {sheets}',
+  'dashboard.fix.row': 'fixed later in {sheet}',
+  'dashboard.fact.fixes': 'Fixes',
+  'dashboard.fact.fixedLater': 'Fixed later',
+  'dashboard.fact.open': 'Open problems',
 } as const;
