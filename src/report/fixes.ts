@@ -8,7 +8,9 @@
 import type { Context } from '../context.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { readEarlierReport } from './earlier-report.js';
-import { type FixClaims, fixedProblems, mayFix } from './fix-claims.js';
+import { FixClaims, fixedProblems, mayFix } from './fix-claims.js';
+
+export { FixClaims };
 
 /** Links the sheet with those it fixes; returns how many of their rows it fixed first. */
 export async function recordFixes(

@@ -7,16 +7,13 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative } from 'node:path';
 
-import type { Logger } from 'pino';
-
 import type { Context } from '../context.js';
 import type { RowOutcome, RowStatus } from '../glossary.js';
 import { discardSheetCopy, sheetChanged } from '../store/sheet-copy.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { writeBundles } from './bundles.js';
 import { tellDone, tellDoneAgain } from './done-event.js';
-import { FixClaims } from './fix-claims.js';
-import { recordFixes } from './fixes.js';
+import { FixClaims, recordFixes } from './fixes.js';
 import { errorText, missingOutcome } from './outcome-text.js';
 import { CsvOut } from './report-files.js';
 import { openRowEchoes, type RowEcho } from './row-echo.js';
@@ -230,7 +227,7 @@ async function dropCopy(ctx: Context, sheet: SheetRecord): Promise<void> {
 async function archiveWorkFolder(
   sheet: SheetRecord,
   dirs: { workDir: string; archiveDir: string },
-  logger: Logger,
+  logger: Context['logger'],
 ): Promise<string | undefined> {
   const work = join(dirs.workDir, sheet.sheetId);
   if (dirname(sheet.path) !== work && !sheet.path.startsWith(`${work}/`)) return undefined;
