@@ -139,6 +139,11 @@ describe('a failed/ sheet fixed and dropped back', () => {
     expect(fix.counts).toMatchObject({ created: 2, invalid: 1 });
   });
 
+  it('is read without a word about the columns failed/ added', async () => {
+    const detail = await sheetDetail(t.ctx.store, fix.sheetId);
+    expect(detail?.warnings.join(' ')).not.toMatch(/source_sheet|source_row/);
+  });
+
   it('is linked to the original on its page', async () => {
     const html = await page(`/sheets/${fix.sheetId}`);
     expect(html).toMatch(
