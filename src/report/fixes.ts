@@ -7,7 +7,7 @@
  */
 import type { Context } from '../context.js';
 import type { SheetRecord } from '../store/sheet-store.js';
-import { readEarlierReport } from './earlier-report.js';
+import { type EarlierRow, readEarlierReport } from './earlier-report.js';
 import { FixClaims, fixedProblems, mayFix } from './fix-claims.js';
 
 export { FixClaims };
@@ -22,8 +22,8 @@ export async function recordFixes(
   for (const [originalId, rows] of claims.byOriginal()) {
     const original = await ctx.store.get(originalId);
     if (!mayFix(sheet, original)) continue;
-    const earlier = await readEarlierReport(original);
-    // Its report moved or deleted: which rows were problems is not known, so none is linked.
+    const earlier = await problemsOf(ctx, original);
+    // Its report moved, deleted or spoilt: which rows were problems is not known, so none is linked.
     if (earlier === undefined) continue;
     const fixed = fixedProblems(rows, earlier);
     if (fixed.length === 0) continue;
@@ -32,4 +32,23 @@ export async function recordFixes(
   if (linked > 0)
     ctx.logger.info({ sheetId: sheet.sheetId, linked }, 'rows of earlier sheets fixed');
   return linked;
+}
+
+/**
+ * The original's rows as its report.csv says them; undefined when it cannot be read (a person
+ * may have edited it): the fix's own report is written all the same, linking nothing.
+ */
+async function problemsOf(
+  ctx: Context,
+  original: SheetRecord,
+): Promise<Map<number, EarlierRow> | undefined> {
+  try {
+    return await readEarlierReport(original);
+  } catch (error) {
+    ctx.logger.warn(
+      { sheetId: original.sheetId, err: error },
+      'the report of the sheet a fix names cannot be read: nothing linked',
+    );
+    return undefined;
+  }
 }

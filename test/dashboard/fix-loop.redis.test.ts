@@ -3,7 +3,7 @@
  * rows imported, its failed/ sheet fixed and imported again, then both sheets' pages and the
  * overview read as a person reads them; and forged fixes that link nothing and lose no row.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { pino } from 'pino';
@@ -219,5 +219,23 @@ describe('a forged fix', () => {
     expect(theirs.counts).toMatchObject({ created: 1 });
     expect(await sheetDetail(t.ctx.store, original.sheetId)).toEqual(before);
     expect((await t.ctx.store.fixes.of(sheetId)).fixes).toBeUndefined();
+  });
+});
+
+describe('a fix of a sheet whose report.csv was spoilt on disk', () => {
+  it('is reported with all its rows, and links nothing', async () => {
+    const dir = await tempDir('fix-loop-spoilt-');
+    const sheet = await writeCsvSheet(dir, 'spoilt.csv', [
+      sheetRow(80),
+      sheetRow(81, { city: '' }),
+    ]);
+    const spoilt = await t.importSheet(sheet);
+    const failed = await readFile(join(spoilt.reportDir ?? '', 'failed', 'spoilt.csv'), 'utf8');
+    await writeFile(join(spoilt.reportDir ?? '', 'report.csv'), 'row;status\r\n"1;created\r\n');
+    const again = await put(await tempDir('fix-loop-spoilt-back-'), 'spoilt.csv', mended(failed));
+    const fixed = await t.importSheet(again);
+    expect(fixed.counts).toMatchObject({ created: 1 });
+    expect(fixed.fixes).toBeUndefined();
+    expect((await sheetDetail(t.ctx.store, spoilt.sheetId))?.fixedLater).toBeUndefined();
   });
 });
