@@ -21,14 +21,15 @@ export function shortIdTag(sheetId: string): string {
 
 /** A link to another sheet: its name, when it was taken and its short id, or its id alone. */
 export function sheetLink(words: Words, link: SheetLink): string {
-  const label =
-    link.name === undefined
-      ? shown(link.sheetId)
-      : say(words, 'dashboard.fix.sheet', {
-          name: data(link.name),
-          time: markup(link.startedAt === undefined ? '' : timeElement(words, link.startedAt)),
-          id: data(shortId(link.sheetId)),
-        });
+  let label = shown(link.sheetId);
+  if (link.name !== undefined && link.startedAt !== undefined) {
+    label = say(words, 'dashboard.fix.sheet', {
+      name: data(link.name),
+      time: markup(timeElement(words, link.startedAt)),
+      id: data(shortId(link.sheetId)),
+    });
+  } else if (link.name !== undefined)
+    label = `${shown(link.name)} (${shown(shortId(link.sheetId))})`;
   return `<a href="${escapeHtml(sheetHref(link.sheetId))}">${label}</a>`;
 }
 

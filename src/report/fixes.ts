@@ -21,7 +21,7 @@ export async function recordFixes(
   let linked = 0;
   for (const [originalId, rows] of claims.byOriginal()) {
     const original = await ctx.store.get(originalId);
-    if (!mayFix(sheet, original)) continue;
+    if (original === undefined || !mayFix(sheet, original)) continue;
     const earlier = await problemsOf(ctx, original);
     // Its report moved, deleted or spoilt: which rows were problems is not known, so none is linked.
     if (earlier === undefined) continue;
