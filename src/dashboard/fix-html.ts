@@ -19,10 +19,13 @@ export function shortIdTag(sheetId: string): string {
   return ` <span class="short-id" title="${escapeHtml(sheetId)}">${shown(shortId(sheetId))}</span>`;
 }
 
-/** A link to another sheet: its name, when it was taken and its short id, or its id alone. */
-export function sheetLink(words: Words, link: SheetLink): string {
+/**
+ * A link to another sheet: its name, when it was taken and its short id, or its id alone;
+ * `compact`, its name and short id only (in a row's narrow first cell).
+ */
+export function sheetLink(words: Words, link: SheetLink, compact = false): string {
   let label = shown(link.sheetId);
-  if (link.name !== undefined && link.startedAt !== undefined) {
+  if (link.name !== undefined && link.startedAt !== undefined && !compact) {
     label = say(words, 'dashboard.fix.sheet', {
       name: data(link.name),
       time: markup(timeElement(words, link.startedAt)),
@@ -90,7 +93,7 @@ export function fixedRowMark(
   const by = sheet.fixedRows?.get(row);
   if (by === undefined) return { attribute: '', note: '' };
   const link = sheet.fixedLater?.by.find((l) => l.sheetId === by) ?? { sheetId: by };
-  const said = say(words, 'dashboard.fix.row', { sheet: markup(sheetLink(words, link)) });
+  const said = say(words, 'dashboard.fix.row', { sheet: markup(sheetLink(words, link, true)) });
   return {
     attribute: ` data-fixed-by="${escapeHtml(by)}"`,
     note: `<div class="note fixed-later">${said}</div>`,
