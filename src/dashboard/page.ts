@@ -16,6 +16,7 @@ import {
   shown,
   timeElement,
 } from './html.js';
+import { fixedLaterNote, fixesNote, openCounts, shortIdTag } from './fix-html.js';
 import type { Pace } from './rate.js';
 import type { OrdersSeen } from './status-cache.js';
 import { ordersSummary } from './status-html.js';
@@ -113,6 +114,10 @@ function importRow(
   const c = sheet.counts;
   const count = (n: number, flagged = false) =>
     `<td class="${flagged && n > 0 ? 'n bad' : 'n'}">${counted(words, n)}</td>`;
+  // Rows fixed later by another sheet are no open problem of this one (its note says where).
+  const open = openCounts(sheet);
+  const problem = (status: 'invalid' | 'failed') =>
+    count(open[status], true).replace('>', ` data-status="${status}">`);
   const end = sheet.finishedAt ? Date.parse(sheet.finishedAt) : now.getTime();
   return [
     `<tr data-sheet-id="${escapeHtml(sheet.sheetId)}">`,
@@ -121,8 +126,8 @@ function importRow(
     `<td>${stateBadge(words, sheet)}</td>`,
     `<td class="progress">${progress(words, sheet)}${paceLine(words, pace)}</td>`,
     count(c.created),
-    count(c.invalid, true),
-    count(c.failed, true),
+    problem('invalid'),
+    problem('failed'),
     count(c['needs-review'], true),
     count(c.duplicate),
     `<td class="duration">${duration(words, end - Date.parse(sheet.startedAt))}</td>`,
@@ -143,8 +148,8 @@ function sheetOrders(words: Words, orders: OrdersSeen): string {
 
 /** The sheet's name, linking to its page, and what sets it apart: a duplicate, unreadable. */
 function sheetCell(words: Words, sheet: SheetProgress, names: ReadonlyMap<string, string>): string {
-  const name = `<a href="${escapeHtml(sheetHref(sheet.sheetId))}">${shown(sheet.name)}</a>`;
-  const notes: string[] = [];
+  const name = `<a href="${escapeHtml(sheetHref(sheet.sheetId))}">${shown(sheet.name)}</a>${shortIdTag(sheet.sheetId)}`;
+  const notes: string[] = [fixesNote(words, sheet), fixedLaterNote(words, sheet)].filter(Boolean);
   const earlier = sheet.duplicateOf;
   if (earlier !== undefined) notes.push(duplicateNote(words, earlier, names.get(earlier)));
   if (sheet.error !== undefined) notes.push(`<span class="bad">${shown(sheet.error)}</span>`);

@@ -7,6 +7,7 @@
  */
 import type { MessageKey, Words } from '../language/words.js';
 import type { SheetDetail } from '../store/progress.js';
+import { fixFacts, shortIdTag } from './fix-html.js';
 import { count, data, duration, markup, say, shown, timeElement, titled } from './html.js';
 import { connectionCell, duplicateNote, paceLine, reportLinks, stateBadge } from './page.js';
 import type { Pace } from './rate.js';
@@ -35,7 +36,7 @@ export function sheetPage(view: SheetView): { title: string; main: string } {
   const live = sheet.state === 'done' ? '' : ' data-live';
   const main = [
     `<div id="sheet" data-part${live}>`,
-    `<header class="title"><div class="name"><h1>${shown(sheet.name)}</h1>${stateBadge(words, sheet)}</div></header>`,
+    `<header class="title"><div class="name"><h1>${shown(sheet.name)}</h1>${shortIdTag(sheet.sheetId)}${stateBadge(words, sheet)}</div></header>`,
     facts(view),
     problems(words, sheet),
     statusFilter(words, sheet, view.query),
@@ -83,6 +84,7 @@ function facts(view: SheetView): string {
   }
   const orders = ordersSummary(words, view.orders?.seen);
   if (orders !== '') items.push(['dashboard.fact.orders', orders]);
+  items.push(...fixFacts(words, sheet));
   const rows = items.map(
     ([term, value]) => `<div><dt>${say(words, term)}</dt><dd>${value}</dd></div>`,
   );

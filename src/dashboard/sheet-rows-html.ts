@@ -16,6 +16,7 @@ import {
   shown,
   statusWord,
 } from './html.js';
+import { fixedRowMark } from './fix-html.js';
 import type { OrderLine } from './order-status.js';
 import type { ShownRow } from './report-csv.js';
 import { PAGE_SIZE, type RowsNote, type RowsPage, type RowsQuery } from './sheet-rows.js';
@@ -46,7 +47,7 @@ function chosen(status: RowStatus | undefined): string {
 export function rowsPart(
   words: Words,
   view: {
-    sheet: Pick<SheetDetail, 'error'>;
+    sheet: Pick<SheetDetail, 'error' | 'fixedRows' | 'fixedLater'>;
     query: RowsQuery;
     rows: RowsPage | Error | undefined;
     orders?: PageOrders;
@@ -77,7 +78,7 @@ export function rowsPart(
   const note = rows.note === undefined ? '' : ` ${rowsNote(words, rows.note)}`;
   return [
     `<p class="sub" id="rows-said">${said}${note}</p>`,
-    rows.rows.length === 0 ? '' : rowsTable(words, rows.rows, view.orders?.rows),
+    rows.rows.length === 0 ? '' : rowsTable(words, rows.rows, view.orders?.rows, view.sheet),
     pageLinks(words, query, pages),
   ].join('\n');
 }
@@ -101,25 +102,33 @@ function rowsTable(
   words: Words,
   rows: readonly ShownRow[],
   orders: ReadonlyMap<number, OrderLine> | Error | undefined,
+  sheet: Pick<SheetDetail, 'fixedRows' | 'fixedLater'> = {},
 ): string {
   const withOrders = orders !== undefined && !(orders instanceof Error);
   const head = `<thead><tr>${rowsHead(words)}<th>${say(words, 'dashboard.head.files')}</th>${withOrders ? `<th>${say(words, 'dashboard.head.orderStatus')}</th>` : ''}</tr></thead>`;
   const lines = rows.map((row) =>
-    rowLine(words, row, withOrders ? orderCell(words, orders.get(row.row)) : ''),
+    rowLine(words, row, withOrders ? orderCell(words, orders.get(row.row)) : '', sheet),
   );
   const problem = orders instanceof Error ? `<p>${statusProblem(words, orders)}</p>\n` : '';
   return `${problem}<table class="rows" id="rows">${head}<tbody>\n${lines.join('\n')}\n</tbody></table>`;
 }
 
-function rowLine(words: Words, row: ShownRow, order: string): string {
+function rowLine(
+  words: Words,
+  row: ShownRow,
+  order: string,
+  sheet: Pick<SheetDetail, 'fixedRows' | 'fixedLater'>,
+): string {
   const first =
     row.sourceRow === ''
       ? ''
       : `<div class="note">${say(words, 'dashboard.rows.firstRow', { row: data(row.sourceRow) })}</div>`;
+  // Fixed by a later sheet: no longer an open problem, and where it was fixed.
+  const fixed = fixedRowMark(words, sheet, row.row);
   const files = row.fileIds.split('|').filter(Boolean).join(' ');
   return [
-    `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}">`,
-    `<td class="n">${row.row}${first}</td>`,
+    `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}"${fixed.attribute}>`,
+    `<td class="n">${row.row}${first}${fixed.note}</td>`,
     ...rowCells(words, row),
     `<td class="text">${shown(files)}</td>`,
     order,

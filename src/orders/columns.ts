@@ -43,10 +43,28 @@ export function sourceRowNumber(value: unknown): string {
 }
 
 /**
- * Columns the importer's own reports add (`failed.csv` has `error` and `source_row`): a sheet
- * dropped back from failed/ carries them, and they are ignored without a warning.
+ * The column failed/ gives each row beside `source_row`: the id of the sheet that number is of,
+ * so that a sheet dropped back is known as the fix of that sheet (report/fix-claims.ts). A cell,
+ * not the file's name: it survives renaming, Excel saving the file again, and rows copied into
+ * another sheet.
  */
-const REPORT_COLUMNS = new Set(['error', SOURCE_ROW]);
+export const SOURCE_SHEET = 'source_sheet';
+
+/**
+ * A row's `source_sheet` as a sheet id may be written (`20261126-101502-3fa9c1`), else '': the
+ * cell comes from the sheet, and is trusted for nothing until the store knows that sheet.
+ */
+export function sourceSheetId(value: unknown): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(text) ? text : '';
+}
+
+/**
+ * Columns the importer's own reports add (`failed.csv` has `error`, `source_row` and
+ * `source_sheet`): a sheet dropped back from failed/ carries them, and they are ignored without a
+ * warning.
+ */
+const REPORT_COLUMNS = new Set(['error', SOURCE_ROW, SOURCE_SHEET]);
 
 /** A user's own column names for fields, normalised (trimmed, lower case). */
 export type ColumnMapping = ReadonlyMap<string, SheetField>;

@@ -10,7 +10,9 @@ import {
   normaliseHeader,
   type SheetField,
   SOURCE_ROW,
+  SOURCE_SHEET,
   sourceRowNumber,
+  sourceSheetId,
 } from './columns.js';
 
 export interface RowEcho {
@@ -19,9 +21,11 @@ export interface RowEcho {
   contactName: string;
   /** The row's number in the sheet first imported; empty when this sheet is that one. */
   sourceRow: string;
+  /** The id that sheet's failed/ wrote beside it (`source_sheet`): not checked against any. */
+  sourceSheet: string;
 }
 
-export const NO_ECHO: RowEcho = { address: '', contactName: '', sourceRow: '' };
+export const NO_ECHO: RowEcho = { address: '', contactName: '', sourceRow: '', sourceSheet: '' };
 
 /** What report.csv echoes of a row's cells. */
 export function echoOf(cells: Cells): { address: string; contactName: string } {
@@ -66,6 +70,18 @@ export function sourceRowOf(data: string[] | Record<string, unknown>, at: number
 /** The column of a header that holds `source_row`, or -1. */
 export function sourceRowColumn(header: readonly string[]): number {
   return header.findIndex((name) => normaliseHeader(name) === SOURCE_ROW);
+}
+
+/** A record's `source_sheet` cell as a sheet id, as `sourceRowOf` finds `source_row`. */
+export function sourceSheetOf(data: string[] | Record<string, unknown>, at: number): string {
+  if (Array.isArray(data)) return at < 0 ? '' : sourceSheetId(data[at]);
+  const key = Object.keys(data).find((name) => normaliseHeader(name) === SOURCE_SHEET);
+  return key === undefined ? '' : sourceSheetId(data[key]);
+}
+
+/** The column of a header that holds `source_sheet`, or -1. */
+export function sourceSheetColumn(header: readonly string[]): number {
+  return header.findIndex((name) => normaliseHeader(name) === SOURCE_SHEET);
 }
 
 function text(cells: Cells, field: SheetField): string {

@@ -8,7 +8,13 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 
 import type { Context } from '../context.js';
-import { normaliseHeader, SOURCE_ROW, sourceRowNumber } from '../orders/columns.js';
+import {
+  normaliseHeader,
+  SOURCE_ROW,
+  SOURCE_SHEET,
+  sourceRowNumber,
+  sourceSheetId,
+} from '../orders/columns.js';
 import { AttachmentRefused } from '../orders/open-attachment.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetInfo, SourceRecord } from '../sheets/types.js';
@@ -25,9 +31,10 @@ const REVIEW_COLUMNS = ['sent_at', 'answer', 'what_to_check'];
 
 /**
  * What failed/ adds to a CSV row, each as a column of its own unless the sheet has it already (a
- * sheet dropped back from failed/ before): then that cell is set, and `source_row` kept.
+ * sheet dropped back from failed/ before): then that cell is set, and `source_row` kept with the
+ * `source_sheet` it is of. `source_sheet` last: the columns before it keep their places.
  */
-const ADDED_COLUMNS = ['order_id', SOURCE_ROW, 'error'] as const;
+const ADDED_COLUMNS = ['order_id', SOURCE_ROW, 'error', SOURCE_SHEET] as const;
 
 /** failed/ and needs-review.csv for `rows`, from the sheet's records; returns warnings. */
 export async function writeBundles(
@@ -43,7 +50,7 @@ export async function writeBundles(
       return [ctx.words.t('rows.warning.bundlesChanged')];
     }
     const { words } = ctx;
-    const writer = new BundleWriter(words, dir, records.info, sheet.path, ctx.settings);
+    const writer = new BundleWriter(words, dir, records.info, sheet, ctx.settings);
     for await (const batch of records.batches) {
       const wanted = batch.filter((record) => rows.has(record.row));
       const outcomes = await ctx.store.outcomes(
@@ -97,20 +104,24 @@ class BundleWriter {
   readonly #review: CsvOut;
   readonly #copies: AttachmentCopies;
   readonly #info: SheetInfo;
+  /** The sheet's id, written beside each row's number (`source_sheet`). */
+  readonly #sheetId: string;
   /** What went wrong while writing, for the summary's warnings. */
   readonly problems: string[] = [];
   /** Rows written into failed/. */
   failedRows = 0;
 
-  /** `original`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
+  /** `sheet.path`: the user's sheet, beside which its attachments are (`info` is of the copy read). */
   constructor(
     readonly words: Words,
     dir: string,
     info: SheetInfo,
-    original: string,
+    sheet: Pick<SheetRecord, 'path' | 'sheetId'>,
     { maxAttachmentBytes }: { maxAttachmentBytes: number },
   ) {
     this.#info = info;
+    this.#sheetId = sheet.sheetId;
+    const original = sheet.path;
     const delimiter = info.delimiter ?? ',';
     const failedDir = join(dir, 'failed');
     this.#copies = new AttachmentCopies(dirname(original), failedDir, maxAttachmentBytes);
@@ -174,24 +185,28 @@ class BundleWriter {
       const filesAt =
         this.#info.columns?.files === undefined ? -1 : header.indexOf(this.#info.columns.files);
       if (outcome.missingFiles && filesAt >= 0) cells[filesAt] = outcome.missingFiles.join('|');
+      // Dropped back before, the row keeps the number it had in the sheet first imported, and
+      // that sheet's id (none, from a failed/ of a version that wrote none).
+      const rowAt = columnAt(header, SOURCE_ROW);
+      const kept = rowAt >= 0 && sourceRowNumber(cells[rowAt]) !== '';
+      const sheetAt = columnAt(header, SOURCE_SHEET);
       const values: Record<(typeof ADDED_COLUMNS)[number], string | undefined> = {
         order_id: outcome.orderId === undefined ? undefined : String(outcome.orderId),
-        // Dropped back before, the row keeps the number it had in the sheet first imported.
-        source_row: String(record.row),
+        source_row: kept ? undefined : String(record.row),
         error,
+        source_sheet: kept ? sourceSheetId(sheetAt < 0 ? '' : cells[sheetAt]) : this.#sheetId,
       };
       const added: string[] = [];
       for (const name of ADDED_COLUMNS) {
         const at = columnAt(header, name);
         const value = values[name];
         if (at < 0) added.push(value ?? '');
-        else if (value !== undefined && (name !== SOURCE_ROW || sourceRowNumber(cells[at]) === ''))
-          cells[at] = value;
+        else if (value !== undefined) cells[at] = value;
       }
       await this.#failedCsv.write([...cells, ...added]);
       return;
     }
-    await this.#failedJson?.write(failedObject(record, outcome, error));
+    await this.#failedJson?.write(failedObject(record, outcome, error, this.#sheetId));
   }
 
   async #addReview(record: SourceRecord, outcome: RowOutcome): Promise<void> {
@@ -223,18 +238,29 @@ function columnAt(header: readonly string[], name: string): number {
   return header.findIndex((h) => normaliseHeader(h) === name);
 }
 
-/** A JSON row for failed/: as written, with why, its order and its first row number. */
+/**
+ * A JSON row for failed/: as written, with why, its order, and its first row number with the id
+ * of the sheet it is of.
+ */
 function failedObject(
   record: SourceRecord,
   outcome: RowOutcome,
   error: string,
+  sheetId: string,
 ): Record<string, unknown> {
   const object = { ...(record.data as Record<string, unknown>) };
   if (outcome.missingFiles) object.files = outcome.missingFiles;
   if (outcome.orderId !== undefined) object.order_id = outcome.orderId;
-  const sourceKey = Object.keys(object).find((key) => normaliseHeader(key) === SOURCE_ROW);
+  const keyOf = (name: string) => Object.keys(object).find((key) => normaliseHeader(key) === name);
+  const sourceKey = keyOf(SOURCE_ROW);
+  const sheetKey = keyOf(SOURCE_SHEET) ?? SOURCE_SHEET;
   const first = sourceKey === undefined ? undefined : object[sourceKey];
-  if (sourceRowNumber(first) === '') object[sourceKey ?? SOURCE_ROW] = record.row;
+  if (sourceRowNumber(first) === '') {
+    object[sourceKey ?? SOURCE_ROW] = record.row;
+    object[sheetKey] = sheetId;
+  } else {
+    object[sheetKey] = sourceSheetId(object[sheetKey]);
+  }
   object.error = error;
   return object;
 }

@@ -7,14 +7,13 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative } from 'node:path';
 
-import type { Logger } from 'pino';
-
 import type { Context } from '../context.js';
 import type { RowOutcome, RowStatus } from '../glossary.js';
 import { discardSheetCopy, sheetChanged } from '../store/sheet-copy.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { writeBundles } from './bundles.js';
 import { tellDone, tellDoneAgain } from './done-event.js';
+import { FixClaims, recordFixes } from './fixes.js';
 import { errorText, missingOutcome } from './outcome-text.js';
 import { CsvOut } from './report-files.js';
 import { openRowEchoes, type RowEcho } from './row-echo.js';
@@ -90,7 +89,11 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   // report.csv comes from the recorded results alone; failed/ and needs-review.csv need the rows
   // as written, and come from the sheet's private copy: the bytes imported, whatever the user's
   // file holds now.
-  const { counts, toBundle, problems } = await writeReportCsv(ctx, sheet, join(tmp, 'report.csv'));
+  const { counts, toBundle, problems, claims } = await writeReportCsv(
+    ctx,
+    sheet,
+    join(tmp, 'report.csv'),
+  );
   const warnings = [...sheet.warnings, ...(await changedWarning(ctx.words, sheet)), ...problems];
   if (toBundle.size > 0 && sheet.error === undefined) {
     warnings.push(...(await writeBundles(ctx, sheet, toBundle, tmp)));
@@ -101,6 +104,8 @@ export async function writeReport(ctx: Context, sheetId: string): Promise<Summar
   await writeFile(join(tmp, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   await rm(finalDir, { recursive: true, force: true }); // a report of an earlier, interrupted run
   await rename(tmp, finalDir);
+  // Before the sheet is done: a run again after a crash here links the same rows, once.
+  await recordFixes(ctx, sheet, claims);
   // Counted by the run that wrote it, before anyone can see it done; a run again that finds it
   // written does not come here.
   ctx.metrics.sheet(ctx.connection.name, 'reported');
@@ -123,7 +128,13 @@ async function writeReportCsv(
   ctx: Context,
   sheet: SheetRecord,
   path: string,
-): Promise<{ counts: Record<RowStatus, number>; toBundle: Set<number>; problems: string[] }> {
+): Promise<{
+  counts: Record<RowStatus, number>;
+  toBundle: Set<number>;
+  problems: string[];
+  /** The rows that fixed rows of earlier sheets, as they say (fix-claims.ts). */
+  claims: FixClaims;
+}> {
   const counts: Record<RowStatus, number> = {
     created: 0,
     invalid: 0,
@@ -134,6 +145,7 @@ async function writeReportCsv(
   const report = new CsvOut(path, REPORT_COLUMNS, sheet.delimiter ?? ',');
   const echoes = await openRowEchoes(sheet, ctx.settings);
   const toBundle = new Set<number>();
+  const claims = new FixClaims();
   const total = sheet.total ?? 0;
   try {
     for (let first = 1; first <= total; first += 1000) {
@@ -144,6 +156,7 @@ async function writeReportCsv(
         counts[outcome.status] += 1;
         const echo = await echoes.of(row);
         await report.write(reportLine(ctx.words, row, outcome, sheet.columns, echo));
+        claims.add(outcome.status, echo);
         if (outcome.status !== 'created' && outcome.status !== 'duplicate') toBundle.add(row);
       }
     }
@@ -152,7 +165,7 @@ async function writeReportCsv(
   }
   await report.close();
   const problems = echoes.problem === undefined ? [] : [echoes.problem];
-  return { counts, toBundle, problems };
+  return { counts, toBundle, problems, claims };
 }
 
 /** The user's file saved over since: the report is of the version imported, and says so. */
@@ -214,7 +227,7 @@ async function dropCopy(ctx: Context, sheet: SheetRecord): Promise<void> {
 async function archiveWorkFolder(
   sheet: SheetRecord,
   dirs: { workDir: string; archiveDir: string },
-  logger: Logger,
+  logger: Context['logger'],
 ): Promise<string | undefined> {
   const work = join(dirs.workDir, sheet.sheetId);
   if (dirname(sheet.path) !== work && !sheet.path.startsWith(`${work}/`)) return undefined;

@@ -13,7 +13,15 @@ import type { SourceRecord } from '../sheets/types.js';
 import { readImportedRecords } from '../store/imported-sheet.js';
 import type { SheetRecord } from '../store/sheet-store.js';
 import { echoFilePath, readEchoes } from '../store/taken-sheet.js';
-import { echoOf, NO_ECHO, type RowEcho, sourceRowColumn, sourceRowOf } from '../orders/row-echo.js';
+import {
+  echoOf,
+  NO_ECHO,
+  type RowEcho,
+  sourceRowColumn,
+  sourceRowOf,
+  sourceSheetColumn,
+  sourceSheetOf,
+} from '../orders/row-echo.js';
 
 export { addressOf, echoOf, NO_ECHO, type RowEcho } from '../orders/row-echo.js';
 /** The echo of a sheet's rows, asked for in increasing row order. */
@@ -86,6 +94,7 @@ class EchoReader implements RowEchoes {
   readonly #records: SheetRecords;
   readonly #batches: AsyncIterator<SourceRecord[]>;
   readonly #sourceRowAt: number;
+  readonly #sourceSheetAt: number;
   #batch: SourceRecord[] = [];
   #at = 0;
   #done = false;
@@ -95,6 +104,7 @@ class EchoReader implements RowEchoes {
     this.#records = records;
     this.#batches = records.batches[Symbol.asyncIterator]();
     this.#sourceRowAt = sourceRowColumn(records.info.header ?? []);
+    this.#sourceSheetAt = sourceSheetColumn(records.info.header ?? []);
   }
 
   async of(row: number): Promise<RowEcho> {
@@ -131,6 +141,7 @@ class EchoReader implements RowEchoes {
   #echo(record: SourceRecord): RowEcho {
     if (record.problem !== undefined) return NO_ECHO;
     const sourceRow = sourceRowOf(record.data, this.#sourceRowAt);
-    return { ...echoOf(this.#records.cellsOf(record)), sourceRow };
+    const sourceSheet = sourceSheetOf(record.data, this.#sourceSheetAt);
+    return { ...echoOf(this.#records.cellsOf(record)), sourceRow, sourceSheet };
   }
 }

@@ -47,6 +47,19 @@ export class Keys {
   }
 
   /**
+   * A sheet's rows fixed later by a sheet dropped back from its failed/ (fix-links.ts): row number
+   * → the fixing sheet's id (hash).
+   */
+  fixed(sheetId: string): string {
+    return `${this.#base}:sheet:${sheetId}:fixed`;
+  }
+
+  /** The sheets that fixed rows of a sheet: id → how many (hash). */
+  fixedBy(sheetId: string): string {
+    return `${this.#base}:sheet:${sheetId}:fixed-by`;
+  }
+
+  /**
    * Row number → where its create and uploads stand (row-progress.ts): no two workers send one
    * row's create, and an answer survives any crash (hash).
    */

@@ -26,13 +26,36 @@ export interface SheetProgress {
   duplicateOf?: string;
   /** The installation whose data folder holds its files: only its workers work the sheet. */
   installation?: string;
+  /** The sheet whose rows this one fixes (a failed/ sheet dropped back). */
+  fixes?: SheetLink;
+  /** Its rows fixed later by other sheets; none when none was. */
+  fixedLater?: FixedLater;
   /** That data folder, as the process that queued the sheet knew it. */
   dataDir?: string;
+}
+
+/** Another sheet the fix loop links with this one, as a person tells it from one of its name. */
+export interface SheetLink {
+  sheetId: string;
+  /** Its name and when it was taken, when the store still knows it. */
+  name?: string;
+  startedAt?: string;
+  /** How many rows the link is about. */
+  rows?: number;
+}
+
+/** Rows of a sheet that later sheets fixed (dropped back from its failed/), and where. */
+export interface FixedLater {
+  invalid: number;
+  failed: number;
+  by: SheetLink[];
 }
 
 /** A sheet as its own page shows it: its progress and what its import said of it. */
 export interface SheetDetail extends SheetProgress {
   warnings: string[];
+  /** Each of its rows fixed later → the sheet that fixed it (none when no row was). */
+  fixedRows?: ReadonlyMap<number, string>;
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -45,17 +68,48 @@ export async function sheetProgress(
   store: SheetStore,
   sheetId: string,
 ): Promise<SheetProgress | undefined> {
-  const detail = await sheetDetail(store, sheetId);
+  const detail = await sheetDetailOnly(store, sheetId);
   return detail && withoutWarnings(detail);
 }
 
 function withoutWarnings(detail: SheetDetail): SheetProgress {
-  const { warnings: _warnings, ...progress } = detail;
+  const { warnings: _warnings, fixedRows: _rows, ...progress } = detail;
   return progress;
 }
 
-/** A sheet's progress with its warnings; undefined for a sheet not known here. */
+/**
+ * A sheet's progress with its warnings, and which of its rows were fixed later; undefined for a
+ * sheet not known here.
+ */
 export async function sheetDetail(
+  store: SheetStore,
+  sheetId: string,
+): Promise<SheetDetail | undefined> {
+  const detail = await sheetDetailOnly(store, sheetId);
+  if (detail?.fixedLater === undefined) return detail;
+  return { ...detail, fixedRows: await store.fixes.rowsOf(sheetId) };
+}
+
+/** The fix loop's links of a sheet, both ways, each other sheet named as the store knows it. */
+async function fixLinks(
+  store: SheetStore,
+  sheetId: string,
+): Promise<Pick<SheetProgress, 'fixes' | 'fixedLater'>> {
+  const links = await store.fixes.of(sheetId);
+  const named = async (link: SheetLink): Promise<SheetLink> => {
+    const other = await store.get(link.sheetId);
+    return other === undefined ? link : { ...link, name: other.name, startedAt: other.startedAt };
+  };
+  const { invalid, failed } = links.fixed;
+  return {
+    ...(links.fixes !== undefined && { fixes: await named({ sheetId: links.fixes }) }),
+    ...(links.by.length > 0 && {
+      fixedLater: { invalid, failed, by: await Promise.all(links.by.map(named)) },
+    }),
+  };
+}
+
+async function sheetDetailOnly(
   store: SheetStore,
   sheetId: string,
 ): Promise<SheetDetail | undefined> {
@@ -81,6 +135,7 @@ export async function sheetDetail(
     ...(sheet.duplicateOf !== undefined && { duplicateOf: sheet.duplicateOf }),
     ...(sheet.installation !== undefined && { installation: sheet.installation }),
     ...(sheet.dataDir !== undefined && { dataDir: sheet.dataDir }),
+    ...(await fixLinks(store, sheetId)),
     warnings: sheet.warnings,
   };
 }
@@ -99,7 +154,7 @@ export async function recentProgress(
     connections === undefined
       ? await store.recentSheets(limit)
       : await own(store, limit, connections);
-  const sheets = await Promise.all(ids.map((id) => sheetDetail(store, id)));
+  const sheets = await Promise.all(ids.map((id) => sheetDetailOnly(store, id)));
   return sheets.flatMap((s) => (s === undefined ? [] : [withoutWarnings(s)]));
 }
 

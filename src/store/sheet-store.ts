@@ -12,6 +12,7 @@ import { type Mapping, mappingFromRecord, mappingRecord } from '../orders/mappin
 import type { ResolvedFolder } from '../orders/open-attachment.js';
 import { folderOf } from '../orders/resolve-folder.js';
 import type { SheetInfo } from '../sheets/types.js';
+import { FixLinks } from './fix-links.js';
 import type { Keys } from './keys.js';
 import type { ScannedSheet } from './taken-sheet.js';
 import {
@@ -332,6 +333,8 @@ export class SheetStore {
   readonly #away = new Set<string>();
   /** Sheets' folders as this process resolved them, once per sheet (orders/resolve-folder.ts). */
   readonly #folders = folderOf();
+  /** Which sheets fixed rows of which (a failed/ sheet dropped back), both ways. */
+  readonly fixes: FixLinks;
 
   constructor(
     redis: Redis,
@@ -345,6 +348,7 @@ export class SheetStore {
       redis.defineCommand('oiRegister', { numberOfKeys: 4, lua: REGISTER });
     }
     this.#redis = redis as ScriptedRedis;
+    this.fixes = new FixLinks(redis, keys);
   }
 
   async create(sheet: NewSheet): Promise<void> {

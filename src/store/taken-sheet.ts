@@ -13,7 +13,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import type { Mapping } from '../orders/mapping.js';
-import { echoOf, NO_ECHO, type RowEcho, sourceRowColumn, sourceRowOf } from '../orders/row-echo.js';
+import {
+  echoOf,
+  NO_ECHO,
+  type RowEcho,
+  sourceRowColumn,
+  sourceRowOf,
+  sourceSheetColumn,
+  sourceSheetOf,
+} from '../orders/row-echo.js';
 import { csvLayout } from '../sheets/csv.js';
 import { SheetError } from '../sheets/errors.js';
 import { readRecords, type SheetRecords } from '../sheets/records.js';
@@ -107,7 +115,8 @@ async function writeEchoes(
   files?: Set<string>,
 ): Promise<number> {
   const out = await open(path, 'wx', 0o600);
-  const sourceRowAt = sourceRowColumn(records.info.header ?? []);
+  const header = records.info.header ?? [];
+  const sourceAt = { row: sourceRowColumn(header), sheet: sourceSheetColumn(header) };
   let rows = 0;
   try {
     for await (const batch of records.batches) {
@@ -116,7 +125,7 @@ async function writeEchoes(
         rows = record.row;
         if (record.problem !== undefined) continue;
         if (files !== undefined) for (const file of records.filesOf(record)) files.add(file);
-        lines += echoLine(records, record, sourceRowAt);
+        lines += echoLine(records, record, sourceAt);
       }
       if (lines !== '') await out.write(lines);
     }
@@ -126,11 +135,17 @@ async function writeEchoes(
   return rows;
 }
 
-function echoLine(records: SheetRecords, record: SourceRecord, sourceRowAt: number): string {
+function echoLine(
+  records: SheetRecords,
+  record: SourceRecord,
+  at: { row: number; sheet: number },
+): string {
   const { address, contactName } = echoOf(records.cellsOf(record));
-  const sourceRow = sourceRowOf(record.data, sourceRowAt);
+  const sourceRow = sourceRowOf(record.data, at.row);
+  const sourceSheet = sourceSheetOf(record.data, at.sheet);
   if (address === '' && contactName === '' && sourceRow === '') return '';
-  return `${JSON.stringify([record.row, address, contactName, sourceRow])}\n`;
+  // The sheet's id last: an echo file of an older version has four, and is read the same.
+  return `${JSON.stringify([record.row, address, contactName, sourceRow, sourceSheet])}\n`;
 }
 
 /**
@@ -152,13 +167,14 @@ export function readEchoes(path: string): {
       next = undefined;
       return;
     }
-    const [row, address, contactName, sourceRow] = JSON.parse(line.value) as [
+    const [row, address, contactName, sourceRow, sourceSheet = ''] = JSON.parse(line.value) as [
       number,
       string,
       string,
       string,
+      string?,
     ];
-    next = [row, { address, contactName, sourceRow }];
+    next = [row, { address, contactName, sourceRow, sourceSheet }];
   };
   return {
     async of(row) {

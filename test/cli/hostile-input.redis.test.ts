@@ -120,7 +120,11 @@ describe('import of hostile sheets', () => {
     const [summary] = JSON.parse(finished.stdout) as Summary[];
     expect(summary).toMatchObject({ total: 3, created: 2, invalid: 1 });
     const failed = await readFile(`${summary?.reportDir ?? ''}/failed/import-bomb.ndjson`, 'utf8');
-    expect(JSON.parse(failed)).toEqual({ source_row: 2, error: tooDeep });
+    expect(JSON.parse(failed)).toEqual({
+      source_row: 2,
+      source_sheet: summary?.sheetId,
+      error: tooDeep,
+    });
   });
 
   it('prints control characters of names, columns and cells escaped', async () => {

@@ -62,7 +62,9 @@ describe('order-importer import', () => {
     });
     expect(JSON.stringify(summary)).not.toContain('sandbox-demo-token');
     const failed = await readFile(join(summary?.reportDir ?? '', 'failed', 'mixed.csv'), 'utf8');
-    expect(failed.replace(/^\uFEFF/, '').split('\r\n')[0]).toMatch(/;order_id;source_row;error$/);
+    expect(failed.replace(/^\uFEFF/, '').split('\r\n')[0]).toMatch(
+      /;order_id;source_row;error;source_sheet$/,
+    );
   });
 
   it('stops at once with one line and exit 1 when the token is refused', async () => {

@@ -34,6 +34,36 @@ function render(sheets: SheetProgress[] | Error): string {
 }
 
 describe('the overview page', () => {
+  it('says of a sheet which rows later sheets fixed, where, and counts them open no more', () => {
+    const later = '2025-03-05T09:00:00.000Z';
+    const page = render([
+      sheet({
+        sheetId: '20250304-102030-aaaaaa',
+        fixedLater: {
+          invalid: 2,
+          failed: 0,
+          by: [
+            { sheetId: '20250305-090000-bbbbbb', name: 'orders.csv', startedAt: later, rows: 2 },
+          ],
+        },
+      }),
+      sheet({
+        sheetId: '20250305-090000-bbbbbb',
+        fixes: { sheetId: '20250304-102030-aaaaaa', name: 'orders.csv', startedAt: later },
+      }),
+    ]);
+    const [original, fix] = [...page.matchAll(/<tr data-sheet-id=.*?<\/tr>/g)].map((m) => m[0]);
+    expect(original).toContain(
+      '<span class="short-id" title="20250304-102030-aaaaaa">aaaaaa</span>',
+    );
+    expect(original).toMatch(
+      /2 rows fixed later in <a href="\/sheets\/20250305-090000-bbbbbb">orders\.csv of <time[^>]*>[^<]+<\/time> \(bbbbbb\)<\/a>/,
+    );
+    expect(original).toContain('<td class="n" data-status="invalid">0</td>');
+    expect(fix).toMatch(/fixes rows of <a href="\/sheets\/20250304-102030-aaaaaa">orders\.csv/);
+    expect(fix).toContain('<td class="n bad" data-status="invalid">2</td>');
+  });
+
   it('is page.html with a line per sheet, its counts, duration, report links and API', () => {
     const page = render([sheet(), sheet({ sheetId: 's2', name: 'b.csv', sandbox: true })]);
     expect(page.startsWith(template.split(PLACES.updated)[0] ?? '')).toBe(true);
@@ -41,7 +71,7 @@ describe('the overview page', () => {
     const row = /<tr data-sheet-id="s1">.*?<\/tr>/.exec(page)?.[0] ?? '';
     const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
     expect(cells).toEqual([
-      '<a href="/sheets/s1">orders.csv</a>',
+      '<a href="/sheets/s1">orders.csv</a> <span class="short-id" title="s1">s1</span>',
       '<time datetime="2025-03-04T10:20:30.000Z" data-show="date-time">4 Mar 2025, 11:20</time>',
       '<span class="state done">done</span>',
       '<progress max="4" value="4"></progress>4/4',
@@ -54,7 +84,7 @@ describe('the overview page', () => {
       '<a href="/reports/s1/report.csv">report.csv</a> <a href="/reports/s1/failed.zip">failed/ (zip)</a> <a href="/reports/s1/needs-review.csv">needs-review.csv</a> <a href="/reports/s1/summary.json">summary.json</a> ',
       'api.example.be',
     ]);
-    expect(row).toContain('<td class="n bad">2</td>');
+    expect(row).toContain('<td class="n bad" data-status="invalid">2</td>');
     expect(page).toContain('<td class="api">api.example.be<span class="sandbox">sandbox</span>');
   });
 
@@ -70,7 +100,7 @@ describe('the overview page', () => {
       paces: new Map([['s1', { perSecond: 2.5, secondsLeft: 80 }]]),
     });
     expect(page).toContain(
-      '<a href="/sheets/s2">orders.csv</a><div class="note">duplicate of <a href="/sheets/s1">orders.csv (s1)</a></div>',
+      '<a href="/sheets/s2">orders.csv</a> <span class="short-id" title="s2">s2</span><div class="note">duplicate of <a href="/sheets/s1">orders.csv (s1)</a></div>',
     );
     expect(page).toContain('<span class="connection">gent</span> api.example.be');
     expect(page).toContain('1/4<div class="pace">2.5 rows/s · 1 min 20 s left</div>');

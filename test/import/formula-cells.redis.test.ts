@@ -87,7 +87,7 @@ describe('cells Excel would run as formulas', () => {
     expect(report.map((r) => r[2])).toEqual(['reference', "'-R1", "'-R2", "'-R3"]);
     const failedPath = join(reportDir, 'failed', 'orders.csv');
     const failed = await readCsv(failedPath);
-    expect(failed[0]).toEqual([...HEADER, 'order_id', 'source_row', 'error']);
+    expect(failed[0]).toEqual([...HEADER, 'order_id', 'source_row', 'error', 'source_sheet']);
     const failedRow = (n: number) => Object.fromEntries(HEADER.map((c, i) => [c, failed[n]?.[i]]));
     expect(failedRow(1)).toMatchObject({
       reference: "'-R2",

@@ -157,7 +157,7 @@ describe('watch with a mapping.json beside the sheet', () => {
     const failed = await readFile(join(report, 'failed', 'orders-nl.csv'), 'utf8');
     const [header, row] = failed.replace(/^\uFEFF/, '').split('\r\n');
     expect(header).toBe(
-      `Uw referentie;Type woning;Straat;Huisnummer;Postcode;Gemeente;Contactpersoon;Taal;E-mail contact;E-mail facturatie;Geen factuurmail;Factuur aan;Eigenaar;Producten;Zekeringkasten;Bijlagen;Opmerkingen;order_id;source_row;error`,
+      `Uw referentie;Type woning;Straat;Huisnummer;Postcode;Gemeente;Contactpersoon;Taal;E-mail contact;E-mail facturatie;Geen factuurmail;Factuur aan;Eigenaar;Producten;Zekeringkasten;Bijlagen;Opmerkingen;order_id;source_row;error;source_sheet`,
     );
     expect(row).toContain(
       `Taal must be one of ""nl"", ""en"", ""fr"", or one of its words under ""values"" in ${mappingFile} (got ""Duits"").`,

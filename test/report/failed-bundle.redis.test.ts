@@ -45,9 +45,9 @@ describe('a row whose file cannot be attached', () => {
       .trim()
       .split('\r\n');
     expect(failed).toHaveLength(3);
-    expect(failed[0]).toMatch(/;files;order_id;source_row;error$/);
+    expect(failed[0]).toMatch(/;files;order_id;source_row;error;source_sheet$/);
     expect(failed[1]).toMatch(new RegExp(`;docs/scans/big\\.pdf;${orderId};1;`));
-    expect(failed[2]).toMatch(/;;2;city is required: the city of the property\.$/);
+    expect(failed[2]).toMatch(/;;2;city is required: the city of the property\.;[\w-]+$/);
     // The bundle holds the file to send again, laid out as beside the sheet.
     expect((await readFile(join(reportDir, 'failed', 'docs', 'scans', 'big.pdf'))).length).toBe(
       5000,

@@ -187,14 +187,16 @@ describe('a workbook and its CSV twin', () => {
     expect(orders[0]).toMatchObject({ address2: '11', remark: '2026-12-01', breaker_boxes: 2 });
     expect(orders[1]).toMatchObject({ remark: '2.25' });
 
-    // failed/ of the workbook is a workbook: header, order_id, source_row, error; the row as read.
+    // failed/ of the workbook is a workbook: header, order_id, source_row, error, source_sheet; the
+    // row as read, and the sheet's id as text (Excel keeps it as written).
     const failed = await readWorksheet(join(fromBook.reportDir ?? '', 'failed', 'orders.xlsx'));
     expect(failed.name).toBe('Orders');
     const header = failed.getRow(1).values as ExcelJS.CellValue[];
-    expect(header.slice(1)).toEqual([...HEADER, 'order_id', 'source_row', 'error']);
+    expect(header.slice(1)).toEqual([...HEADER, 'order_id', 'source_row', 'error', 'source_sheet']);
     const row = failed.getRow(2).values as ExcelJS.CellValue[];
     expect(row.slice(1, HEADER.length + 1)).toEqual(csvRow(3, { city: '' }));
     expect(row[HEADER.length + 2]).toBe('3');
     expect(row[HEADER.length + 3]).toMatch(/city is required/);
+    expect(row[HEADER.length + 4]).toBe(fromBook.sheetId);
   });
 });

@@ -160,4 +160,14 @@ export const dashboard = {
   // The search: each row found with its order as status.csv says it.
   'dashboard.search.next': 'Next inspection',
   'dashboard.search.notRead': 'not read back yet',
+
+  // The fix loop: a failed/ sheet dropped back, linked with the sheet it fixes.
+  'dashboard.fix.sheet': '{name} of {time} ({id})',
+  'dashboard.fix.fixes': 'fixes rows of {sheet}',
+  'dashboard.fix.fixedLater':
+    '{count, plural, one {# row fixed later} other {# rows fixed later}} in {sheets}',
+  'dashboard.fix.row': 'fixed later in {sheet}',
+  'dashboard.fact.fixes': 'Fixes',
+  'dashboard.fact.fixedLater': 'Fixed later',
+  'dashboard.fact.open': 'Open problems',
 } as const;

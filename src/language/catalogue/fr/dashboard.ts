@@ -161,4 +161,14 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noFailed.text': 'Cette liste n’a pas de dossier failed/.',
   'dashboard.search.next': 'Prochain contrôle',
   'dashboard.search.notRead': 'statut pas encore relevé',
+
+  // La boucle de correction : une liste de failed/ redéposée, liée à la liste qu’elle corrige.
+  'dashboard.fix.sheet': '{name} du {time} ({id})',
+  'dashboard.fix.fixes': 'corrige des lignes de {sheet}',
+  'dashboard.fix.fixedLater':
+    '{count, plural, one {# ligne corrigée plus tard} other {# lignes corrigées plus tard}} dans {sheets}',
+  'dashboard.fix.row': 'corrigée plus tard dans {sheet}',
+  'dashboard.fact.fixes': 'Corrige',
+  'dashboard.fact.fixedLater': 'Corrigé plus tard',
+  'dashboard.fact.open': 'Problèmes ouverts',
 };

@@ -158,4 +158,14 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',
   'dashboard.search.next': 'Volgende keuring',
   'dashboard.search.notRead': 'status nog niet opgehaald',
+
+  // De herstelronde: een lijst uit failed/ teruggelegd, gekoppeld aan de lijst die ze herstelt.
+  'dashboard.fix.sheet': '{name} van {time} ({id})',
+  'dashboard.fix.fixes': 'herstelt rijen van {sheet}',
+  'dashboard.fix.fixedLater':
+    '{count, plural, one {# rij later hersteld} other {# rijen later hersteld}} in {sheets}',
+  'dashboard.fix.row': 'later hersteld in {sheet}',
+  'dashboard.fact.fixes': 'Herstelt',
+  'dashboard.fact.fixedLater': 'Later hersteld',
+  'dashboard.fact.open': 'Open problemen',
 };
