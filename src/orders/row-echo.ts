@@ -19,9 +19,14 @@ export interface RowEcho {
   contactName: string;
   /** The row's number in the sheet first imported; empty when this sheet is that one. */
   sourceRow: string;
+  /**
+   * Its attachments as its files cell names them, `|`-separated: the API knows them by ids,
+   * a person by these names (the dashboard shows them).
+   */
+  files: string;
 }
 
-export const NO_ECHO: RowEcho = { address: '', contactName: '', sourceRow: '' };
+export const NO_ECHO: RowEcho = { address: '', contactName: '', sourceRow: '', files: '' };
 
 /** What report.csv echoes of a row's cells. */
 export function echoOf(cells: Cells): { address: string; contactName: string } {

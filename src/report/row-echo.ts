@@ -131,6 +131,7 @@ class EchoReader implements RowEchoes {
   #echo(record: SourceRecord): RowEcho {
     if (record.problem !== undefined) return NO_ECHO;
     const sourceRow = sourceRowOf(record.data, this.#sourceRowAt);
-    return { ...echoOf(this.#records.cellsOf(record)), sourceRow };
+    const files = this.#records.filesOf(record).join('|');
+    return { ...echoOf(this.#records.cellsOf(record)), sourceRow, files };
   }
 }

@@ -129,8 +129,9 @@ async function writeEchoes(
 function echoLine(records: SheetRecords, record: SourceRecord, sourceRowAt: number): string {
   const { address, contactName } = echoOf(records.cellsOf(record));
   const sourceRow = sourceRowOf(record.data, sourceRowAt);
-  if (address === '' && contactName === '' && sourceRow === '') return '';
-  return `${JSON.stringify([record.row, address, contactName, sourceRow])}\n`;
+  const files = records.filesOf(record).join('|');
+  if (address === '' && contactName === '' && sourceRow === '' && files === '') return '';
+  return `${JSON.stringify([record.row, address, contactName, sourceRow, files])}\n`;
 }
 
 /**
@@ -152,13 +153,15 @@ export function readEchoes(path: string): {
       next = undefined;
       return;
     }
-    const [row, address, contactName, sourceRow] = JSON.parse(line.value) as [
+    // An echo file written before the files were echoed has four items.
+    const [row, address, contactName, sourceRow, files = ''] = JSON.parse(line.value) as [
       number,
       string,
       string,
       string,
+      string?,
     ];
-    next = [row, { address, contactName, sourceRow }];
+    next = [row, { address, contactName, sourceRow, files }];
   };
   return {
     async of(row) {

@@ -66,7 +66,7 @@ describe('the dashboard', () => {
       const answer = await page.request.get(new URL(href ?? '', url).toString());
       expect(answer.status()).toBe(200);
       expect((await answer.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
-        'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row',
+        'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row;files',
       );
       const zip = await page.request.get(
         new URL(`/reports/${sheet?.sheetId ?? ''}/failed.zip`, url).toString(),
