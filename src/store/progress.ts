@@ -33,6 +33,16 @@ export interface SheetProgress {
 /** A sheet as its own page shows it: its progress and what its import said of it. */
 export interface SheetDetail extends SheetProgress {
   warnings: string[];
+  /** The mapping file it was read with (absolute), which its warnings may name. */
+  mappingFile?: string;
+}
+
+/** The file of a stored mapping record, when it says one (sheet-store.ts keeps it as JSON). */
+function mappingFileOf(mapping: unknown): string | undefined {
+  if (typeof mapping !== 'object' || mapping === null || !('source' in mapping)) return undefined;
+  const { source } = mapping;
+  if (typeof source !== 'object' || source === null || !('file' in source)) return undefined;
+  return typeof source.file === 'string' ? source.file : undefined;
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -50,7 +60,7 @@ export async function sheetProgress(
 }
 
 function withoutWarnings(detail: SheetDetail): SheetProgress {
-  const { warnings: _warnings, ...progress } = detail;
+  const { warnings: _warnings, mappingFile: _mappingFile, ...progress } = detail;
   return progress;
 }
 
@@ -63,6 +73,7 @@ export async function sheetDetail(
   if (!sheet) return undefined;
   const total = sheet.total ?? sheet.expected;
   const host = apiHost(sheet.apiBaseUrl);
+  const mappingFile = mappingFileOf(sheet.mapping);
   return {
     sheetId,
     name: sheet.name,
@@ -82,6 +93,7 @@ export async function sheetDetail(
     ...(sheet.installation !== undefined && { installation: sheet.installation }),
     ...(sheet.dataDir !== undefined && { dataDir: sheet.dataDir }),
     warnings: sheet.warnings,
+    ...(mappingFile !== undefined && { mappingFile }),
   };
 }
 
