@@ -173,12 +173,23 @@ export function rowCells(
   row: ShownRow,
   columns: RowColumns = { error: true },
 ): string[] {
+  const label = (key: MessageKey) => cellLabel(words, key);
   return [
-    `<td><span class="status ${escapeHtml(row.status)}">${statusWord(words, row.status)}</span></td>`,
-    `<td class="text ref">${shown(row.reference)}</td>`,
-    `<td class="text address">${shown(row.address)}</td>`,
-    `<td class="text">${shown(row.contactName)}</td>`,
-    columns.error ? `<td class="text error">${shown(row.error)}</td>` : '',
-    `<td class="id">${shown(row.orderId)}</td>`,
+    `<td class="row-status"${label('dashboard.head.status')}><span class="status ${escapeHtml(row.status)}">${statusWord(words, row.status)}</span></td>`,
+    `<td class="text ref"${label('dashboard.head.reference')}>${shown(row.reference)}</td>`,
+    `<td class="text address"${label('dashboard.head.address')}>${shown(row.address)}</td>`,
+    `<td class="text"${label('dashboard.head.contact')}>${shown(row.contactName)}</td>`,
+    columns.error
+      ? `<td class="text error"${label('dashboard.head.error')}>${shown(row.error)}</td>`
+      : '',
+    `<td class="id"${label('dashboard.head.order')}>${shown(row.orderId)}</td>`,
   ].filter((cell) => cell !== '');
+}
+
+/**
+ * A cell's column head as its attribute: on a phone's width, where a row is shown as a card
+ * rather than a line of a table, the page's style writes it before the cell's value.
+ */
+export function cellLabel(words: Words, key: MessageKey): string {
+  return ` data-label="${say(words, key)}"`;
 }

@@ -6,6 +6,7 @@ import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { Words } from '../language/words.js';
 import type { SheetDetail } from '../store/progress.js';
 import {
+  cellLabel,
   count,
   data,
   escapeHtml,
@@ -120,9 +121,9 @@ function rowLine(words: Words, row: ShownRow, columns: RowColumns, order: string
       : `<div class="note">${say(words, 'dashboard.rows.firstRow', { row: data(row.sourceRow) })}</div>`;
   return [
     `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}">`,
-    `<td class="n">${row.row}${first}</td>`,
+    `<td class="n"${cellLabel(words, 'dashboard.head.row')}>${row.row}${first}</td>`,
     ...rowCells(words, row, columns),
-    `<td class="text files">${filesList(row)}</td>`,
+    `<td class="text files"${cellLabel(words, 'dashboard.head.files')}>${filesList(row)}</td>`,
     order,
     '</tr>',
   ].join('');

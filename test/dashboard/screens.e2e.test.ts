@@ -141,11 +141,13 @@ describe("a sheet's page", () => {
       expect(await brokenWords(page, '#rows td.address')).toEqual([]);
       expect(await brokenWords(page, '#rows td.id, #rows .file, #rows td.error')).toEqual([]);
       expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
-      if (width === 1280) {
-        // At 1280 px the rows fit: their table does not scroll sideways.
-        const overflow =
-          'document.getElementById("rows").scrollWidth - document.getElementById("rows").clientWidth';
-        expect(await page.evaluate<number>(overflow)).toBeLessThanOrEqual(0);
+      // The rows fit: at 1280 px as a table, on a phone as cards, each value with its column's name.
+      const overflow =
+        'document.getElementById("rows").scrollWidth - document.getElementById("rows").clientWidth';
+      expect(await page.evaluate<number>(overflow)).toBeLessThanOrEqual(0);
+      if (width === 390) {
+        const label = `getComputedStyle(document.querySelector('#rows td.address'), '::before').content`;
+        expect(await page.evaluate<string>(label)).toMatch(/Adres/);
       }
 
       // The attachments by their names; their ids only as a tooltip.
