@@ -208,3 +208,15 @@ describe('the overview', () => {
     }, 60_000);
   }
 });
+
+describe('the search', () => {
+  it('shows the rows found as cards at a phone’s width', async () => {
+    const page = await pageAt(390);
+    await page.goto(`${base}/search?q=kortrijksesteenweg&lang=nl`);
+    expect(await page.locator('#hits tbody tr').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'screens-search-390.png'), fullPage: true });
+    expect(await brokenWords(page, '#hits td.address')).toEqual([]);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    await page.context().close();
+  }, 60_000);
+});
