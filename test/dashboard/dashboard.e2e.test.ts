@@ -233,7 +233,8 @@ describe('the overview without and with its script', () => {
       });
       page.on('pageerror', (error) => complaints.push(error.message));
       await page.goto(`${board.url}/`);
-      // In the browser's zone, written as the page's language (English: en-GB) writes it.
+      // In the browser's zone, written as the page's language (English: en-GB) writes it, to the
+      // minute as the server writes it.
       const local = await page.evaluate(
         (iso) =>
           new Intl.DateTimeFormat('en-GB', {
@@ -242,7 +243,6 @@ describe('the overview without and with its script', () => {
             day: 'numeric',
             hour: '2-digit',
             minute: '2-digit',
-            second: '2-digit',
             hourCycle: 'h23',
           }).format(new Date(iso)),
         at,
