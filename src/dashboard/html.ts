@@ -135,8 +135,17 @@ export function titled(words: Words, page: Markup): string {
   return say(words, 'dashboard.title', { page });
 }
 
+/**
+ * What a table of rows shows besides the rows' own cells: `error` false leaves out the error
+ * column, for a page of rows none of which has an error (an empty column would take the width
+ * the addresses need).
+ */
+export interface RowColumns {
+  error: boolean;
+}
+
 /** The heads of a row's number and of rowCells' cells, as the sheet's page and the search show them. */
-export function rowsHead(words: Words): string {
+export function rowsHead(words: Words, columns: RowColumns = { error: true }): string {
   const head = (key: MessageKey, cls = '') =>
     `<th${cls === '' ? '' : ` class="${cls}"`}>${say(words, key)}</th>`;
   return [
@@ -145,7 +154,7 @@ export function rowsHead(words: Words): string {
     head('dashboard.head.reference'),
     head('dashboard.head.address'),
     head('dashboard.head.contact'),
-    head('dashboard.head.error', 'error'),
+    columns.error ? head('dashboard.head.error', 'error') : '',
     head('dashboard.head.order'),
   ].join('');
 }
@@ -155,14 +164,32 @@ export function sheetHref(sheetId: string): string {
   return `/sheets/${encodeURIComponent(sheetId)}`;
 }
 
-/** A row's cells from its status to its order id, as the sheet page and the search show them. */
-export function rowCells(words: Words, row: ShownRow): string[] {
+/**
+ * A row's cells from its status to its order id, as the sheet page and the search show them:
+ * an address wraps between its words only, an id never.
+ */
+export function rowCells(
+  words: Words,
+  row: ShownRow,
+  columns: RowColumns = { error: true },
+): string[] {
+  const label = (key: MessageKey) => cellLabel(words, key);
   return [
-    `<td><span class="status ${escapeHtml(row.status)}">${statusWord(words, row.status)}</span></td>`,
-    `<td class="text">${shown(row.reference)}</td>`,
-    `<td class="text">${shown(row.address)}</td>`,
-    `<td class="text">${shown(row.contactName)}</td>`,
-    `<td class="text error">${shown(row.error)}</td>`,
-    `<td>${shown(row.orderId)}</td>`,
-  ];
+    `<td class="row-status"${label('dashboard.head.status')}><span class="status ${escapeHtml(row.status)}">${statusWord(words, row.status)}</span></td>`,
+    `<td class="text ref"${label('dashboard.head.reference')}>${shown(row.reference)}</td>`,
+    `<td class="text address"${label('dashboard.head.address')}>${shown(row.address)}</td>`,
+    `<td class="text"${label('dashboard.head.contact')}>${shown(row.contactName)}</td>`,
+    columns.error
+      ? `<td class="text error"${label('dashboard.head.error')}>${shown(row.error)}</td>`
+      : '',
+    `<td class="id"${label('dashboard.head.order')}>${shown(row.orderId)}</td>`,
+  ].filter((cell) => cell !== '');
+}
+
+/**
+ * A cell's column head as its attribute: on a phone's width, where a row is shown as a card
+ * rather than a line of a table, the page's style writes it before the cell's value.
+ */
+export function cellLabel(words: Words, key: MessageKey): string {
+  return ` data-label="${say(words, key)}"`;
 }

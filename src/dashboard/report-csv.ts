@@ -29,6 +29,8 @@ export interface ShownRow {
   status: RowStatus | 'pending';
   orderId: string;
   fileIds: string;
+  /** The row's attachments as its sheet names them, `|`-separated (report.csv's `files`). */
+  files: string;
   error: string;
   address: string;
   contactName: string;
@@ -151,6 +153,7 @@ function shownRow(record: string[], at: ReadonlyMap<string, number>): ShownRow |
     status,
     orderId: cell('order_id'),
     fileIds: cell('file_ids'),
+    files: cell('files'),
     error: cell('error'),
     address: cell('address'),
     contactName: cell('contact_name'),

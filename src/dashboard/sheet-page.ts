@@ -12,6 +12,7 @@ import { count, data, duration, markup, say, shown, timeElement, titled } from '
 import { connectionCell, duplicateNote, paceLine, reportLinks, stateBadge } from './page.js';
 import type { Pace } from './rate.js';
 import type { RowsPage, RowsQuery } from './sheet-rows.js';
+import { sheetNotes } from './sheet-notes.js';
 import { rowsPart, statusFilter } from './sheet-rows-html.js';
 import type { PageOrders } from './status-cache.js';
 import { ordersSummary } from './status-html.js';
@@ -98,9 +99,6 @@ function problems(words: Words, sheet: SheetDetail): string {
     const said = say(words, 'dashboard.sheet.unreadable', { reason: data(sheet.error) });
     parts.push(`<p class="bad" id="sheet-error">${said}</p>`);
   }
-  if (sheet.warnings.length > 0) {
-    const items = sheet.warnings.map((w) => `<li>${shown(w)}</li>`).join('');
-    parts.push(`<ul class="warnings">${items}</ul>`);
-  }
+  if (sheet.warnings.length > 0) parts.push(sheetNotes(sheet));
   return parts.join('\n');
 }

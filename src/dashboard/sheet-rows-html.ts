@@ -6,11 +6,13 @@ import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { Words } from '../language/words.js';
 import type { SheetDetail } from '../store/progress.js';
 import {
+  cellLabel,
   count,
   data,
   escapeHtml,
   markup,
   rowCells,
+  type RowColumns,
   rowsHead,
   say,
   shown,
@@ -105,9 +107,10 @@ function rowsTable(
   sheet: Pick<SheetDetail, 'fixedRows' | 'fixedLater'> = {},
 ): string {
   const withOrders = orders !== undefined && !(orders instanceof Error);
-  const head = `<thead><tr>${rowsHead(words)}<th>${say(words, 'dashboard.head.files')}</th>${withOrders ? `<th>${say(words, 'dashboard.head.orderStatus')}</th>` : ''}</tr></thead>`;
+  const columns = { error: rows.some((row) => row.error !== '') };
+  const head = `<thead><tr>${rowsHead(words, columns)}<th>${say(words, 'dashboard.head.files')}</th>${withOrders ? `<th>${say(words, 'dashboard.head.orderStatus')}</th>` : ''}</tr></thead>`;
   const lines = rows.map((row) =>
-    rowLine(words, row, withOrders ? orderCell(words, orders.get(row.row)) : '', sheet),
+    rowLine(words, row, columns, withOrders ? orderCell(words, orders.get(row.row)) : '', sheet),
   );
   const problem = orders instanceof Error ? `<p>${statusProblem(words, orders)}</p>\n` : '';
   return `${problem}<table class="rows" id="rows">${head}<tbody>\n${lines.join('\n')}\n</tbody></table>`;
@@ -116,6 +119,7 @@ function rowsTable(
 function rowLine(
   words: Words,
   row: ShownRow,
+  columns: RowColumns,
   order: string,
   sheet: Pick<SheetDetail, 'fixedRows' | 'fixedLater'>,
 ): string {
@@ -125,15 +129,38 @@ function rowLine(
       : `<div class="note">${say(words, 'dashboard.rows.firstRow', { row: data(row.sourceRow) })}</div>`;
   // Fixed by a later sheet: no longer an open problem, and where it was fixed.
   const fixed = fixedRowMark(words, sheet, row.row);
-  const files = row.fileIds.split('|').filter(Boolean).join(' ');
   return [
     `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}"${fixed.attribute}>`,
-    `<td class="n">${row.row}${first}${fixed.note}</td>`,
-    ...rowCells(words, row),
-    `<td class="text">${shown(files)}</td>`,
+    `<td class="n"${cellLabel(words, 'dashboard.head.row')}>${row.row}${first}${fixed.note}</td>`,
+    ...rowCells(words, row, columns),
+    `<td class="text files"${cellLabel(words, 'dashboard.head.files')}>${filesList(row)}</td>`,
     order,
     '</tr>',
   ].join('');
+}
+
+/**
+ * A row's attachments by their names (the sheet's files cell, as report.csv echoes it), each
+ * with its id in the API as its tooltip; by their ids where the names are not known (a running
+ * sheet, a report written before its files were echoed).
+ */
+function filesList(row: ShownRow): string {
+  const ids = row.fileIds.split('|');
+  const names = row.files.split('|').filter(Boolean);
+  const shownFiles =
+    names.length === 0
+      ? ids.filter(Boolean).map((id) => `<span class="file id">${shown(id)}</span>`)
+      : names.map((path, i) => {
+          const id = ids[i] ?? '';
+          const title = id === '' ? '' : ` title="${shown(id)}"`;
+          return `<span class="file"${title}>${shown(baseName(path))}</span>`;
+        });
+  return shownFiles.join(' ');
+}
+
+/** A file's name without the folders the sheet gives it in (`plans/kelder.pdf`: `kelder.pdf`). */
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1) || path;
 }
 
 /** Previous and next, keeping the status looked at. */

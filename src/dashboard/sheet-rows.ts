@@ -115,7 +115,7 @@ async function runningRowsOf(
 }
 
 function shownOutcome(row: number, outcome: RowOutcome | undefined, words: Words): ShownRow {
-  const empty = { address: '', contactName: '', sourceRow: '' };
+  const empty = { address: '', contactName: '', sourceRow: '', files: '' };
   if (outcome === undefined) {
     return {
       row,

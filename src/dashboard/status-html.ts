@@ -5,7 +5,7 @@
  * all of it goes through `shown`, and the API's words (statuses, products) stay as it says them.
  */
 import type { Words } from '../language/words.js';
-import { count, data, markup, say, shown, timeElement } from './html.js';
+import { cellLabel, count, data, markup, say, shown, timeElement } from './html.js';
 import { statusText } from '../notify/status-words.js';
 import type { Inspection } from '../status/read-order.js';
 import type { OrderLine, StatusSummary } from './order-status.js';
@@ -62,7 +62,8 @@ export function statusCounts(words: Words, summary: StatusSummary): string {
 
 /** A row's order cell: its status, why it was cancelled, and each inspection. */
 export function orderCell(words: Words, order: OrderLine | undefined): string {
-  if (order === undefined) return '<td class="text order-status"></td>';
+  const label = cellLabel(words, 'dashboard.head.orderStatus');
+  if (order === undefined) return `<td class="text order-status"${label}></td>`;
   const status = `<span class="order-state" data-order-status="${shown(order.status.trim().toLowerCase())}">${shown(statusText(words, order.status))}</span>`;
   const reason =
     order.cancelReason === ''
@@ -76,7 +77,7 @@ export function orderCell(words: Words, order: OrderLine | undefined): string {
     items.push(`<li class="note">${more}</li>`);
   }
   const list = items.length === 0 ? '' : `<ul class="inspections">${items.join('')}</ul>`;
-  return `<td class="text order-status">${status}${reason}${list}</td>`;
+  return `<td class="text order-status"${label}>${status}${reason}${list}</td>`;
 }
 
 function inspectionText(words: Words, inspection: Inspection): string {

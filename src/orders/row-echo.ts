@@ -23,9 +23,20 @@ export interface RowEcho {
   sourceRow: string;
   /** The id that sheet's failed/ wrote beside it (`source_sheet`): not checked against any. */
   sourceSheet: string;
+  /**
+   * Its attachments as its files cell names them, `|`-separated: the API knows them by ids,
+   * a person by these names (the dashboard shows them).
+   */
+  files: string;
 }
 
-export const NO_ECHO: RowEcho = { address: '', contactName: '', sourceRow: '', sourceSheet: '' };
+export const NO_ECHO: RowEcho = {
+  address: '',
+  contactName: '',
+  sourceRow: '',
+  sourceSheet: '',
+  files: '',
+};
 
 /** What report.csv echoes of a row's cells. */
 export function echoOf(cells: Cells): { address: string; contactName: string } {

@@ -60,6 +60,8 @@ export const REPORT_COLUMNS = [
   'address',
   'contact_name',
   'source_row',
+  // The attachments by the names the sheet gives them, beside file_ids (the dashboard shows them).
+  'files',
 ];
 
 /** Where a sheet's report goes. */
@@ -263,5 +265,6 @@ function reportLine(
     echo.address,
     echo.contactName,
     echo.sourceRow,
+    echo.files,
   ];
 }

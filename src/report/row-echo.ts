@@ -142,6 +142,7 @@ class EchoReader implements RowEchoes {
     if (record.problem !== undefined) return NO_ECHO;
     const sourceRow = sourceRowOf(record.data, this.#sourceRowAt);
     const sourceSheet = sourceSheetOf(record.data, this.#sourceSheetAt);
-    return { ...echoOf(this.#records.cellsOf(record)), sourceRow, sourceSheet };
+    const files = this.#records.filesOf(record).join('|');
+    return { ...echoOf(this.#records.cellsOf(record)), sourceRow, sourceSheet, files };
   }
 }

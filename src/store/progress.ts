@@ -56,6 +56,16 @@ export interface SheetDetail extends SheetProgress {
   warnings: string[];
   /** Each of its rows fixed later → the sheet that fixed it (none when no row was). */
   fixedRows?: ReadonlyMap<number, string>;
+  /** The mapping file it was read with (absolute), which its warnings may name. */
+  mappingFile?: string;
+}
+
+/** The file of a stored mapping record, when it says one (sheet-store.ts keeps it as JSON). */
+function mappingFileOf(mapping: unknown): string | undefined {
+  if (typeof mapping !== 'object' || mapping === null || !('source' in mapping)) return undefined;
+  const { source } = mapping;
+  if (typeof source !== 'object' || source === null || !('file' in source)) return undefined;
+  return typeof source.file === 'string' ? source.file : undefined;
 }
 
 /** Host and port of an API base URL, for showing; undefined when it is not a URL. */
@@ -73,7 +83,7 @@ export async function sheetProgress(
 }
 
 function withoutWarnings(detail: SheetDetail): SheetProgress {
-  const { warnings: _warnings, fixedRows: _rows, ...progress } = detail;
+  const { warnings: _warnings, fixedRows: _rows, mappingFile: _mappingFile, ...progress } = detail;
   return progress;
 }
 
@@ -117,6 +127,7 @@ async function sheetDetailOnly(
   if (!sheet) return undefined;
   const total = sheet.total ?? sheet.expected;
   const host = apiHost(sheet.apiBaseUrl);
+  const mappingFile = mappingFileOf(sheet.mapping);
   return {
     sheetId,
     name: sheet.name,
@@ -137,6 +148,7 @@ async function sheetDetailOnly(
     ...(sheet.dataDir !== undefined && { dataDir: sheet.dataDir }),
     ...(await fixLinks(store, sheetId)),
     warnings: sheet.warnings,
+    ...(mappingFile !== undefined && { mappingFile }),
   };
 }
 

@@ -143,9 +143,11 @@ function echoLine(
   const { address, contactName } = echoOf(records.cellsOf(record));
   const sourceRow = sourceRowOf(record.data, at.row);
   const sourceSheet = sourceSheetOf(record.data, at.sheet);
-  if (address === '' && contactName === '' && sourceRow === '') return '';
-  // The sheet's id last: an echo file of an older version has four, and is read the same.
-  return `${JSON.stringify([record.row, address, contactName, sourceRow, sourceSheet])}\n`;
+  const files = records.filesOf(record).join('|');
+  const empty = [address, contactName, sourceRow, files].every((text) => text === '');
+  if (empty) return '';
+  // The sheet's id and the files last: an echo file of an older version has four, and is read the same.
+  return `${JSON.stringify([record.row, address, contactName, sourceRow, sourceSheet, files])}\n`;
 }
 
 /**
@@ -167,14 +169,10 @@ export function readEchoes(path: string): {
       next = undefined;
       return;
     }
-    const [row, address, contactName, sourceRow, sourceSheet = ''] = JSON.parse(line.value) as [
-      number,
-      string,
-      string,
-      string,
-      string?,
-    ];
-    next = [row, { address, contactName, sourceRow, sourceSheet }];
+    const [row, address, contactName, sourceRow, sourceSheet = '', files = ''] = JSON.parse(
+      line.value,
+    ) as [number, string, string, string, string?, string?];
+    next = [row, { address, contactName, sourceRow, sourceSheet, files }];
   };
   return {
     async of(row) {

@@ -66,7 +66,7 @@ describe('the dashboard', () => {
       const answer = await page.request.get(new URL(href ?? '', url).toString());
       expect(answer.status()).toBe(200);
       expect((await answer.text()).replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
-        'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row',
+        'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row;files',
       );
       const zip = await page.request.get(
         new URL(`/reports/${sheet?.sheetId ?? ''}/failed.zip`, url).toString(),
@@ -233,7 +233,8 @@ describe('the overview without and with its script', () => {
       });
       page.on('pageerror', (error) => complaints.push(error.message));
       await page.goto(`${board.url}/`);
-      // In the browser's zone, written as the page's language (English: en-GB) writes it.
+      // In the browser's zone, written as the page's language (English: en-GB) writes it, to the
+      // minute as the server writes it.
       const local = await page.evaluate(
         (iso) =>
           new Intl.DateTimeFormat('en-GB', {
@@ -242,7 +243,6 @@ describe('the overview without and with its script', () => {
             day: 'numeric',
             hour: '2-digit',
             minute: '2-digit',
-            second: '2-digit',
             hourCycle: 'h23',
           }).format(new Date(iso)),
         at,

@@ -38,6 +38,7 @@ describe("a reported sheet's rows", () => {
         address: 'Kerkstraat 3, 9000 Gent',
         contactName: 'Contact 3',
         sourceRow: '',
+        files: '',
       });
     }
   });

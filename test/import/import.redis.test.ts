@@ -35,7 +35,7 @@ describe('importing a sheet', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row',
+      'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row;files',
     );
     expect(lines.slice(1).map((l) => l.split(';').slice(0, 4).join(';'))).toEqual([
       '1;2;R-1;created',

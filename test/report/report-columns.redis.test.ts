@@ -31,7 +31,7 @@ describe('report.csv for people', () => {
     expect(progress.counts).toMatchObject({ created: 1, invalid: 2 });
     const text = await readFile(join(progress.reportDir ?? '', 'report.csv'), 'utf8');
     expect(text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
-      'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row',
+      'row;line;reference;status;order_id;inspection_ids;file_ids;attempts;error;address;contact_name;source_row;files',
     );
     const rows = await readCsv(join(progress.reportDir ?? '', 'report.csv'));
     expect(rows.map((r) => [r.row, r.status, r.address, r.contact_name, r.source_row])).toEqual([
@@ -39,6 +39,27 @@ describe('report.csv for people', () => {
       // Invalid rows too: a person finds the row to fix by its address, as the sheet gives it.
       ['2', 'invalid', 'Kerkstraat 102, 9000', 'Lien De Smet', ''],
       ['3', 'invalid', '103, Gent', '', ''],
+    ]);
+  });
+});
+
+describe("report.csv's files", () => {
+  it('names each row’s attachments as its sheet does, beside their ids, whatever its status', async () => {
+    const dir = await tempDir('report-files-');
+    await put(dir, 'plans/kelder.pdf', '%PDF kelder');
+    await put(dir, 'epc.pdf', '%PDF epc');
+    const sheet = await writeCsvSheet(dir, 'orders.csv', [
+      sheetRow(111, { files: 'plans/kelder.pdf|epc.pdf' }),
+      sheetRow(112, { city: '', files: 'epc.pdf' }),
+      sheetRow(113),
+    ]);
+    const progress = await t.importSheet(sheet);
+    expect(progress.counts).toMatchObject({ created: 2, invalid: 1 });
+    const rows = await readCsv(join(progress.reportDir ?? '', 'report.csv'));
+    expect(rows.map((r) => [r.row, r.files, (r.file_ids ?? '').split('|').length])).toEqual([
+      ['1', 'plans/kelder.pdf|epc.pdf', 2],
+      ['2', 'epc.pdf', 1],
+      ['3', '', 1],
     ]);
   });
 });

@@ -7,13 +7,13 @@
 
 const SHOW = {
   time: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  // A day and its time to the minute, as the server writes it: seconds are the machine's.
   'date-time': {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    second: '2-digit',
     hourCycle: 'h23',
   },
 };
