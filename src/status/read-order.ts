@@ -52,7 +52,8 @@ export interface OrderState {
 }
 
 export type OrderReading =
-  | { kind: 'read'; state: OrderState }
+  /** `order`: the whole answer, for what the agenda keeps of it (status/agenda.ts). */
+  | { kind: 'read'; state: OrderState; order?: RetrievedOrder }
   /** 404 (or 410): the API has no such order (any more) for this token. */
   | { kind: 'not-found' }
   /** Not readable now (away, busy, a body that is not an order): said, and tried at the next run. */
@@ -94,7 +95,7 @@ export async function readOrder(
       const state = orderStateOf(order);
       return typeof state === 'string'
         ? { kind: 'unreadable', reason: state }
-        : { kind: 'read', state };
+        : { kind: 'read', state, order };
     } catch (error) {
       if (error instanceof AbortedError || !(error instanceof ApiError)) throw error;
       const { status, retryAfterMs } = error.details;
