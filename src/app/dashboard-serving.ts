@@ -11,7 +11,10 @@ import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import { wordsFor } from '../language/words.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
+import { agendaSource } from './agenda-source.js';
 import { probeApi, readToken } from './api-connection.js';
+
+export { agendaOfContexts } from './agenda-source.js';
 import { API_KEEP_ALIVE_MS } from '../policy.js';
 
 /** Refused before anything starts: a dashboard open beyond this machine needs a password. */
@@ -57,10 +60,14 @@ export async function serveDashboard(
     | 'metrics'
     | 'queues'
     | 'logger'
-  >,
+  > & {
+    /** The inspections the agenda shows; none: no /agenda. */
+    agenda?: Parameters<typeof agendaSource>[1];
+  },
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,
 ): Promise<RunningDashboard> {
+  const { agenda, ...shown } = parts;
   try {
     return await startDashboard({
       host: settings.dashboardHost,
@@ -69,7 +76,8 @@ export async function serveDashboard(
       language: settings.language,
       ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
       ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
-      ...parts,
+      ...shown,
+      ...(agenda !== undefined && { agenda: agendaSource(settings, agenda) }),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -10,9 +10,9 @@ import type { PageAssets } from './assets.js';
 import type { DashboardLanguages } from './language.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
 import { sendHtml } from './pages.js';
-import type { PaceMeter } from './rate.js';
+import { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
-import type { OrdersSeen, StatusCache } from './status-cache.js';
+import { type OrdersSeen, StatusCache } from './status-cache.js';
 
 /** Where the dashboard's sheets come from. */
 export interface OverviewSources {
@@ -35,6 +35,11 @@ export interface PageHelpers {
   statuses: StatusCache;
   /** The words of each language, and which a request is answered in. */
   languages: DashboardLanguages;
+}
+
+/** The helpers a dashboard's pages share, made once per dashboard. */
+export function pageHelpers(languages: DashboardLanguages): PageHelpers {
+  return { meter: new PaceMeter(), statuses: new StatusCache(), languages };
 }
 
 /** The time now, as the sources say it. */

@@ -5,26 +5,29 @@
  */
 import type { FastifyInstance } from 'fastify';
 
+import { type AgendaSource, agendaRoutes } from './agenda-routes.js';
 import type { PageAssets } from './assets.js';
 import { notFoundRoute } from './error-pages.js';
 import type { DashboardLanguages } from './language.js';
-import { type OverviewSources, overviewRoutes } from './overview.js';
-import { PaceMeter } from './rate.js';
+import { type OverviewSources, overviewRoutes, pageHelpers } from './overview.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
 import { sheetRoutes } from './sheet-routes.js';
-import { StatusCache } from './status-cache.js';
+
+/** Where the pages' sheets and the agenda's inspections come from. */
+export type PageSources = OverviewSources & { agenda?: AgendaSource };
 
 export function pageRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  sources: PageSources,
   assets: PageAssets,
   languages: DashboardLanguages,
 ): void {
-  const helpers = { meter: new PaceMeter(), statuses: new StatusCache(), languages };
+  const helpers = pageHelpers(languages);
   overviewRoutes(app, sources, assets, helpers);
   sheetRoutes(app, sources, assets, helpers);
   searchRoutes(app, sources, assets, languages);
+  agendaRoutes(app, sources, assets, languages);
   reportRoutes(
     app,
     async (sheetId) => {

@@ -27,6 +27,8 @@ export interface ConfiguredConnection {
   mapping?: string;
   /** The language of its reports and e-mails, when not the process's (nl, fr, en). */
   language?: Language;
+  /** The key of its calendar feed (`/agenda/<name>.ics?key=…`); else one kept in DATA_DIR. */
+  calendarKey?: string;
 }
 
 /**
@@ -115,6 +117,12 @@ const entrySchema = z.strictObject({
   inbox: inbox.optional(),
   mapping: path.optional(),
   language: z.enum(LANGUAGES).optional(),
+  // As long as a generated one (128 bits), and in a URL's query as it is.
+  calendarKey: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{22,200}$/, 'must be 22 to 200 letters, digits, "-" or "_"')
+    .optional(),
 });
 
 /**
@@ -172,6 +180,7 @@ function parseEntry(entry: unknown, index: number, configDir: string): Configure
     inbox: data.inbox ?? data.name,
     ...(data.mapping !== undefined && { mapping: resolve(configDir, data.mapping) }),
     ...(data.language !== undefined && { language: data.language }),
+    ...(data.calendarKey !== undefined && { calendarKey: data.calendarKey }),
   };
 }
 
@@ -179,7 +188,7 @@ function entryIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'is invalid';
   if (issue.code === 'unrecognized_keys')
-    return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language`;
+    return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, calendarKey`;
   if (issue.path.length === 0) return `must be an object like { "name": "gent", … }`;
   return `${issue.path.join('.')} ${issueText(issue)}`;
 }

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { connectRedis, pingRedis } from '../redis/connect.js';
+import { type AgendaEntry, readAgenda } from './agenda.js';
 import { Keys, queueNames } from './keys.js';
 import { NotTaken, type NotTakenEntry } from './not-taken.js';
 import { recentProgress, type SheetDetail, sheetDetail, type SheetProgress } from './progress.js';
@@ -24,11 +25,15 @@ export class ImportsMonitor {
   readonly #store: SheetStore;
   readonly #notTaken: NotTaken;
   readonly #logger: Logger;
+  readonly #keys: Keys;
+  readonly #connectionIds: readonly string[];
 
   private constructor(config: MonitorConfig, redis: Redis, connectionIds: readonly string[]) {
     this.#redis = redis;
     this.#logger = config.logger;
     const keys = new Keys(config.prefix);
+    this.#keys = keys;
+    this.#connectionIds = connectionIds;
     this.#store = new SheetStore(redis, keys);
     this.#notTaken = new NotTaken(redis, keys);
     // BullMQ wants connections that wait for Redis rather than fail a command.
@@ -53,6 +58,11 @@ export class ImportsMonitor {
       redis,
       ids.filter((id) => /^[0-9a-f]{16}$/.test(id)),
     );
+  }
+
+  /** The inspections the status stage kept for the agenda, of every connection known here. */
+  agenda(): Promise<AgendaEntry[]> {
+    return readAgenda(this.#redis, this.#keys, this.#connectionIds);
   }
 
   /** The latest sheets, newest first. */

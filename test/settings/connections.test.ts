@@ -140,7 +140,7 @@ describe('parseConnections', () => {
 
   it('refuses a field it does not know, naming the known ones', () => {
     expect(refusal([{ ...gent, inboxDir: 'x' }])).toMatch(
-      /^entry 1 \("gent"\): unknown field "inboxDir"; known: name, apiBaseUrl, tokenFile, inbox, mapping, language$/,
+      /^entry 1 \("gent"\): unknown field "inboxDir"; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, calendarKey$/,
     );
   });
 

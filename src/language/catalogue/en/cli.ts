@@ -485,4 +485,6 @@ export const cli = {
     'error: too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {got, plural, other {#}}.',
   'cli.status.nobody-told':
     'Orders changed in {count, plural, one {# sheet} other {# sheets}}, and no one was told: no notification is set (NOTIFY_WEBHOOK_URL, or NOTIFY_EMAIL_TO with NOTIFY_EMAIL_FROM and SMTP_URL). The changes are in each report’s status.csv.',
+  'cli.help.setting.inspectionMinutes':
+    "how long an inspection lasts in the agenda's calendars (.ics, the offices' feeds), in minutes",
 } as const;

@@ -157,4 +157,48 @@ export const dashboard = {
   'dashboard.noReportFile.heading': 'No such file',
   'dashboard.noReportFile.text': 'No {file} for this sheet (yet).',
   'dashboard.noFailed.text': 'This sheet has no failed/ bundle.',
+
+  // The agenda (who comes when).
+  'dashboard.nav.agenda': 'Agenda',
+  'dashboard.agenda.heading': 'Agenda',
+  'dashboard.agenda.intro':
+    'Who comes when: every inspection of the orders read back in the last {days, plural, one {# day} other {# days}}, by date and time in Brussels.',
+  'dashboard.agenda.office': 'Office',
+  'dashboard.agenda.allOffices': 'All offices',
+  'dashboard.agenda.from': 'From',
+  'dashboard.agenda.to': 'To',
+  'dashboard.agenda.status': 'Status',
+  'dashboard.agenda.allStatuses': 'All statuses',
+  'dashboard.agenda.show': 'Show',
+  'dashboard.agenda.col.day': 'Day',
+  'dashboard.agenda.col.time': 'Time',
+  'dashboard.agenda.col.product': 'Inspection',
+  'dashboard.agenda.col.address': 'Address',
+  'dashboard.agenda.col.contact': 'Contact',
+  'dashboard.agenda.col.phone': 'Phone',
+  'dashboard.agenda.col.inspector': 'Inspector',
+  'dashboard.agenda.col.status': 'Order status',
+  'dashboard.agenda.col.reference': 'Reference',
+  'dashboard.agenda.col.sheet': 'Sheet',
+  'dashboard.agenda.col.row': 'Row',
+  'dashboard.agenda.col.office': 'Office',
+  'dashboard.agenda.col.orderId': 'Order',
+  'dashboard.agenda.counted':
+    '{count, plural, =0 {No inspection} one {# inspection} other {# inspections}} from {from} to {to}.',
+  'dashboard.agenda.unplanned':
+    '{count, plural, =0 {No inspection waits to be planned.} one {# inspection not planned yet} other {# inspections not planned yet}}',
+  'dashboard.agenda.cancelled': 'cancelled',
+  'dashboard.agenda.download': 'Download:',
+  'dashboard.agenda.calendarFile': 'calendar (.ics)',
+  'dashboard.agenda.feeds': 'Calendar feeds',
+  'dashboard.agenda.feedsText':
+    "Subscribe to an office's inspections in Outlook or Google Calendar with its address below. Keep it to yourselves: whoever has it sees that office's visits.",
+  'dashboard.agenda.badQuery':
+    'These filters are not understood: a date is written as YYYY-MM-DD. The agenda of the coming 30 days is shown instead.',
+  'dashboard.agenda.ics.contact': 'Contact',
+  'dashboard.agenda.ics.phone': 'Phone',
+  'dashboard.agenda.ics.inspector': 'Inspector',
+  'dashboard.agenda.ics.reference': 'Reference',
+  'dashboard.agenda.ics.order': 'Order',
+  'dashboard.agenda.ics.name': 'Inspections {office}',
 } as const;

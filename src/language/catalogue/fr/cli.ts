@@ -508,4 +508,6 @@ export const cli: Translation<typeof english> = {
     'erreur\u202f: trop d’arguments\u202f: {expected, plural, one {# argument attendu} other {# arguments attendus}}, {got, plural, one {# reçu} other {# reçus}}.',
   'cli.status.nobody-told':
     'Des commandes ont changé dans {count, plural, one {# liste} other {# listes}}, et personne n’a été prévenu\u202f: aucune notification n’est configurée (NOTIFY_WEBHOOK_URL, ou NOTIFY_EMAIL_TO avec NOTIFY_EMAIL_FROM et SMTP_URL). Les changements figurent dans le status.csv de chaque rapport.',
+  'cli.help.setting.inspectionMinutes':
+    'durée d’un contrôle dans les agendas (.ics, les abonnements des bureaux), en minutes',
 };

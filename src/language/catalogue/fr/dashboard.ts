@@ -159,4 +159,48 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.heading': 'Fichier introuvable',
   'dashboard.noReportFile.text': 'Il n’y a pas (encore) de {file} pour cette liste.',
   'dashboard.noFailed.text': 'Cette liste n’a pas de dossier failed/.',
+
+  // The agenda (who comes when).
+  'dashboard.nav.agenda': 'Agenda',
+  'dashboard.agenda.heading': 'Agenda',
+  'dashboard.agenda.intro':
+    'Qui vient quand : chaque contrôle des commandes relues ces {days, plural, one {# dernier jour} other {# derniers jours}}, par date et heure de Bruxelles.',
+  'dashboard.agenda.office': 'Bureau',
+  'dashboard.agenda.allOffices': 'Tous les bureaux',
+  'dashboard.agenda.from': 'Du',
+  'dashboard.agenda.to': 'Au',
+  'dashboard.agenda.status': 'Statut',
+  'dashboard.agenda.allStatuses': 'Tous les statuts',
+  'dashboard.agenda.show': 'Afficher',
+  'dashboard.agenda.col.day': 'Jour',
+  'dashboard.agenda.col.time': 'Heure',
+  'dashboard.agenda.col.product': 'Contrôle',
+  'dashboard.agenda.col.address': 'Adresse',
+  'dashboard.agenda.col.contact': 'Contact',
+  'dashboard.agenda.col.phone': 'Téléphone',
+  'dashboard.agenda.col.inspector': 'Technicien',
+  'dashboard.agenda.col.status': 'Statut de la commande',
+  'dashboard.agenda.col.reference': 'Référence',
+  'dashboard.agenda.col.sheet': 'Liste',
+  'dashboard.agenda.col.row': 'Ligne',
+  'dashboard.agenda.col.office': 'Bureau',
+  'dashboard.agenda.col.orderId': 'Commande',
+  'dashboard.agenda.counted':
+    '{count, plural, =0 {Aucun contrôle} one {# contrôle} other {# contrôles}} du {from} au {to}.',
+  'dashboard.agenda.unplanned':
+    '{count, plural, =0 {Aucun contrôle n’attend d’être planifié.} one {# contrôle pas encore planifié} other {# contrôles pas encore planifiés}}',
+  'dashboard.agenda.cancelled': 'annulé',
+  'dashboard.agenda.download': 'Télécharger :',
+  'dashboard.agenda.calendarFile': 'agenda (.ics)',
+  'dashboard.agenda.feeds': 'Abonnements d’agenda',
+  'dashboard.agenda.feedsText':
+    'Abonnez-vous dans Outlook ou Google Agenda aux contrôles d’un bureau avec l’adresse ci-dessous. Gardez-la pour vous : qui l’a voit les visites de ce bureau.',
+  'dashboard.agenda.badQuery':
+    'Ces filtres ne sont pas compris : une date s’écrit AAAA-MM-JJ. L’agenda des 30 prochains jours est affiché à la place.',
+  'dashboard.agenda.ics.contact': 'Contact',
+  'dashboard.agenda.ics.phone': 'Téléphone',
+  'dashboard.agenda.ics.inspector': 'Technicien',
+  'dashboard.agenda.ics.reference': 'Référence',
+  'dashboard.agenda.ics.order': 'Commande',
+  'dashboard.agenda.ics.name': 'Contrôles {office}',
 };

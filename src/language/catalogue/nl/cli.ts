@@ -503,4 +503,6 @@ export const cli: Translation<typeof english> = {
     'fout: te veel argumenten: {expected, plural, one {# argument} other {# argumenten}} verwacht, {got, plural, other {# gekregen}}.',
   'cli.status.nobody-told':
     'In {count, plural, one {# lijst} other {# lijsten}} zijn opdrachten gewijzigd, maar niemand werd verwittigd: er is geen melding ingesteld (NOTIFY_WEBHOOK_URL, of NOTIFY_EMAIL_TO met NOTIFY_EMAIL_FROM en SMTP_URL). De wijzigingen staan in de status.csv van elk rapport.',
+  'cli.help.setting.inspectionMinutes':
+    'hoe lang een keuring duurt in de agenda’s (.ics, de abonnementen van de kantoren), in minuten',
 };

@@ -156,4 +156,48 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.heading': 'Bestand niet gevonden',
   'dashboard.noReportFile.text': 'Er is (nog) geen {file} voor deze lijst.',
   'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',
+
+  // The agenda (who comes when).
+  'dashboard.nav.agenda': 'Agenda',
+  'dashboard.agenda.heading': 'Agenda',
+  'dashboard.agenda.intro':
+    'Wie komt wanneer: elke keuring van de opdrachten die de afgelopen {days, plural, one {# dag} other {# dagen}} opgevraagd zijn, op datum en uur in Brussel.',
+  'dashboard.agenda.office': 'Kantoor',
+  'dashboard.agenda.allOffices': 'Alle kantoren',
+  'dashboard.agenda.from': 'Van',
+  'dashboard.agenda.to': 'Tot',
+  'dashboard.agenda.status': 'Status',
+  'dashboard.agenda.allStatuses': 'Alle statussen',
+  'dashboard.agenda.show': 'Toon',
+  'dashboard.agenda.col.day': 'Dag',
+  'dashboard.agenda.col.time': 'Uur',
+  'dashboard.agenda.col.product': 'Keuring',
+  'dashboard.agenda.col.address': 'Adres',
+  'dashboard.agenda.col.contact': 'Contactpersoon',
+  'dashboard.agenda.col.phone': 'Telefoon',
+  'dashboard.agenda.col.inspector': 'Keurder',
+  'dashboard.agenda.col.status': 'Status opdracht',
+  'dashboard.agenda.col.reference': 'Referentie',
+  'dashboard.agenda.col.sheet': 'Lijst',
+  'dashboard.agenda.col.row': 'Rij',
+  'dashboard.agenda.col.office': 'Kantoor',
+  'dashboard.agenda.col.orderId': 'Opdracht',
+  'dashboard.agenda.counted':
+    '{count, plural, =0 {Geen keuring} one {# keuring} other {# keuringen}} van {from} tot {to}.',
+  'dashboard.agenda.unplanned':
+    '{count, plural, =0 {Geen keuring wacht op een planning.} one {# keuring nog niet gepland} other {# keuringen nog niet gepland}}',
+  'dashboard.agenda.cancelled': 'geannuleerd',
+  'dashboard.agenda.download': 'Downloaden:',
+  'dashboard.agenda.calendarFile': 'agenda (.ics)',
+  'dashboard.agenda.feeds': 'Agenda-abonnementen',
+  'dashboard.agenda.feedsText':
+    'Abonneer je in Outlook of Google Agenda op de keuringen van een kantoor met het adres hieronder. Houd het voor jullie: wie het heeft, ziet de bezoeken van dat kantoor.',
+  'dashboard.agenda.badQuery':
+    'Deze filters zijn niet te begrijpen: schrijf een datum als JJJJ-MM-DD. De agenda van de komende 30 dagen wordt getoond.',
+  'dashboard.agenda.ics.contact': 'Contactpersoon',
+  'dashboard.agenda.ics.phone': 'Telefoon',
+  'dashboard.agenda.ics.inspector': 'Keurder',
+  'dashboard.agenda.ics.reference': 'Referentie',
+  'dashboard.agenda.ics.order': 'Opdracht',
+  'dashboard.agenda.ics.name': 'Keuringen {office}',
 };
