@@ -217,7 +217,7 @@ export const SETTINGS = {
   },
   inspectionMinutes: {
     env: 'INSPECTION_MINUTES',
-    help: 'how long an inspection lasts in the agenda\'s calendars (.ics, the offices\' feeds), in minutes',
+    help: "how long an inspection lasts in the agenda's calendars (.ics, the offices' feeds), in minutes",
     schema: positiveInt.max(24 * 60).default(60),
   },
   statusSyncCron: {

@@ -95,7 +95,12 @@ export async function recordAgenda(
     await multi.exec();
   }
   const old = await redis.zrangebyscore(checked, '-inf', `(${trimBefore}`);
-  if (old.length > 0) await redis.multi().hdel(key, ...old).zrem(checked, ...old).exec();
+  if (old.length > 0)
+    await redis
+      .multi()
+      .hdel(key, ...old)
+      .zrem(checked, ...old)
+      .exec();
 }
 
 /** Every entry kept for these connections. */

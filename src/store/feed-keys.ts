@@ -34,7 +34,10 @@ export class FeedKeys {
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
     const tmp = join(this.#dir, `.${office}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await writeFile(tmp, `${randomBytes(16).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+      await writeFile(tmp, `${randomBytes(16).toString('base64url')}\n`, {
+        flag: 'wx',
+        mode: 0o600,
+      });
       await link(tmp, file).catch((error: unknown) => {
         // Another process made it first: its key is the one.
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -48,7 +48,9 @@ describe('the day in Brussels', () => {
 
 describe('the agenda query', () => {
   it('takes office, period and status, each optional', () => {
-    expect(parseAgendaQuery({ office: 'gent', from: '2026-12-01', to: '2026-12-31', status: 'done' })).toEqual({
+    expect(
+      parseAgendaQuery({ office: 'gent', from: '2026-12-01', to: '2026-12-31', status: 'done' }),
+    ).toEqual({
       office: 'gent',
       from: '2026-12-01',
       to: '2026-12-31',
@@ -96,7 +98,12 @@ describe('the agenda selected', () => {
   });
 
   it('lists the inspections not planned apart, whatever the period', () => {
-    const list = selectAgenda([entry({ uid: 'n', date: '' }), entry({ uid: 'p' })], {}, SEES_ALL, now);
+    const list = selectAgenda(
+      [entry({ uid: 'n', date: '' }), entry({ uid: 'p' })],
+      {},
+      SEES_ALL,
+      now,
+    );
     expect(list.unplanned.map((e) => e.uid)).toEqual(['n']);
     expect(list.planned.map((e) => e.uid)).toEqual(['p']);
   });
@@ -107,8 +114,13 @@ describe('the agenda selected', () => {
       entry({ uid: 'b', office: 'brugge' }),
       entry({ uid: 'd', office: 'gent', status: 'done' }),
     ];
-    expect(selectAgenda(all, { office: 'gent' }, SEES_ALL, now).planned.map((e) => e.uid)).toEqual(['d', 'g']);
-    expect(selectAgenda(all, { status: 'done' }, SEES_ALL, now).planned.map((e) => e.uid)).toEqual(['d']);
+    expect(selectAgenda(all, { office: 'gent' }, SEES_ALL, now).planned.map((e) => e.uid)).toEqual([
+      'd',
+      'g',
+    ]);
+    expect(selectAgenda(all, { status: 'done' }, SEES_ALL, now).planned.map((e) => e.uid)).toEqual([
+      'd',
+    ]);
   });
 
   it('shows only the offices the viewer sees, and lists only those to filter by', () => {
@@ -122,7 +134,9 @@ describe('the agenda selected', () => {
     expect(list.planned.map((e) => e.uid)).toEqual(['g']);
     expect(list.unplanned).toEqual([]);
     expect(list.offices).toEqual(['gent']);
-    expect(selectAgenda([entry({ office: 'brugge' })], { office: 'brugge' }, gentOnly, now).planned).toEqual([]);
+    expect(
+      selectAgenda([entry({ office: 'brugge' })], { office: 'brugge' }, gentOnly, now).planned,
+    ).toEqual([]);
   });
 
   it('keeps a cancelled inspection for 7 days after it was first seen cancelled, then drops it', () => {
@@ -130,7 +144,12 @@ describe('the agenda selected', () => {
       [
         entry({ uid: 'new', status: 'cancelled', cancelledAt: '2026-11-21T00:00:00Z' }),
         entry({ uid: 'old', status: 'cancelled', cancelledAt: '2026-11-20T23:00:00Z' }),
-        entry({ uid: 'unplanned-old', date: '', status: 'cancelled', cancelledAt: '2026-11-01T00:00:00Z' }),
+        entry({
+          uid: 'unplanned-old',
+          date: '',
+          status: 'cancelled',
+          cancelledAt: '2026-11-01T00:00:00Z',
+        }),
       ],
       {},
       SEES_ALL,

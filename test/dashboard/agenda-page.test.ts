@@ -91,9 +91,11 @@ describe('the agenda as CSV', () => {
   it('has a BOM, semicolons and every cell a spreadsheet would run guarded', () => {
     const text = agendaCsv([entry({ contact: '=HYPERLINK("x")', reference: '@SUM(1)' })]);
     expect(text.startsWith('\uFEFFdate;time;office;')).toBe(true);
-    const [line] = parse(text, { bom: true, columns: true, delimiter: ';' }) as Array<
-      Record<string, string>
-    >;
+    const [line] = parse<Record<string, string>>(text, {
+      bom: true,
+      columns: true,
+      delimiter: ';',
+    });
     expect(line?.contact_name).toBe('\'=HYPERLINK("x")');
     expect(line?.reference).toBe("'@SUM(1)");
     expect(line?.date).toBe('2026-12-01');

@@ -70,7 +70,7 @@ async function get(path: string, auth = true): Promise<Response> {
 }
 
 function events(text: string): ICAL.Event[] {
-  const calendar = new ICAL.Component(ICAL.parse(text));
+  const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
   const zone = calendar.getFirstSubcomponent('vtimezone');
   if (zone !== null) ICAL.TimezoneService.register(zone);
   return calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
@@ -136,9 +136,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await running?.close();
-  await sandbox?.close();
-  await redis?.cleanup();
+  // Each undefined when beforeAll failed before making it.
+  await (running as RunningDashboardAlone | undefined)?.close();
+  await (sandbox as TestSandbox | undefined)?.close();
+  await (redis as TestRedis | undefined)?.cleanup();
 });
 
 describe('/agenda', () => {
@@ -262,9 +263,7 @@ describe('the agenda downloaded', () => {
     const sheet = book.getWorksheet('Agenda');
     expect(sheet?.getRow(1).getCell(1).value).toBe('date');
     expect(sheet?.rowCount).toBe(ROWS + 2);
-    const refs = Array.from({ length: ROWS + 1 }, (_, i) =>
-      String(sheet?.getRow(i + 2).getCell(11).value),
-    );
+    const refs = Array.from({ length: ROWS + 1 }, (_, i) => sheet?.getRow(i + 2).getCell(11).text);
     expect(refs).toContain('AG-1');
   });
 });
@@ -276,7 +275,7 @@ describe('/agenda in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await (browser as Browser | undefined)?.close();
   });
 
   it.each([

@@ -43,13 +43,18 @@ describe('an agenda entry kept', () => {
     expect(mergeEntry(first, entry({ status: 'done' })).sequence).toBe(0);
     const moved = mergeEntry(first, entry({ date: '2026-12-02 11:00:00' }));
     expect(moved.sequence).toBe(1);
-    expect(mergeEntry(moved, entry({ date: '2026-12-02 11:00:00', inspector: 'Zoë' })).sequence).toBe(2);
+    expect(
+      mergeEntry(moved, entry({ date: '2026-12-02 11:00:00', inspector: 'Zoë' })).sequence,
+    ).toBe(2);
   });
 
   it('remembers when it was first seen cancelled, and forgets it when it is not', () => {
     const first = mergeEntry(undefined, entry({ status: 'cancelled' }));
     expect(first.cancelledAt).toBe('2026-11-27T10:00:00.000Z');
-    const later = mergeEntry(first, entry({ status: 'cancelled', checkedAt: '2026-11-28T10:00:00.000Z' }));
+    const later = mergeEntry(
+      first,
+      entry({ status: 'cancelled', checkedAt: '2026-11-28T10:00:00.000Z' }),
+    );
     expect(later.cancelledAt).toBe('2026-11-27T10:00:00.000Z');
     expect(mergeEntry(later, entry()).cancelledAt).toBeUndefined();
   });
@@ -60,7 +65,13 @@ describe('the agenda in Redis', () => {
     const keys = new Keys(`{${redis.prefix}}`);
     await recordAgenda(client, keys, 'c1', [entry()], 0);
     await recordAgenda(client, keys, 'c1', [entry({ date: '2026-12-03 09:00:00' })], 0);
-    await recordAgenda(client, keys, 'c2', [entry({ uid: 'x', checkedAt: '2026-01-01T00:00:00Z' })], 0);
+    await recordAgenda(
+      client,
+      keys,
+      'c2',
+      [entry({ uid: 'x', checkedAt: '2026-01-01T00:00:00Z' })],
+      0,
+    );
     const both = await readAgenda(client, keys, ['c1', 'c2']);
     expect(both.map((e) => [e.uid, e.sequence])).toEqual([
       ['100001-ELEC-1.1-1', 1],

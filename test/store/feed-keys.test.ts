@@ -32,7 +32,9 @@ describe("an office's feed key", () => {
   });
 
   it('is the same for two asking at once', async () => {
-    const keys = await Promise.all(Array.from({ length: 8 }, () => new FeedKeys(dir).keyOf('gent')));
+    const keys = await Promise.all(
+      Array.from({ length: 8 }, () => new FeedKeys(dir).keyOf('gent')),
+    );
     expect(new Set(keys).size).toBe(1);
   });
 
