@@ -75,8 +75,8 @@ function downloads(words: Words, query: AgendaQuery): string {
   const q = escapeHtml(queryString(query));
   return [
     say(words, 'dashboard.agenda.download'),
-    `<a href="/agenda.csv${q}" download>CSV</a>`,
-    `<a href="/agenda.xlsx${q}" download>Excel</a>`,
+    `<a href="/agenda.csv${q}" download>${say(words, 'dashboard.agenda.csvFile')}</a>`,
+    `<a href="/agenda.xlsx${q}" download>${say(words, 'dashboard.agenda.xlsxFile')}</a>`,
     `<a href="/agenda.ics${q}" download>${say(words, 'dashboard.agenda.calendarFile')}</a>`,
   ].join(' ');
 }

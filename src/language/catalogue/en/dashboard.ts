@@ -201,4 +201,6 @@ export const dashboard = {
   'dashboard.agenda.ics.reference': 'Reference',
   'dashboard.agenda.ics.order': 'Order',
   'dashboard.agenda.ics.name': 'Inspections {office}',
+  'dashboard.agenda.csvFile': 'CSV',
+  'dashboard.agenda.xlsxFile': 'Excel',
 } as const;

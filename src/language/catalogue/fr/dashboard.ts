@@ -203,4 +203,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.ics.reference': 'Référence',
   'dashboard.agenda.ics.order': 'Commande',
   'dashboard.agenda.ics.name': 'Contrôles {office}',
+  'dashboard.agenda.csvFile': 'CSV',
+  'dashboard.agenda.xlsxFile': 'Excel',
 };

@@ -200,4 +200,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.ics.reference': 'Referentie',
   'dashboard.agenda.ics.order': 'Opdracht',
   'dashboard.agenda.ics.name': 'Keuringen {office}',
+  'dashboard.agenda.csvFile': 'CSV',
+  'dashboard.agenda.xlsxFile': 'Excel',
 };
