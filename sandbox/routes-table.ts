@@ -9,6 +9,7 @@ const ROUTES: ReadonlyArray<{ pattern: RegExp; methods: readonly string[] }> = [
   { pattern: /^\/api\/files\/[^/]+$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/orders$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/orders\/[^/]+$/, methods: ['DELETE'] },
+  { pattern: /^\/__sandbox\/orders\/[^/]+\/planning$/, methods: ['POST'] },
   { pattern: /^\/__sandbox\/products$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/requests$/, methods: ['GET', 'HEAD'] },
   { pattern: /^\/__sandbox\/clock$/, methods: ['GET', 'HEAD', 'POST'] },

@@ -145,6 +145,12 @@ export class SandboxStore {
       deleteFiles: db.prepare<[number]>('DELETE FROM files WHERE order_id = ?'),
       deleteInspections: db.prepare<[number]>('DELETE FROM inspections WHERE order_id = ?'),
       deleteOrder: db.prepare<[number, string]>('DELETE FROM orders WHERE id = ? AND org = ?'),
+      setStatus: db.prepare<[string, string | null, number, string]>(
+        'UPDATE orders SET status = ?, cancel_reason = ? WHERE id = ? AND org = ?',
+      ),
+      setInspection: db.prepare<[string | null, string | null, number, number]>(
+        'UPDATE inspections SET date = ?, inspector_name = ? WHERE id = ? AND order_id = ?',
+      ),
       offsetDays: db.prepare<[], { offset_days: number }>('SELECT offset_days FROM clock'),
       addDays: db.prepare<[number], { offset_days: number }>(
         'UPDATE clock SET offset_days = offset_days + ? RETURNING offset_days',
@@ -219,6 +225,18 @@ export class SandboxStore {
       this.#sql.deleteInspections.run(id);
       this.#sql.deleteOrder.run(id, org);
       return { blobKeys };
+    })();
+  }
+
+  /**
+   * Stores an order's plan as given (its status, cancel reason, and each inspection's date and
+   * inspector), in one transaction: from then on the planners leave it as it is.
+   */
+  storePlan(order: StoredOrder): void {
+    this.#db.transaction(() => {
+      this.#sql.setStatus.run(order.status, order.cancelReason, order.id, order.org);
+      for (const i of order.inspections)
+        this.#sql.setInspection.run(i.date, i.inspector_name, i.id, order.id);
     })();
   }
 

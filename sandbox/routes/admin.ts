@@ -5,6 +5,7 @@ import { orderEntries } from '../order-view.js';
 import { sendJson, sendMessage } from '../reply.js';
 import { validate, type RuleSet } from '../validator.js';
 import { recordId, type SandboxContext } from './context.js';
+import { replanRoute } from './replan.js';
 
 /** Ten years: far enough for any rehearsal, near enough that dates stay ordinary. */
 const CLOCK_RULES: RuleSet = [
@@ -46,6 +47,7 @@ export function adminRoutes(admin: FastifyInstance, ctx: SandboxContext): void {
     })),
   }));
 
+  replanRoute(admin, ctx);
   admin.get('/__sandbox/clock', async () => ctx.clock.reading());
   admin.post('/__sandbox/clock', async (request, reply) => {
     const body = isObject(request.body) ? request.body : {};

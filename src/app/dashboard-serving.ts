@@ -11,7 +11,10 @@ import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import { wordsFor } from '../language/words.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
+import { agendaSource } from './agenda-source.js';
 import { probeApi, readToken } from './api-connection.js';
+
+export { agendaOfContexts } from './agenda-source.js';
 import { API_KEEP_ALIVE_MS } from '../policy.js';
 
 /** Refused before anything starts: a dashboard open beyond this machine needs a password. */
@@ -59,10 +62,14 @@ export async function serveDashboard(
     | 'logger'
   > &
     // Always its offices: a dashboard of a command shows only its own configuration's sheets.
-    Required<Pick<DashboardOptions, 'offices'>>,
+    Required<Pick<DashboardOptions, 'offices'>> & {
+      /** The inspections the agenda shows; none: no /agenda. */
+      agenda?: Parameters<typeof agendaSource>[1];
+    },
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,
 ): Promise<RunningDashboard> {
+  const { agenda, ...shown } = parts;
   try {
     return await startDashboard({
       host: settings.dashboardHost,
@@ -71,7 +78,8 @@ export async function serveDashboard(
       language: settings.language,
       ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
       ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
-      ...parts,
+      ...shown,
+      ...(agenda !== undefined && { agenda: agendaSource(settings, agenda) }),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

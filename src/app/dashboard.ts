@@ -57,6 +57,7 @@ export async function startDashboardAlone(
         queues: watched.queues,
         metrics,
         logger,
+        agenda: () => watched.agenda(),
       },
       'set DASHBOARD_PORT or --port',
     );

@@ -12,7 +12,7 @@ import { startWatcher } from '../intake/watcher.js';
 import { recentProgress, sheetDetail } from '../store/progress.js';
 import { ProcessHealth } from '../workers/health.js';
 import { startSchedules, syncStatusSchedule } from '../workers/schedules.js';
-import { serveDashboard } from './dashboard-serving.js';
+import { agendaOfContexts, serveDashboard } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
 /**
@@ -98,6 +98,7 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
       metrics: ctx.metrics,
       queues: parts.importers.flatMap((importer) => Object.values(importer.ctx.queues)),
       logger: parts.logger,
+      agenda: agendaOfContexts(parts.importers.map((importer) => importer.ctx)),
     },
     'set DASHBOARD_PORT, or --no-dashboard',
   );

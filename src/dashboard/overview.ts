@@ -10,9 +10,9 @@ import type { PageAssets } from './assets.js';
 import type { DashboardLanguages } from './language.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
 import { sendHtml } from './pages.js';
-import type { PaceMeter } from './rate.js';
+import { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
-import type { OrdersSeen, StatusCache } from './status-cache.js';
+import { type OrdersSeen, StatusCache } from './status-cache.js';
 
 /** One office of the dashboard's configuration: its connection's id (a hash) and name (`gent`). */
 export interface DashboardOffice {
@@ -70,6 +70,11 @@ export interface PageHelpers {
   statuses: StatusCache;
   /** The words of each language, and which a request is answered in. */
   languages: DashboardLanguages;
+}
+
+/** The helpers a dashboard's pages share, made once per dashboard. */
+export function pageHelpers(languages: DashboardLanguages): PageHelpers {
+  return { meter: new PaceMeter(), statuses: new StatusCache(), languages };
 }
 
 /** The time now, as the sources say it. */

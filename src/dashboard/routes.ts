@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
+import { type AgendaSource, agendaRoutes } from './agenda-routes.js';
 import type { PageAssets } from './assets.js';
 import { notFoundRoute } from './error-pages.js';
 import type { DashboardLanguages } from './language.js';
@@ -13,26 +14,29 @@ import {
   type OverviewSources,
   overviewRoutes,
   ownSources,
+  pageHelpers,
 } from './overview.js';
-import { PaceMeter } from './rate.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
 import { sheetRoutes } from './sheet-routes.js';
-import { StatusCache } from './status-cache.js';
+
+/** Where the pages' sheets and the agenda's inspections come from. */
+export type PageSources = OverviewSources & { agenda?: AgendaSource };
 
 /** `offices`: the configuration's, whose sheets alone the pages show (none: every sheet given). */
 export function pageRoutes(
   app: FastifyInstance,
-  given: OverviewSources,
+  given: PageSources,
   assets: PageAssets,
   languages: DashboardLanguages,
   offices?: readonly DashboardOffice[],
 ): void {
   const sources = ownSources(given, offices);
-  const helpers = { meter: new PaceMeter(), statuses: new StatusCache(), languages };
+  const helpers = pageHelpers(languages);
   overviewRoutes(app, sources, assets, helpers);
   sheetRoutes(app, sources, assets, helpers);
   searchRoutes(app, sources, assets, helpers);
+  agendaRoutes(app, sources, assets, languages);
   reportRoutes(
     app,
     async (sheetId) => {

@@ -24,10 +24,10 @@ import { mountBoard } from './board.js';
 import { guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
 import { DashboardLanguages, languageHook, type Speech } from './language.js';
-import type { DashboardOffice, OverviewSources } from './overview.js';
-import { pageRoutes } from './routes.js';
+import type { DashboardOffice } from './overview.js';
+import { type PageSources, pageRoutes } from './routes.js';
 
-export interface DashboardOptions extends OverviewSources {
+export interface DashboardOptions extends PageSources {
   host: string;
   port: number;
   user?: string;

@@ -33,6 +33,8 @@ export interface ConfiguredConnection {
    * channel given is this office's (null: none), one left out is the top level's.
    */
   notify?: OfficeNotify;
+  /** The key of its calendar feed (`/agenda/<name>.ics?key=…`); else one kept in DATA_DIR. */
+  calendarKey?: string;
 }
 
 /** An office's own notification channels (`notify` in its connection entry). */
@@ -141,6 +143,12 @@ const entrySchema = z.strictObject({
   mapping: path.optional(),
   language: z.enum(LANGUAGES).optional(),
   notify: notifySchema.optional(),
+  // As long as a generated one (128 bits), and in a URL's query as it is.
+  calendarKey: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{22,200}$/, 'must be 22 to 200 letters, digits, "-" or "_"')
+    .optional(),
 });
 
 /**
@@ -199,6 +207,7 @@ function parseEntry(entry: unknown, index: number, configDir: string): Configure
     ...(data.mapping !== undefined && { mapping: resolve(configDir, data.mapping) }),
     ...(data.language !== undefined && { language: data.language }),
     ...(data.notify !== undefined && { notify: officeNotify(data.notify) }),
+    ...(data.calendarKey !== undefined && { calendarKey: data.calendarKey }),
   };
 }
 
@@ -222,7 +231,7 @@ function entryIssue(error: z.ZodError): string {
   if (issue.code === 'unrecognized_keys') {
     const fields = issue.keys.map((k) => `"${k}"`).join(', ');
     if (issue.path.length > 0) return `${issue.path.join('.')}: unknown field ${fields}`;
-    return `unknown field ${fields}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, notify`;
+    return `unknown field ${fields}; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, notify, calendarKey`;
   }
   if (issue.path.length === 0) return `must be an object like { "name": "gent", … }`;
   return `${issue.path.join('.')} ${issueText(issue)}`;

@@ -215,6 +215,11 @@ export const SETTINGS = {
     help: '`status` (and the scheduled refresh) reads back the sheets reported within this many days',
     schema: positiveInt.max(100_000).default(STATUS_DAYS),
   },
+  inspectionMinutes: {
+    env: 'INSPECTION_MINUTES',
+    help: "how long an inspection lasts in the agenda's calendars (.ics, the offices' feeds), in minutes",
+    schema: positiveInt.max(24 * 60).default(60),
+  },
   statusSyncCron: {
     env: 'STATUS_SYNC_CRON',
     help: "when `watch` reads back the orders of the last STATUS_DAYS (cron, 5 fields or 6 with seconds; 'off' for never)",

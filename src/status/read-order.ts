@@ -45,6 +45,7 @@ const orderStatusSchema = z.looseObject({
   postal_code: part,
   city: part,
   contact_name: part,
+  contact_phone1: part,
 });
 
 /** An inspection of an order, as the API says it and status.csv's line keeps it. */
@@ -64,6 +65,8 @@ export interface OrderState {
   /** `Kerkstraat 12, 9000 Gent`; empty when the answer has none. */
   address: string;
   contactName: string;
+  /** The contact's phone, for the agenda (status.csv has no column for it). */
+  phone: string;
 }
 
 export type OrderReading =
@@ -80,12 +83,13 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
     const where = parsed.error.issues[0]?.path.join('.') ?? '';
     return `its answer is not an order as the API documents it${where === '' ? '' : ` (${where})`}`;
   }
-  const { status, cancel_reason, inspections, contact_name } = parsed.data;
+  const { status, cancel_reason, inspections, contact_name, contact_phone1 } = parsed.data;
   return {
     status,
     cancelReason: cancel_reason,
     address: addressLine(parsed.data),
     contactName: contact_name,
+    phone: contact_phone1,
     inspections: (inspections ?? []).map((i) => ({
       productId: i.product_id,
       productName: i.product_name,

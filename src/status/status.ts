@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import type { ChangedOrder, OrderSnapshot } from '../notify/events.js';
 import { queueNotification } from '../notify/queue-notification.js';
 import { NOT_FOUND } from '../notify/status-words.js';
+import { keepAgenda } from './agenda.js';
 import { type OrderReading, readOrder } from './read-order.js';
 import { readReportedOrders, type ReportedOrder, type ReportedSheet } from './report-folder.js';
 import { readStatusLines, type StatusLine, writeStatusCsv } from './status-csv.js';
@@ -95,6 +96,7 @@ export async function refreshSheetStatus(
       orders: changed,
     });
   }
+  await keepAgenda(ctx, sheet, orders, readings, checkedAt);
   await writeStatusCsv(ctx.words, sheet.dir, written.flat(), delimiter);
   ctx.logger.info(
     {

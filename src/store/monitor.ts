@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { connectRedis, pingRedis } from '../redis/connect.js';
+import { type AgendaEntry, readAgenda } from './agenda.js';
 import { Keys, queueNames } from './keys.js';
 import { NotTaken, type NotTakenEntry } from './not-taken.js';
 import { recentProgress, type SheetDetail, sheetDetail, type SheetProgress } from './progress.js';
@@ -44,11 +45,13 @@ export class ImportsMonitor {
   readonly #notTaken: NotTaken;
   readonly #logger: Logger;
   readonly #own: ReadonlySet<string>;
+  readonly #keys: Keys;
 
   private constructor(config: MonitorConfig, redis: Redis) {
     this.#redis = redis;
     this.#logger = config.logger;
     const keys = new Keys(config.prefix);
+    this.#keys = keys;
     this.#store = new SheetStore(redis, keys);
     this.#notTaken = new NotTaken(redis, keys);
     this.#own = new Set(config.offices.map((office) => office.id));
@@ -73,6 +76,11 @@ export class ImportsMonitor {
   static async connect(config: MonitorConfig): Promise<ImportsMonitor> {
     const redis = await connectRedis(config.redisUrl);
     return new ImportsMonitor(config, redis);
+  }
+
+  /** The inspections the status stage kept for the agenda, of the offices. */
+  agenda(): Promise<AgendaEntry[]> {
+    return readAgenda(this.#redis, this.#keys, [...this.#own]);
   }
 
   /** The latest sheets of the offices, newest first. */

@@ -132,6 +132,18 @@ describe('parseConnections', () => {
     expect(message).not.toContain('secret-token-123');
   });
 
+  it('takes an office’s calendar feed key, as long as a generated one and fit for a URL', () => {
+    const key = 'Abc_-0123456789abcdefgh';
+    expect(parse([{ ...gent, calendarKey: key }])[0]?.calendarKey).toBe(key);
+    expect(parse([gent])[0]).not.toHaveProperty('calendarKey');
+    expect(refusal([{ ...gent, calendarKey: 'short' }])).toMatch(
+      /^entry 1 \("gent"\): calendarKey /,
+    );
+    expect(refusal([{ ...gent, calendarKey: `${key}&x=1` }])).toMatch(
+      /calendarKey must be 22 to 200/,
+    );
+  });
+
   it('takes an office’s own language, and only one the importer speaks', () => {
     expect(parse([{ ...gent, language: 'nl' }])[0]?.language).toBe('nl');
     expect(parse([gent])[0]).not.toHaveProperty('language');
@@ -140,7 +152,7 @@ describe('parseConnections', () => {
 
   it('refuses a field it does not know, naming the known ones', () => {
     expect(refusal([{ ...gent, inboxDir: 'x' }])).toMatch(
-      /^entry 1 \("gent"\): unknown field "inboxDir"; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, notify$/,
+      /^entry 1 \("gent"\): unknown field "inboxDir"; known: name, apiBaseUrl, tokenFile, inbox, mapping, language, notify, calendarKey$/,
     );
   });
 

@@ -487,4 +487,6 @@ export const cli = {
     'orders.changed delivered for {count, plural, one {# sheet} other {# sheets}}.',
   'cli.error.config.invalid.office-email':
     'the connection "{name}" has its own "notify.email" recipients, and its e-mails need NOTIFY_EMAIL_FROM and SMTP_URL (the sender and the SMTP server every office’s e-mails go through): set both, or leave "email" out of its "notify".',
+  'cli.help.setting.inspectionMinutes':
+    "how long an inspection lasts in the agenda's calendars (.ics, the offices' feeds), in minutes",
 } as const;

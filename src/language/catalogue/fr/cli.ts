@@ -510,4 +510,6 @@ export const cli: Translation<typeof english> = {
     'Notification orders.changed envoyée pour {count, plural, one {# liste} other {# listes}}.',
   'cli.error.config.invalid.office-email':
     'la connexion «\u202f{name}\u202f» a ses propres destinataires dans «\u202fnotify.email\u202f», et ses e-mails nécessitent NOTIFY_EMAIL_FROM et SMTP_URL (l’expéditeur et le serveur SMTP par lesquels passent les e-mails de chaque bureau)\u202f: définissez les deux, ou retirez «\u202femail\u202f» de son «\u202fnotify\u202f».',
+  'cli.help.setting.inspectionMinutes':
+    'durée d’un contrôle dans les agendas (.ics, les abonnements des bureaux), en minutes',
 };

@@ -505,4 +505,6 @@ export const cli: Translation<typeof english> = {
     'De melding orders.changed is bezorgd voor {count, plural, one {# lijst} other {# lijsten}}.',
   'cli.error.config.invalid.office-email':
     'de verbinding "{name}" heeft eigen ontvangers in "notify.email", en haar e-mails hebben NOTIFY_EMAIL_FROM en SMTP_URL nodig (de afzender en de SMTP-server waarlangs de e-mails van elk kantoor gaan): stel beide in, of laat "email" weg uit haar "notify".',
+  'cli.help.setting.inspectionMinutes':
+    'hoe lang een keuring duurt in de agenda’s (.ics, de abonnementen van de kantoren), in minuten',
 };
