@@ -32,6 +32,7 @@ export type ErrorKey =
   | 'inbox.symbolic-link'
   | 'dashboard.exposed'
   | 'dashboard.port-unavailable'
+  | 'dashboard.users-invalid'
   | 'metrics.port-unavailable'
   | 'sandbox.identity-unreadable'
   | 'sandbox.port-unavailable'
