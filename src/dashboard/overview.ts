@@ -12,7 +12,9 @@ import { type NotTakenSheet, overviewPage } from './page.js';
 import { sendHtml } from './pages.js';
 import type { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
+import { seenSources } from './seen.js';
 import type { OrdersSeen, StatusCache } from './status-cache.js';
+import { viewerOf } from './viewer.js';
 
 /** Where the dashboard's sheets come from. */
 export interface OverviewSources {
@@ -44,11 +46,12 @@ export function nowOf(sources: Pick<OverviewSources, 'clock'>): Date {
 
 export function overviewRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  all: OverviewSources,
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
   app.get('/', async (request, reply) => {
+    const sources = seenSources(all, viewerOf(request));
     const words = helpers.languages.of(request);
     const [sheets, notTaken] = await Promise.all([sheetsNow(sources), notTakenNow(sources)]);
     const now = nowOf(sources);
@@ -74,7 +77,9 @@ export function overviewRoutes(
     }
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
-  app.get('/api/imports', async () => ({ imports: await sources.overview() }));
+  app.get('/api/imports', async (request) => ({
+    imports: await seenSources(all, viewerOf(request)).overview(),
+  }));
 }
 
 /** The sheets, or why they cannot be shown: the page is shown either way. */

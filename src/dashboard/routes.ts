@@ -13,6 +13,7 @@ import { PaceMeter } from './rate.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
 import { sheetRoutes } from './sheet-routes.js';
+import { seenSources } from './seen.js';
 import { StatusCache } from './status-cache.js';
 
 export function pageRoutes(
@@ -27,11 +28,12 @@ export function pageRoutes(
   searchRoutes(app, sources, assets, languages);
   reportRoutes(
     app,
-    async (sheetId) => {
+    async (sheetId, viewer) => {
+      const seen = seenSources(sources, viewer);
       const sheet =
-        sources.sheet === undefined
-          ? (await sources.overview()).find((s) => s.sheetId === sheetId)
-          : await sources.sheet(sheetId);
+        seen.sheet === undefined
+          ? (await seen.overview()).find((s) => s.sheetId === sheetId)
+          : await seen.sheet(sheetId);
       return sheet?.reportDir;
     },
     { assets, languages },

@@ -23,7 +23,9 @@ import type { DashboardLanguages } from './language.js';
 import type { OverviewSources } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult, type SearchStop } from './search.js';
+import { seenSources } from './seen.js';
 import { PAGE_SIZE } from './sheet-rows.js';
+import { viewerOf } from './viewer.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
 
@@ -61,7 +63,7 @@ export function searchRoutes(
     searching += 1;
     let result: SearchResult | Error;
     try {
-      result = await searchReports(await sources.overview(), q);
+      result = await searchReports(await seenSources(sources, viewerOf(request)).overview(), q);
     } catch (error) {
       sources.logger.warn({ err: error }, 'the reports cannot be searched');
       result = error instanceof Error ? error : new Error(String(error));

@@ -25,7 +25,11 @@ export interface DashboardUser {
 /** A users file is a few hundred lines; more is no users file. */
 const MAX_BYTES = 1024 * 1024;
 
-const userSchema = z.string().min(1).max(100).regex(/^[^:\p{Cc}]+$/u);
+const userSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[^:\p{Cc}]+$/u);
 const officeSchema = z.string().min(1).max(200);
 const entrySchema = z.strictObject({
   user: userSchema,
@@ -92,9 +96,13 @@ function entryOf(raw: unknown, entry: number, refuse: Refuse): DashboardUser {
     const field = parsed.error.issues[0]?.path[0];
     const user = named((raw as { user?: unknown } | null)?.user);
     if (field === 'user')
-      throw refuse('user', `, entry ${entry}: "user" must be a name of 1 to 100 characters, no ":"`, {
-        entry,
-      });
+      throw refuse(
+        'user',
+        `, entry ${entry}: "user" must be a name of 1 to 100 characters, no ":"`,
+        {
+          entry,
+        },
+      );
     if (field === 'offices')
       throw refuse(
         'offices',

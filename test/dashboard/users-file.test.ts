@@ -49,15 +49,31 @@ describe('the users file', () => {
     ['not JSON', '[{', /is not valid JSON/],
     ['not a list', '{"user":"gent"}', /must hold a JSON list of users/],
     ['an entry not an object', '[1]', /entry 1: must be an object/],
-    ['an unknown field', `[{"user":"a","password":"${HASH}","offices":"*","admin":true}]`, /entry 1/],
-    ['a user with a colon', `[{"user":"a:b","password":"${HASH}","offices":"*"}]`, /entry 1: "user"/],
-    ['a plain password', '[{"user":"gent","password":"secret","offices":["gent"]}]', /entry 1 \(gent\): "password"/],
+    [
+      'an unknown field',
+      `[{"user":"a","password":"${HASH}","offices":"*","admin":true}]`,
+      /entry 1/,
+    ],
+    [
+      'a user with a colon',
+      `[{"user":"a:b","password":"${HASH}","offices":"*"}]`,
+      /entry 1: "user"/,
+    ],
+    [
+      'a plain password',
+      '[{"user":"gent","password":"secret","offices":["gent"]}]',
+      /entry 1 \(gent\): "password"/,
+    ],
     [
       'an absurd cost',
       `[{"user":"gent","password":"${HASH.replace('16384', String(2 ** 30))}","offices":["gent"]}]`,
       /entry 1 \(gent\): "password".*power of two/,
     ],
-    ['offices neither list nor *', `[{"user":"gent","password":"${HASH}","offices":"gent"}]`, /entry 1 \(gent\): "offices"/],
+    [
+      'offices neither list nor *',
+      `[{"user":"gent","password":"${HASH}","offices":"gent"}]`,
+      /entry 1 \(gent\): "offices"/,
+    ],
     ['an empty office', `[{"user":"gent","password":"${HASH}","offices":[""]}]`, /"offices"/],
     [
       'a user twice',

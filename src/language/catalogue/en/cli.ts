@@ -509,14 +509,13 @@ export const cli = {
     'user {user} is new: say which offices they see with --offices (names of connections separated by commas, or "*" for all).',
   'cli.error.dashboard-user.bad-offices':
     '--offices {offices}: give office names (the connections’ names) separated by commas, or "*" for all.',
-  'cli.error.dashboard-user.bad-name':
-    'user name {user}: 1 to 100 characters, no ":".',
+  'cli.error.dashboard-user.bad-name': 'user name {user}: 1 to 100 characters, no ":".',
   'cli.error.dashboard-user.no-password': 'no password was given on standard input.',
   'cli.error.dashboard-user.short-password':
     'the password is too short: at least {min} characters.',
   'cli.error.dashboard-user.mismatch': 'the two passwords are not the same: nothing was written.',
   'cli.help.dashboard-user.description':
-    "add a dashboard user to DASHBOARD_USERS_FILE, or change their password or offices (asks for the password; reads it from standard input when that is no terminal)",
+    'add a dashboard user to DASHBOARD_USERS_FILE, or change their password or offices (asks for the password; reads it from standard input when that is no terminal)',
   'cli.help.dashboard-user.argument': "the user's login",
   'cli.help.dashboard-user.offices':
     'the offices the user sees: connection names separated by commas, or "*" for all (and /queues, /metrics); kept as they were when not given',

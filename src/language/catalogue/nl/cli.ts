@@ -527,11 +527,9 @@ export const cli: Translation<typeof english> = {
     'gebruiker {user} is nieuw: geef met --offices op welke kantoren die ziet (namen van verbindingen, gescheiden door komma’s, of "*" voor alle).',
   'cli.error.dashboard-user.bad-offices':
     '--offices {offices}: geef kantoornamen (de namen van de verbindingen), gescheiden door komma’s, of "*" voor alle.',
-  'cli.error.dashboard-user.bad-name':
-    'gebruikersnaam {user}: 1 tot 100 tekens, zonder ":".',
+  'cli.error.dashboard-user.bad-name': 'gebruikersnaam {user}: 1 tot 100 tekens, zonder ":".',
   'cli.error.dashboard-user.no-password': 'er werd geen wachtwoord gegeven op de standaardinvoer.',
-  'cli.error.dashboard-user.short-password':
-    'het wachtwoord is te kort: minstens {min} tekens.',
+  'cli.error.dashboard-user.short-password': 'het wachtwoord is te kort: minstens {min} tekens.',
   'cli.error.dashboard-user.mismatch':
     'de twee wachtwoorden zijn niet gelijk: er werd niets geschreven.',
   'cli.help.dashboard-user.description':
