@@ -8,6 +8,7 @@ import {
   startDashboard,
 } from '../dashboard/server.js';
 import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
+import { readUsersFile } from '../dashboard/users.js';
 import { wordsFor } from '../language/words.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
@@ -20,6 +21,7 @@ export function refuseExposure(settings: Settings): void {
     host: settings.dashboardHost,
     ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
     ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
+    ...(settings.dashboardUsersFile !== undefined && { users: settings.dashboardUsersFile }),
   });
   if (problem !== undefined) throw problem;
 }
@@ -61,6 +63,11 @@ export async function serveDashboard(
   /** What to do when the port is taken, in the words of the command. */
   portAdvice: string,
 ): Promise<RunningDashboard> {
+  // Read before the port is taken: a bad file is one line, and nothing started.
+  const users =
+    settings.dashboardUsersFile === undefined
+      ? undefined
+      : await readUsersFile(settings.dashboardUsersFile);
   try {
     return await startDashboard({
       host: settings.dashboardHost,
@@ -69,6 +76,7 @@ export async function serveDashboard(
       language: settings.language,
       ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
       ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
+      ...(users !== undefined && { users }),
       ...parts,
     });
   } catch (error) {

@@ -7,6 +7,7 @@ import { SANDBOX_KEYS, type SettingKey } from '../settings/table.js';
 // Each command's module is loaded when it runs (below): `validate` must not carry the importer,
 // the dashboard and the sandbox it never uses (most of a process's memory before its first row).
 import type { DashboardCommandOptions } from './commands/dashboard.js';
+import type { DashboardUserCommandOptions } from './commands/dashboard-user.js';
 import type { ImportCommandOptions } from './commands/import.js';
 import type { SandboxCommandOptions } from './commands/sandbox.js';
 import type { StatusCommandOptions } from './commands/status.js';
@@ -127,6 +128,17 @@ function declareTools(cli: CommandLine, io: CommandIo): void {
       settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts', 'language'],
     },
     async (_, options) => (await import('./commands/dashboard.js')).dashboardCommand(options, io),
+  );
+  cli.declare<DashboardUserCommandOptions>(
+    {
+      name: 'dashboard-user',
+      description: words.t('cli.help.dashboard-user.description'),
+      argument: ['<name>', words.t('cli.help.dashboard-user.argument')],
+      settings: ['language'],
+      options: [new Option('--offices <list>', words.t('cli.help.dashboard-user.offices'))],
+    },
+    async (name, options) =>
+      (await import('./commands/dashboard-user.js')).dashboardUserCommand(name, options, io),
   );
   cli.declare<StatusCommandOptions>(
     {

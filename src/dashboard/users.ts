@@ -131,7 +131,7 @@ function entryOf(raw: unknown, entry: number, refuse: Refuse): DashboardUser {
  * the dashboard reads the old file or the new one, never half of one. Says whether it replaced.
  */
 export async function putUser(file: string, entry: DashboardUser): Promise<'added' | 'replaced'> {
-  const users = await readIfThere(file);
+  const users = await readUsersIfThere(file);
   const at = users.findIndex((u) => u.user === entry.user);
   const next = at < 0 ? [...users, entry] : users.map((u, i) => (i === at ? entry : u));
   await mkdir(dirname(file), { recursive: true });
@@ -152,7 +152,7 @@ export async function putUser(file: string, entry: DashboardUser): Promise<'adde
 }
 
 /** The file's users; none when there is no file yet (a bad file is refused, never overwritten). */
-async function readIfThere(file: string): Promise<DashboardUser[]> {
+export async function readUsersIfThere(file: string): Promise<DashboardUser[]> {
   try {
     await stat(file);
   } catch (error) {
