@@ -2,7 +2,7 @@
  * The imports overview: `/` rendered on the server (page.ts into assets/page.html), the pages'
  * style and script under `/assets/`, and the same sheets as JSON at `/api/imports`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
 import type { SheetDetail, SheetProgress } from '../store/progress.js';
@@ -10,11 +10,9 @@ import type { PageAssets } from './assets.js';
 import type { DashboardLanguages } from './language.js';
 import { type NotTakenSheet, overviewPage } from './page.js';
 import { sendHtml } from './pages.js';
-import type { PaceMeter } from './rate.js';
+import { PaceMeter } from './rate.js';
 import type { RecordedResults } from './sheet-rows.js';
-import { seenSources } from './seen.js';
-import type { OrdersSeen, StatusCache } from './status-cache.js';
-import { viewerOf } from './viewer.js';
+import { type OrdersSeen, StatusCache } from './status-cache.js';
 
 /** Where the dashboard's sheets come from. */
 export interface OverviewSources {
@@ -31,12 +29,23 @@ export interface OverviewSources {
   logger: Logger;
 }
 
+/**
+ * The sources as a request's viewer sees them (seen.ts): every route asks for its request's,
+ * so that no sheet of an office the viewer does not see is shown, counted or handed out.
+ */
+export type SourcesOf = (request: FastifyRequest) => OverviewSources;
+
 /** What the dashboard's pages share while it runs. */
 export interface PageHelpers {
   meter: PaceMeter;
   statuses: StatusCache;
   /** The words of each language, and which a request is answered in. */
   languages: DashboardLanguages;
+}
+
+/** The helpers of a dashboard that starts: nothing measured or read yet. */
+export function pageHelpers(languages: DashboardLanguages): PageHelpers {
+  return { meter: new PaceMeter(), statuses: new StatusCache(), languages };
 }
 
 /** The time now, as the sources say it. */
@@ -46,12 +55,12 @@ export function nowOf(sources: Pick<OverviewSources, 'clock'>): Date {
 
 export function overviewRoutes(
   app: FastifyInstance,
-  all: OverviewSources,
+  sourcesOf: SourcesOf,
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
   app.get('/', async (request, reply) => {
-    const sources = seenSources(all, viewerOf(request));
+    const sources = sourcesOf(request);
     const words = helpers.languages.of(request);
     const [sheets, notTaken] = await Promise.all([sheetsNow(sources), notTakenNow(sources)]);
     const now = nowOf(sources);
@@ -78,7 +87,7 @@ export function overviewRoutes(
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
   app.get('/api/imports', async (request) => ({
-    imports: await seenSources(all, viewerOf(request)).overview(),
+    imports: await sourcesOf(request).overview(),
   }));
 }
 

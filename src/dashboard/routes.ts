@@ -8,28 +8,28 @@ import type { FastifyInstance } from 'fastify';
 import type { PageAssets } from './assets.js';
 import { notFoundRoute } from './error-pages.js';
 import type { DashboardLanguages } from './language.js';
-import { type OverviewSources, overviewRoutes } from './overview.js';
-import { PaceMeter } from './rate.js';
+import { type OverviewSources, overviewRoutes, pageHelpers } from './overview.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
+import { seenBy } from './seen.js';
 import { sheetRoutes } from './sheet-routes.js';
-import { seenSources } from './seen.js';
-import { StatusCache } from './status-cache.js';
 
+/** Every page shows what its request's viewer sees, and no more (seen.ts, viewer.ts). */
 export function pageRoutes(
   app: FastifyInstance,
   sources: OverviewSources,
   assets: PageAssets,
   languages: DashboardLanguages,
 ): void {
-  const helpers = { meter: new PaceMeter(), statuses: new StatusCache(), languages };
-  overviewRoutes(app, sources, assets, helpers);
-  sheetRoutes(app, sources, assets, helpers);
-  searchRoutes(app, sources, assets, languages);
+  const helpers = pageHelpers(languages);
+  const sourcesOf = seenBy(sources);
+  overviewRoutes(app, sourcesOf, assets, helpers);
+  sheetRoutes(app, sourcesOf, assets, helpers);
+  searchRoutes(app, sourcesOf, assets, languages);
   reportRoutes(
     app,
-    async (sheetId, viewer) => {
-      const seen = seenSources(sources, viewer);
+    async (sheetId, request) => {
+      const seen = sourcesOf(request);
       const sheet =
         seen.sheet === undefined
           ? (await seen.overview()).find((s) => s.sheetId === sheetId)

@@ -20,12 +20,10 @@ import {
   titled,
 } from './html.js';
 import type { DashboardLanguages } from './language.js';
-import type { OverviewSources } from './overview.js';
+import type { SourcesOf } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult, type SearchStop } from './search.js';
-import { seenSources } from './seen.js';
 import { PAGE_SIZE } from './sheet-rows.js';
-import { viewerOf } from './viewer.js';
 
 const searchQuerySchema = z.object({ q: z.string().max(100).optional() });
 
@@ -37,7 +35,7 @@ type NotRun = { refused: 'tooLong' } | { refused: 'busy'; running: number };
 
 export function searchRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  sourcesOf: SourcesOf,
   assets: PageAssets,
   languages: DashboardLanguages,
 ): void {
@@ -61,9 +59,10 @@ export function searchRoutes(
       return sendFramed(reply, assets, reader, 503, searchPage(words, q, busy));
     }
     searching += 1;
+    const sources = sourcesOf(request);
     let result: SearchResult | Error;
     try {
-      result = await searchReports(await seenSources(sources, viewerOf(request)).overview(), q);
+      result = await searchReports(await sources.overview(), q);
     } catch (error) {
       sources.logger.warn({ err: error }, 'the reports cannot be searched');
       result = error instanceof Error ? error : new Error(String(error));

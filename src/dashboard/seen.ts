@@ -5,8 +5,13 @@
  * so that every route answers it exactly as a sheet that does not exist.
  */
 import type { SheetDetail } from '../store/progress.js';
-import type { OverviewSources } from './overview.js';
-import type { Viewer } from './viewer.js';
+import type { OverviewSources, SourcesOf } from './overview.js';
+import { type Viewer, viewerOf } from './viewer.js';
+
+/** The sources each request sees, by the viewer the guard let it in as. */
+export function seenBy(sources: OverviewSources): SourcesOf {
+  return (request) => seenSources(sources, viewerOf(request));
+}
 
 export function seenSources(sources: OverviewSources, viewer: Viewer): OverviewSources {
   if (viewer.all) return sources;

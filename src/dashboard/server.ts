@@ -23,12 +23,11 @@ import {
 } from '../metrics/health.js';
 import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
-import { guard } from './guard.js';
+import { type Credentials, guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
 import { DashboardLanguages, languageHook, type Speech } from './language.js';
 import type { OverviewSources } from './overview.js';
 import { pageRoutes } from './routes.js';
-import type { DashboardUser } from './users.js';
 
 export interface DashboardOptions extends OverviewSources {
   host: string;
@@ -36,7 +35,7 @@ export interface DashboardOptions extends OverviewSources {
   user?: string;
   password?: string;
   /** DASHBOARD_USERS_FILE's users, read; in place of `user` and `password` when given. */
-  users?: readonly DashboardUser[];
+  users?: Credentials['users'];
   /** Host names answered besides the loopback ones and `host` (DASHBOARD_HOSTS). */
   hosts?: readonly string[];
   /** Whether this process can do its work (Redis, the API), with the reasons when not. */

@@ -10,10 +10,9 @@ import { z } from 'zod';
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
-import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
+import { nowOf, type OverviewSources, type PageHelpers, type SourcesOf } from './overview.js';
 import { badQueryPage, unknownSheetPage } from './error-pages.js';
 import { type FramedPage, type Reader, sendFramed } from './pages.js';
-import { seenSources } from './seen.js';
 import { sheetPage } from './sheet-page.js';
 import {
   PAGE_SIZE,
@@ -22,7 +21,6 @@ import {
   reportedRows,
   runningRows,
 } from './sheet-rows.js';
-import { viewerOf } from './viewer.js';
 
 /** Sheet ids as the importer makes them (`20261126-101502-3fa9c1`), with room to spare. */
 const SHEET_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -34,7 +32,7 @@ const rowsQuerySchema = z.object({
 
 export function sheetRoutes(
   app: FastifyInstance,
-  all: OverviewSources,
+  sourcesOf: SourcesOf,
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
@@ -42,7 +40,7 @@ export function sheetRoutes(
     '/sheets/:sheetId',
     async (request, reply) => {
       const { sheetId } = request.params;
-      const sources = seenSources(all, viewerOf(request));
+      const sources = sourcesOf(request);
       const reader = { words: helpers.languages.of(request), url: request.url };
       const { words } = reader;
       const sheet = SHEET_ID.test(sheetId) ? await sheetOf(sources, sheetId) : undefined;

@@ -109,7 +109,7 @@ describe('dashboard-user', () => {
     expect(english.stdout).toMatch(/Usage: order-importer dashboard-user \[options\] <name>/);
     expect(english.stdout).toMatch(/--offices <list>/);
     const french = await runInProcess(['dashboard-user', '--help'], { LANGUAGE: 'fr' });
-    expect(french.stdout).toMatch(/ajouter un utilisateur du tableau de bord/);
+    expect(french.stdout).toMatch(/Ajouter un utilisateur du tableau de bord/);
     expect(french.stdout).toMatch(/les bureaux que l’utilisateur voit/);
   });
 });

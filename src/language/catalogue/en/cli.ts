@@ -515,7 +515,7 @@ export const cli = {
     'the password is too short: at least {min} characters.',
   'cli.error.dashboard-user.mismatch': 'the two passwords are not the same: nothing was written.',
   'cli.help.dashboard-user.description':
-    'add a dashboard user to DASHBOARD_USERS_FILE, or change their password or offices (asks for the password; reads it from standard input when that is no terminal)',
+    'Add a user of the dashboard to DASHBOARD_USERS_FILE, or change their password or offices; asks for the password (read from standard input when that is no terminal).',
   'cli.help.dashboard-user.argument': "the user's login",
   'cli.help.dashboard-user.offices':
     'the offices the user sees: connection names separated by commas, or "*" for all (and /queues, /metrics); kept as they were when not given',

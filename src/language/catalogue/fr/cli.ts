@@ -540,7 +540,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.dashboard-user.mismatch':
     'les deux mots de passe ne sont pas identiques\u202f: rien n’a été écrit.',
   'cli.help.dashboard-user.description':
-    'ajouter un utilisateur du tableau de bord à DASHBOARD_USERS_FILE, ou changer son mot de passe ou ses bureaux (demande le mot de passe\u202f; le lit sur l’entrée standard quand ce n’est pas un terminal)',
+    'Ajouter un utilisateur du tableau de bord à DASHBOARD_USERS_FILE, ou changer son mot de passe ou ses bureaux\u202f; demande le mot de passe (lu sur l’entrée standard quand ce n’est pas un terminal).',
   'cli.help.dashboard-user.argument': 'l’identifiant de l’utilisateur',
   'cli.help.dashboard-user.offices':
     'les bureaux que l’utilisateur voit\u202f: noms de connexions séparés par des virgules, ou "*" pour tous (et /queues, /metrics)\u202f; inchangés s’ils ne sont pas donnés',

@@ -533,7 +533,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.dashboard-user.mismatch':
     'de twee wachtwoorden zijn niet gelijk: er werd niets geschreven.',
   'cli.help.dashboard-user.description':
-    'voeg een gebruiker van het dashboard toe aan DASHBOARD_USERS_FILE, of wijzig zijn wachtwoord of kantoren (vraagt het wachtwoord; leest het van de standaardinvoer als dat geen terminal is)',
+    'Voeg een gebruiker van het dashboard toe aan DASHBOARD_USERS_FILE, of wijzig zijn wachtwoord of kantoren; vraagt het wachtwoord (gelezen van de standaardinvoer als dat geen terminal is).',
   'cli.help.dashboard-user.argument': 'de login van de gebruiker',
   'cli.help.dashboard-user.offices':
     'de kantoren die de gebruiker ziet: namen van verbindingen gescheiden door komma’s, of "*" voor alle (en /queues, /metrics); blijven zoals ze waren als ze niet gegeven worden',
