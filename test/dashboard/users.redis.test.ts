@@ -67,6 +67,10 @@ beforeAll(async () => {
       }
       return undefined;
     },
+    notTaken: () =>
+      Promise.resolve([
+        { path: 'antwerpen/linked.csv', reason: 'a link', at: '2026-11-27T08:00:00Z' },
+      ]),
     health: () => Promise.resolve({ redis: true, api: true }),
     metrics: pipelines[0].ctx.metrics,
     queues: pipelines.flatMap((p) => Object.values(p.ctx.queues)),
@@ -133,6 +137,8 @@ describe('a user of one office', () => {
     expect(page.body).toContain(gentSheet);
     expect(page.body).not.toContain(antwerpenSheet);
     expect(page.body).not.toContain('antwerpen.csv');
+    // The sheets not taken name no office: only those who see every office see them.
+    expect(page.body).not.toContain('antwerpen/linked.csv');
     const api = JSON.parse((await get('/api/imports', 'gent')).body) as {
       imports: Array<{ sheetId: string }>;
     };
@@ -178,6 +184,7 @@ describe('a "*" user', () => {
     const page = await get('/', 'ops');
     expect(page.body).toContain(gentSheet);
     expect(page.body).toContain(antwerpenSheet);
+    expect(page.body).toContain('antwerpen/linked.csv');
     for (const path of [...sheetRoutes(gentSheet), ...sheetRoutes(antwerpenSheet)]) {
       if (path.includes('needs-review')) continue;
       expect([path, (await get(path, 'ops')).status]).toEqual([path, 200]);
