@@ -47,7 +47,11 @@ export function guard(
     });
     return;
   }
-  const check = basicAuth(login, pages);
+  const check = basicAuth(
+    login,
+    pages,
+    credentials.users === undefined ? 'dashboard.login.text' : 'dashboard.login.users',
+  );
   app.addHook('onRequest', async (request, reply) => {
     if (isOpenPath(request.url)) {
       request.viewer = SEES_NONE;
@@ -189,7 +193,11 @@ class CheckedLogins {
  * Basic auth on every request; a browser asks for it in a box of its own, and shows the page
  * when the box is closed. The request is let in as the viewer its user is.
  */
-function basicAuth(login: Login, { assets, languages }: LoginPage) {
+function basicAuth(
+  login: Login,
+  { assets, languages }: LoginPage,
+  text: 'dashboard.login.text' | 'dashboard.login.users',
+) {
   const checked = new CheckedLogins();
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
@@ -204,7 +212,7 @@ function basicAuth(login: Login, { assets, languages }: LoginPage) {
     void reply.header('www-authenticate', 'Basic realm="order-importer", charset="UTF-8"');
     return sendFramed(reply, assets, { words, url: request.url }, 401, {
       title: titled(words, { html: heading }),
-      main: `<h1>${heading}</h1>\n<p class="sub">${say(words, 'dashboard.login.text')}</p>`,
+      main: `<h1>${heading}</h1>\n<p class="sub">${say(words, text)}</p>`,
     });
   };
 }

@@ -117,6 +117,8 @@ describe('logging in', () => {
     expect((await get('/')).status).toBe(401);
     expect((await get('/', { user: 'gent', password: PASSWORDS.ops })).status).toBe(401);
     expect((await get('/', { user: 'nobody', password: PASSWORDS.gent })).status).toBe(401);
+    // The login page says whose password it asks for: their own, not DASHBOARD_USER's.
+    expect((await get('/')).body).toContain('with order-importer dashboard-user');
     expect((await get('/api/imports', { user: 'gent', password: '' })).status).toBe(401);
   });
 

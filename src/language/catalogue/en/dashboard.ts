@@ -157,4 +157,6 @@ export const dashboard = {
   'dashboard.noReportFile.heading': 'No such file',
   'dashboard.noReportFile.text': 'No {file} for this sheet (yet).',
   'dashboard.noFailed.text': 'This sheet has no failed/ bundle.',
+  'dashboard.login.users':
+    'This dashboard asks for your own user name and password: those written for you with order-importer dashboard-user.',
 } as const;

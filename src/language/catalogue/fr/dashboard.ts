@@ -159,4 +159,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.heading': 'Fichier introuvable',
   'dashboard.noReportFile.text': 'Il n’y a pas (encore) de {file} pour cette liste.',
   'dashboard.noFailed.text': 'Cette liste n’a pas de dossier failed/.',
+  'dashboard.login.users':
+    'Ce tableau de bord demande votre propre nom d’utilisateur et mot de passe\u202f: ceux écrits pour vous avec order-importer dashboard-user.',
 };

@@ -156,4 +156,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.heading': 'Bestand niet gevonden',
   'dashboard.noReportFile.text': 'Er is (nog) geen {file} voor deze lijst.',
   'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',
+  'dashboard.login.users':
+    'Dit dashboard vraagt uw eigen gebruikersnaam en wachtwoord: die voor u geschreven werden met order-importer dashboard-user.',
 };
