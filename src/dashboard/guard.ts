@@ -12,7 +12,7 @@ import { say, titled } from './html.js';
 import { foreignHostMessage, hostOfHeader } from './hosts.js';
 import type { DashboardLanguages } from './language.js';
 import { sendFramed } from './pages.js';
-import { hashPassword, verifyPassword } from './password.js';
+import { hashPassword, PasswordChecks } from './password.js';
 import type { DashboardUser } from './users.js';
 import { decorateViewer, SEES_ALL, SEES_NONE, type Viewer, viewerOfOffices } from './viewer.js';
 
@@ -147,16 +147,18 @@ function loginOf(credentials: Credentials): Login | undefined {
 }
 
 /**
- * The users of a users file, each password checked against its scrypt hash. An unknown user
- * costs a hash too, so that the time taken does not tell which users exist.
+ * The users of a users file, each password checked against its scrypt hash, a few at a time
+ * (PasswordChecks). An unknown user costs a hash too, so that the time taken does not tell which
+ * users exist.
  */
 function usersLogin(users: readonly DashboardUser[]): Login {
   const byName = new Map(users.map((u) => [u.user, u]));
   const stranger = hashPassword(randomBytes(16).toString('hex'));
+  const checks = new PasswordChecks();
   return async (user, password) => {
     const known = byName.get(user);
     const hash = known?.password ?? (await stranger);
-    const ok = await verifyPassword(password, hash);
+    const ok = await checks.verify(password, hash);
     return ok && known !== undefined ? viewerOfOffices(known.offices) : undefined;
   };
 }

@@ -102,3 +102,35 @@ function derive(
     });
   });
 }
+
+/**
+ * Passwords checked a few at a time: each check takes tens of megabytes and a thread of the
+ * pool that also reads the dashboard's files, so a flood of wrong logins must neither fill the
+ * memory nor stall the pages. Past `waiting` checks in line, a login is refused at once.
+ */
+export class PasswordChecks {
+  #running = 0;
+  readonly #line: Array<() => void> = [];
+
+  constructor(
+    private readonly limits: { atOnce: number; waiting: number } = { atOnce: 2, waiting: 64 },
+  ) {}
+
+  /** Whether `password` is `hash`'s; false too when too many wait for their turn. */
+  async verify(password: string, hash: string): Promise<boolean> {
+    if (this.#running >= this.limits.atOnce) {
+      if (this.#line.length >= this.limits.waiting) return false;
+      await new Promise<void>((resolve) => this.#line.push(resolve));
+    } else {
+      this.#running += 1;
+    }
+    try {
+      return await verifyPassword(password, hash);
+    } finally {
+      // The turn passes to the next in line, or is given back.
+      const next = this.#line.shift();
+      if (next === undefined) this.#running -= 1;
+      else next();
+    }
+  }
+}

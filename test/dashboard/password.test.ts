@@ -1,7 +1,12 @@
 /** The dashboard users' password hashes: scrypt, self-describing, checked in constant time. */
 import { describe, expect, it } from 'vitest';
 
-import { hashPassword, hashProblem, verifyPassword } from '../../src/dashboard/password.js';
+import {
+  hashPassword,
+  hashProblem,
+  PasswordChecks,
+  verifyPassword,
+} from '../../src/dashboard/password.js';
 
 describe('a password hash', () => {
   it('says how it was made: scrypt$N$r$p$salt$hash, N at least 16384', async () => {
@@ -60,5 +65,22 @@ describe('a password hash', () => {
     expect(hashProblem(hash)).toEqual(expect.any(String));
     // Refused as read: an absurd N would take minutes and gigabytes, and the test its timeout.
     expect(await verifyPassword('anything', hash)).toBe(false);
+  });
+});
+
+describe('checks of passwords at once', () => {
+  it('runs a few at a time, lets the rest wait their turn, and refuses beyond the line', async () => {
+    const hash = await hashPassword('right-one');
+    const checks = new PasswordChecks({ atOnce: 1, waiting: 2 });
+    const answers = await Promise.all([
+      checks.verify('right-one', hash),
+      checks.verify('right-one', hash),
+      checks.verify('wrong-one', hash),
+      // The fourth finds one running and two waiting: refused without a hash worked out.
+      checks.verify('right-one', hash),
+    ]);
+    expect(answers).toEqual([true, true, false, false]);
+    // The line is empty again: the next check is run.
+    expect(await checks.verify('right-one', hash)).toBe(true);
   });
 });
