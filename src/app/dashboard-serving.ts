@@ -8,6 +8,7 @@ import {
   startDashboard,
 } from '../dashboard/server.js';
 import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
+import { readUsersFile } from '../dashboard/users.js';
 import { wordsFor } from '../language/words.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
@@ -23,6 +24,7 @@ export function refuseExposure(settings: Settings): void {
     host: settings.dashboardHost,
     ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
     ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
+    ...(settings.dashboardUsersFile !== undefined && { users: settings.dashboardUsersFile }),
   });
   if (problem !== undefined) throw problem;
 }
@@ -70,6 +72,11 @@ export async function serveDashboard(
   portAdvice: string,
 ): Promise<RunningDashboard> {
   const { agenda, ...shown } = parts;
+  // Read before the port is taken: a bad file is one line, and nothing started.
+  const users =
+    settings.dashboardUsersFile === undefined
+      ? undefined
+      : await readUsersFile(settings.dashboardUsersFile);
   try {
     return await startDashboard({
       host: settings.dashboardHost,
@@ -78,6 +85,7 @@ export async function serveDashboard(
       language: settings.language,
       ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
       ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
+      ...(users !== undefined && { users }),
       ...shown,
       ...(agenda !== undefined && { agenda: agendaSource(settings, agenda) }),
     });

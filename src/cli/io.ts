@@ -6,6 +6,8 @@ import { type AsyncDestination, asyncDestination } from '../logger.js';
 export interface CommandIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Where a command reads what a person types (a password); none: nothing is read. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Resolves at the first SIGINT/SIGTERM (or whatever the caller decides). */
@@ -25,6 +27,7 @@ export function processIo(): CommandIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
     stopSignal: () =>

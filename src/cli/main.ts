@@ -3,21 +3,18 @@
  * command is a function in commands/; the flags of settings and their help come from the
  * settings table; only bin/ exits.
  */
-import { SANDBOX_KEYS, type SettingKey } from '../settings/table.js';
+import type { SettingKey } from '../settings/table.js';
 // Each command's module is loaded when it runs (below): `validate` must not carry the importer,
 // the dashboard and the sandbox it never uses (most of a process's memory before its first row).
-import type { DashboardCommandOptions } from './commands/dashboard.js';
 import type { ImportCommandOptions } from './commands/import.js';
-import type { SandboxCommandOptions } from './commands/sandbox.js';
-import type { StatusCommandOptions } from './commands/status.js';
-import type { ValidateCommandOptions } from './commands/validate.js';
 import type { WatchCommandOptions } from './commands/watch.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import { type CommandIo, processIo } from './io.js';
+import { connection, json, mapping, sheets } from './command-options.js';
 import { commandLine, helpWords, Option } from './program.js';
+import { declareTools } from './tools.js';
 
 type CommandLine = ReturnType<typeof commandLine>;
-type Words = CommandLine['words'];
 
 /** The settings of every command that imports. */
 const IMPORTING: readonly SettingKey[] = [
@@ -34,15 +31,6 @@ const IMPORTING: readonly SettingKey[] = [
   'embeddedSandboxPlanningS',
   'language',
 ];
-
-/** The kinds of sheet `import` and `validate` read (sheets/records.ts), as their help names them. */
-const sheets = (words: Words): [string, string] => ['<sheet...>', words.t('cli.help.sheets')];
-
-const mapping = (words: Words) =>
-  new Option('--mapping <file>', words.t('cli.help.option.mapping'));
-const connection = (words: Words) =>
-  new Option('--connection <name>', words.t('cli.help.option.connection'));
-const json = (words: Words) => new Option('--json', words.t('cli.help.option.json'));
 
 /** Runs a command line (`process.argv`) to its exit code. */
 export async function main(argv: readonly string[], io: CommandIo = processIo()): Promise<number> {
@@ -114,50 +102,5 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
     },
     async (action, options) =>
       (await import('./commands/ledger.js')).ledgerCommand(action, options, io),
-  );
-}
-
-/** The commands beside the imports: the dashboard alone, a dry run, the sandbox. */
-function declareTools(cli: CommandLine, io: CommandIo): void {
-  const { words } = cli;
-  cli.declare<DashboardCommandOptions>(
-    {
-      name: 'dashboard',
-      description: words.t('cli.help.dashboard.description'),
-      settings: ['dataDir', 'dashboardHost', 'dashboardPort', 'dashboardHosts', 'language'],
-    },
-    async (_, options) => (await import('./commands/dashboard.js')).dashboardCommand(options, io),
-  );
-  cli.declare<StatusCommandOptions>(
-    {
-      name: 'status',
-      description: words.t('cli.help.status.description'),
-      argument: ['[sheet...]', words.t('cli.help.status.argument')],
-      settings: ['dataDir', 'reportsDir', 'statusDays', 'apiWaitS', 'productsFile', 'language'],
-      afterHelp: words.t('cli.help.where-to'),
-      options: [new Option('--json', words.t('cli.help.status.json'))],
-    },
-    async (sheets, options) =>
-      (await import('./commands/status.js')).statusCommand(sheets, options, io),
-  );
-  cli.declare<ValidateCommandOptions>(
-    {
-      name: 'validate',
-      description: words.t('cli.help.validate.description'),
-      argument: sheets(words),
-      settings: ['productsFile', 'maxAttachmentMb', 'language'],
-      options: [mapping(words), connection(words), json(words)],
-    },
-    async (sheets, options) =>
-      (await import('./commands/validate.js')).validateCommand(sheets, options, io),
-  );
-  cli.declare<SandboxCommandOptions>(
-    {
-      name: 'sandbox',
-      description: words.t('cli.help.sandbox.description'),
-      settings: SANDBOX_KEYS,
-      config: false,
-    },
-    async (_, options) => (await import('./commands/sandbox.js')).sandboxCommand(options, io),
   );
 }

@@ -41,9 +41,6 @@ export interface AgendaSource {
 const FEED_PAST_DAYS = 30;
 const FEED_DAYS = 3650;
 
-/** `/agenda/<office>.ics`: the path the guard lets through without a login. */
-export const FEED_PATH = /^\/agenda\/[^/?]+\.ics$/;
-
 export function agendaRoutes(
   app: FastifyInstance,
   sources: Pick<OverviewSources, 'clock'> & { agenda?: AgendaSource },

@@ -83,8 +83,11 @@ export function exposureProblem(options: {
   host: string;
   user?: string;
   password?: string;
+  /** A users file (its path, or its users read): every user logs in with a password. */
+  users?: unknown;
 }): UserError | undefined {
-  const guarded = options.user !== undefined && options.password !== undefined;
+  const guarded =
+    options.users !== undefined || (options.user !== undefined && options.password !== undefined);
   if (LOOPBACK_HOSTS.includes(options.host) || guarded) return undefined;
   return new UserError(
     'dashboard.exposed',

@@ -2,7 +2,7 @@
  * The imports overview: `/` rendered on the server (page.ts into assets/page.html), the pages'
  * style and script under `/assets/`, and the same sheets as JSON at `/api/imports`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
 import type { SheetDetail, SheetProgress } from '../store/progress.js';
@@ -64,6 +64,12 @@ export function ownSources<T extends OverviewSources>(
   };
 }
 
+/**
+ * The sources as a request's viewer sees them (seen.ts): every route asks for its request's,
+ * so that no sheet of an office the viewer does not see is shown, counted or handed out.
+ */
+export type SourcesOf = (request: FastifyRequest) => OverviewSources;
+
 /** What the dashboard's pages share while it runs. */
 export interface PageHelpers {
   meter: PaceMeter;
@@ -72,7 +78,7 @@ export interface PageHelpers {
   languages: DashboardLanguages;
 }
 
-/** The helpers a dashboard's pages share, made once per dashboard. */
+/** The helpers of a dashboard that starts: nothing measured or read yet. */
 export function pageHelpers(languages: DashboardLanguages): PageHelpers {
   return { meter: new PaceMeter(), statuses: new StatusCache(), languages };
 }
@@ -84,11 +90,12 @@ export function nowOf(sources: Pick<OverviewSources, 'clock'>): Date {
 
 export function overviewRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  sourcesOf: SourcesOf,
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
   app.get('/', async (request, reply) => {
+    const sources = sourcesOf(request);
     const words = helpers.languages.of(request);
     const [sheets, notTaken] = await Promise.all([sheetsNow(sources), notTakenNow(sources)]);
     const now = nowOf(sources);
@@ -114,7 +121,9 @@ export function overviewRoutes(
     }
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
-  app.get('/api/imports', async () => ({ imports: await sources.overview() }));
+  app.get('/api/imports', async (request) => ({
+    imports: await sourcesOf(request).overview(),
+  }));
 }
 
 /** The sheets, or why they cannot be shown: the page is shown either way. */

@@ -17,8 +17,8 @@ import { data, say } from './html.js';
 import type { DashboardLanguages } from './language.js';
 import { sendFramed } from './pages.js';
 
-/** The report folder of a sheet, only when the sheet is one the overview knows. */
-export type ReportDirOf = (sheetId: string) => Promise<string | undefined>;
+/** The report folder of a sheet, only when the sheet is one the overview shows the request's viewer. */
+export type ReportDirOf = (sheetId: string, request: FastifyRequest) => Promise<string | undefined>;
 
 /** The files of a report folder the dashboard hands out, with their media types. */
 const REPORT_FILES: Record<string, string> = {
@@ -44,7 +44,7 @@ export function reportRoutes(
     async (request, reply) => {
       const { sheetId, file } = request.params;
       const type = REPORT_FILES[file];
-      const dir = await reportDir(sheetId);
+      const dir = await reportDir(sheetId, request);
       const opened =
         type === undefined || dir === undefined ? undefined : await openReport(dir, file);
       if (type === undefined || opened === undefined)
@@ -61,7 +61,7 @@ export function reportRoutes(
   app.get<{ Params: { sheetId: string } }>(
     '/reports/:sheetId/failed.zip',
     async (request, reply) => {
-      const dir = await reportDir(request.params.sheetId);
+      const dir = await reportDir(request.params.sheetId, request);
       const failed = dir === undefined ? undefined : join(dir, 'failed');
       if (failed === undefined || !(await isDir(failed))) {
         return sendMissing(request, reply, missing, undefined);

@@ -18,12 +18,16 @@ import {
 } from './overview.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
+import { seenBy } from './seen.js';
 import { sheetRoutes } from './sheet-routes.js';
 
 /** Where the pages' sheets and the agenda's inspections come from. */
 export type PageSources = OverviewSources & { agenda?: AgendaSource };
 
-/** `offices`: the configuration's, whose sheets alone the pages show (none: every sheet given). */
+/**
+ * `offices`: the configuration's, whose sheets alone the pages show (none: every sheet given);
+ * of those, every page shows what its request's viewer sees, and no more (seen.ts, viewer.ts).
+ */
 export function pageRoutes(
   app: FastifyInstance,
   given: PageSources,
@@ -33,17 +37,19 @@ export function pageRoutes(
 ): void {
   const sources = ownSources(given, offices);
   const helpers = pageHelpers(languages);
-  overviewRoutes(app, sources, assets, helpers);
-  sheetRoutes(app, sources, assets, helpers);
-  searchRoutes(app, sources, assets, helpers);
+  const sourcesOf = seenBy(sources);
+  overviewRoutes(app, sourcesOf, assets, helpers);
+  sheetRoutes(app, sourcesOf, assets, helpers);
+  searchRoutes(app, sourcesOf, assets, helpers);
   agendaRoutes(app, sources, assets, languages);
   reportRoutes(
     app,
-    async (sheetId) => {
+    async (sheetId, request) => {
+      const seen = sourcesOf(request);
       const sheet =
-        sources.sheet === undefined
-          ? (await sources.overview()).find((s) => s.sheetId === sheetId)
-          : await sources.sheet(sheetId);
+        seen.sheet === undefined
+          ? (await seen.overview()).find((s) => s.sheetId === sheetId)
+          : await seen.sheet(sheetId);
       return sheet?.reportDir;
     },
     { assets, languages },

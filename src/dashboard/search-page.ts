@@ -19,7 +19,7 @@ import {
   shown,
   titled,
 } from './html.js';
-import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
+import { nowOf, type PageHelpers, type SourcesOf } from './overview.js';
 import { type FramedPage, sendFramed } from './pages.js';
 import { searchReports, type SearchResult, type SearchStop } from './search.js';
 import { hitOrderCells, type HitOrders, ordersOfHits } from './search-orders.js';
@@ -35,7 +35,7 @@ type NotRun = { refused: 'tooLong' } | { refused: 'busy'; running: number };
 
 export function searchRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  sourcesOf: SourcesOf,
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
@@ -60,6 +60,7 @@ export function searchRoutes(
       return sendFramed(reply, assets, reader, 503, searchPage(words, q, busy));
     }
     searching += 1;
+    const sources = sourcesOf(request);
     let result: SearchResult | Error;
     try {
       result = await searchReports(await sources.overview(), q);

@@ -6,7 +6,9 @@
  * bundle (zip). It only reads: every request other than GET or HEAD is refused, and
  * bull-board is read-only. It answers only its own host names (see hosts.ts). On a non-loopback
  * address it refuses to start without basic-auth credentials (asked everywhere but /healthz and
- * /readyz, which tell only up or down; /metrics too is behind them).
+ * /readyz, which tell only up or down, and the agenda's feeds, which check their own key; /metrics
+ * too is behind them). With a users file, each user sees the sheets of their offices only, and
+ * only those who see every office /queues and /metrics (guard.ts, viewer.ts).
  */
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -21,7 +23,7 @@ import {
 } from '../metrics/health.js';
 import { loadPageAssets } from './assets.js';
 import { mountBoard } from './board.js';
-import { guard } from './guard.js';
+import { type Credentials, guard } from './guard.js';
 import { allowedHosts, exposureProblem } from './hosts.js';
 import { DashboardLanguages, languageHook, type Speech } from './language.js';
 import type { DashboardOffice } from './overview.js';
@@ -32,6 +34,8 @@ export interface DashboardOptions extends PageSources {
   port: number;
   user?: string;
   password?: string;
+  /** DASHBOARD_USERS_FILE's users, read; in place of `user` and `password` when given. */
+  users?: Credentials['users'];
   /** Host names answered besides the loopback ones and `host` (DASHBOARD_HOSTS). */
   hosts?: readonly string[];
   /** Whether this process can do its work (Redis, the API), with the reasons when not. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ROW_STATUSES, type RowStatus } from '../glossary.js';
 import type { SheetDetail } from '../store/progress.js';
 import type { PageAssets } from './assets.js';
-import { nowOf, type OverviewSources, type PageHelpers } from './overview.js';
+import { nowOf, type OverviewSources, type PageHelpers, type SourcesOf } from './overview.js';
 import { badQueryPage, unknownSheetPage } from './error-pages.js';
 import { type FramedPage, type Reader, sendFramed } from './pages.js';
 import { sheetPage } from './sheet-page.js';
@@ -32,7 +32,7 @@ const rowsQuerySchema = z.object({
 
 export function sheetRoutes(
   app: FastifyInstance,
-  sources: OverviewSources,
+  sourcesOf: SourcesOf,
   assets: PageAssets,
   helpers: PageHelpers,
 ): void {
@@ -40,6 +40,7 @@ export function sheetRoutes(
     '/sheets/:sheetId',
     async (request, reply) => {
       const { sheetId } = request.params;
+      const sources = sourcesOf(request);
       const reader = { words: helpers.languages.of(request), url: request.url };
       const { words } = reader;
       const sheet = SHEET_ID.test(sheetId) ? await sheetOf(sources, sheetId) : undefined;

@@ -134,6 +134,9 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     language: values.language ?? languageOfEnvironment(input.env ?? {}),
     productsFile: at(values.productsFile ?? defaultProductsFile()),
     ...(values.apiTokenFile !== undefined && { apiTokenFile: at(values.apiTokenFile) }),
+    ...(values.dashboardUsersFile !== undefined && {
+      dashboardUsersFile: at(values.dashboardUsersFile),
+    }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
     connections,
     ...(file !== undefined && { configFile: file }),

@@ -310,6 +310,11 @@ export const SETTINGS = {
     help: "the dashboard's password",
     schema: nonEmpty.optional(),
   },
+  dashboardUsersFile: {
+    env: 'DASHBOARD_USERS_FILE',
+    help: "the dashboard's users and the offices each sees (JSON, written by order-importer dashboard-user); replaces DASHBOARD_USER/DASHBOARD_PASSWORD",
+    schema: nonEmpty.optional(),
+  },
   language: {
     flag: '--language <code>',
     help: 'language of what a person reads: nl, fr or en (log lines stay English)',

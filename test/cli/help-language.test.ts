@@ -12,7 +12,16 @@ import { ROOT, runInProcess } from '../helpers/cli.js';
 import { put, tempDir } from '../helpers/files.js';
 import { outsideMarkers } from '../helpers/pseudo.js';
 
-const COMMANDS = ['import', 'watch', 'worker', 'ledger', 'dashboard', 'status', 'validate'];
+const COMMANDS = [
+  'import',
+  'watch',
+  'worker',
+  'ledger',
+  'dashboard',
+  'dashboard-user',
+  'status',
+  'validate',
+];
 const english = (name: string) =>
   readFileSync(join(ROOT, 'test', 'cli', 'help-en', `${name}.txt`), 'utf8');
 
@@ -159,6 +168,7 @@ describe('--help in the pseudo-language', () => {
       '<sheet...>',
       '[sheet...]',
       '<action...>',
+      '<name>',
       '-V',
       '--version',
       '-h',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { allowedHosts, hostOfHeader } from '../../src/dashboard/hosts.js';
+import { allowedHosts, exposureProblem, hostOfHeader } from '../../src/dashboard/hosts.js';
 
 describe('hostOfHeader', () => {
   it.each([
@@ -55,5 +55,15 @@ describe('allowedHosts', () => {
     expect(hosts.has('10.0.0.5')).toBe(true);
     expect(hosts.has('localhost')).toBe(true);
     expect(hosts.has('evil.example')).toBe(false);
+  });
+});
+
+describe('exposureProblem', () => {
+  it('lets the dashboard listen beyond loopback with a users file, as with DASHBOARD_USER', () => {
+    expect(exposureProblem({ host: '0.0.0.0' })).toBeDefined();
+    expect(
+      exposureProblem({ host: '0.0.0.0', users: '/etc/order-importer/users.json' }),
+    ).toBeUndefined();
+    expect(exposureProblem({ host: '0.0.0.0', user: 'u', password: 'p' })).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -83,7 +84,7 @@ export class InProcessCli {
     args: readonly string[],
     env: NodeJS.ProcessEnv = {},
     cwd = ROOT,
-    options: { tty?: boolean } = {},
+    options: { tty?: boolean; stdin?: string } = {},
   ) {
     this.#stdout = terminal(options.tty ?? false);
     this.#stderr = terminal(options.tty ?? false);
@@ -93,6 +94,8 @@ export class InProcessCli {
       env: { LOG_LEVEL: 'warn', ...env },
       cwd,
       stopSignal: () => new Promise<string>((resolve) => this.#stops.push(resolve)),
+      // What was piped in (a password): a pipe, never a terminal.
+      ...(options.stdin !== undefined && { stdin: Readable.from([options.stdin]) }),
     };
     this.finished = main(['node', 'order-importer', ...args], io).then((code) => {
       this.#ended = true;

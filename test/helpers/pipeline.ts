@@ -47,6 +47,8 @@ export interface TestPipelineOptions {
   extraProducts?: Array<{ id: string; name: string; category: string }>;
   token?: string;
   workers?: boolean;
+  /** The connection's name, its office (`gent`); `test` without it. */
+  connectionName?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function testPipelineConfig(parts: {
   logger?: ContextParts['logger'];
   token?: string;
   catalogue?: Catalogue;
+  connectionName?: string;
 }): Promise<ContextParts> {
   const token = parts.token ?? parts.sandbox.tokens[0]?.token ?? '';
   return {
@@ -82,7 +85,12 @@ export async function testPipelineConfig(parts: {
       timeoutMs: 5000,
       dispatcher: parts.dispatcher,
     }),
-    connection: connectionOf({ apiBaseUrl: parts.sandbox.url, token, name: 'test', sandbox: true }),
+    connection: connectionOf({
+      apiBaseUrl: parts.sandbox.url,
+      token,
+      name: parts.connectionName ?? 'test',
+      sandbox: true,
+    }),
     // The data folder is the reports' parent, as `sheetsDir` says.
     installation: await installationOf(dirname(parts.reportsDir)),
     logger: parts.logger ?? pino({ level: 'silent' }),
@@ -157,6 +165,7 @@ export async function testPipeline(options: TestPipelineOptions = {}): Promise<T
     logger,
     catalogue,
     ...(options.token !== undefined && { token: options.token }),
+    ...(options.connectionName !== undefined && { connectionName: options.connectionName }),
   });
   const config: ContextParts = { ...base, settings: { ...base.settings, ...options.settings } };
   // The assembly users run (src/app/importer.ts), from the test's own parts.

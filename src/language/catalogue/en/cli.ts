@@ -489,4 +489,44 @@ export const cli = {
     'the connection "{name}" has its own "notify.email" recipients, and its e-mails need NOTIFY_EMAIL_FROM and SMTP_URL (the sender and the SMTP server every office’s e-mails go through): set both, or leave "email" out of its "notify".',
   'cli.help.setting.inspectionMinutes':
     "how long an inspection lasts in the agenda's calendars (.ics, the offices' feeds), in minutes",
+  'cli.error.dashboard.users-invalid.unreadable':
+    'DASHBOARD_USERS_FILE {file} cannot be read ({reason}).',
+  'cli.error.dashboard.users-invalid.too-large':
+    'DASHBOARD_USERS_FILE {file} is larger than 1 MB: it is no users file.',
+  'cli.error.dashboard.users-invalid.json':
+    'DASHBOARD_USERS_FILE {file} is not valid JSON ({mistake}).',
+  'cli.error.dashboard.users-invalid.not-list':
+    'DASHBOARD_USERS_FILE {file} must hold a JSON list of users, each with "user", "password" and "offices" (a list of offices, or "*").',
+  'cli.error.dashboard.users-invalid.entry':
+    'DASHBOARD_USERS_FILE {file}, entry {entry}: must be an object with "user", "password" and "offices", nothing else.',
+  'cli.error.dashboard.users-invalid.user':
+    'DASHBOARD_USERS_FILE {file}, entry {entry}: "user" must be a name of 1 to 100 characters, no ":".',
+  'cli.error.dashboard.users-invalid.offices':
+    'DASHBOARD_USERS_FILE {file}, entry {entry} ({user}): "offices" must be a list of office names or "*".',
+  'cli.error.dashboard.users-invalid.password':
+    'DASHBOARD_USERS_FILE {file}, entry {entry} ({user}): "password" is not a hash order-importer dashboard-user writes: {problem}.',
+  'cli.error.dashboard.users-invalid.duplicate':
+    'DASHBOARD_USERS_FILE {file}, entry {entry} ({user}): this user is already entry {earlier}.',
+  'cli.error.dashboard-user.no-file':
+    'order-importer dashboard-user writes into DASHBOARD_USERS_FILE: set it (in the environment or the config file) to the file the dashboard reads its users from.',
+  'cli.error.dashboard-user.no-offices':
+    'user {user} is new: say which offices they see with --offices (names of connections separated by commas, or "*" for all).',
+  'cli.error.dashboard-user.bad-offices':
+    '--offices {offices}: give office names (the connections’ names) separated by commas, or "*" for all.',
+  'cli.error.dashboard-user.bad-name': 'user name {user}: 1 to 100 characters, no ":".',
+  'cli.error.dashboard-user.no-password': 'no password was given on standard input.',
+  'cli.error.dashboard-user.short-password':
+    'the password is too short: at least {min} characters.',
+  'cli.error.dashboard-user.mismatch': 'the two passwords are not the same: nothing was written.',
+  'cli.help.dashboard-user.description':
+    'Add a user of the dashboard to DASHBOARD_USERS_FILE, or change their password or offices; asks for the password (read from standard input when that is no terminal).',
+  'cli.help.dashboard-user.argument': "the user's login",
+  'cli.help.dashboard-user.offices':
+    'the offices the user sees: connection names separated by commas, or "*" for all (and /queues, /metrics); kept as they were when not given',
+  'cli.help.setting.dashboardUsersFile':
+    "the dashboard's users and the offices each sees (JSON, written by order-importer dashboard-user); replaces DASHBOARD_USER/DASHBOARD_PASSWORD",
+  'cli.dashboard-user.password': 'Password for {user}:',
+  'cli.dashboard-user.again': 'The same password again:',
+  'cli.dashboard-user.written':
+    '{done, select, added {Added} other {Changed}} dashboard user {user} in {file}: sees {all, select, yes {every office, /queues and /metrics} other {{offices}}}.',
 } as const;

@@ -216,4 +216,6 @@ export const dashboard = {
   'dashboard.agenda.ics.name': 'Inspections {office}',
   'dashboard.agenda.csvFile': 'CSV',
   'dashboard.agenda.xlsxFile': 'Excel',
+  'dashboard.login.users':
+    'This dashboard asks for your own user name and password: those written for you with order-importer dashboard-user.',
 } as const;

@@ -217,4 +217,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.ics.name': 'Contrôles {office}',
   'dashboard.agenda.csvFile': 'CSV',
   'dashboard.agenda.xlsxFile': 'Excel',
+  'dashboard.login.users':
+    'Ce tableau de bord demande votre propre nom d’utilisateur et mot de passe\u202f: ceux écrits pour vous avec order-importer dashboard-user.',
 };

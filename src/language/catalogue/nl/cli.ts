@@ -507,4 +507,44 @@ export const cli: Translation<typeof english> = {
     'de verbinding "{name}" heeft eigen ontvangers in "notify.email", en haar e-mails hebben NOTIFY_EMAIL_FROM en SMTP_URL nodig (de afzender en de SMTP-server waarlangs de e-mails van elk kantoor gaan): stel beide in, of laat "email" weg uit haar "notify".',
   'cli.help.setting.inspectionMinutes':
     'hoe lang een keuring duurt in de agenda’s (.ics, de abonnementen van de kantoren), in minuten',
+  'cli.error.dashboard.users-invalid.unreadable':
+    'DASHBOARD_USERS_FILE {file} kan niet gelezen worden ({reason}).',
+  'cli.error.dashboard.users-invalid.too-large':
+    'DASHBOARD_USERS_FILE {file} is groter dan 1 MB: dat is geen gebruikersbestand.',
+  'cli.error.dashboard.users-invalid.json':
+    'DASHBOARD_USERS_FILE {file} is geen geldige JSON ({mistake}).',
+  'cli.error.dashboard.users-invalid.not-list':
+    'DASHBOARD_USERS_FILE {file} moet een JSON-lijst van gebruikers bevatten, elk met "user", "password" en "offices" (een lijst van kantoren, of "*").',
+  'cli.error.dashboard.users-invalid.entry':
+    'DASHBOARD_USERS_FILE {file}, item {entry}: moet een object zijn met "user", "password" en "offices", en niets anders.',
+  'cli.error.dashboard.users-invalid.user':
+    'DASHBOARD_USERS_FILE {file}, item {entry}: "user" moet een naam van 1 tot 100 tekens zijn, zonder ":".',
+  'cli.error.dashboard.users-invalid.offices':
+    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): "offices" moet een lijst van kantoornamen zijn, of "*".',
+  'cli.error.dashboard.users-invalid.password':
+    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): "password" is geen hash zoals order-importer dashboard-user die schrijft: {problem}.',
+  'cli.error.dashboard.users-invalid.duplicate':
+    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): deze gebruiker staat al in item {earlier}.',
+  'cli.error.dashboard-user.no-file':
+    'order-importer dashboard-user schrijft in DASHBOARD_USERS_FILE: stel die in (in de omgeving of het configuratiebestand) op het bestand waaruit het dashboard zijn gebruikers leest.',
+  'cli.error.dashboard-user.no-offices':
+    'gebruiker {user} is nieuw: geef met --offices op welke kantoren die ziet (namen van verbindingen, gescheiden door komma’s, of "*" voor alle).',
+  'cli.error.dashboard-user.bad-offices':
+    '--offices {offices}: geef kantoornamen (de namen van de verbindingen), gescheiden door komma’s, of "*" voor alle.',
+  'cli.error.dashboard-user.bad-name': 'gebruikersnaam {user}: 1 tot 100 tekens, zonder ":".',
+  'cli.error.dashboard-user.no-password': 'er werd geen wachtwoord gegeven op de standaardinvoer.',
+  'cli.error.dashboard-user.short-password': 'het wachtwoord is te kort: minstens {min} tekens.',
+  'cli.error.dashboard-user.mismatch':
+    'de twee wachtwoorden zijn niet gelijk: er werd niets geschreven.',
+  'cli.help.dashboard-user.description':
+    'Voeg een gebruiker van het dashboard toe aan DASHBOARD_USERS_FILE, of wijzig zijn wachtwoord of kantoren; vraagt het wachtwoord (gelezen van de standaardinvoer als dat geen terminal is).',
+  'cli.help.dashboard-user.argument': 'de login van de gebruiker',
+  'cli.help.dashboard-user.offices':
+    'de kantoren die de gebruiker ziet: namen van verbindingen gescheiden door komma’s, of "*" voor alle (en /queues, /metrics); blijven zoals ze waren als ze niet gegeven worden',
+  'cli.help.setting.dashboardUsersFile':
+    'de gebruikers van het dashboard en de kantoren die elk ziet (JSON, geschreven door order-importer dashboard-user); vervangt DASHBOARD_USER/DASHBOARD_PASSWORD',
+  'cli.dashboard-user.password': 'Wachtwoord voor {user}:',
+  'cli.dashboard-user.again': 'Nogmaals hetzelfde wachtwoord:',
+  'cli.dashboard-user.written':
+    'Gebruiker {user} van het dashboard {done, select, added {toegevoegd} other {gewijzigd}} in {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
 };

@@ -214,4 +214,6 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.ics.name': 'Keuringen {office}',
   'dashboard.agenda.csvFile': 'CSV',
   'dashboard.agenda.xlsxFile': 'Excel',
+  'dashboard.login.users':
+    'Dit dashboard vraagt uw eigen gebruikersnaam en wachtwoord: die voor u geschreven werden met order-importer dashboard-user.',
 };
