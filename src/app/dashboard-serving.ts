@@ -7,9 +7,7 @@ import {
   type RunningDashboard,
   startDashboard,
 } from '../dashboard/server.js';
-import { exposureProblem, LOOPBACK_HOSTS } from '../dashboard/hosts.js';
 import { readUsersFile } from '../dashboard/users.js';
-import { wordsFor } from '../language/words.js';
 import type { Settings } from '../settings/load.js';
 import { UserError } from '../errors.js';
 import { agendaSource } from './agenda-source.js';
@@ -17,36 +15,6 @@ import { probeApi, readToken } from './api-connection.js';
 
 export { agendaOfContexts } from './agenda-source.js';
 import { API_KEEP_ALIVE_MS } from '../policy.js';
-
-/** Refused before anything starts: a dashboard open beyond this machine needs a password. */
-export function refuseExposure(settings: Settings): void {
-  const problem = exposureProblem({
-    host: settings.dashboardHost,
-    ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
-    ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
-    ...(settings.dashboardUsersFile !== undefined && { users: settings.dashboardUsersFile }),
-  });
-  if (problem !== undefined) throw problem;
-}
-
-/**
- * Which host names the dashboard answers, when someone set it up to be reached by another name
- * than localhost: a browser that uses another one gets a refusal, and this says why.
- */
-export function announceHosts(
-  settings: Settings,
-  dashboard: RunningDashboard,
-  announce: (line: string) => void,
-): void {
-  const named = settings.dashboardHosts.length > 0;
-  if (!named && LOOPBACK_HOSTS.includes(settings.dashboardHost)) return;
-  announce(
-    wordsFor(settings.language).t('cli.dashboard.hosts', {
-      hosts: dashboard.hosts.join(', '),
-      advice: named ? 'no' : 'yes',
-    }),
-  );
-}
 
 /** The dashboard on the settings' host and port, with a clear error when it cannot listen. */
 export async function serveDashboard(

@@ -14,8 +14,7 @@ import type { Pace } from './rate.js';
 import type { RowsPage, RowsQuery } from './sheet-rows.js';
 import { sheetNotes } from './sheet-notes.js';
 import { rowsPart, statusFilter } from './sheet-rows-html.js';
-import type { PageOrders } from './status-cache.js';
-import { ordersSummary } from './status-html.js';
+import { ordersSummary, type PageOrders } from './status-html.js';
 
 export interface SheetView {
   words: Words;

@@ -9,7 +9,10 @@ import { cellLabel, count, data, markup, say, shown, timeElement } from './html.
 import { statusText } from '../notify/status-words.js';
 import type { Inspection } from '../status/read-order.js';
 import type { OrderLine, StatusSummary } from './order-status.js';
-import type { OrdersSeen } from './status-cache.js';
+import type { OrdersSeen, PageOrders } from './status-cache.js';
+
+/** What a sheet's page shows of its orders (status-cache.ts reads them). */
+export type { PageOrders };
 
 /** Why a status.csv is not shown, in the page's words. */
 export function statusProblem(words: Words, error: Error): string {

@@ -3,7 +3,7 @@
  * same Redis, e.g. on another port or for people who must not run imports. It only reads.
  */
 import { startDashboardAlone } from '../../app/dashboard.js';
-import { announceHosts, refuseExposure } from '../../app/dashboard-serving.js';
+import { announceHosts, refuseExposure } from '../../app/dashboard-exposure.js';
 import { createLogger } from '../../logger.js';
 import { redactUrl } from '../../redis/url.js';
 import type { SettingFlags } from '../../settings/load.js';

@@ -6,6 +6,7 @@
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
+import { configuredOffices } from '../../app/offices.js';
 import type { Settings } from '../../settings/load.js';
 import {
   readReportedSheet,
@@ -39,7 +40,10 @@ export async function chosenSheets(
         warn(errorMessage(p, words));
       },
     );
-    return { sheets, byDefault: true };
+    // This configuration's sheets only: a reports folder may be shared with another.
+    const own = new Set((await configuredOffices(settings)).map((office) => office.id));
+    const owned = sheets.filter((s) => s.connectionId !== undefined && own.has(s.connectionId));
+    return { sheets: owned, byDefault: true };
   }
   const sheets: ReportedSheet[] = [];
   for (const target of targets) {

@@ -8,7 +8,6 @@ import { AbortedError } from '../../api/errors.js';
 import type { SettingFlags } from '../../settings/load.js';
 import { openImporter } from '../../app/importer.js';
 import { openEach } from '../../app/importers.js';
-import { configuredOffices } from '../../app/offices.js';
 import type { CommandIo } from '../io.js';
 import { commandLogger, commandSettings, commandWords } from '../setup.js';
 import { terminalText } from '../terminal-text.js';
@@ -39,13 +38,6 @@ export async function statusCommand(
   const say = (line: string) => out.write(`${terminalText(line)}\n`);
   const announce = (line: string) => io.stderr.write(`${terminalText(line)}\n`);
   const chosen = await chosenSheets(targets, settings, io.cwd, announce, words);
-  // By default, this configuration's sheets only: a reports folder may be shared with another.
-  if (chosen.byDefault) {
-    const own = new Set((await configuredOffices(settings)).map((office) => office.id));
-    chosen.sheets = chosen.sheets.filter(
-      (s) => s.connectionId !== undefined && own.has(s.connectionId),
-    );
-  }
   if (chosen.sheets.length === 0) {
     say(words.t('cli.status.none', { days: settings.statusDays, dir: settings.reportsDir }));
     if (opts.json === true) io.stdout.write('[]\n');

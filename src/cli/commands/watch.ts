@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-import { announceHosts, refuseExposure } from '../../app/dashboard-serving.js';
+import { announceHosts, refuseExposure } from '../../app/dashboard-exposure.js';
 import { serviceStart } from '../../app/importer.js';
 import { type RunningWatch, startWatch } from '../../app/watch.js';
 import type { MappingSources } from '../../orders/mapping-files.js';
