@@ -22,6 +22,14 @@ export const REDIS_WAIT_S = 300;
 export const LEDGER_DAYS = 400;
 /** STATUS_DAYS: a sheet's orders are read back this long after it was reported (§2). */
 export const STATUS_DAYS = 90;
+
+/** The agenda: how long a cancelled inspection stays shown, struck through (design "The agenda"). */
+export const AGENDA_CANCELLED_SHOWN_MS = 7 * 86_400_000;
+/** The agenda's period when none is asked: today and the 30 days after. */
+export const AGENDA_DAYS = 30;
+/** An office's calendar feed: the visits of the last 30 days, and every one to come (ten years). */
+export const FEED_PAST_DAYS = 30;
+export const FEED_DAYS = 3650;
 /** ROW_ATTEMPTS: a row job is tried this often (safe-to-retry failures) before it fails. */
 export const ROW_ATTEMPTS = 8;
 /** RETRY_DELAY_MS: the first wait before a retry; it doubles each time, with jitter (§3). */

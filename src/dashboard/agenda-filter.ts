@@ -7,11 +7,7 @@ import { z } from 'zod';
 
 import { type AgendaEntry, CANCELLED } from '../store/agenda.js';
 import type { Viewer } from './viewer.js';
-
-/** How long a cancelled inspection stays shown, struck through. */
-export const CANCELLED_SHOWN_MS = 7 * 86_400_000;
-/** The period shown when none is asked: today and the 30 days after. */
-export const DEFAULT_DAYS = 30;
+import { AGENDA_CANCELLED_SHOWN_MS, AGENDA_DAYS } from '../policy.js';
 
 const day = z
   .string()
@@ -69,7 +65,7 @@ export function plusDays(date: string, days: number): string {
 /** The days shown, both included: as asked, else from today to 30 days on. */
 export function periodOf(query: AgendaQuery, now: Date): { from: string; to: string } {
   const from = query.from ?? brusselsDay(now);
-  const to = query.to ?? plusDays(from, DEFAULT_DAYS);
+  const to = query.to ?? plusDays(from, AGENDA_DAYS);
   return from <= to ? { from, to } : { from: to, to: from };
 }
 
@@ -89,7 +85,7 @@ export interface AgendaList {
 export function stillShown(entry: AgendaEntry, now: Date): boolean {
   if (entry.status !== CANCELLED) return true;
   const since = Date.parse(entry.cancelledAt ?? entry.checkedAt);
-  return !(now.getTime() - since > CANCELLED_SHOWN_MS);
+  return !(now.getTime() - since > AGENDA_CANCELLED_SHOWN_MS);
 }
 
 export function selectAgenda(

@@ -24,6 +24,7 @@ import type { DashboardLanguages } from './language.js';
 import { nowOf, type OverviewSources } from './overview.js';
 import { sendFramed } from './pages.js';
 import { SEES_ALL, viewerOf } from './viewer.js';
+import { FEED_DAYS, FEED_PAST_DAYS } from '../policy.js';
 
 /** Where the agenda's inspections and the offices' feed keys come from. */
 export interface AgendaSource {
@@ -36,10 +37,6 @@ export interface AgendaSource {
   /** STATUS_DAYS, said on the page. */
   statusDays: number;
 }
-
-/** A feed shows the visits of the last 30 days and every one to come. */
-const FEED_PAST_DAYS = 30;
-const FEED_DAYS = 3650;
 
 export function agendaRoutes(
   app: FastifyInstance,

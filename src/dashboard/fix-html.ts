@@ -14,9 +14,10 @@ export function shortId(sheetId: string): string {
   return sheetId.slice(sheetId.lastIndexOf('-') + 1) || sheetId;
 }
 
-/** A sheet's short id, beside its name. */
-export function shortIdTag(sheetId: string): string {
-  return ` <span class="short-id" title="${escapeHtml(sheetId)}">${shown(shortId(sheetId))}</span>`;
+/** A sheet's short id, beside its name; its whole id in the tooltip. */
+export function shortIdTag(words: Words, sheetId: string): string {
+  const title = escapeHtml(words.t('dashboard.sheet.idTitle', { id: sheetId }));
+  return ` <span class="short-id" title="${title}">${shown(shortId(sheetId))}</span>`;
 }
 
 /**

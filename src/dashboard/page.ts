@@ -148,7 +148,7 @@ function sheetOrders(words: Words, orders: OrdersSeen): string {
 
 /** The sheet's name, linking to its page, and what sets it apart: a duplicate, unreadable. */
 function sheetCell(words: Words, sheet: SheetProgress, names: ReadonlyMap<string, string>): string {
-  const name = `<a href="${escapeHtml(sheetHref(sheet.sheetId))}">${shown(sheet.name)}</a>${shortIdTag(sheet.sheetId)}`;
+  const name = `<a href="${escapeHtml(sheetHref(sheet.sheetId))}">${shown(sheet.name)}</a>${shortIdTag(words, sheet.sheetId)}`;
   const notes: string[] = [fixesNote(words, sheet), fixedLaterNote(words, sheet)].filter(Boolean);
   const earlier = sheet.duplicateOf;
   if (earlier !== undefined) notes.push(duplicateNote(words, earlier, names.get(earlier)));

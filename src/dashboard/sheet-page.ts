@@ -36,7 +36,7 @@ export function sheetPage(view: SheetView): { title: string; main: string } {
   const live = sheet.state === 'done' ? '' : ' data-live';
   const main = [
     `<div id="sheet" data-part${live}>`,
-    `<header class="title"><div class="name"><h1>${shown(sheet.name)}</h1>${shortIdTag(sheet.sheetId)}${stateBadge(words, sheet)}</div></header>`,
+    `<header class="title"><div class="name"><h1>${shown(sheet.name)}</h1>${shortIdTag(words, sheet.sheetId)}${stateBadge(words, sheet)}</div></header>`,
     facts(view),
     problems(words, sheet),
     statusFilter(words, sheet, view.query),

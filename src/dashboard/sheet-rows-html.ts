@@ -133,7 +133,7 @@ function rowLine(
     `<tr id="row-${row.row}" data-row="${row.row}" data-status="${escapeHtml(row.status)}"${fixed.attribute}>`,
     `<td class="n"${cellLabel(words, 'dashboard.head.row')}>${row.row}${first}${fixed.note}</td>`,
     ...rowCells(words, row, columns),
-    `<td class="text files"${cellLabel(words, 'dashboard.head.files')}>${filesList(row)}</td>`,
+    `<td class="text files"${cellLabel(words, 'dashboard.head.files')}>${filesList(words, row)}</td>`,
     order,
     '</tr>',
   ].join('');
@@ -144,7 +144,7 @@ function rowLine(
  * with its id in the API as its tooltip; by their ids where the names are not known (a running
  * sheet, a report written before its files were echoed).
  */
-function filesList(row: ShownRow): string {
+function filesList(words: Words, row: ShownRow): string {
   const ids = row.fileIds.split('|');
   const names = row.files.split('|').filter(Boolean);
   const shownFiles =
@@ -152,7 +152,8 @@ function filesList(row: ShownRow): string {
       ? ids.filter(Boolean).map((id) => `<span class="file id">${shown(id)}</span>`)
       : names.map((path, i) => {
           const id = ids[i] ?? '';
-          const title = id === '' ? '' : ` title="${shown(id)}"`;
+          const title =
+            id === '' ? '' : ` title="${escapeHtml(words.t('dashboard.file.idTitle', { id }))}"`;
           return `<span class="file"${title}>${shown(baseName(path))}</span>`;
         });
   return shownFiles.join(' ');

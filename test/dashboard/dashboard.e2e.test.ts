@@ -53,7 +53,8 @@ describe('the dashboard', () => {
       const row = page.locator(`tr[data-sheet-id="${sheet?.sheetId ?? ''}"]`);
       await row.waitFor();
       const cells = await row.locator('td').allTextContents();
-      expect(cells[0]).toBe('weekly-orders.csv');
+      // Its name, and the end of its id: two sheets of one name are told apart.
+      expect(cells[0]).toBe(`weekly-orders.csv ${(sheet?.sheetId ?? '').split('-').pop() ?? ''}`);
       expect(cells[2]).toBe('done');
       expect(cells[3]).toBe('3/3');
       expect(cells.slice(4, 9)).toEqual(['2', '1', '0', '0', '0']);
@@ -197,7 +198,7 @@ describe('the overview without and with its script', () => {
       const page = await context.newPage();
       await page.goto(`${board.url}/`);
       const cells = await page.locator('tr[data-sheet-id="a"] td').allTextContents();
-      expect(cells[0]).toBe('first.csv');
+      expect(cells[0]).toBe('first.csv a');
       expect(cells[1]).toBe('4 Mar 2025, 11:20');
       expect(cells[11]).toBe('127.0.0.1:4010sandbox');
       expect(await page.locator('#updated').textContent()).toMatch(/^1 sheet, updated /);
@@ -253,7 +254,7 @@ describe('the overview without and with its script', () => {
       sheets.unshift(sheetNamed('b', '<b>second</b>.csv'));
       const added = page.locator('tr[data-sheet-id="b"] td').first();
       await added.waitFor({ timeout: 10_000 });
-      expect(await added.textContent()).toBe('<b>second</b>.csv');
+      expect(await added.textContent()).toBe('<b>second</b>.csv b');
       expect(await page.locator('#imports b').count()).toBe(0);
       expect(await page.locator('#updated').textContent()).toMatch(/^2 sheets, updated /);
       expect(await page.locator('tr[data-sheet-id="a"] td').nth(1).textContent()).toBe(local);

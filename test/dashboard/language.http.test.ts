@@ -22,6 +22,9 @@ const STATUS_HEADER =
 const DATA = [
   'north.csv',
   'running.csv',
+  // The sheets' ids, shown short beside their names.
+  'north',
+  'running',
   'api.example.be',
   'gent',
   'report.csv',

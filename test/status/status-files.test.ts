@@ -35,6 +35,7 @@ describe('an order read back', () => {
           // A part that is no text is left out: the order is read all the same.
           city: { name: 'Gent' },
           contact_name: null,
+          contact_phone1: 470123456,
         }),
       ),
     ).toEqual({
@@ -42,6 +43,7 @@ describe('an order read back', () => {
       cancelReason: '',
       address: 'Kerkstraat 12, 9000',
       contactName: '',
+      phone: '470123456',
       inspections: [
         { productId: 'EPC', productName: 'EPC', date: '2026-12-01 08:30', inspector: '' },
         { productId: '7', productName: '', date: '', inspector: '' },

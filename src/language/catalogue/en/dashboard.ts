@@ -218,4 +218,7 @@ export const dashboard = {
   'dashboard.agenda.xlsxFile': 'Excel',
   'dashboard.login.users':
     'This dashboard asks for your own user name and password: those written for you with order-importer dashboard-user.',
+  // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
+  'dashboard.sheet.idTitle': 'Sheet {id}',
+  'dashboard.file.idTitle': 'File id {id}',
 } as const;

@@ -219,4 +219,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.xlsxFile': 'Excel',
   'dashboard.login.users':
     'Ce tableau de bord demande votre propre nom d’utilisateur et mot de passe\u202f: ceux écrits pour vous avec order-importer dashboard-user.',
+  // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
+  'dashboard.sheet.idTitle': 'Liste {id}',
+  'dashboard.file.idTitle': 'Identifiant du fichier {id}',
 };

@@ -216,4 +216,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.xlsxFile': 'Excel',
   'dashboard.login.users':
     'Dit dashboard vraagt uw eigen gebruikersnaam en wachtwoord: die voor u geschreven werden met order-importer dashboard-user.',
+  // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
+  'dashboard.sheet.idTitle': 'Lijst {id}',
+  'dashboard.file.idTitle': 'Bestands-id {id}',
 };
