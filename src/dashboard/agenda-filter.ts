@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 import { type AgendaEntry, CANCELLED } from '../store/agenda.js';
 import type { Viewer } from './viewer.js';
-import { AGENDA_CANCELLED_SHOWN_MS, AGENDA_DAYS } from '../policy.js';
+import { AGENDA_CANCELLED_SHOWN_MS, AGENDA_DAYS, FEED_DAYS, FEED_PAST_DAYS } from '../policy.js';
 
 const day = z
   .string()
@@ -118,4 +118,10 @@ export function selectAgenda(
     offices: [...new Set(seen.map((e) => e.office))].sort(),
     statuses: [...new Set(seen.map((e) => e.status))].sort(),
   };
+}
+
+/** What an office's calendar feed holds: its visits of the last weeks and every one to come. */
+export function feedQuery(office: string, now: Date): AgendaQuery {
+  const from = plusDays(brusselsDay(now), -FEED_PAST_DAYS);
+  return { office, from, to: plusDays(from, FEED_DAYS) };
 }

@@ -10,13 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { AgendaEntry } from '../store/agenda.js';
-import {
-  parseAgendaQuery,
-  plusDays,
-  brusselsDay,
-  selectAgenda,
-  type AgendaQuery,
-} from './agenda-filter.js';
+import { parseAgendaQuery, feedQuery, selectAgenda, type AgendaQuery } from './agenda-filter.js';
 import { agendaCsv, agendaIcs, agendaXlsx } from './agenda-files.js';
 import { agendaPage } from './agenda-page.js';
 import type { PageAssets } from './assets.js';
@@ -24,7 +18,6 @@ import type { DashboardLanguages } from './language.js';
 import { nowOf, type OverviewSources } from './overview.js';
 import { sendFramed } from './pages.js';
 import { SEES_ALL, viewerOf } from './viewer.js';
-import { FEED_DAYS, FEED_PAST_DAYS } from '../policy.js';
 
 /** Where the agenda's inspections and the offices' feed keys come from. */
 export interface AgendaSource {
@@ -101,9 +94,12 @@ export function agendaRoutes(
         return reply;
       }
       const now = nowOf(sources);
-      const from = plusDays(brusselsDay(now), -FEED_PAST_DAYS);
-      const query = { office, from, to: plusDays(from, FEED_DAYS) };
-      const list = selectAgenda(await agenda.entries(), query, SEES_ALL, now).planned;
+      const list = selectAgenda(
+        await agenda.entries(),
+        feedQuery(office, now),
+        SEES_ALL,
+        now,
+      ).planned;
       const words = languages.of(request);
       const name = words.t('dashboard.agenda.ics.name', { office });
       return reply

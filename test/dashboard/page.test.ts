@@ -54,7 +54,7 @@ describe('the overview page', () => {
     ]);
     const [original, fix] = [...page.matchAll(/<tr data-sheet-id=.*?<\/tr>/g)].map((m) => m[0]);
     expect(original).toContain(
-      '<span class="short-id" title="20250304-102030-aaaaaa">aaaaaa</span>',
+      '<span class="short-id" title="Sheet 20250304-102030-aaaaaa">aaaaaa</span>',
     );
     expect(original).toMatch(
       /2 rows fixed later in <a href="\/sheets\/20250305-090000-bbbbbb">orders\.csv of <time[^>]*>[^<]+<\/time> \(bbbbbb\)<\/a>/,
@@ -71,7 +71,7 @@ describe('the overview page', () => {
     const row = /<tr data-sheet-id="s1">.*?<\/tr>/.exec(page)?.[0] ?? '';
     const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
     expect(cells).toEqual([
-      '<a href="/sheets/s1">orders.csv</a> <span class="short-id" title="s1">s1</span>',
+      '<a href="/sheets/s1">orders.csv</a> <span class="short-id" title="Sheet s1">s1</span>',
       '<time datetime="2025-03-04T10:20:30.000Z" data-show="date-time">4 Mar 2025, 11:20</time>',
       '<span class="state done">done</span>',
       '<progress max="4" value="4"></progress>4/4',
@@ -100,7 +100,7 @@ describe('the overview page', () => {
       paces: new Map([['s1', { perSecond: 2.5, secondsLeft: 80 }]]),
     });
     expect(page).toContain(
-      '<a href="/sheets/s2">orders.csv</a> <span class="short-id" title="s2">s2</span><div class="note">duplicate of <a href="/sheets/s1">orders.csv (s1)</a></div>',
+      '<a href="/sheets/s2">orders.csv</a> <span class="short-id" title="Sheet s2">s2</span><div class="note">duplicate of <a href="/sheets/s1">orders.csv (s1)</a></div>',
     );
     expect(page).toContain('<span class="connection">gent</span> api.example.be');
     expect(page).toContain('1/4<div class="pace">2.5 rows/s · 1 min 20 s left</div>');
