@@ -29,15 +29,10 @@ export function contactOf(state: OrderState, order: ReportedOrder): OrderContact
 }
 
 /** Where an order's entries come from: its office, sheet and row. */
-export interface EntryBase {
-  office: string;
-  sheetId: string;
-  sheetName: string;
-  row: number;
-  reference: string;
-  orderId: number;
-  checkedAt: string;
-}
+export type EntryBase = Pick<
+  ReadEntry,
+  'office' | 'sheetId' | 'sheetName' | 'row' | 'reference' | 'orderId' | 'checkedAt'
+>;
 
 /**
  * An order's inspections as agenda entries, each with a UID stable across syncs: the order, the
