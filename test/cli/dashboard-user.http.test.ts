@@ -62,7 +62,7 @@ describe('dashboard-user', () => {
     const done = await run(['ops'], 'tweede-wachtwoord\n', { LANGUAGE: 'nl' });
     expect(done.code).toBe(0);
     expect(done.stdout).toBe(
-      `Gebruiker ops van het dashboard gewijzigd in ${file}: ziet alle kantoren, /queues en /metrics.\n`,
+      `Dashboardgebruiker ops gewijzigd in ${file}: ziet alle kantoren, /queues en /metrics.\n`,
     );
     const [ops, gent] = await entries();
     expect(ops?.user).toBe('ops');

@@ -121,7 +121,7 @@ describe('the dashboard in Dutch and French', () => {
       'Rijen',
       'Rapport',
       'Opdrachten',
-      'Open problemen',
+      'Openstaande problemen',
     ]);
     expect(await page.locator('#rows-said').textContent()).toBe('Rijen 1–6 van 6.');
     expect(await page.locator('tr[data-row="3"] .status').textContent()).toBe('ongeldig');

@@ -492,7 +492,7 @@ export const cli = {
   'cli.error.dashboard.users-invalid.unreadable':
     'DASHBOARD_USERS_FILE {file} cannot be read ({reason}).',
   'cli.error.dashboard.users-invalid.too-large':
-    'DASHBOARD_USERS_FILE {file} is larger than 1 MB: it is no users file.',
+    'DASHBOARD_USERS_FILE {file} is larger than 1 MB: it is not a users file.',
   'cli.error.dashboard.users-invalid.json':
     'DASHBOARD_USERS_FILE {file} is not valid JSON ({mistake}).',
   'cli.error.dashboard.users-invalid.not-list':
@@ -519,7 +519,7 @@ export const cli = {
     'the password is too short: at least {min} characters.',
   'cli.error.dashboard-user.mismatch': 'the two passwords are not the same: nothing was written.',
   'cli.help.dashboard-user.description':
-    'Add a user of the dashboard to DASHBOARD_USERS_FILE, or change their password or offices; asks for the password (read from standard input when that is no terminal).',
+    'Add a user of the dashboard to DASHBOARD_USERS_FILE, or change their password or offices; asks for the password (read from standard input when it is not a terminal).',
   'cli.help.dashboard-user.argument': "the user's login",
   'cli.help.dashboard-user.offices':
     'the offices the user sees: connection names separated by commas, or "*" for all (and /queues, /metrics); kept as they were when not given',

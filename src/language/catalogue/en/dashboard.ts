@@ -175,7 +175,7 @@ export const dashboard = {
   'dashboard.nav.agenda': 'Agenda',
   'dashboard.agenda.heading': 'Agenda',
   'dashboard.agenda.intro':
-    'Who comes when: every inspection of the orders read back in the last {days, plural, one {# day} other {# days}}, by date and time in Brussels.',
+    'Who comes when: every inspection of the orders read back in the last {days, plural, one {# day} other {# days}}, by date and time (Brussels time).',
   'dashboard.agenda.office': 'Office',
   'dashboard.agenda.allOffices': 'All offices',
   'dashboard.agenda.from': 'From',

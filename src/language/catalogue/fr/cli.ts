@@ -527,31 +527,32 @@ export const cli: Translation<typeof english> = {
   'cli.error.dashboard.users-invalid.offices':
     'DASHBOARD_USERS_FILE {file}, entrée {entry} ({user})\u202f: «\u202foffices\u202f» doit être une liste de noms de bureaux, ou "*".',
   'cli.error.dashboard.users-invalid.password':
-    'DASHBOARD_USERS_FILE {file}, entrée {entry} ({user})\u202f: «\u202fpassword\u202f» n’est pas un hachage tel qu’order-importer dashboard-user l’écrit\u202f: {problem}.',
+    'DASHBOARD_USERS_FILE {file}, entrée {entry} ({user})\u202f: «\u202fpassword\u202f» n’est pas un hachage au format qu’écrit order-importer dashboard-user\u202f: {problem}.',
   'cli.error.dashboard.users-invalid.duplicate':
     'DASHBOARD_USERS_FILE {file}, entrée {entry} ({user})\u202f: cet utilisateur figure déjà à l’entrée {earlier}.',
   'cli.error.dashboard-user.no-file':
-    'order-importer dashboard-user écrit dans DASHBOARD_USERS_FILE\u202f: donnez-lui (dans l’environnement ou le fichier de configuration) le fichier où le tableau de bord lit ses utilisateurs.',
+    'order-importer dashboard-user écrit dans DASHBOARD_USERS_FILE\u202f: faites pointer ce paramètre (dans l’environnement ou le fichier de configuration) vers le fichier où le tableau de bord lit ses utilisateurs.',
   'cli.error.dashboard-user.no-offices':
-    'l’utilisateur {user} est nouveau\u202f: indiquez les bureaux qu’il voit avec --offices (noms de connexions séparés par des virgules, ou "*" pour tous).',
+    'l’utilisateur {user} est nouveau\u202f: indiquez avec --offices les bureaux qu’il voit (noms de connexions séparés par des virgules, ou "*" pour tous).',
   'cli.error.dashboard-user.bad-offices':
-    '--offices {offices}\u202f: donnez des noms de bureaux (les noms des connexions) séparés par des virgules, ou "*" pour tous.',
+    '--offices {offices}\u202f: indiquez des noms de bureaux (les noms des connexions) séparés par des virgules, ou "*" pour tous.',
   'cli.error.dashboard-user.bad-name':
     'nom d’utilisateur {user}\u202f: de 1 à 100 caractères, sans ":".',
-  'cli.error.dashboard-user.no-password': 'aucun mot de passe n’a été donné sur l’entrée standard.',
+  'cli.error.dashboard-user.no-password':
+    'aucun mot de passe n’a été fourni sur l’entrée standard.',
   'cli.error.dashboard-user.short-password':
     'le mot de passe est trop court\u202f: au moins {min} caractères.',
   'cli.error.dashboard-user.mismatch':
-    'les deux mots de passe ne sont pas identiques\u202f: rien n’a été écrit.',
+    'les deux mots de passe ne correspondent pas\u202f: rien n’a été écrit.',
   'cli.help.dashboard-user.description':
-    'Ajouter un utilisateur du tableau de bord à DASHBOARD_USERS_FILE, ou changer son mot de passe ou ses bureaux\u202f; demande le mot de passe (lu sur l’entrée standard quand ce n’est pas un terminal).',
+    'Ajouter un utilisateur du tableau de bord à DASHBOARD_USERS_FILE, ou modifier son mot de passe ou ses bureaux\u202f; le mot de passe est demandé (ou lu sur l’entrée standard si celle-ci n’est pas un terminal).',
   'cli.help.dashboard-user.argument': 'l’identifiant de l’utilisateur',
   'cli.help.dashboard-user.offices':
-    'les bureaux que l’utilisateur voit\u202f: noms de connexions séparés par des virgules, ou "*" pour tous (et /queues, /metrics)\u202f; inchangés s’ils ne sont pas donnés',
+    'les bureaux que l’utilisateur voit\u202f: noms de connexions séparés par des virgules, ou "*" pour tous (et /queues, /metrics)\u202f; inchangés si l’option est omise',
   'cli.help.setting.dashboardUsersFile':
     'les utilisateurs du tableau de bord et les bureaux que chacun voit (JSON, écrit par order-importer dashboard-user)\u202f; remplace DASHBOARD_USER/DASHBOARD_PASSWORD',
   'cli.dashboard-user.password': 'Mot de passe de {user}\u202f:',
-  'cli.dashboard-user.again': 'Le même mot de passe encore une fois\u202f:',
+  'cli.dashboard-user.again': 'Répétez le mot de passe\u202f:',
   'cli.dashboard-user.written':
-    'Utilisateur {user} du tableau de bord {done, select, added {ajouté} other {modifié}} dans {file}\u202f: voit {all, select, yes {tous les bureaux, /queues et /metrics} other {{offices}}}.',
+    'Utilisateur du tableau de bord {user} {done, select, added {ajouté à} other {modifié dans}} {file}\u202f: voit {all, select, yes {tous les bureaux, /queues et /metrics} other {{offices}}}.',
 };

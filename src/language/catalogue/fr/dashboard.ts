@@ -160,7 +160,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.text': 'Il n’y a pas (encore) de {file} pour cette liste.',
   'dashboard.noFailed.text': 'Cette liste n’a pas de dossier failed/.',
   'dashboard.search.next': 'Prochain contrôle',
-  'dashboard.search.notRead': 'statut pas encore relevé',
+  'dashboard.search.notRead': 'pas encore relu',
 
   // La boucle de correction : une liste de failed/ redéposée, liée à la liste qu’elle corrige.
   'dashboard.fix.sheet': '{name} du {time} ({id})',
@@ -170,13 +170,13 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.fix.row': 'corrigée plus tard dans {sheet}',
   'dashboard.fact.fixes': 'Corrige',
   'dashboard.fact.fixedLater': 'Corrigé plus tard',
-  'dashboard.fact.open': 'Problèmes ouverts',
+  'dashboard.fact.open': 'Problèmes non résolus',
 
   // The agenda (who comes when).
   'dashboard.nav.agenda': 'Agenda',
   'dashboard.agenda.heading': 'Agenda',
   'dashboard.agenda.intro':
-    'Qui vient quand : chaque contrôle des commandes relues ces {days, plural, one {# dernier jour} other {# derniers jours}}, par date et heure de Bruxelles.',
+    'Qui vient quand\u202f: chaque contrôle des commandes relues {days, plural, one {au cours du dernier jour} other {au cours des # derniers jours}}, par date et heure (heure de Bruxelles).',
   'dashboard.agenda.office': 'Bureau',
   'dashboard.agenda.allOffices': 'Tous les bureaux',
   'dashboard.agenda.from': 'Du',
@@ -206,9 +206,9 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.calendarFile': 'agenda (.ics)',
   'dashboard.agenda.feeds': 'Abonnements d’agenda',
   'dashboard.agenda.feedsText':
-    'Abonnez-vous dans Outlook ou Google Agenda aux contrôles d’un bureau avec l’adresse ci-dessous. Gardez-la pour vous : qui l’a voit les visites de ce bureau.',
+    'Abonnez-vous aux contrôles d’un bureau dans Outlook ou Google Agenda avec l’adresse ci-dessous. Ne la communiquez pas\u202f: toute personne qui la possède voit les visites de ce bureau.',
   'dashboard.agenda.badQuery':
-    'Ces filtres ne sont pas compris : une date s’écrit AAAA-MM-JJ. L’agenda des 30 prochains jours est affiché à la place.',
+    'Ces filtres ne sont pas valables\u202f: une date s’écrit AAAA-MM-JJ. L’agenda des 30 prochains jours est affiché à la place.',
   'dashboard.agenda.ics.contact': 'Contact',
   'dashboard.agenda.ics.phone': 'Téléphone',
   'dashboard.agenda.ics.inspector': 'Technicien',
@@ -218,7 +218,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.csvFile': 'CSV',
   'dashboard.agenda.xlsxFile': 'Excel',
   'dashboard.login.users':
-    'Ce tableau de bord demande votre propre nom d’utilisateur et mot de passe\u202f: ceux écrits pour vous avec order-importer dashboard-user.',
+    'Ce tableau de bord demande votre propre nom d’utilisateur et votre mot de passe, créés pour vous avec order-importer dashboard-user.',
   // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
   'dashboard.sheet.idTitle': 'Liste {id}',
   'dashboard.file.idTitle': 'Identifiant du fichier {id}',

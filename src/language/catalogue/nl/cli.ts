@@ -500,11 +500,11 @@ export const cli: Translation<typeof english> = {
   'cli.commander.excessArguments':
     'fout: te veel argumenten: {expected, plural, one {# argument} other {# argumenten}} verwacht, {got, plural, other {# gekregen}}.',
   'cli.status.nobody-told':
-    'In {count, plural, one {# lijst} other {# lijsten}} zijn opdrachten gewijzigd, maar niemand werd verwittigd: er is geen melding ingesteld voor hun kantoor (NOTIFY_WEBHOOK_URL, of NOTIFY_EMAIL_TO met NOTIFY_EMAIL_FROM en SMTP_URL, in de omgeving of het configuratiebestand; of een "notify" in de verbinding van het kantoor). De wijzigingen staan in de status.csv van elk rapport.',
+    'In {count, plural, one {# lijst} other {# lijsten}} zijn opdrachten gewijzigd, maar niemand werd verwittigd: er is geen melding ingesteld voor hun kantoor (NOTIFY_WEBHOOK_URL, of NOTIFY_EMAIL_TO met NOTIFY_EMAIL_FROM en SMTP_URL, in de omgeving of het configuratiebestand; of een “notify” in de verbinding van het kantoor). De wijzigingen staan in de status.csv van elk rapport.',
   'cli.status.told':
     'De melding orders.changed is bezorgd voor {count, plural, one {# lijst} other {# lijsten}}.',
   'cli.error.config.invalid.office-email':
-    'de verbinding "{name}" heeft eigen ontvangers in "notify.email", en haar e-mails hebben NOTIFY_EMAIL_FROM en SMTP_URL nodig (de afzender en de SMTP-server waarlangs de e-mails van elk kantoor gaan): stel beide in, of laat "email" weg uit haar "notify".',
+    'de verbinding “{name}” heeft eigen ontvangers in “notify.email”, en haar e-mails hebben NOTIFY_EMAIL_FROM en SMTP_URL nodig (de afzender en de SMTP-server waarlangs de e-mails van elk kantoor gaan): stel beide in, of laat “email” weg uit haar “notify”.',
   'cli.help.setting.inspectionMinutes':
     'hoe lang een keuring duurt in de agenda’s (.ics, de abonnementen van de kantoren), in minuten',
   'cli.error.dashboard.users-invalid.unreadable':
@@ -514,37 +514,37 @@ export const cli: Translation<typeof english> = {
   'cli.error.dashboard.users-invalid.json':
     'DASHBOARD_USERS_FILE {file} is geen geldige JSON ({mistake}).',
   'cli.error.dashboard.users-invalid.not-list':
-    'DASHBOARD_USERS_FILE {file} moet een JSON-lijst van gebruikers bevatten, elk met "user", "password" en "offices" (een lijst van kantoren, of "*").',
+    'DASHBOARD_USERS_FILE {file} moet een JSON-lijst van gebruikers bevatten, elk met “user”, “password” en “offices” (een lijst van kantoren, of "*").',
   'cli.error.dashboard.users-invalid.entry':
-    'DASHBOARD_USERS_FILE {file}, item {entry}: moet een object zijn met "user", "password" en "offices", en niets anders.',
+    'DASHBOARD_USERS_FILE {file}, item {entry}: moet een object zijn met “user”, “password” en “offices”, en niets anders.',
   'cli.error.dashboard.users-invalid.user':
-    'DASHBOARD_USERS_FILE {file}, item {entry}: "user" moet een naam van 1 tot 100 tekens zijn, zonder ":".',
+    'DASHBOARD_USERS_FILE {file}, item {entry}: “user” moet een naam van 1 tot 100 tekens zijn, zonder ":".',
   'cli.error.dashboard.users-invalid.offices':
-    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): "offices" moet een lijst van kantoornamen zijn, of "*".',
+    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): “offices” moet een lijst van kantoornamen zijn, of "*".',
   'cli.error.dashboard.users-invalid.password':
-    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): "password" is geen hash zoals order-importer dashboard-user die schrijft: {problem}.',
+    'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): “password” is geen hash zoals order-importer dashboard-user die schrijft: {problem}.',
   'cli.error.dashboard.users-invalid.duplicate':
     'DASHBOARD_USERS_FILE {file}, item {entry} ({user}): deze gebruiker staat al in item {earlier}.',
   'cli.error.dashboard-user.no-file':
     'order-importer dashboard-user schrijft in DASHBOARD_USERS_FILE: stel die in (in de omgeving of het configuratiebestand) op het bestand waaruit het dashboard zijn gebruikers leest.',
   'cli.error.dashboard-user.no-offices':
-    'gebruiker {user} is nieuw: geef met --offices op welke kantoren die ziet (namen van verbindingen, gescheiden door komma’s, of "*" voor alle).',
+    'gebruiker {user} is nieuw: geef met --offices op welke kantoren die gebruiker ziet (namen van verbindingen, gescheiden door komma’s, of "*" voor alle kantoren).',
   'cli.error.dashboard-user.bad-offices':
-    '--offices {offices}: geef kantoornamen (de namen van de verbindingen), gescheiden door komma’s, of "*" voor alle.',
+    '--offices {offices}: geef kantoornamen op (de namen van de verbindingen), gescheiden door komma’s, of "*" voor alle kantoren.',
   'cli.error.dashboard-user.bad-name': 'gebruikersnaam {user}: 1 tot 100 tekens, zonder ":".',
-  'cli.error.dashboard-user.no-password': 'er werd geen wachtwoord gegeven op de standaardinvoer.',
+  'cli.error.dashboard-user.no-password': 'er werd geen wachtwoord gegeven via de standaardinvoer.',
   'cli.error.dashboard-user.short-password': 'het wachtwoord is te kort: minstens {min} tekens.',
   'cli.error.dashboard-user.mismatch':
-    'de twee wachtwoorden zijn niet gelijk: er werd niets geschreven.',
+    'de twee wachtwoorden komen niet overeen: er werd niets geschreven.',
   'cli.help.dashboard-user.description':
-    'Voeg een gebruiker van het dashboard toe aan DASHBOARD_USERS_FILE, of wijzig zijn wachtwoord of kantoren; vraagt het wachtwoord (gelezen van de standaardinvoer als dat geen terminal is).',
-  'cli.help.dashboard-user.argument': 'de login van de gebruiker',
+    'Een gebruiker van het dashboard toevoegen aan DASHBOARD_USERS_FILE, of het wachtwoord of de kantoren van een gebruiker wijzigen; vraagt het wachtwoord (leest het van de standaardinvoer als die geen terminal is).',
+  'cli.help.dashboard-user.argument': 'de gebruikersnaam',
   'cli.help.dashboard-user.offices':
-    'de kantoren die de gebruiker ziet: namen van verbindingen gescheiden door komma’s, of "*" voor alle (en /queues, /metrics); blijven zoals ze waren als ze niet gegeven worden',
+    'de kantoren die de gebruiker ziet: namen van verbindingen gescheiden door komma’s, of "*" voor alle kantoren (en /queues, /metrics); zonder deze optie blijven ze ongewijzigd',
   'cli.help.setting.dashboardUsersFile':
     'de gebruikers van het dashboard en de kantoren die elk ziet (JSON, geschreven door order-importer dashboard-user); vervangt DASHBOARD_USER/DASHBOARD_PASSWORD',
   'cli.dashboard-user.password': 'Wachtwoord voor {user}:',
-  'cli.dashboard-user.again': 'Nogmaals hetzelfde wachtwoord:',
+  'cli.dashboard-user.again': 'Herhaal het wachtwoord:',
   'cli.dashboard-user.written':
-    'Gebruiker {user} van het dashboard {done, select, added {toegevoegd} other {gewijzigd}} in {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
+    'Dashboardgebruiker {user} {done, select, added {toegevoegd aan} other {gewijzigd in}} {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
 };

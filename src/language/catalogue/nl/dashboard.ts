@@ -157,23 +157,23 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.noReportFile.text': 'Er is (nog) geen {file} voor deze lijst.',
   'dashboard.noFailed.text': 'Deze lijst heeft geen map failed/.',
   'dashboard.search.next': 'Volgende keuring',
-  'dashboard.search.notRead': 'status nog niet opgehaald',
+  'dashboard.search.notRead': 'nog niet opgevraagd',
 
-  // De herstelronde: een lijst uit failed/ teruggelegd, gekoppeld aan de lijst die ze herstelt.
+  // De verbeterronde: een lijst uit failed/ teruggezet, gekoppeld aan de lijst die ze verbetert.
   'dashboard.fix.sheet': '{name} van {time} ({id})',
-  'dashboard.fix.fixes': 'herstelt rijen van {sheet}',
+  'dashboard.fix.fixes': 'verbetert rijen van {sheet}',
   'dashboard.fix.fixedLater':
-    '{count, plural, one {# rij later hersteld} other {# rijen later hersteld}} in {sheets}',
-  'dashboard.fix.row': 'later hersteld in {sheet}',
-  'dashboard.fact.fixes': 'Herstelt',
-  'dashboard.fact.fixedLater': 'Later hersteld',
-  'dashboard.fact.open': 'Open problemen',
+    '{count, plural, one {# rij later verbeterd} other {# rijen later verbeterd}} in {sheets}',
+  'dashboard.fix.row': 'later verbeterd in {sheet}',
+  'dashboard.fact.fixes': 'Verbetert',
+  'dashboard.fact.fixedLater': 'Later verbeterd',
+  'dashboard.fact.open': 'Openstaande problemen',
 
   // The agenda (who comes when).
   'dashboard.nav.agenda': 'Agenda',
   'dashboard.agenda.heading': 'Agenda',
   'dashboard.agenda.intro':
-    'Wie komt wanneer: elke keuring van de opdrachten die de afgelopen {days, plural, one {# dag} other {# dagen}} opgevraagd zijn, op datum en uur in Brussel.',
+    'Wie komt wanneer: elke keuring van de opdrachten die de afgelopen {days, plural, one {# dag} other {# dagen}} opgevraagd zijn, op datum en uur (Brusselse tijd).',
   'dashboard.agenda.office': 'Kantoor',
   'dashboard.agenda.allOffices': 'Alle kantoren',
   'dashboard.agenda.from': 'Van',
@@ -197,15 +197,15 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.counted':
     '{count, plural, =0 {Geen keuring} one {# keuring} other {# keuringen}} van {from} tot {to}.',
   'dashboard.agenda.unplanned':
-    '{count, plural, =0 {Geen keuring wacht op een planning.} one {# keuring nog niet gepland} other {# keuringen nog niet gepland}}',
+    '{count, plural, =0 {Geen keuringen die nog gepland moeten worden.} one {# keuring nog niet gepland} other {# keuringen nog niet gepland}}',
   'dashboard.agenda.cancelled': 'geannuleerd',
   'dashboard.agenda.download': 'Downloaden:',
   'dashboard.agenda.calendarFile': 'agenda (.ics)',
   'dashboard.agenda.feeds': 'Agenda-abonnementen',
   'dashboard.agenda.feedsText':
-    'Abonneer je in Outlook of Google Agenda op de keuringen van een kantoor met het adres hieronder. Houd het voor jullie: wie het heeft, ziet de bezoeken van dat kantoor.',
+    'Abonneer u in Outlook of Google Agenda op de keuringen van een kantoor via het adres hieronder. Geef het niet door: wie het heeft, ziet de bezoeken van dat kantoor.',
   'dashboard.agenda.badQuery':
-    'Deze filters zijn niet te begrijpen: schrijf een datum als JJJJ-MM-DD. De agenda van de komende 30 dagen wordt getoond.',
+    'Deze filters zijn ongeldig: een datum moet de vorm JJJJ-MM-DD hebben. In plaats daarvan wordt de agenda van de komende 30 dagen getoond.',
   'dashboard.agenda.ics.contact': 'Contactpersoon',
   'dashboard.agenda.ics.phone': 'Telefoon',
   'dashboard.agenda.ics.inspector': 'Keurder',
@@ -215,7 +215,7 @@ export const dashboard: Translation<typeof english> = {
   'dashboard.agenda.csvFile': 'CSV',
   'dashboard.agenda.xlsxFile': 'Excel',
   'dashboard.login.users':
-    'Dit dashboard vraagt uw eigen gebruikersnaam en wachtwoord: die voor u geschreven werden met order-importer dashboard-user.',
+    'Dit dashboard vraagt uw eigen gebruikersnaam en wachtwoord, aangemaakt met order-importer dashboard-user.',
   // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
   'dashboard.sheet.idTitle': 'Lijst {id}',
   'dashboard.file.idTitle': 'Bestands-id {id}',
