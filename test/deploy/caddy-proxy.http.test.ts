@@ -24,14 +24,15 @@ const auth = { authorization: `Basic ${btoa('ops:s3cret')}` };
 let dir: string;
 let cert: string;
 let certFile: string;
-let caddy: ChildProcess;
+let caddy: ChildProcess | undefined;
 let caddyLog = '';
 let port: number;
 let named: RunningDashboard;
 let unnamed: RunningDashboard;
+const opened: RunningDashboard[] = [];
 
-function dashboard(hosts: string[]): Promise<RunningDashboard> {
-  return startDashboard({
+async function dashboard(hosts: string[]): Promise<RunningDashboard> {
+  const running = await startDashboard({
     host: '127.0.0.1',
     port: 0,
     hosts,
@@ -42,6 +43,8 @@ function dashboard(hosts: string[]): Promise<RunningDashboard> {
     queues: [],
     logger: createLogger({ level: 'silent' }),
   });
+  opened.push(running);
+  return running;
 }
 
 /** The shipped Caddyfile with the test's ports, certificate and dashboards. */
@@ -81,7 +84,9 @@ function get(
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+        });
       },
     );
     req.on('error', reject);
@@ -106,11 +111,12 @@ beforeAll(async () => {
   const caddyfile = join(dir, 'Caddyfile');
   await writeFile(caddyfile, await testCaddyfile(key, port, await freePort()));
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
-  caddy = spawn('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], { env });
-  caddy.stderr?.on('data', (chunk: Buffer) => (caddyLog += chunk.toString()));
+  const child = spawn('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], { env });
+  caddy = child;
+  child.stderr.on('data', (chunk: Buffer) => (caddyLog += chunk.toString()));
   await eventually(
     () =>
-      caddy.exitCode !== null
+      child.exitCode !== null
         ? Promise.reject(new Error(`Caddy stopped: ${caddyLog}`))
         : get('/healthz').then(
             (answer) => answer,
@@ -122,13 +128,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (caddy !== undefined && caddy.exitCode === null) {
-    const exited = new Promise((resolve) => caddy.once('exit', resolve));
-    caddy.kill('SIGTERM');
+  const child = caddy;
+  if (child !== undefined && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
     await exited;
   }
-  await named?.close();
-  await unnamed?.close();
+  for (const running of opened) await running.close();
 });
 
 describe('Caddy with the shipped Caddyfile in front of the dashboard', () => {
