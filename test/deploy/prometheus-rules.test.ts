@@ -79,4 +79,9 @@ describe('the Prometheus alert rules', () => {
         );
     }
   });
+
+  it('are each explained on the operations page', async () => {
+    const page = await readFile('docs/operations.md', 'utf8');
+    for (const { alert } of await rules()) expect(page, alert).toContain(`| \`${alert}\` |`);
+  });
 });
