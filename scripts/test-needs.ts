@@ -3,8 +3,9 @@
  * test runs (test/helpers/machine-needs.ts, vitest's global setup), or by hand with
  * `node dist/scripts/test-needs.js`. The
  * dashboard's browser test drives a Chromium, the workbook tests read workbooks written by
- * Debian's python3-openpyxl, and the Redis tests start a private redis-server when REDIS_URL is
- * not set. A missing one is installed from Debian's packages with apt-get (as
+ * Debian's python3-openpyxl, the Redis tests start a private redis-server when REDIS_URL is
+ * not set, and the operations kit in deploy/ is checked with its own tools (caddy, promtool,
+ * systemd-analyze). A missing one is installed from Debian's packages with apt-get (as
  * root, or through `sudo -n`), with one line saying why; when that cannot be done, this fails
  * saying what to install. Never a skip: a test that cannot run must not pass.
  */
@@ -45,6 +46,13 @@ export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 /** Debian's python3, whose openpyxl writes workbooks for the workbook tests (test/helpers/openpyxl.ts). */
 const DEBIAN_PYTHON = '/usr/bin/python3';
 
+/** The tools that check the operations kit's files (test/deploy/), and their Debian packages. */
+const DEPLOY_CHECKERS = [
+  { command: 'caddy', pkg: 'caddy', checks: "the reverse proxy's Caddyfile is" },
+  { command: 'promtool', pkg: 'prometheus', checks: 'the Prometheus alert rules are' },
+  { command: 'systemd-analyze', pkg: 'systemd', checks: 'the systemd unit is' },
+] as const;
+
 const NEEDS: readonly Need[] = [
   {
     package: 'chromium',
@@ -72,6 +80,18 @@ const NEEDS: readonly Need[] = [
     advice:
       'set REDIS_URL to a Redis the tests may use, or install redis-server (Debian/Ubuntu: `sudo apt-get install redis-server`)',
   },
+  ...DEPLOY_CHECKERS.map(({ command, pkg, checks }) => ({
+    package: pkg,
+    ready: (m: Machine) => m.onPath(command),
+    missing: () => `no ${command} on PATH (${checks} checked with it)`,
+    advice: `install ${command} (Debian/Ubuntu: \`sudo apt-get install ${pkg}\`)`,
+  })),
+];
+
+/** What the unit tests need: workbooks written by openpyxl, and the checkers of deploy/'s files. */
+export const UNIT_NEEDS: readonly string[] = [
+  'python3-openpyxl',
+  ...DEPLOY_CHECKERS.map((checker) => checker.pkg),
 ];
 
 /**

@@ -7,6 +7,9 @@
  *   the two leaves a job whose settling again changes nothing (a row keeps its first result),
  *   and the next pass removes it;
  * - a sheet whose rows are all final but whose report was never queued.
+ * Only the installation's own (docs/design.md "One installation, one namespace"): another
+ * installation on the same Redis and prefix, even with the same connection, has its sheets' files
+ * on its own disk and its own reconciler; its jobs and sheets are left to it.
  */
 import type { Job, Queue } from 'bullmq';
 
@@ -32,6 +35,7 @@ export async function reconcile(ctx: Context): Promise<Reconciled> {
   const sheets = await settleFailed(ctx, 'sheets');
   let reports = 0;
   for (const sheetId of await ctx.store.activeSheets()) {
+    if (!(await isOurs(ctx, sheetId))) continue;
     if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) reports += 1;
   }
   return { rows, sheets, reports };
@@ -63,9 +67,20 @@ async function settleOne(
   queue: Queue,
   job: Job,
 ): Promise<boolean> {
+  const sheetId = (job.data as { sheetId?: unknown } | undefined)?.sheetId;
+  if (typeof sheetId === 'string' && !(await isOurs(ctx, sheetId))) return false;
   if (!(await giveUpJob(ctx, name, job, job.failedReason || 'failed'))) return false;
   // 0: locked, as when someone retried the job meanwhile and a worker took it: it is then no
   // longer in the failed set, nor settled by us twice (its row is final).
   if (job.id !== undefined) await queue.remove(job.id);
   return true;
+}
+
+/**
+ * Whether the sheet is this installation's: queued from its data folder, or by an older version
+ * that did not say (then as before), or not recorded at all (giveUpJob decides).
+ */
+async function isOurs(ctx: Context, sheetId: string): Promise<boolean> {
+  const home = (await ctx.store.placeOf(sheetId))?.installation;
+  return home === undefined || home === ctx.installation.id;
 }

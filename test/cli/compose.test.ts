@@ -18,6 +18,7 @@ interface Service {
   profiles?: string[];
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: { test?: string[] };
+  ports?: string[];
 }
 
 let services: Record<string, Service>;
@@ -54,6 +55,11 @@ describe('docker-compose.yml', () => {
         expect(known.has(variable), `${name}: ${variable}`).toBe(true);
       }
     }
+  });
+
+  // docs/operations.md "Reverse proxy with TLS": other machines reach it through the proxy.
+  it("publishes the dashboard on the host's loopback only, not on every interface", () => {
+    expect(services.watcher?.ports).toEqual(['127.0.0.1:3000:3000']);
   });
 
   it('points the watcher at the services by their names', () => {

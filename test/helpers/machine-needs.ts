@@ -6,10 +6,10 @@
  */
 import type { TestProject } from 'vitest/node';
 
-import { provideTestNeeds, thisMachine } from '../../scripts/test-needs.js';
+import { provideTestNeeds, thisMachine, UNIT_NEEDS } from '../../scripts/test-needs.js';
 
-/** The unit tests read workbooks written by openpyxl; the others need a browser and Redis too. */
-const UNIT_NEEDS = ['python3-openpyxl'];
+// The unit tests read workbooks written by openpyxl and check deploy/'s files with their tools;
+// the others need a browser and Redis too.
 
 export default function provideMachineNeeds(project: TestProject): void {
   const unitOnly = project.vitest.projects.every((p) => p.name === 'unit');

@@ -67,4 +67,27 @@ describe('docs/grafana-dashboard.json', () => {
     expect(text).toMatch(/order_importer_queue_jobs\{connection=~\\"\$connection\\", state=~/);
     expect(text).toMatch(/order_importer_api_requests_total\{code=\\"429\\"/);
   });
+
+  // Every process of an installation reports the same queue counts (they are read from Redis):
+  // a sum over processes would count each job once per process. Counters are each process's own,
+  // so they are summed, but only as rates (a restarted process starts again from 0).
+  it('is right with several processes: queue counts taken once, counters summed as rates', async () => {
+    const dashboard = JSON.parse(
+      await readFile('docs/grafana-dashboard.json', 'utf8'),
+    ) as Dashboard;
+    const queries = dashboard.panels.flatMap((panel) => panel.targets.map((t) => t.expr));
+    const queue = queries.filter((q) => q.includes('order_importer_queue_jobs'));
+    expect(queue.length).toBeGreaterThanOrEqual(1);
+    for (const query of queue) {
+      expect(query, 'queue counts of one process').toMatch(
+        /^\s*(max|min|avg) by \([^)]*\) \(order_importer_queue_jobs\{/,
+      );
+      expect(query).not.toMatch(/\bsum\b/);
+    }
+    for (const query of queries)
+      for (const [counter = ''] of query.matchAll(/\border_importer_\w+_(total|bucket)\b/g))
+        expect(query, `${counter} as a rate`).toMatch(
+          new RegExp(`\\b(rate|increase)\\(${counter}\\{`),
+        );
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { type Machine, provideTestNeeds } from '../../scripts/test-needs.js';
+import { type Machine, provideTestNeeds, UNIT_NEEDS } from '../../scripts/test-needs.js';
 
 interface Setup {
   env?: NodeJS.ProcessEnv;
@@ -14,14 +14,20 @@ interface Setup {
   installWorks?: boolean;
   /** Whether Debian's python3 has openpyxl (default true). */
   openpyxl?: boolean;
+  /** The deploy files' checkers missing from PATH (default none). */
+  noTools?: string[];
 }
+
+/** The checkers of deploy/'s files, and the Debian package of each. */
+const TOOLS = { caddy: 'caddy', promtool: 'prometheus', 'systemd-analyze': 'systemd' } as const;
 
 const OPENPYXL = '/usr/lib/python3/dist-packages/openpyxl/__init__.py';
 
 /** A made-up machine that records what it was asked to run and say. */
 function machine(setup: Setup) {
   const files = new Set([...(setup.files ?? []), ...(setup.openpyxl === false ? [] : [OPENPYXL])]);
-  const commands = new Set(setup.commands ?? ['apt-get', 'sudo']);
+  const tools = Object.keys(TOOLS).filter((tool) => !setup.noTools?.includes(tool));
+  const commands = new Set([...(setup.commands ?? ['apt-get', 'sudo']), ...tools]);
   const ran: string[] = [];
   const said: string[] = [];
   const m: Machine = {
@@ -38,6 +44,7 @@ function machine(setup: Setup) {
         if (args.includes('chromium')) files.add('/usr/bin/chromium');
         if (args.includes('redis-server')) commands.add('redis-server');
         if (args.includes('python3-openpyxl')) files.add(OPENPYXL);
+        for (const [tool, pkg] of Object.entries(TOOLS)) if (args.includes(pkg)) commands.add(tool);
       }
       return exit;
     },
@@ -148,6 +155,32 @@ describe('provideTestNeeds', () => {
     expect(empty.said.at(-1)).toMatch(
       /no Chromium at \/usr\/bin\/chromium .*, even after apt-get: /,
     );
+  });
+});
+
+describe("the checkers of deploy/'s files", () => {
+  it("installs Debian's caddy, prometheus (promtool) and systemd (systemd-analyze) when missing", () => {
+    const { m, ran, said } = machine({
+      files: ['/usr/bin/chromium'],
+      commands: ['apt-get', 'redis-server'],
+      noTools: ['caddy', 'promtool', 'systemd-analyze'],
+    });
+    expect(provideTestNeeds(m)).toBe(0);
+    expect(ran).toEqual([
+      `${APT} update`,
+      `${APT} install -y --no-install-recommends caddy prometheus systemd`,
+    ]);
+    expect(said).toEqual([
+      "npm test: no caddy on PATH (the reverse proxy's Caddyfile is checked with it): installing Debian's caddy with apt-get.",
+      "npm test: no promtool on PATH (the Prometheus alert rules are checked with it): installing Debian's prometheus with apt-get.",
+      "npm test: no systemd-analyze on PATH (the systemd unit is checked with it): installing Debian's systemd with apt-get.",
+    ]);
+  });
+
+  it('are needed by the unit tests too (they check the files)', () => {
+    const { m, ran } = machine({ commands: ['apt-get'], noTools: ['promtool'] });
+    expect(provideTestNeeds(m, UNIT_NEEDS)).toBe(0);
+    expect(ran).toEqual([`${APT} update`, `${APT} install -y --no-install-recommends prometheus`]);
   });
 });
 
