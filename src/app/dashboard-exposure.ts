@@ -11,6 +11,7 @@ export function refuseExposure(settings: Settings): void {
     ...(settings.dashboardUser !== undefined && { user: settings.dashboardUser }),
     ...(settings.dashboardPassword !== undefined && { password: settings.dashboardPassword }),
     ...(settings.dashboardUsersFile !== undefined && { users: settings.dashboardUsersFile }),
+    hosts: settings.dashboardHosts,
   });
   if (problem !== undefined) throw problem;
 }

@@ -76,8 +76,10 @@ export function foreignHostMessage(words: Words, header: string | undefined): st
 }
 
 /**
- * Why the dashboard must not start with these settings (open beyond this machine without a
- * password), or undefined when it may. Callers check it before starting anything else.
+ * Why the dashboard must not start with these settings, or undefined when it may: open without a
+ * password beyond this machine, whether it listens there itself or a proxy serves it there under
+ * the names of DASHBOARD_HOSTS (a proxy on this machine reaches it on loopback, so where it
+ * listens says nothing of who is let in). Callers check it before starting anything else.
  */
 export function exposureProblem(options: {
   host: string;
@@ -85,12 +87,25 @@ export function exposureProblem(options: {
   password?: string;
   /** A users file (its path, or its users read): every user logs in with a password. */
   users?: unknown;
+  /** DASHBOARD_HOSTS: the names it is reached by besides the loopback ones. */
+  hosts?: readonly string[];
 }): UserError | undefined {
   const guarded =
     options.users !== undefined || (options.user !== undefined && options.password !== undefined);
-  if (LOOPBACK_HOSTS.includes(options.host) || guarded) return undefined;
+  if (guarded) return undefined;
+  if (!LOOPBACK_HOSTS.includes(options.host)) {
+    return new UserError(
+      'dashboard.exposed',
+      `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_USERS_FILE (or DASHBOARD_HOST=127.0.0.1).`,
+      { values: { host: options.host } },
+    );
+  }
+  const named = (options.hosts ?? []).filter((name) => !LOOPBACK_HOSTS.includes(name));
+  if (named.length === 0) return undefined;
+  const hosts = named.join(', ');
   return new UserError(
     'dashboard.exposed',
-    `the dashboard would listen on ${options.host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD (or DASHBOARD_HOST=127.0.0.1).`,
+    `the dashboard would be reached as ${hosts} (DASHBOARD_HOSTS: through a proxy, from other machines) without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_USERS_FILE.`,
+    { variant: 'proxied', values: { hosts } },
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { allowedHosts, exposureProblem, hostOfHeader } from '../../src/dashboard/hosts.js';
+import { expectSaid } from '../helpers/error-said.js';
 
 describe('hostOfHeader', () => {
   it.each([
@@ -65,5 +66,32 @@ describe('exposureProblem', () => {
       exposureProblem({ host: '0.0.0.0', users: '/etc/order-importer/users.json' }),
     ).toBeUndefined();
     expect(exposureProblem({ host: '0.0.0.0', user: 'u', password: 'p' })).toBeUndefined();
+  });
+});
+
+describe('exposureProblem, said', () => {
+  it('says an open dashboard in Dutch and French, naming where it would listen', () => {
+    const open = exposureProblem({ host: '0.0.0.0' });
+    if (open === undefined) throw new Error('no problem');
+    const said = expectSaid(open);
+    expect(said.nl).toContain('0.0.0.0');
+    expect(said.fr).toContain('0.0.0.0');
+  });
+
+  it('refuses a dashboard that a proxy serves to other machines (DASHBOARD_HOSTS) without a password', () => {
+    const proxied = exposureProblem({ host: '127.0.0.1', hosts: ['dash.example.com'] });
+    if (proxied === undefined) throw new Error('no problem');
+    expect(proxied.message).toContain('dash.example.com');
+    expect(expectSaid(proxied).nl).toContain('dash.example.com');
+    // Loopback names alone are this machine; a login makes any name safe.
+    expect(
+      exposureProblem({ host: '127.0.0.1', hosts: ['localhost', '127.0.0.1'] }),
+    ).toBeUndefined();
+    expect(
+      exposureProblem({ host: '127.0.0.1', hosts: ['dash.example.com'], user: 'u', password: 'p' }),
+    ).toBeUndefined();
+    expect(
+      exposureProblem({ host: '127.0.0.1', hosts: ['dash.example.com'], users: '/etc/users.json' }),
+    ).toBeUndefined();
   });
 });

@@ -71,10 +71,13 @@ beforeAll(async () => {
     queues: [],
     logger: createLogger({ level: 'silent' }),
   });
+  // On loopback but reached as dash.example.com (a proxy serves it to other machines): with a login.
   local = await startDashboard({
     host: '127.0.0.1',
     port: 0,
     hosts: ['dash.example.com'],
+    user: 'local',
+    password: 'local-password',
     overview: () => Promise.resolve(sheets),
     notTaken: () => Promise.resolve(notTaken),
     health: () => Promise.resolve({ redis: true, api: null }),
@@ -86,6 +89,16 @@ afterAll(async () => {
   await dashboard.close();
   await local.close();
 });
+
+/** The local dashboard's login. */
+const LOCAL_LOGIN = {
+  authorization: `Basic ${Buffer.from('local:local-password').toString('base64')}`,
+};
+
+/** A GET of the local dashboard, logged in, with the Host header given. */
+function getLocal(path: string, host: string, headers: Record<string, string> = {}) {
+  return getAs(local.url, path, host, { ...LOCAL_LOGIN, ...headers });
+}
 
 /** A GET with the Host header given (fetch decides it itself). */
 function getAs(
@@ -180,7 +193,7 @@ describe('the host names the dashboard answers', () => {
         `evil.example:${port}`,
         `localhost.evil.example:${port}`,
       ]) {
-        const answer = await getAs(local.url, path, host);
+        const answer = await getLocal(path, host);
         expect(answer.status, host).toBe(421);
         expect(answer.type).toMatch(/^text\/plain/);
         expect(answer.body).toMatch(/DASHBOARD_HOSTS/);
@@ -225,23 +238,23 @@ describe('the host names the dashboard answers', () => {
     ];
     for (const host of hosts) {
       for (const path of paths) {
-        expect((await getAs(local.url, path, host)).status, `${host} ${path}`).toBe(200);
+        expect((await getLocal(path, host)).status, `${host} ${path}`).toBe(200);
       }
     }
-    const zip = await getAs(local.url, '/reports/s1/failed.zip', 'localhost');
+    const zip = await getLocal('/reports/s1/failed.zip', 'localhost');
     expect(zip.body.slice(0, 2)).toBe('PK');
   });
 
   it('answers a supervisor probing /healthz by the loopback address', async () => {
     const { port } = new URL(local.url);
-    const answer = await getAs(local.url, '/healthz', `127.0.0.1:${port}`);
+    const answer = await getLocal('/healthz', `127.0.0.1:${port}`);
     expect(answer.status).toBe(200);
   });
 });
 
 describe('the overview page', () => {
   it('lists the sheets not taken, with why and when, every text escaped', async () => {
-    const page = await getAs(local.url, '/', 'localhost');
+    const page = await getLocal('/', 'localhost');
     expect(page.status).toBe(200);
     expect(page.body).toContain('Sheets not taken');
     expect(page.body).toContain('agency/&lt;img src=x onerror=alert(1)&gt;.csv');
@@ -298,7 +311,7 @@ describe('the overview page', () => {
   });
 
   it('gives each sheet its API host and whether it went to the sandbox', async () => {
-    const answer = await getAs(local.url, '/api/imports', 'localhost');
+    const answer = await getLocal('/api/imports', 'localhost');
     const { imports } = JSON.parse(answer.body) as { imports: SheetProgress[] };
     expect(imports.map((s) => [s.sheetId, s.apiHost, s.sandbox])).toEqual([
       ['s1', 'api.example.be', false],

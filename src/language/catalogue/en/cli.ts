@@ -529,4 +529,9 @@ export const cli = {
   'cli.dashboard-user.again': 'The same password again:',
   'cli.dashboard-user.written':
     '{done, select, added {Added} other {Changed}} dashboard user {user} in {file}: sees {all, select, yes {every office, /queues and /metrics} other {{offices}}}.',
+  // A dashboard open to other machines without a password, refused before anything starts.
+  'cli.error.dashboard.exposed':
+    'the dashboard would listen on {host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_USERS_FILE (or DASHBOARD_HOST=127.0.0.1).',
+  'cli.error.dashboard.exposed.proxied':
+    'the dashboard would be reached as {hosts} (DASHBOARD_HOSTS: through a proxy, from other machines) without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_USERS_FILE.',
 } as const;

@@ -555,4 +555,9 @@ export const cli: Translation<typeof english> = {
   'cli.dashboard-user.again': 'Répétez le mot de passe\u202f:',
   'cli.dashboard-user.written':
     'Utilisateur du tableau de bord {user} {done, select, added {ajouté à} other {modifié dans}} {file}\u202f: voit {all, select, yes {tous les bureaux, /queues et /metrics} other {{offices}}}.',
+  // A dashboard open to other machines without a password, refused before anything starts.
+  'cli.error.dashboard.exposed':
+    'le tableau de bord écouterait sur {host}, joignable depuis d’autres machines, sans mot de passe\u202f: définissez DASHBOARD_USER et DASHBOARD_PASSWORD, ou DASHBOARD_USERS_FILE (ou DASHBOARD_HOST=127.0.0.1).',
+  'cli.error.dashboard.exposed.proxied':
+    'le tableau de bord serait joignable sous {hosts} (DASHBOARD_HOSTS\u202f: par un proxy, depuis d’autres machines) sans mot de passe\u202f: définissez DASHBOARD_USER et DASHBOARD_PASSWORD, ou DASHBOARD_USERS_FILE.',
 };

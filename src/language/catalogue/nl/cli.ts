@@ -547,4 +547,9 @@ export const cli: Translation<typeof english> = {
   'cli.dashboard-user.again': 'Herhaal het wachtwoord:',
   'cli.dashboard-user.written':
     'Dashboardgebruiker {user} {done, select, added {toegevoegd aan} other {gewijzigd in}} {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
+  // A dashboard open to other machines without a password, refused before anything starts.
+  'cli.error.dashboard.exposed':
+    'het dashboard zou luisteren op {host}, bereikbaar vanaf andere machines, zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE (of zet DASHBOARD_HOST=127.0.0.1).',
+  'cli.error.dashboard.exposed.proxied':
+    'het dashboard zou bereikbaar zijn als {hosts} (DASHBOARD_HOSTS: via een proxy, vanaf andere machines) zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE.',
 };
