@@ -16,6 +16,7 @@ import { type ClosingAll, type Importers, openEach } from './importers.js';
 import { startIntake } from './watch-intake.js';
 import {
   serveWatchDashboard,
+  startRetentionPass,
   startScheduledScans,
   startStatusSync,
   watchInbox,
@@ -99,6 +100,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
     const intake = await startIntake(parts);
     await startScheduledScans(parts, intake);
     await startStatusSync(parts);
+    startRetentionPass(parts);
     dashboard = options.dashboard ? await serveWatchDashboard(parts) : undefined;
     await watchInbox(parts, intake);
   } catch (error) {
