@@ -12,8 +12,9 @@ import type { Redis } from 'ioredis';
 import type { Keys } from '../store/keys.js';
 import { RETENTION_LOCK_MS, RETENTION_PASS_MS } from '../policy.js';
 import { wordsFor } from '../language/words.js';
-import { type PurgedSheet, purgeSheets, type PurgeFolders } from './retention.js';
+import { foldersOf, type PurgedSheet, purgeSheets, type PurgeFolders } from './retention.js';
 import { purgedLines } from './retention-lines.js';
+import type { WatchParts } from './watch-intake.js';
 import type { Speech } from '../language/languages.js';
 
 const DAY_MS = 86_400_000;
@@ -83,4 +84,24 @@ export function startRetention(pass: RetentionPass): { close(): Promise<void> } 
       await running;
     },
   };
+}
+
+/** RETENTION_DAYS applied by `watch` at start and once a day, to its own offices. */
+export function startRetentionPass(parts: WatchParts): void {
+  const { ctx } = parts.importer;
+  const retention = startRetention({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    folders: foldersOf(parts.settings),
+    connectionIds: parts.importers.map((importer) => importer.connection.id),
+    installation: ctx.installation.id,
+    retentionDays: parts.settings.retentionDays,
+    language: parts.settings.language,
+    now: ctx.now,
+    announce: parts.announce,
+    failed: (error) => {
+      parts.logger.warn({ err: error }, 'retention pass failed; tried again at the next');
+    },
+  });
+  parts.onStop(() => retention.close());
 }

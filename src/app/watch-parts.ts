@@ -13,8 +13,6 @@ import { recentProgress, sheetDetail } from '../store/progress.js';
 import { ProcessHealth } from '../workers/health.js';
 import { startSchedules, syncStatusSchedule } from '../workers/schedules.js';
 import { agendaOfContexts, serveDashboard } from './dashboard-serving.js';
-import { foldersOf } from './retention.js';
-import { startRetention } from './retention-pass.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
 /**
@@ -128,24 +126,4 @@ export async function watchInbox(parts: WatchParts, running: RunningIntake): Pro
   });
   parts.onStop(() => watcher.close());
   await watcher.ready;
-}
-
-/** RETENTION_DAYS applied at start and once a day (retention-pass.ts), to this watch's offices. */
-export function startRetentionPass(parts: WatchParts): void {
-  const { ctx } = parts.importer;
-  const retention = startRetention({
-    redis: ctx.redis,
-    keys: ctx.keys,
-    folders: foldersOf(parts.settings),
-    connectionIds: parts.importers.map((importer) => importer.connection.id),
-    installation: ctx.installation.id,
-    retentionDays: parts.settings.retentionDays,
-    language: parts.settings.language,
-    now: ctx.now,
-    announce: parts.announce,
-    failed: (error) => {
-      parts.logger.warn({ err: error }, 'retention pass failed; tried again at the next');
-    },
-  });
-  parts.onStop(() => retention.close());
 }

@@ -13,10 +13,10 @@ import type { MappingSources } from '../orders/mapping-files.js';
 import type { Settings } from '../settings/load.js';
 import type { Importer, ServiceStart } from './importer.js';
 import { type ClosingAll, type Importers, openEach } from './importers.js';
+import { startRetentionPass } from './retention-pass.js';
 import { startIntake } from './watch-intake.js';
 import {
   serveWatchDashboard,
-  startRetentionPass,
   startScheduledScans,
   startStatusSync,
   watchInbox,

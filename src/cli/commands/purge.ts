@@ -30,7 +30,9 @@ export async function purgeCommand(opts: PurgeCommandOptions, io: CommandIo): Pr
     settings,
     { before, connection: opts.connection, dryRun },
     announce,
-    (sheet) => purgedLines(sheet, dryRun, words).forEach(say),
+    (sheet) => {
+      purgedLines(sheet, dryRun, words).forEach(say);
+    },
   );
   say(
     words.t('cli.purge.done', {
