@@ -256,4 +256,23 @@ describe("watch's RETENTION_DAYS", () => {
     expect(summary).toMatchObject({ total: 2, duplicate: 2, created: 0 });
     expect(await sandbox.api.listOrders()).toHaveLength(orders);
   });
+
+  it('is applied by watch itself at start, and said on its terminal', async () => {
+    const dataDir = await tempDir('retention-start-');
+    const env = importerEnv({ redis, apiUrl: sandbox.url, dataDir });
+    const { summary } = await imported(env, 7900);
+    // Reported long ago, as a clock moved on would have it.
+    await redis.client.hset(
+      keys().sheet(summary.sheetId),
+      'finishedAt',
+      '2020-01-01T00:00:00.000Z',
+    );
+    const watch = new InProcessCli(['watch', '--no-dashboard'], { ...env, RETENTION_DAYS: '30' });
+    await watch.waitForStderr(new RegExp(`Removed sheet people.csv \\(${summary.sheetId}`));
+    watch.stop();
+    expect((await watch.finished).code).toBe(0);
+    expect(watch.stderr).toContain('Retention (RETENTION_DAYS=30)');
+    expect(await exists(summary.reportDir)).toBe(false);
+    expect(await redisKeysOf(summary.sheetId)).toBe(0);
+  });
 });
