@@ -37,6 +37,17 @@ export interface PurgeScope {
 /** A sheet id safe as a folder name: never `..`, never a path. */
 const SHEET_ID = /^[\w-][\w.-]{0,199}$/;
 
+/** What a purge reads of each sheet's record (not its scan or mapping: they may be large). */
+const FIELDS = [
+  'name',
+  'state',
+  'finishedAt',
+  'connectionId',
+  'connectionName',
+  'installation',
+  'reportDir',
+] as const;
+
 /** Sheets read per round trip. */
 const BATCH = 200;
 
@@ -46,8 +57,9 @@ export async function purgeCandidates(
   keys: Keys,
   scope: PurgeScope,
 ): Promise<PurgeCandidate[]> {
+  // Scored by when each was queued: a sheet reported before the date was queued before it too.
   const ids = new Set([
-    ...(await redis.zrange(keys.allSheets, 0, -1)),
+    ...(await redis.zrangebyscore(keys.allSheets, '-inf', `(${scope.before}`)),
     ...(await redis.smembers(keys.purging)),
   ]);
   const all = [...ids].filter((id) => SHEET_ID.test(id) && id !== '..');
@@ -55,11 +67,17 @@ export async function purgeCandidates(
   for (let i = 0; i < all.length; i += BATCH) {
     const batch = all.slice(i, i + BATCH);
     const pipeline = redis.pipeline();
-    for (const id of batch) pipeline.hgetall(keys.sheet(id));
+    for (const id of batch) pipeline.hmget(keys.sheet(id), ...FIELDS);
     const answers = (await pipeline.exec()) ?? [];
     answers.forEach(([error, value], j) => {
       if (error) throw error;
-      const candidate = candidateOf(batch[j] ?? '', value as Record<string, string>, scope);
+      const record = Object.fromEntries(
+        FIELDS.flatMap((field, k) => {
+          const text = (value as Array<string | null>)[k];
+          return typeof text === 'string' ? [[field, text]] : [];
+        }),
+      );
+      const candidate = candidateOf(batch[j] ?? '', record, scope);
       if (candidate !== undefined) found.push(candidate);
     });
   }

@@ -261,12 +261,11 @@ describe("watch's RETENTION_DAYS", () => {
     const dataDir = await tempDir('retention-start-');
     const env = importerEnv({ redis, apiUrl: sandbox.url, dataDir });
     const { summary } = await imported(env, 7900);
-    // Reported long ago, as a clock moved on would have it.
-    await redis.client.hset(
-      keys().sheet(summary.sheetId),
-      'finishedAt',
-      '2020-01-01T00:00:00.000Z',
-    );
+    // Queued and reported long ago, as a clock moved on would have it.
+    const sheetKey = keys().sheet(summary.sheetId);
+    await redis.client.hset(sheetKey, 'startedAt', '2020-01-01T00:00:00.000Z');
+    await redis.client.hset(sheetKey, 'finishedAt', '2020-01-01T00:01:00.000Z');
+    await redis.client.zadd(keys().allSheets, Date.parse('2020-01-01'), summary.sheetId);
     const watch = new InProcessCli(['watch', '--no-dashboard'], { ...env, RETENTION_DAYS: '30' });
     await watch.waitForStderr(new RegExp(`Removed sheet people.csv \\(${summary.sheetId}`));
     watch.stop();
