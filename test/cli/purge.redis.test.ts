@@ -190,6 +190,19 @@ describe('order-importer purge', () => {
   });
 });
 
+describe('order-importer purge --before', () => {
+  it('refuses what is no date, in one line and the person’s language', async () => {
+    const env = importerEnv({ redis, apiUrl: sandbox.url, dataDir: await tempDir('purge-date-') });
+    const en = await runInProcess(['purge', '--before', 'yesterday'], env);
+    expect(en.code).toBe(1);
+    expect(en.stderr).toBe(
+      'order-importer: order-importer purge --before yesterday: not a date (write it as 2025-01-31).\n',
+    );
+    const fr = await runInProcess(['purge', '--before', '31/01/2025', '--language', 'fr'], env);
+    expect(fr.stderr).toContain('ce n’est pas une date');
+  });
+});
+
 describe("watch's RETENTION_DAYS", () => {
   it('removes the report, archive, work copy and records of a hot-folder sheet past its days', async () => {
     const dataDir = await tempDir('retention-watch-');
