@@ -86,6 +86,7 @@ export type ErrorKey =
   | 'import.stopped'
   | 'import.no-such-file'
   | 'ledger.unknown-action'
+  | 'purge.bad-date'
   | 'report-folder.unusable'
   | 'report-csv.unreadable'
   | 'status-csv.unreadable'

@@ -20,6 +20,12 @@ export const API_WAIT_S = 300;
 export const REDIS_WAIT_S = 300;
 /** LEDGER_DAYS: a year of imports and more is remembered, so a sheet dropped again is seen (§4). */
 export const LEDGER_DAYS = 400;
+/** RETENTION_DAYS: reports and copies of sheets hold personal data, kept no longer than this. */
+export const RETENTION_DAYS = 400;
+/** `watch` applies RETENTION_DAYS this often (design "Retention": once a day). */
+export const RETENTION_PASS_MS = 86_400_000;
+/** One daily pass at a time across processes: its lock lapses after this, should its process die. */
+export const RETENTION_LOCK_MS = 3_600_000;
 /** STATUS_DAYS: a sheet's orders are read back this long after it was reported (§2). */
 export const STATUS_DAYS = 90;
 

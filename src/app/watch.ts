@@ -13,6 +13,7 @@ import type { MappingSources } from '../orders/mapping-files.js';
 import type { Settings } from '../settings/load.js';
 import type { Importer, ServiceStart } from './importer.js';
 import { type ClosingAll, type Importers, openEach } from './importers.js';
+import { startRetentionPass } from './retention-pass.js';
 import { startIntake } from './watch-intake.js';
 import {
   serveWatchDashboard,
@@ -99,6 +100,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
     const intake = await startIntake(parts);
     await startScheduledScans(parts, intake);
     await startStatusSync(parts);
+    startRetentionPass(parts);
     dashboard = options.dashboard ? await serveWatchDashboard(parts) : undefined;
     await watchInbox(parts, intake);
   } catch (error) {

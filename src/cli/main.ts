@@ -72,7 +72,7 @@ function declareImporting(cli: CommandLine, io: CommandIo): void {
     {
       name: 'watch',
       description: words.t('cli.help.watch.description'),
-      settings: [...IMPORTING, 'inboxPolling', 'statusDays'],
+      settings: [...IMPORTING, 'inboxPolling', 'statusDays', 'retentionDays'],
       afterHelp: whereTo,
       options: [
         new Option('--no-dashboard', words.t('cli.help.watch.no-dashboard')),

@@ -5,6 +5,7 @@
 import { SANDBOX_KEYS } from '../settings/table.js';
 import type { DashboardCommandOptions } from './commands/dashboard.js';
 import type { DashboardUserCommandOptions } from './commands/dashboard-user.js';
+import type { PurgeCommandOptions } from './commands/purge.js';
 import type { SandboxCommandOptions } from './commands/sandbox.js';
 import type { StatusCommandOptions } from './commands/status.js';
 import type { ValidateCommandOptions } from './commands/validate.js';
@@ -58,6 +59,19 @@ export function declareTools(cli: CommandLine, io: CommandIo): void {
     },
     async (sheets, options) =>
       (await import('./commands/validate.js')).validateCommand(sheets, options, io),
+  );
+  cli.declare<PurgeCommandOptions>(
+    {
+      name: 'purge',
+      description: words.t('cli.help.purge.description'),
+      settings: ['dataDir', 'reportsDir', 'language'],
+      options: [
+        new Option('--before <date>', words.t('cli.help.purge.before')).makeOptionMandatory(),
+        new Option('--connection <name>', words.t('cli.help.purge.connection')),
+        new Option('--dry-run', words.t('cli.help.purge.dry-run')),
+      ],
+    },
+    async (_, options) => (await import('./commands/purge.js')).purgeCommand(options, io),
   );
   cli.declare<SandboxCommandOptions>(
     {

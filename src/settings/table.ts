@@ -18,6 +18,7 @@ import {
   INBOX_STABLE_MS,
   JOB_LOCK_MS,
   LEDGER_DAYS,
+  RETENTION_DAYS,
   NOTIFY_RETRY_HOURS,
   REDIS_WAIT_S,
   RETRY_DELAY_MS,
@@ -208,6 +209,12 @@ export const SETTINGS = {
     flag: '--ledger-days <days>',
     help: 'how long the duplicates ledger remembers a row imported',
     schema: positiveInt.max(100_000).default(LEDGER_DAYS),
+  },
+  retentionDays: {
+    env: 'RETENTION_DAYS',
+    flag: '--retention-days <days>',
+    help: '`watch` removes once a day every sheet reported more than this many days ago (its report, archive, copies and records; 0 keeps them for ever)',
+    schema: z.coerce.number().int().min(0).max(100_000).default(RETENTION_DAYS),
   },
   statusDays: {
     env: 'STATUS_DAYS',

@@ -52,12 +52,12 @@ export function mergeEntry(kept: AgendaEntry | undefined, now: ReadEntry): Agend
   return { ...now, sequence, ...(cancelledAt !== undefined && { cancelledAt }) };
 }
 
-function agendaKey(keys: Keys, connectionId: string): string {
+export function agendaKey(keys: Keys, connectionId: string): string {
   return `${keys.prefix}:importer:agenda:${connectionId}`;
 }
 
 /** The same entries by when they were last read back (sorted set), to trim the old ones. */
-function checkedKey(keys: Keys, connectionId: string): string {
+export function checkedKey(keys: Keys, connectionId: string): string {
   return `${agendaKey(keys, connectionId)}:checked`;
 }
 

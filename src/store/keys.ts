@@ -26,6 +26,15 @@ export class Keys {
     return `${this.#base}:active-sheets`;
   }
 
+  /**
+   * Sheets being purged (app/retention.ts): taken out of `allSheets` first, so no page shows a
+   * sheet half removed, and kept here until their last record is gone, so an interrupted purge is
+   * finished by the next one (set).
+   */
+  get purging(): string {
+    return `${this.#base}:purging`;
+  }
+
   /** Migrations of stored data done (store/migrations/): number → when (hash). */
   get migrations(): string {
     return `${this.#base}:migrations`;

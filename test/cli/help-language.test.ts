@@ -21,6 +21,7 @@ const COMMANDS = [
   'dashboard-user',
   'status',
   'validate',
+  'purge',
 ];
 const english = (name: string) =>
   readFileSync(join(ROOT, 'test', 'cli', 'help-en', `${name}.txt`), 'utf8');

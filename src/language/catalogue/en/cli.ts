@@ -534,4 +534,25 @@ export const cli = {
     'the dashboard would listen on {host}, beyond this machine, without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_USERS_FILE (or DASHBOARD_HOST=127.0.0.1).',
   'cli.error.dashboard.exposed.proxied':
     'the dashboard would be reached as {hosts} (DASHBOARD_HOSTS: through a proxy, from other machines) without a password: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_USERS_FILE.',
+
+  // purge and retention
+  'cli.help.setting.retentionDays':
+    '`watch` removes once a day every sheet reported more than this many days ago (its report, archive, copies and records; 0 keeps them for ever)',
+  'cli.help.purge.description':
+    "Remove the personal data of the sheets reported before a date: their report folders, archived and work copies, and records in Redis (of this configuration's connections only; a sheet still being imported is never removed). The duplicates ledger stays: their rows are still duplicates if imported again. Exit code: 0 when done, 1 on a fatal error.",
+  'cli.help.purge.before':
+    'remove the sheets reported before this date (2025-01-31, or an ISO time)',
+  'cli.help.purge.connection':
+    'only the sheets of this connection of the config file (default: every one)',
+  'cli.help.purge.dry-run': 'say what would be removed, and remove nothing',
+  'cli.purge.sheet':
+    '{dry, select, yes {Would remove} other {Removed}} sheet {name} ({sheetId}, office {office}, reported {finished}): {folders, plural, one {# folder} other {# folders}} and {records, plural, one {# record} other {# records}} in Redis.',
+  'cli.purge.refused':
+    "Left alone: {path} (not this sheet's own folder inside REPORTS_DIR or DATA_DIR, or a link).",
+  'cli.purge.done':
+    '{dry, select, yes {Would remove} other {Removed}} {count, plural, one {# sheet} other {# sheets}} reported before {before}; the duplicates ledger keeps their rows as imported.',
+  'cli.retention.pass':
+    'Retention (RETENTION_DAYS={days}): sheets reported before {before} are removed.',
+  'cli.error.purge.bad-date':
+    'order-importer purge --before {date}: not a date (write it as 2025-01-31).',
 } as const;

@@ -560,4 +560,26 @@ export const cli: Translation<typeof english> = {
     'le tableau de bord écouterait sur {host}, joignable depuis d’autres machines, sans mot de passe\u202f: définissez DASHBOARD_USER et DASHBOARD_PASSWORD, ou DASHBOARD_USERS_FILE (ou DASHBOARD_HOST=127.0.0.1).',
   'cli.error.dashboard.exposed.proxied':
     'le tableau de bord serait joignable sous {hosts} (DASHBOARD_HOSTS\u202f: par un proxy, depuis d’autres machines) sans mot de passe\u202f: définissez DASHBOARD_USER et DASHBOARD_PASSWORD, ou DASHBOARD_USERS_FILE.',
+    'Utilisateur {user} du tableau de bord {done, select, added {ajouté} other {modifié}} dans {file}\u202f: voit {all, select, yes {tous les bureaux, /queues et /metrics} other {{offices}}}.',
+
+  // purge and retention
+  'cli.help.setting.retentionDays':
+    '`watch` supprime une fois par jour chaque liste dont le rapport date de plus de ce nombre de jours (rapport, archive, copies et données ; 0 les garde pour toujours)',
+  'cli.help.purge.description':
+    'Supprimer les données personnelles des listes dont le rapport date d’avant une date : leurs dossiers de rapport, leurs copies archivées et de travail, et leurs données dans Redis (des connexions de cette configuration uniquement ; une liste en cours d’importation n’est jamais supprimée). Le registre des doublons reste : leurs lignes importées à nouveau sont toujours des doublons. Code de sortie : 0 si c’est fait, 1 en cas d’erreur fatale.',
+  'cli.help.purge.before':
+    'supprimer les listes dont le rapport date d’avant ce jour (2025-01-31, ou une heure ISO)',
+  'cli.help.purge.connection':
+    'uniquement les listes de cette connexion du fichier de configuration (par défaut : toutes)',
+  'cli.help.purge.dry-run': 'dire ce qui serait supprimé, sans rien supprimer',
+  'cli.purge.sheet':
+    'Liste {name} ({sheetId}, bureau {office}, rapport du {finished}) {dry, select, yes {serait supprimée} other {supprimée}} : {folders, plural, one {# dossier} other {# dossiers}} et {records, plural, one {# donnée} other {# données}} dans Redis.',
+  'cli.purge.refused':
+    'Laissé tel quel : {path} (ce n’est pas le dossier propre à cette liste dans REPORTS_DIR ou DATA_DIR, ou c’est un lien).',
+  'cli.purge.done':
+    '{count, plural, one {# liste} other {# listes}} dont le rapport date d’avant le {before} {dry, select, yes {{count, plural, one {serait supprimée} other {seraient supprimées}}} other {{count, plural, one {supprimée} other {supprimées}}}} ; le registre des doublons les connaît toujours comme importées.',
+  'cli.retention.pass':
+    'Conservation (RETENTION_DAYS={days}) : les listes dont le rapport date d’avant le {before} sont supprimées.',
+  'cli.error.purge.bad-date':
+    'order-importer purge --before {date} : ce n’est pas une date (écrivez-la comme 2025-01-31).',
 };

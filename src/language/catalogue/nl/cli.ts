@@ -552,4 +552,26 @@ export const cli: Translation<typeof english> = {
     'het dashboard zou luisteren op {host}, bereikbaar vanaf andere machines, zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE (of zet DASHBOARD_HOST=127.0.0.1).',
   'cli.error.dashboard.exposed.proxied':
     'het dashboard zou bereikbaar zijn als {hosts} (DASHBOARD_HOSTS: via een proxy, vanaf andere machines) zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE.',
+    'Gebruiker {user} van het dashboard {done, select, added {toegevoegd} other {gewijzigd}} in {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
+
+  // purge and retention
+  'cli.help.setting.retentionDays':
+    '`watch` verwijdert eenmaal per dag elke lijst waarvan het rapport meer dan dit aantal dagen oud is (rapport, archief, kopieën en gegevens; 0 bewaart ze voor altijd)',
+  'cli.help.purge.description':
+    'De persoonsgegevens verwijderen van de lijsten die vóór een datum gerapporteerd zijn: hun rapportmappen, gearchiveerde en werkkopieën, en hun gegevens in Redis (alleen van de connecties van deze configuratie; een lijst die nog geïmporteerd wordt, blijft altijd staan). Het register van dubbels blijft: hun rijen zijn bij een nieuwe import nog altijd dubbels. Afsluitcode: 0 als het gedaan is, 1 bij een fatale fout.',
+  'cli.help.purge.before':
+    'de lijsten verwijderen die vóór deze datum gerapporteerd zijn (2025-01-31, of een ISO-tijd)',
+  'cli.help.purge.connection':
+    'alleen de lijsten van deze connectie uit het configuratiebestand (standaard: alle)',
+  'cli.help.purge.dry-run': 'zeggen wat verwijderd zou worden, en niets verwijderen',
+  'cli.purge.sheet':
+    'Lijst {name} ({sheetId}, kantoor {office}, gerapporteerd op {finished}) {dry, select, yes {zou verwijderd worden} other {verwijderd}}: {folders, plural, one {# map} other {# mappen}} en {records, plural, one {# gegeven} other {# gegevens}} in Redis.',
+  'cli.purge.refused':
+    'Blijft staan: {path} (niet de eigen map van deze lijst in REPORTS_DIR of DATA_DIR, of een link).',
+  'cli.purge.done':
+    '{count, plural, one {# lijst} other {# lijsten}} gerapporteerd vóór {before} {dry, select, yes {zou verwijderd worden} other {verwijderd}}; het register van dubbels kent hun rijen nog als geïmporteerd.',
+  'cli.retention.pass':
+    'Bewaartermijn (RETENTION_DAYS={days}): lijsten gerapporteerd vóór {before} worden verwijderd.',
+  'cli.error.purge.bad-date':
+    'order-importer purge --before {date}: geen datum (schrijf hem als 2025-01-31).',
 };
