@@ -552,4 +552,50 @@ export const cli: Translation<typeof english> = {
     'het dashboard zou luisteren op {host}, bereikbaar vanaf andere machines, zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE (of zet DASHBOARD_HOST=127.0.0.1).',
   'cli.error.dashboard.exposed.proxied':
     'het dashboard zou bereikbaar zijn als {hosts} (DASHBOARD_HOSTS: via een proxy, vanaf andere machines) zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE.',
+  'cli.error.dashboard.port-unavailable.port':
+    'Het dashboard kan niet luisteren op {host}:{port} ({code}): stel DASHBOARD_PORT of --port in.',
+  'cli.error.dashboard.port-unavailable.no-dashboard':
+    'Het dashboard kan niet luisteren op {host}:{port} ({code}): stel DASHBOARD_PORT in, of gebruik --no-dashboard.',
+  'cli.error.metrics.port-unavailable':
+    'METRICS_PORT: kan niet luisteren op {host}:{port} ({code}): kies een andere poort (of METRICS_HOST).',
+  'cli.error.sandbox.port-unavailable':
+    'Kan niet luisteren op {host}:{port} ({code}): kies een andere --port.',
+  'cli.error.inbox.symbolic-link':
+    'De inbox van verbinding “{name}” ({dir}) is een symbolische koppeling: de hot folder volgt geen koppelingen. Maak er een gewone map van, of laat INBOX_DIR naar de gedeelde map wijzen.',
+  'cli.error.connections.same-api':
+    'De verbindingen “{a}” en “{b}” hebben dezelfde API ({url}) en hetzelfde token: het is één verbinding, één organisatie. Geef ze samen één item (elke submap van de inbox kan een eigen mapping.json hebben), of geef elk kantoor een eigen token.',
+  'cli.error.schedule.invalid.cron':
+    'planning “{name}”: “{cron}” is geen cron-patroon ({problem}).',
+  'cli.error.schedule.invalid.unknown':
+    'geen planning “{name}” hier: de scan ervan hoort bij een ander proces',
+  'cli.error.schedule.invalid.other-inbox':
+    'Planning “{name}” van verbinding “{office}” scant {dir}, en die map leidt naar de inbox van “{other}” ({otherDir}): de lijsten van dat kantoor zouden verstuurd worden met het token van “{office}”. Geef de planning een eigen map.',
+  'cli.error.status.schedule-invalid':
+    'STATUS_SYNC_CRON “{cron}” is geen cron-patroon ({problem}).',
+  'cli.error.installation.marker-unusable.vanished':
+    '{path} is verdwenen terwijl het geschreven werd.',
+  'cli.error.installation.marker-unusable.link':
+    '{path} is een koppeling: het moet een eigen bestand zijn.',
+  'cli.error.installation.marker-unusable.damaged':
+    '{path} is beschadigd: het duidt deze gegevensmap aan en wordt dus nooit met de hand aangepast; zet het terug uit een back-up, of verwijder het als deze gegevensmap nog nooit met een Redis gebruikt is.',
+  'cli.error.catalogue.invalid.entry':
+    'Productcatalogus {source}: item {entry} {problem}; verwacht: een JSON-lijst van \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.empty':
+    'Productcatalogus {source}: het bestand moet minstens één product bevatten; verwacht: een JSON-lijst van \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.not-list':
+    'Productcatalogus {source}: het bestand is geen geldige lijst ({problem}); verwacht: een JSON-lijst van \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.repeated':
+    'Productcatalogus {source}: item {entry} herhaalt het product-id “{id}”.',
+  'cli.error.catalogue.invalid.unreadable':
+    'Productcatalogus {file} kan niet gelezen worden: {reason}',
+  'cli.error.catalogue.invalid.json': 'Productcatalogus {file} is geen geldige JSON: {mistake}',
+  'cli.error.api.token-unfit':
+    '{source, select, variable {API_TOKEN} file {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding “{connection}” ({file})}} bevat {character, select, line_break {een regeleinde} other {een teken dat een request-header niet kan dragen ({character})}} midden in het token, en zo kan geen enkel verzoek het versturen: zet het token alleen op één regel (een regeleinde aan het eind mag).',
+  'cli.error.api.wait-stopped': 'Gestopt tijdens het wachten op de API op {url}.',
+  'cli.error.sandbox.identity-unreadable':
+    '{file} bevat geen id van een testomgeving: verwijder het (de testomgeving daar geldt dan als een nieuwe).',
+  'cli.error.status.api-unusable.auth':
+    'De API weigert het token ({reason}): controleer API_TOKEN / API_TOKEN_FILE, of het tokenbestand van de verbinding.',
+  'cli.error.status.api-unusable.config':
+    'De API staat niet waar de instellingen zeggen ({reason}): controleer API_BASE_URL, of de apiBaseUrl van de verbinding.',
 };

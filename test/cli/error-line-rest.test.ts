@@ -1,0 +1,114 @@
+/**
+ * The rest of the errors a command can end with: a port already taken, the product catalogue,
+ * the data folder's installation marker, a token no request can send, a schedule leading into
+ * another office's inbox. Each made for real and said in Dutch and French.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { readToken } from '../../src/app/api-connection.js';
+import { loadCatalogue, parseCatalogue } from '../../src/orders/catalogue.js';
+import { ScheduledFolders } from '../../src/intake/schedules.js';
+import { installationOf } from '../../src/store/installation.js';
+import type { Settings } from '../../src/settings/load.js';
+import { runInProcess } from '../helpers/cli.js';
+import { expectSaid, thrown } from '../helpers/error-said.js';
+import { put, tempDir } from '../helpers/files.js';
+
+const servers: Server[] = [];
+afterAll(async () => {
+  await Promise.all(
+    servers.map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))),
+  );
+});
+
+/** A port on 127.0.0.1 that is taken until the test file ends. */
+async function takenPort(): Promise<number> {
+  const server = createServer();
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('the product catalogue', () => {
+  it('empty, a repeated id, unreadable, not JSON: in Dutch and French', async () => {
+    const dir = await tempDir('catalogue-');
+    const bad = await put(dir, 'products.json', '[{');
+    const product = { id: 'p1', name: 'EPC', category: 'epc' };
+    expectSaid(await thrown(() => parseCatalogue([], 'products.json')));
+    expectSaid(await thrown(() => parseCatalogue([product, product], 'products.json')));
+    expectSaid(await thrown(() => loadCatalogue(join(dir, 'none.json'))));
+    expectSaid(await thrown(() => loadCatalogue(bad)));
+  });
+});
+
+describe("the data folder's installation marker", () => {
+  it('damaged, or a link: in Dutch and French', async () => {
+    const damaged = await tempDir('marker-');
+    await put(damaged, 'installation.json', 'not json');
+    expectSaid(await thrown(() => installationOf(damaged)));
+    const linked = await tempDir('marker-');
+    const elsewhere = await put(linked, 'elsewhere.json', '{}');
+    await symlink(elsewhere, join(linked, 'installation.json'));
+    const said = expectSaid(await thrown(() => installationOf(linked)));
+    expect(said.nl).toBe(
+      `${join(linked, 'installation.json')} is een koppeling: het moet een eigen bestand zijn.`,
+    );
+  });
+});
+
+describe('a token no request can send', () => {
+  it('a line break, a control character: in Dutch and French', async () => {
+    const dir = await tempDir('token-');
+    const file = await put(dir, 'api.token', 'abc\u0001def\n');
+    expectSaid(await thrown(() => readToken({ apiToken: 'abc\ndef' } as Settings)));
+    expectSaid(await thrown(() => readToken({ apiTokenFile: file } as Settings)));
+  });
+});
+
+describe("a schedule leading into another office's inbox", () => {
+  it('is said in Dutch and French', async () => {
+    const dir = await tempDir('schedule-');
+    const namur = join(dir, 'inbox', 'namur');
+    await mkdir(namur, { recursive: true });
+    const folders = new ScheduledFolders(
+      [{ name: 'nightly', cron: '0 2 * * *', dir: namur }],
+      'gent',
+      [{ name: 'namur', dir: namur }],
+    );
+    expectSaid(await thrown(() => folders.check()));
+  });
+});
+
+describe('a port already taken, through the CLI', () => {
+  it('dashboard --port: a Dutch line', async () => {
+    const port = await takenPort();
+    const dir = await tempDir('dashboard-port-');
+    const finished = await runInProcess(['dashboard', '--port', String(port)], {
+      LANGUAGE: 'nl',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: `{errwords-${process.pid}}`,
+      DATA_DIR: dir,
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toBe(
+      `order-importer: Het dashboard kan niet luisteren op 127.0.0.1:${port} (EADDRINUSE): stel DASHBOARD_PORT of --port in.\n`,
+    );
+  });
+
+  it('sandbox --port: a French line', async () => {
+    const port = await takenPort();
+    const finished = await runInProcess(['sandbox', '--port', String(port)], { LANGUAGE: 'fr' });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toBe(
+      `order-importer: Impossible d’écouter sur 127.0.0.1:${port} (EADDRINUSE)\u202f: choisissez un autre --port.\n`,
+    );
+  });
+});
