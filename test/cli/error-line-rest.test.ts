@@ -11,6 +11,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { readToken } from '../../src/app/api-connection.js';
+import { startMonitoring } from '../../src/app/monitoring.js';
+import { waitForApi } from '../../src/app/wait-for-api.js';
+import { sandboxIdentity } from '../../src/connections/sandbox-identity.js';
+import { createLogger } from '../../src/logger.js';
+import { Metrics } from '../../src/metrics/metrics.js';
 import { loadCatalogue, parseCatalogue } from '../../src/orders/catalogue.js';
 import { ScheduledFolders } from '../../src/intake/schedules.js';
 import { installationOf } from '../../src/store/installation.js';
@@ -110,5 +115,45 @@ describe('a port already taken, through the CLI', () => {
     expect(finished.stderr).toBe(
       `order-importer: Impossible d’écouter sur 127.0.0.1:${port} (EADDRINUSE)\u202f: choisissez un autre --port.\n`,
     );
+  });
+});
+
+describe('a port already taken, and other errors at start', () => {
+  it('METRICS_PORT: in Dutch and French', async () => {
+    const port = await takenPort();
+    const settings = { metricsHost: '127.0.0.1', apiWaitS: 1, language: 'en' } as Settings;
+    const metrics = new Metrics();
+    expectSaid(
+      await thrown(() =>
+        startMonitoring(settings, createLogger({ level: 'silent' }), {
+          metrics,
+          port,
+          announce: () => undefined,
+        }),
+      ),
+    );
+  });
+
+  it('a wait for the API stopped by a signal: in Dutch and French', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const said = expectSaid(
+      await thrown(() =>
+        waitForApi(() => Promise.reject(new Error('aborted')), {
+          baseUrl: 'https://api.example.test',
+          waitS: 1,
+          announce: () => undefined,
+          logger: createLogger({ level: 'silent' }),
+          signal: stop.signal,
+        }),
+      ),
+    );
+    expect(said.nl).toBe('Gestopt tijdens het wachten op de API op https://api.example.test.');
+  });
+
+  it("a sandbox's id file that holds no id: in Dutch and French", async () => {
+    const dir = await tempDir('sandbox-id-');
+    await put(dir, 'instance-id', 'not an id\n');
+    expectSaid(await thrown(() => sandboxIdentity(dir)));
   });
 });
