@@ -579,4 +579,8 @@ export const cli = {
     'The API refused the token ({reason}): check API_TOKEN / API_TOKEN_FILE, or the token file of the connection.',
   'cli.error.status.api-unusable.config':
     'The API is not where the settings say ({reason}): check API_BASE_URL, or the apiBaseUrl of the connection.',
+  // Why an import stopped for every row (src/rows/stop-import.ts), with the API's own words.
+  'cli.stop.reason.auth':
+    'the API refused the token ({detail}): check API_TOKEN / API_TOKEN_FILE. The import is paused; nothing more is sent.',
+  'cli.stop.reason.config': '{detail}',
 } as const;

@@ -606,4 +606,8 @@ export const cli: Translation<typeof english> = {
     'L’API refuse le jeton ({reason})\u202f: vérifiez API_TOKEN / API_TOKEN_FILE, ou le fichier de jeton de la connexion.',
   'cli.error.status.api-unusable.config':
     'L’API n’est pas là où les réglages l’indiquent ({reason})\u202f: vérifiez API_BASE_URL, ou l’apiBaseUrl de la connexion.',
+  'cli.stop.reason.auth':
+    'l’API refuse le jeton ({detail})\u202f: vérifiez API_TOKEN / API_TOKEN_FILE. L’importation est en pause\u202f; plus rien n’est envoyé.',
+  'cli.stop.reason.config':
+    'l’API n’est pas là où les réglages l’indiquent ({detail})\u202f: vérifiez API_BASE_URL. L’importation est en pause\u202f; plus rien n’est envoyé.',
 };

@@ -598,4 +598,8 @@ export const cli: Translation<typeof english> = {
     'De API weigert het token ({reason}): controleer API_TOKEN / API_TOKEN_FILE, of het tokenbestand van de verbinding.',
   'cli.error.status.api-unusable.config':
     'De API staat niet waar de instellingen zeggen ({reason}): controleer API_BASE_URL, of de apiBaseUrl van de verbinding.',
+  'cli.stop.reason.auth':
+    'de API weigert het token ({detail}): controleer API_TOKEN / API_TOKEN_FILE. De import is gepauzeerd; er wordt niets meer verstuurd.',
+  'cli.stop.reason.config':
+    'de API staat niet waar de instellingen zeggen ({detail}): controleer API_BASE_URL. De import is gepauzeerd; er wordt niets meer verstuurd.',
 };
