@@ -17,6 +17,7 @@ import { sandboxIdentity } from '../../src/connections/sandbox-identity.js';
 import { createLogger } from '../../src/logger.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { loadCatalogue, parseCatalogue } from '../../src/orders/catalogue.js';
+import { loadSettings } from '../../src/settings/load.js';
 import { ScheduledFolders } from '../../src/intake/schedules.js';
 import { installationOf } from '../../src/store/installation.js';
 import type { Settings } from '../../src/settings/load.js';
@@ -155,5 +156,16 @@ describe('a port already taken, and other errors at start', () => {
     const dir = await tempDir('sandbox-id-');
     await put(dir, 'instance-id', 'not an id\n');
     expectSaid(await thrown(() => sandboxIdentity(dir)));
+  });
+});
+
+describe('API_BASE_URL that is no API address', () => {
+  it('not a URL, not http, with a password, with a query: in Dutch and French', async () => {
+    const dir = await tempDir('api-url-');
+    for (const url of ['nowhere', 'ftp://x.test', 'https://me:pw@x.test', 'https://x.test/?a=1']) {
+      const env = { API_BASE_URL: url, API_TOKEN: 't', DATA_DIR: join(dir, 'data') };
+      const said = expectSaid(await thrown(() => loadSettings({ cwd: dir, env })));
+      expect(said.nl).not.toMatch(/\b(must|give|is not)\b/);
+    }
   });
 });

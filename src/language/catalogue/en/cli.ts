@@ -11,7 +11,7 @@ export const cli = {
   'cli.error.config.invalid.not-object': '--config {file} must hold a JSON object of settings.',
   'cli.error.config.invalid.unknown': '--config {file}: unknown setting {unknown}; known: {known}.',
   'cli.error.config.invalid.setting':
-    '{from, select, file {"{setting}" in {file}} other {{source}}}: {at}{issue, select, required {is required} type {must be {expected, select, number {a number} int {a whole number} string {text} boolean {true or false} array {a list} object {an object} other {a {expected}}}} empty {must not be empty} at_least {must be at least {limit}} more_than {must be more than {limit}} at_most {must be at most {limit}} less_than {must be less than {limit}} one_of {must be one of {choices}} url {must be a URL} other {{why}}} (got {got}).',
+    '{from, select, file {"{setting}" in {file}} other {{source}}}: {at}{issue, select, required {is required} type {must be {expected, select, number {a number} int {a whole number} string {text} boolean {true or false} array {a list} object {an object} other {a {expected}}}} empty {must not be empty} at_least {must be at least {limit}} more_than {must be more than {limit}} at_most {must be at most {limit}} less_than {must be less than {limit}} one_of {must be one of {choices}} url {must be a URL} not_url {is not a URL: give it as https://host[:port][/path]} scheme {must be an http:// or https:// URL} credentials {must not hold a user name or password (user:pass@): give the token with API_TOKEN or API_TOKEN_FILE} query {must not hold a query (?…) or fragment (#…)} other {{why}}} (got {got}).',
   'cli.error.api.token-missing':
     'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
   'cli.error.api.token-refused':
