@@ -28,7 +28,14 @@ import { put, tempDir } from '../helpers/files.js';
 const servers: Server[] = [];
 afterAll(async () => {
   await Promise.all(
-    servers.map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))),
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+        }),
+    ),
   );
 });
 
