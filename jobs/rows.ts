@@ -52,7 +52,7 @@ async function interrupted(
     // Holds every worker of this queue back (its workers have a `limiter` for this).
     await ctx.queues.rows.rateLimit(interrupt.ms);
   } else {
-    await stopImport(ctx, interrupt.reason);
+    await stopImport(ctx, interrupt.stop);
   }
   throw new RateLimitError();
 }

@@ -121,7 +121,9 @@ describe('the kinds of error', () => {
       retryable: true,
       key: 'row.delay',
     });
-    expect(new RowInterruption({ kind: 'stop', reason: 'token refused' }).retryable).toBe(false);
+    expect(new RowInterruption({ kind: 'stop', stop: { reason: 'token refused' } }).retryable).toBe(
+      false,
+    );
     expect(new NotifyError('busy', 'retry').retryable).toBe(true);
     expect(new NotifyError('no', 'refused').key).toBe('notify.refused');
     const refused = new AttachmentRefused('a.pdf', 'not-file', 'gone');

@@ -50,7 +50,11 @@ export async function connectApi(
   } catch (error) {
     await sandbox.close();
     if (isKnown(error, 'sandbox.identity-unreadable'))
-      throw new UserError(error.key, error.message, { cause: error });
+      throw new UserError(error.key, error.message, {
+        cause: error,
+        ...(error.values !== undefined && { values: error.values }),
+        ...(error.variant !== undefined && { variant: error.variant }),
+      });
     throw error;
   }
   const connection = connectionOf(
@@ -93,7 +97,12 @@ export async function namedApi(
 }
 
 export async function readToken(settings: Settings): Promise<string> {
-  if (settings.apiToken !== undefined) return bareToken(settings.apiToken, 'API_TOKEN');
+  if (settings.apiToken !== undefined)
+    return bareToken(settings.apiToken, 'API_TOKEN', {
+      source: 'variable',
+      file: '',
+      connection: '',
+    });
   if (settings.apiTokenFile !== undefined) return readTokenFile(settings.apiTokenFile);
   throw new UserError(
     'api.token-missing',
@@ -119,7 +128,11 @@ async function readTokenFile(file: string, connection?: string): Promise<string>
       values: { ...values, reason },
     });
   }
-  const token = bareToken(text, named);
+  const token = bareToken(text, named, {
+    source: connection === undefined ? 'file' : 'connection',
+    file,
+    connection: connection ?? '',
+  });
   if (token === '') throw new UserError('api.token-empty', `${named} is empty.`, { values });
   return token;
 }
@@ -128,13 +141,18 @@ async function readTokenFile(file: string, connection?: string): Promise<string>
  * The token itself: copied with its header's `Bearer ` (which an API may accept twice over), it
  * would be another connection, with a ledger of its own, and import every row again.
  */
-function bareToken(text: string, named: string): string {
+function bareToken(
+  text: string,
+  named: string,
+  of: { source: 'variable' | 'file' | 'connection'; file: string; connection: string },
+): string {
   const token = text.trim().replace(/^bearer\s+/i, '');
   const unfit = headerUnfit(token);
   if (unfit !== undefined)
     throw new UserError(
       'api.token-unfit',
-      `${named} holds ${unfit} inside the token, which no request can send: keep the token alone on one line (a line break at its end is fine).`,
+      `${named} holds ${unfit.said} inside the token, which no request can send: keep the token alone on one line (a line break at its end is fine).`,
+      { values: { ...of, character: unfit.code } },
     );
   return token;
 }
@@ -144,14 +162,14 @@ function bareToken(text: string, named: string): string {
  * for a person; undefined when nothing. Sent, it would fail every request as if the API were
  * away, and the process would wait for an answer that cannot come.
  */
-function headerUnfit(token: string): string | undefined {
+function headerUnfit(token: string): { said: string; code: string } | undefined {
   // Control characters and anything beyond Latin-1 (a header's bytes); a tab is allowed.
   // eslint-disable-next-line no-control-regex -- finding controls is the point
   const found = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/u.exec(token)?.[0];
   if (found === undefined) return undefined;
-  if (found === '\r' || found === '\n') return 'a line break';
+  if (found === '\r' || found === '\n') return { said: 'a line break', code: 'line_break' };
   const code = (found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-  return `a character a request header cannot carry (U+${code})`;
+  return { said: `a character a request header cannot carry (U+${code})`, code: `U+${code}` };
 }
 
 /** undefined when the API answers and takes the token (a 404 for order 0), else why not. */

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { type Context, type ContextParts, openContext } from '../context.js';
 import { connectRedis } from '../redis/connect.js';
-import { importStopped, resumeImport } from '../rows/stop-import.js';
+import { importStopped, resumeImport, stopSaid } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
 import { markFirstUse } from '../store/redis-marker.js';
 import { isKnown, type KnownError, UserError } from '../errors.js';
@@ -64,7 +64,7 @@ async function liftEarlierStop(
   const stopped = await importStopped(ctx);
   if (stopped === undefined) return;
   await resumeImport(ctx);
-  announce(words.t('cli.stop.lifted', { reason: stopped }));
+  announce(words.t('cli.stop.lifted', { reason: stopSaid(stopped, words) }));
 }
 
 /** A forgetful Redis's error in the person's words, when it carries what they need. */

@@ -16,6 +16,12 @@ import { probeApi, readToken } from './api-connection.js';
 export { agendaOfContexts } from './agenda-source.js';
 import { API_KEEP_ALIVE_MS } from '../policy.js';
 
+/** What a command's dashboard on a taken port is told to do, in English (the catalogue's too). */
+const PORT_ADVICE = {
+  port: 'set DASHBOARD_PORT or --port',
+  'no-dashboard': 'set DASHBOARD_PORT, or --no-dashboard',
+} as const;
+
 /** The dashboard on the settings' host and port, with a clear error when it cannot listen. */
 export async function serveDashboard(
   settings: Settings,
@@ -36,8 +42,8 @@ export async function serveDashboard(
       /** The inspections the agenda shows; none: no /agenda. */
       agenda?: Parameters<typeof agendaSource>[1];
     },
-  /** What to do when the port is taken, in the words of the command. */
-  portAdvice: string,
+  /** What to do when the port is taken: another port (`dashboard`), or none (`watch`). */
+  portAdvice: 'port' | 'no-dashboard',
 ): Promise<RunningDashboard> {
   const { agenda, ...shown } = parts;
   // Read before the port is taken: a bad file is one line, and nothing started.
@@ -62,8 +68,12 @@ export async function serveDashboard(
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       throw new UserError(
         'dashboard.port-unavailable',
-        `The dashboard cannot listen on ${settings.dashboardHost}:${settings.dashboardPort} (${code}): ${portAdvice}.`,
-        { cause: error },
+        `The dashboard cannot listen on ${settings.dashboardHost}:${settings.dashboardPort} (${code}): ${PORT_ADVICE[portAdvice]}.`,
+        {
+          cause: error,
+          variant: portAdvice,
+          values: { host: settings.dashboardHost, port: String(settings.dashboardPort), code },
+        },
       );
     }
     throw error;

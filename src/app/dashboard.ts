@@ -59,7 +59,7 @@ export async function startDashboardAlone(
         logger,
         agenda: () => watched.agenda(),
       },
-      'set DASHBOARD_PORT or --port',
+      'port',
     );
     return {
       dashboard,

@@ -94,6 +94,7 @@ function sameConnection(all: readonly Importer[]): UserError | undefined {
     return new UserError(
       'connections.same-api',
       `Connections "${a.connection.name}" and "${b.connection.name}" have the same API (${a.apiBaseUrl}) and the same token: they are one connection, one organisation. Give them one entry (its inbox's subfolders may each carry their own mapping.json), or each office its own token.`,
+      { values: { a: a.connection.name, b: b.connection.name, url: a.apiBaseUrl } },
     );
   }
   return undefined;

@@ -43,7 +43,7 @@ export async function startMonitoring(
     throw new UserError(
       'metrics.port-unavailable',
       `METRICS_PORT: cannot listen on ${settings.metricsHost}:${serve.port} (${code}): choose another port (or METRICS_HOST).`,
-      { cause: error },
+      { cause: error, values: { host: settings.metricsHost, port: String(serve.port), code } },
     );
   }
   serve.announce(wordsFor(settings.language).t('cli.metrics', { url: served.url }));

@@ -42,7 +42,11 @@ async function embeddedSandbox(settings: Settings): Promise<ConnectionInfo> {
     identity = await sandboxIdentity(dir);
   } catch (error) {
     if (isKnown(error, 'sandbox.identity-unreadable'))
-      throw new UserError(error.key, error.message, { cause: error });
+      throw new UserError(error.key, error.message, {
+        cause: error,
+        ...(error.values !== undefined && { values: error.values }),
+        ...(error.variant !== undefined && { variant: error.variant }),
+      });
     throw error;
   }
   return connectionOf(

@@ -74,6 +74,7 @@ export async function waitForApi(
     new UserError('api.wait-stopped', `Stopped while waiting for the API at ${options.baseUrl}.`, {
       exitCode: 0,
       cause,
+      values: { url: options.baseUrl },
     });
   for (;;) {
     let error: ApiError | undefined;

@@ -140,6 +140,7 @@ async function inboxRoutes(
       throw new UserError(
         'inbox.symbolic-link',
         `The inbox of connection "${importer.configured.name}" (${dir}) is a symbolic link: the hot folder follows no link. Make it a folder, or point INBOX_DIR at the share.`,
+        { values: { name: importer.configured.name, dir } },
       );
     routes.push({ name: importer.configured.name, dir, intake });
   }

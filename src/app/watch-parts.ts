@@ -100,7 +100,7 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
       logger: parts.logger,
       agenda: agendaOfContexts(parts.importers.map((importer) => importer.ctx)),
     },
-    'set DASHBOARD_PORT, or --no-dashboard',
+    'no-dashboard',
   );
   parts.onStop(() => dashboard.close());
   return dashboard;

@@ -36,22 +36,27 @@ export function normaliseBaseUrl(text: string): string {
     throw new Refused(
       'connection.url-invalid',
       'is not a URL: give it as https://host[:port][/path]',
-      {
-        cause: error,
-      },
+      { cause: error, variant: 'not_url', values: {} },
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Refused('connection.url-invalid', 'must be an http:// or https:// URL');
+    throw new Refused('connection.url-invalid', 'must be an http:// or https:// URL', {
+      variant: 'scheme',
+      values: {},
+    });
   }
   if (url.username !== '' || url.password !== '') {
     throw new Refused(
       'connection.url-invalid',
       'must not hold a user name or password (user:pass@): give the token with API_TOKEN or API_TOKEN_FILE',
+      { variant: 'credentials', values: {} },
     );
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new Refused('connection.url-invalid', 'must not hold a query (?…) or fragment (#…)');
+    throw new Refused('connection.url-invalid', 'must not hold a query (?…) or fragment (#…)', {
+      variant: 'query',
+      values: {},
+    });
   }
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path}`;

@@ -30,6 +30,7 @@ export async function sandboxIdentity(dataDir: string): Promise<string> {
       throw new Refused(
         'sandbox.identity-unreadable',
         `${file} does not hold a sandbox id: remove it (the sandbox there is then taken for a new one).`,
+        { values: { file } },
       );
     }
     await sleep(SANDBOX_ID_WAIT.everyMs);

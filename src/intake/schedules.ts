@@ -56,7 +56,11 @@ export async function syncSchedules(queue: Queue, schedules: readonly Schedule[]
       throw new UserError(
         'schedule.invalid',
         `schedule "${schedule.name}": "${schedule.cron}" is not a cron pattern (${(error as Error).message}).`,
-        { cause: error },
+        {
+          cause: error,
+          variant: 'cron',
+          values: { name: schedule.name, cron: schedule.cron, problem: (error as Error).message },
+        },
       );
     }
   }
@@ -94,6 +98,7 @@ export class ScheduledFolders {
       throw new UserError(
         'schedule.invalid',
         `no schedule "${name}" here: its scan is not this process's`,
+        { variant: 'unknown', values: { name } },
       );
     await this.#refuseOtherInbox(schedule);
     return schedule.dir;
@@ -110,6 +115,16 @@ export class ScheduledFolders {
       throw new UserError(
         'schedule.invalid',
         `Schedule "${schedule.name}" of connection "${office}" scans ${schedule.dir}, which leads into the inbox of "${other.name}" (${other.dir}): that office's sheets would be sent with the token of "${office}". Give the schedule a folder of its own.`,
+        {
+          variant: 'other-inbox',
+          values: {
+            name: schedule.name,
+            office,
+            dir: schedule.dir,
+            other: other.name,
+            otherDir: other.dir,
+          },
+        },
       );
     }
   }

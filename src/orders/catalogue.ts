@@ -87,10 +87,16 @@ export function parseCatalogue(json: unknown, source: string): Catalogue {
   const parsed = z.array(productSchema).min(1, 'must list at least one product').safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `entry ${issue.path.join('.')}` : 'the file';
+    const entry = issue?.path.length ? issue.path.join('.') : undefined;
+    const where = entry === undefined ? 'the file' : `entry ${entry}`;
+    const problem = issue?.message ?? 'is invalid';
+    // The file's own problems said in words; an entry's is zod's detail, in English.
+    const variant =
+      entry !== undefined ? 'entry' : issue?.code === 'too_small' ? 'empty' : 'not-list';
     throw new UserError(
       'catalogue.invalid',
-      `Product catalogue ${source}: ${where} ${issue?.message ?? 'is invalid'}; expected a JSON array of { "id", "name", "category" }.`,
+      `Product catalogue ${source}: ${where} ${problem}; expected a JSON array of { "id", "name", "category" }.`,
+      { variant, values: { source, entry: entry ?? '', problem } },
     );
   }
   const seen = new Set<string>();
@@ -99,6 +105,7 @@ export function parseCatalogue(json: unknown, source: string): Catalogue {
       throw new UserError(
         'catalogue.invalid',
         `Product catalogue ${source}: entry ${index} repeats the product id "${product.id}".`,
+        { variant: 'repeated', values: { source, entry: index, id: product.id } },
       );
     }
     seen.add(product.id);
@@ -114,9 +121,7 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
     throw new UserError(
       'catalogue.invalid',
       `Product catalogue ${file} cannot be read: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+      { cause: error, variant: 'unreadable', values: { file, reason: (error as Error).message } },
     );
   }
   let json: unknown;
@@ -126,9 +131,7 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
     throw new UserError(
       'catalogue.invalid',
       `Product catalogue ${file} is not valid JSON: ${jsonMistake(text, error)}`,
-      {
-        cause: error,
-      },
+      { cause: error, variant: 'json', values: { file, mistake: jsonMistake(text, error) } },
     );
   }
   return parseCatalogue(json, file);

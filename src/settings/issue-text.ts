@@ -77,6 +77,10 @@ export function issueValues(issue: z.core.$ZodIssue): Record<string, string> {
       };
     case 'invalid_format':
       return said.why === 'must be a URL' ? { ...said, issue: 'url' } : said;
+    case 'custom':
+      // An issue that names itself (a base URL's, connection.ts): said by that name.
+      if (typeof issue.params?.said === 'string') return { ...said, issue: issue.params.said };
+      return said;
     default:
       return said.why.startsWith('must be one of ')
         ? { ...said, issue: 'one_of', choices: said.why.slice('must be one of '.length) }

@@ -56,7 +56,8 @@ function normalisedUrl(text: string, context: z.RefinementCtx): string {
     return normaliseBaseUrl(text);
   } catch (error) {
     if (!isKnown(error, 'connection.url-invalid')) throw error;
-    context.addIssue({ code: 'custom', message: error.message });
+    // Its variant names the issue, for the setting's error in a person's language.
+    context.addIssue({ code: 'custom', message: error.message, params: { said: error.variant } });
     return z.NEVER;
   }
 }

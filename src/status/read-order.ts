@@ -99,6 +99,14 @@ export function orderStateOf(order: RetrievedOrder): OrderState | string {
   };
 }
 
+/** What a person does when the API cannot be read at all, in English (the catalogue's too). */
+const API_UNUSABLE = {
+  auth: (reason: string) =>
+    `The API refused the token (${reason}): check API_TOKEN / API_TOKEN_FILE, or the token file of the connection.`,
+  config: (reason: string) =>
+    `The API is not where the settings say (${reason}): check API_BASE_URL, or the apiBaseUrl of the connection.`,
+};
+
 /** Reads one order; a refused token or a wrong address is 'status.api-unusable'. */
 export async function readOrder(
   ctx: Context,
@@ -123,7 +131,11 @@ export async function readOrder(
       // A redirect elsewhere is this order's answer (not followed); other settings' faults are all.
       const redirected = status !== undefined && status >= 300 && status < 400;
       if (error.kind === 'auth' || (error.kind === 'config' && !redirected))
-        throw new Refused('status.api-unusable', error.message, { cause: error });
+        throw new Refused('status.api-unusable', API_UNUSABLE[error.kind](error.message), {
+          cause: error,
+          variant: error.kind,
+          values: { reason: error.message },
+        });
       // A GET changes nothing: whatever may have been an answer lost is safe to ask again. An
       // answer too large to read would be as large again: this order is not read now.
       const tooLarge = error.details.code === ANSWER_TOO_LARGE;

@@ -56,7 +56,10 @@ export async function installationOf(
   }
   const won = await readMarker(path);
   if (won === undefined)
-    throw new UserError('installation.marker-unusable', `${path} vanished as it was written.`);
+    throw new UserError('installation.marker-unusable', `${path} vanished as it was written.`, {
+      variant: 'vanished',
+      values: { path },
+    });
   return { ...won, created: won.id === fresh.id };
 }
 
@@ -75,6 +78,7 @@ async function readMarker(path: string): Promise<Omit<Installation, 'created'> |
       throw new UserError(
         'installation.marker-unusable',
         `${path} is a link: it must be a file of its own.`,
+        { variant: 'link', values: { path } },
       );
     throw error;
   }
@@ -93,7 +97,7 @@ function damaged(path: string, cause: unknown): UserError {
   return new UserError(
     'installation.marker-unusable',
     `${path} is damaged: it names this data folder, so it is never rewritten by hand; restore it from a backup, or remove it if this data folder was never used with a Redis before.`,
-    { cause },
+    { cause, variant: 'damaged', values: { path } },
   );
 }
 

@@ -68,7 +68,7 @@ export async function syncStatusSchedule(ctx: Context, cron: string): Promise<vo
     throw new UserError(
       'status.schedule-invalid',
       `STATUS_SYNC_CRON "${cron}" is not a cron pattern (${(error as Error).message}).`,
-      { cause: error },
+      { cause: error, values: { cron, problem: (error as Error).message } },
     );
   }
 }

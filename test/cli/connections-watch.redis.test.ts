@@ -193,6 +193,32 @@ describe('connections in the config file', () => {
     }
   });
 
+  it('says so in French and Dutch: one API and one token twice, an office inbox that is a link', async () => {
+    const twice = await installation();
+    await put(twice.dir, 'secrets/brugge.token', 'Bearer token-gent\n');
+    const french = await runInProcess(['watch', '--config', twice.config], {
+      ...twice.env,
+      DASHBOARD_PORT: String(await freePort()),
+      LANGUAGE: 'fr',
+    });
+    expect(french.code, french.stderr).toBe(1);
+    expect(french.stderr).toContain(
+      `order-importer: Les connexions «\u202fgent\u202f» et «\u202fbrugge\u202f» ont la même API (${sandbox.url}) et le même jeton\u202f:`,
+    );
+    const linked = await installation();
+    await mkdir(linked.inbox, { recursive: true });
+    await symlink(await tempDir('offices-share-'), join(linked.inbox, 'gent'));
+    const dutch = await runInProcess(['watch', '--config', linked.config], {
+      ...linked.env,
+      DASHBOARD_PORT: String(await freePort()),
+      LANGUAGE: 'nl',
+    });
+    expect(dutch.code, dutch.stderr).toBe(1);
+    expect(dutch.stderr).toMatch(
+      /order-importer: De inbox van verbinding “gent” \(\S+gent\) is een symbolische koppeling: de hot folder volgt geen koppelingen\./,
+    );
+  });
+
   it('refuses a schedule of one office whose folder is a link into another office’s inbox', async () => {
     const brugge = join(await tempDir('offices-data-'), 'inbox', 'west', 'brugge');
     await mkdir(brugge, { recursive: true });

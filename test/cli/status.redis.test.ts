@@ -196,6 +196,21 @@ describe('order-importer status', () => {
     });
   });
 
+  it('stops on a token refused while reading, saying so in Dutch', async () => {
+    const summary = await imported([sheetRow(61)]);
+    const [first] = await orderIds(summary);
+    proxy.faults.set(first ?? 0, { status: 401, body: '{"message":"Unauthenticated."}' });
+    try {
+      const run = await status([summary.sheetId], { LANGUAGE: 'nl' });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /^order-importer: De API weigert het token \(GET \S+ answered 401: Unauthenticated\.\): controleer API_TOKEN \/ API_TOKEN_FILE, of het tokenbestand van de verbinding\.$/m,
+      );
+    } finally {
+      proxy.faults.clear();
+    }
+  });
+
   it('takes a redirect to another host as that one order not readable now, and reads the rest', async () => {
     const summary = await imported([sheetRow(41), sheetRow(42)]);
     const [first, second] = await orderIds(summary);

@@ -205,7 +205,7 @@ export async function waitForReport(
     const progress = await sheetProgress(ctx.store, sheetId);
     if (progress?.state === 'done') return progress;
     const fatal = await importStopped(ctx);
-    if (fatal !== undefined) throw new Error(`import stopped: ${fatal}`);
+    if (fatal !== undefined) throw new Error(`import stopped: ${fatal.reason}`);
     if (Date.now() > deadline) throw new Error(`no report in time: ${JSON.stringify(progress)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -19,7 +19,8 @@ import { hashFile } from '../../src/sheets/scan.js';
 import { openContext } from '../../src/context.js';
 import { closeContext } from '../../src/workers/stop.js';
 import { newSheetId, submitSheet } from '../../src/intake/submit.js';
-import { resumeImport } from '../../src/rows/stop-import.js';
+import { importStopped, resumeImport, stopSaid } from '../../src/rows/stop-import.js';
+import { wordsFor } from '../../src/language/words.js';
 import { sheetProgress } from '../../src/store/progress.js';
 import { startWorkers } from '../../src/workers/start.js';
 
@@ -237,6 +238,14 @@ describe('a refused token', () => {
       t.config.settings.concurrency,
     );
     expect(await t.sandbox.api.listOrders()).toEqual([]);
+    // Said to whoever reads the stop in their own language, with the API's own words inside.
+    const stop = await importStopped(t.ctx);
+    expect(stop && stopSaid(stop, wordsFor('nl'))).toMatch(
+      /^de API weigert het token \(401 .*Unauthenticated\.\): controleer API_TOKEN \/ API_TOKEN_FILE\. De import is gepauzeerd; er wordt niets meer verstuurd\.$/,
+    );
+    expect(stop && stopSaid(stop, wordsFor('en'))).toMatch(
+      /^the API refused the token \(401 .*Unauthenticated\.\): check API_TOKEN \/ API_TOKEN_FILE\. The import is paused; nothing more is sent\.$/,
+    );
 
     // The token fixed, the stop is lifted (as `openImporter` does after its preflight).
     const dispatcher = new Agent();

@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { discardTaken, type SheetTaken, submitTaken, takeSheet } from '../../intake/submit.js';
 import type { Mapping } from '../../orders/mapping.js';
-import { importStopped } from '../../rows/stop-import.js';
+import { importStopped, stopSaid } from '../../rows/stop-import.js';
 import { sheetProgress } from '../../store/progress.js';
 import type { Importer } from '../../app/importer.js';
 import { sheetsDirOf } from '../../app/process-parts.js';
@@ -95,10 +95,13 @@ export async function queueSheets(
 }
 
 /** The sheets of this process's context, as waitForSheets follows them. */
-export function watchedSheets(ctx: Context): Watched {
+export function watchedSheets(ctx: Context, words: Context['words']): Watched {
   return {
     progress: (id) => sheetProgress(ctx.store, id),
-    fatal: () => importStopped(ctx),
+    fatal: async () => {
+      const stop = await importStopped(ctx);
+      return stop === undefined ? undefined : stopSaid(stop, words);
+    },
     redisOutage: ctx.outages.redis,
   };
 }

@@ -79,7 +79,7 @@ export async function importCommand(
     void io.stopSignal().then(() => {
       stop.interrupted = true;
     });
-    const outcome = await waitForSheets(ids, watchedSheets(importer.ctx), bars, {
+    const outcome = await waitForSheets(ids, watchedSheets(importer.ctx, words), bars, {
       stopped: () => stop.interrupted,
       redisWaitS: settings.redisWaitS,
       redisUrl: importer.redisUrl,

@@ -55,7 +55,7 @@ async function listen(
       throw new UserError(
         'sandbox.port-unavailable',
         `Cannot listen on ${input.host}:${input.port} (${code}): choose another --port.`,
-        { cause: error },
+        { cause: error, values: { host: String(input.host), port: String(input.port), code } },
       );
     }
     throw error;

@@ -42,7 +42,11 @@ export async function readSheet(
   } catch (error) {
     // A refused token is every sheet's of the connection: the run cannot go on.
     if (isKnown(error, 'status.api-unusable'))
-      throw new UserError(error.key, error.message, { cause: error });
+      throw new UserError(error.key, error.message, {
+        cause: error,
+        ...(error.values !== undefined && { values: error.values }),
+        ...(error.variant !== undefined && { variant: error.variant }),
+      });
     if (!isKnown(error, 'report-folder.unusable')) throw error;
     return { sheet, error: error.message, problem: error };
   } finally {

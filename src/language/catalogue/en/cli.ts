@@ -11,7 +11,7 @@ export const cli = {
   'cli.error.config.invalid.not-object': '--config {file} must hold a JSON object of settings.',
   'cli.error.config.invalid.unknown': '--config {file}: unknown setting {unknown}; known: {known}.',
   'cli.error.config.invalid.setting':
-    '{from, select, file {"{setting}" in {file}} other {{source}}}: {at}{issue, select, required {is required} type {must be {expected, select, number {a number} int {a whole number} string {text} boolean {true or false} array {a list} object {an object} other {a {expected}}}} empty {must not be empty} at_least {must be at least {limit}} more_than {must be more than {limit}} at_most {must be at most {limit}} less_than {must be less than {limit}} one_of {must be one of {choices}} url {must be a URL} other {{why}}} (got {got}).',
+    '{from, select, file {"{setting}" in {file}} other {{source}}}: {at}{issue, select, required {is required} type {must be {expected, select, number {a number} int {a whole number} string {text} boolean {true or false} array {a list} object {an object} other {a {expected}}}} empty {must not be empty} at_least {must be at least {limit}} more_than {must be more than {limit}} at_most {must be at most {limit}} less_than {must be less than {limit}} one_of {must be one of {choices}} url {must be a URL} not_url {is not a URL: give it as https://host[:port][/path]} scheme {must be an http:// or https:// URL} credentials {must not hold a user name or password (user:pass@): give the token with API_TOKEN or API_TOKEN_FILE} query {must not hold a query (?…) or fragment (#…)} other {{why}}} (got {got}).',
   'cli.error.api.token-missing':
     'API_BASE_URL is set but no token is: set API_TOKEN or API_TOKEN_FILE.',
   'cli.error.api.token-refused':
@@ -555,4 +555,53 @@ export const cli = {
     'Retention (RETENTION_DAYS={days}): sheets reported before {before} are removed.',
   'cli.error.purge.bad-date':
     'order-importer purge --before {date}: not a date (write it as 2025-01-31).',
+  // The rest of the errors a command can end with: ports, the product catalogue, the data
+  // folder's marker, a token no request can send, schedules, the API read by `status`.
+  'cli.error.dashboard.port-unavailable.port':
+    'The dashboard cannot listen on {host}:{port} ({code}): set DASHBOARD_PORT or --port.',
+  'cli.error.dashboard.port-unavailable.no-dashboard':
+    'The dashboard cannot listen on {host}:{port} ({code}): set DASHBOARD_PORT, or --no-dashboard.',
+  'cli.error.metrics.port-unavailable':
+    'METRICS_PORT: cannot listen on {host}:{port} ({code}): choose another port (or METRICS_HOST).',
+  'cli.error.sandbox.port-unavailable':
+    'Cannot listen on {host}:{port} ({code}): choose another --port.',
+  'cli.error.inbox.symbolic-link':
+    'The inbox of connection "{name}" ({dir}) is a symbolic link: the hot folder follows no link. Make it a folder, or point INBOX_DIR at the share.',
+  'cli.error.connections.same-api':
+    'Connections "{a}" and "{b}" have the same API ({url}) and the same token: they are one connection, one organisation. Give them one entry (its inbox\'s subfolders may each carry their own mapping.json), or each office its own token.',
+  'cli.error.schedule.invalid.cron':
+    'schedule "{name}": "{cron}" is not a cron pattern ({problem}).',
+  'cli.error.schedule.invalid.unknown':
+    'no schedule "{name}" here: its scan is not this process\'s',
+  'cli.error.schedule.invalid.other-inbox':
+    'Schedule "{name}" of connection "{office}" scans {dir}, which leads into the inbox of "{other}" ({otherDir}): that office\'s sheets would be sent with the token of "{office}". Give the schedule a folder of its own.',
+  'cli.error.status.schedule-invalid':
+    'STATUS_SYNC_CRON "{cron}" is not a cron pattern ({problem}).',
+  'cli.error.installation.marker-unusable.vanished': '{path} vanished as it was written.',
+  'cli.error.installation.marker-unusable.link': '{path} is a link: it must be a file of its own.',
+  'cli.error.installation.marker-unusable.damaged':
+    '{path} is damaged: it names this data folder, so it is never rewritten by hand; restore it from a backup, or remove it if this data folder was never used with a Redis before.',
+  'cli.error.catalogue.invalid.entry':
+    'Product catalogue {source}: entry {entry} {problem}; expected a JSON array of \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.empty':
+    'Product catalogue {source}: the file must list at least one product; expected a JSON array of \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.not-list':
+    'Product catalogue {source}: the file {problem}; expected a JSON array of \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.repeated':
+    'Product catalogue {source}: entry {entry} repeats the product id "{id}".',
+  'cli.error.catalogue.invalid.unreadable': 'Product catalogue {file} cannot be read: {reason}',
+  'cli.error.catalogue.invalid.json': 'Product catalogue {file} is not valid JSON: {mistake}',
+  'cli.error.api.token-unfit':
+    '{source, select, variable {API_TOKEN} file {API_TOKEN_FILE {file}} other {The token file of connection "{connection}" ({file})}} holds {character, select, line_break {a line break} other {a character a request header cannot carry ({character})}} inside the token, which no request can send: keep the token alone on one line (a line break at its end is fine).',
+  'cli.error.api.wait-stopped': 'Stopped while waiting for the API at {url}.',
+  'cli.error.sandbox.identity-unreadable':
+    '{file} does not hold a sandbox id: remove it (the sandbox there is then taken for a new one).',
+  'cli.error.status.api-unusable.auth':
+    'The API refused the token ({reason}): check API_TOKEN / API_TOKEN_FILE, or the token file of the connection.',
+  'cli.error.status.api-unusable.config':
+    'The API is not where the settings say ({reason}): check API_BASE_URL, or the apiBaseUrl of the connection.',
+  // Why an import stopped for every row (src/rows/stop-import.ts), with the API's own words.
+  'cli.stop.reason.auth':
+    'the API refused the token ({detail}): check API_TOKEN / API_TOKEN_FILE. The import is paused; nothing more is sent.',
+  'cli.stop.reason.config': '{detail}',
 } as const;

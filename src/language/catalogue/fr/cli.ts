@@ -14,7 +14,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.config.invalid.unknown':
     '--config {file} : paramètre inconnu {unknown} ; paramètres possibles : {known}.',
   'cli.error.config.invalid.setting':
-    '{from, select, file {« {setting} » dans {file}} other {{source}}} : {at}{issue, select, required {est obligatoire} type {doit être {expected, select, number {un nombre} int {un nombre entier} string {du texte} boolean {true ou false} array {une liste} object {un objet} other {de type {expected}}}} empty {ne peut pas être vide} at_least {doit valoir au moins {limit}} more_than {doit valoir plus de {limit}} at_most {doit valoir au plus {limit}} less_than {doit valoir moins de {limit}} one_of {doit être l’une de ces valeurs : {choices}} url {doit être une URL} other {{why}}} (reçu : {got}).',
+    '{from, select, file {« {setting} » dans {file}} other {{source}}} : {at}{issue, select, required {est obligatoire} type {doit être {expected, select, number {un nombre} int {un nombre entier} string {du texte} boolean {true ou false} array {une liste} object {un objet} other {de type {expected}}}} empty {ne peut pas être vide} at_least {doit valoir au moins {limit}} more_than {doit valoir plus de {limit}} at_most {doit valoir au plus {limit}} less_than {doit valoir moins de {limit}} one_of {doit être l’une de ces valeurs : {choices}} url {doit être une URL} not_url {n’est pas une URL : donnez-la sous la forme https://hôte[:port][/chemin]} scheme {doit être une URL http:// ou https://} credentials {ne doit contenir ni nom d’utilisateur ni mot de passe (user:pass@) : donnez le jeton avec API_TOKEN ou API_TOKEN_FILE} query {ne doit contenir ni requête (?…) ni fragment (#…)} other {{why}}} (reçu : {got}).',
   'cli.error.api.token-missing':
     'API_BASE_URL est défini, mais aucun jeton n’est fourni : définissez API_TOKEN ou API_TOKEN_FILE.',
   'cli.error.api.token-refused':
@@ -560,7 +560,6 @@ export const cli: Translation<typeof english> = {
     'le tableau de bord écouterait sur {host}, joignable depuis d’autres machines, sans mot de passe\u202f: définissez DASHBOARD_USER et DASHBOARD_PASSWORD, ou DASHBOARD_USERS_FILE (ou DASHBOARD_HOST=127.0.0.1).',
   'cli.error.dashboard.exposed.proxied':
     'le tableau de bord serait joignable sous {hosts} (DASHBOARD_HOSTS\u202f: par un proxy, depuis d’autres machines) sans mot de passe\u202f: définissez DASHBOARD_USER et DASHBOARD_PASSWORD, ou DASHBOARD_USERS_FILE.',
-    'Utilisateur {user} du tableau de bord {done, select, added {ajouté} other {modifié}} dans {file}\u202f: voit {all, select, yes {tous les bureaux, /queues et /metrics} other {{offices}}}.',
 
   // purge and retention
   'cli.help.setting.retentionDays':
@@ -582,4 +581,54 @@ export const cli: Translation<typeof english> = {
     'Conservation (RETENTION_DAYS={days}) : les listes dont le rapport date d’avant le {before} sont supprimées.',
   'cli.error.purge.bad-date':
     'order-importer purge --before {date} : ce n’est pas une date (écrivez-la comme 2025-01-31).',
+  'cli.error.dashboard.port-unavailable.port':
+    'Le tableau de bord ne peut pas écouter sur {host}:{port} ({code})\u202f: définissez DASHBOARD_PORT ou --port.',
+  'cli.error.dashboard.port-unavailable.no-dashboard':
+    'Le tableau de bord ne peut pas écouter sur {host}:{port} ({code})\u202f: définissez DASHBOARD_PORT, ou utilisez --no-dashboard.',
+  'cli.error.metrics.port-unavailable':
+    'METRICS_PORT\u202f: impossible d’écouter sur {host}:{port} ({code})\u202f: choisissez un autre port (ou METRICS_HOST).',
+  'cli.error.sandbox.port-unavailable':
+    'Impossible d’écouter sur {host}:{port} ({code})\u202f: choisissez un autre --port.',
+  'cli.error.inbox.symbolic-link':
+    'Le dossier inbox de la connexion «\u202f{name}\u202f» ({dir}) est un lien symbolique\u202f: le dossier surveillé ne suit aucun lien. Faites-en un vrai dossier, ou faites pointer INBOX_DIR vers le partage.',
+  'cli.error.connections.same-api':
+    'Les connexions «\u202f{a}\u202f» et «\u202f{b}\u202f» ont la même API ({url}) et le même jeton\u202f: c’est une seule connexion, une seule organisation. Donnez-leur une seule entrée (chaque sous-dossier de son dossier inbox peut avoir son propre mapping.json), ou à chaque bureau son propre jeton.',
+  'cli.error.schedule.invalid.cron':
+    'planification «\u202f{name}\u202f»\u202f: «\u202f{cron}\u202f» n’est pas une expression cron ({problem}).',
+  'cli.error.schedule.invalid.unknown':
+    'aucune planification «\u202f{name}\u202f» ici\u202f: son analyse relève d’un autre processus',
+  'cli.error.schedule.invalid.other-inbox':
+    'La planification «\u202f{name}\u202f» de la connexion «\u202f{office}\u202f» parcourt {dir}, qui mène au dossier inbox de «\u202f{other}\u202f» ({otherDir})\u202f: les listes de ce bureau seraient envoyées avec le jeton de «\u202f{office}\u202f». Donnez à la planification son propre dossier.',
+  'cli.error.status.schedule-invalid':
+    'STATUS_SYNC_CRON «\u202f{cron}\u202f» n’est pas une expression cron ({problem}).',
+  'cli.error.installation.marker-unusable.vanished': '{path} a disparu pendant son écriture.',
+  'cli.error.installation.marker-unusable.link':
+    '{path} est un lien\u202f: ce doit être un fichier à part entière.',
+  'cli.error.installation.marker-unusable.damaged':
+    '{path} est endommagé\u202f: il identifie ce dossier de données et n’est donc jamais modifié à la main\u202f; restaurez-le depuis une sauvegarde, ou supprimez-le si ce dossier de données n’a jamais servi avec un Redis.',
+  'cli.error.catalogue.invalid.entry':
+    'Catalogue de produits {source}\u202f: entrée {entry} {problem}\u202f; attendu\u202f: une liste JSON de \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.empty':
+    'Catalogue de produits {source}\u202f: le fichier doit contenir au moins un produit\u202f; attendu\u202f: une liste JSON de \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.not-list':
+    'Catalogue de produits {source}\u202f: le fichier n’est pas une liste valable ({problem})\u202f; attendu\u202f: une liste JSON de \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.repeated':
+    'Catalogue de produits {source}\u202f: l’entrée {entry} répète l’identifiant de produit «\u202f{id}\u202f».',
+  'cli.error.catalogue.invalid.unreadable':
+    'Le catalogue de produits {file} ne peut pas être lu\u202f: {reason}',
+  'cli.error.catalogue.invalid.json':
+    'Le catalogue de produits {file} n’est pas un JSON valable\u202f: {mistake}',
+  'cli.error.api.token-unfit':
+    '{source, select, variable {API_TOKEN} file {API_TOKEN_FILE {file}} other {Le fichier de jeton de la connexion «\u202f{connection}\u202f» ({file})}} contient {character, select, line_break {un saut de ligne} other {un caractère qu’un en-tête de requête ne peut pas porter ({character})}} au milieu du jeton, et aucune requête ne peut donc l’envoyer\u202f: laissez le jeton seul sur une ligne (un saut de ligne à la fin est permis).',
+  'cli.error.api.wait-stopped': 'Arrêté pendant l’attente de l’API à {url}.',
+  'cli.error.sandbox.identity-unreadable':
+    '{file} ne contient pas d’identifiant d’environnement de test\u202f: supprimez-le (l’environnement de test qui s’y trouve est alors considéré comme nouveau).',
+  'cli.error.status.api-unusable.auth':
+    'L’API refuse le jeton ({reason})\u202f: vérifiez API_TOKEN / API_TOKEN_FILE, ou le fichier de jeton de la connexion.',
+  'cli.error.status.api-unusable.config':
+    'L’API n’est pas là où les réglages l’indiquent ({reason})\u202f: vérifiez API_BASE_URL, ou l’apiBaseUrl de la connexion.',
+  'cli.stop.reason.auth':
+    'l’API refuse le jeton ({detail})\u202f: vérifiez API_TOKEN / API_TOKEN_FILE. L’importation est en pause\u202f; plus rien n’est envoyé.',
+  'cli.stop.reason.config':
+    'l’API n’est pas là où les réglages l’indiquent ({detail})\u202f: vérifiez API_BASE_URL. L’importation est en pause\u202f; plus rien n’est envoyé.',
 };

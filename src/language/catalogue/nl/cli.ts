@@ -14,7 +14,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.config.invalid.unknown':
     '--config {file}: onbekende instelling {unknown}; bekende instellingen: {known}.',
   'cli.error.config.invalid.setting':
-    '{from, select, file {“{setting}” in {file}} other {{source}}}: {at}{issue, select, required {is verplicht} type {moet {expected, select, number {een getal} int {een geheel getal} string {tekst} boolean {true of false} array {een reeks} object {een object} other {een {expected}}} zijn} empty {mag niet leeg zijn} at_least {moet minstens {limit} zijn} more_than {moet meer dan {limit} zijn} at_most {mag hoogstens {limit} zijn} less_than {moet minder dan {limit} zijn} one_of {moet een van deze waarden zijn: {choices}} url {moet een URL zijn} other {{why}}} (opgegeven: {got}).',
+    '{from, select, file {“{setting}” in {file}} other {{source}}}: {at}{issue, select, required {is verplicht} type {moet {expected, select, number {een getal} int {een geheel getal} string {tekst} boolean {true of false} array {een reeks} object {een object} other {een {expected}}} zijn} empty {mag niet leeg zijn} at_least {moet minstens {limit} zijn} more_than {moet meer dan {limit} zijn} at_most {mag hoogstens {limit} zijn} less_than {moet minder dan {limit} zijn} one_of {moet een van deze waarden zijn: {choices}} url {moet een URL zijn} not_url {is geen URL: geef ze als https://host[:poort][/pad]} scheme {moet een http://- of https://-URL zijn} credentials {mag geen gebruikersnaam of wachtwoord bevatten (user:pass@): geef het token met API_TOKEN of API_TOKEN_FILE} query {mag geen query (?…) of fragment (#…) bevatten} other {{why}}} (opgegeven: {got}).',
   'cli.error.api.token-missing':
     'API_BASE_URL is ingesteld, maar er is geen token: stel API_TOKEN of API_TOKEN_FILE in.',
   'cli.error.api.token-refused':
@@ -552,7 +552,6 @@ export const cli: Translation<typeof english> = {
     'het dashboard zou luisteren op {host}, bereikbaar vanaf andere machines, zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE (of zet DASHBOARD_HOST=127.0.0.1).',
   'cli.error.dashboard.exposed.proxied':
     'het dashboard zou bereikbaar zijn als {hosts} (DASHBOARD_HOSTS: via een proxy, vanaf andere machines) zonder wachtwoord: stel DASHBOARD_USER en DASHBOARD_PASSWORD in, of DASHBOARD_USERS_FILE.',
-    'Gebruiker {user} van het dashboard {done, select, added {toegevoegd} other {gewijzigd}} in {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
 
   // purge and retention
   'cli.help.setting.retentionDays':
@@ -574,4 +573,54 @@ export const cli: Translation<typeof english> = {
     'Bewaartermijn (RETENTION_DAYS={days}): lijsten gerapporteerd vóór {before} worden verwijderd.',
   'cli.error.purge.bad-date':
     'order-importer purge --before {date}: geen datum (schrijf hem als 2025-01-31).',
+  'cli.error.dashboard.port-unavailable.port':
+    'Het dashboard kan niet luisteren op {host}:{port} ({code}): stel DASHBOARD_PORT of --port in.',
+  'cli.error.dashboard.port-unavailable.no-dashboard':
+    'Het dashboard kan niet luisteren op {host}:{port} ({code}): stel DASHBOARD_PORT in, of gebruik --no-dashboard.',
+  'cli.error.metrics.port-unavailable':
+    'METRICS_PORT: kan niet luisteren op {host}:{port} ({code}): kies een andere poort (of METRICS_HOST).',
+  'cli.error.sandbox.port-unavailable':
+    'Kan niet luisteren op {host}:{port} ({code}): kies een andere --port.',
+  'cli.error.inbox.symbolic-link':
+    'De inbox van verbinding “{name}” ({dir}) is een symbolische koppeling: de hot folder volgt geen koppelingen. Maak er een gewone map van, of laat INBOX_DIR naar de gedeelde map wijzen.',
+  'cli.error.connections.same-api':
+    'De verbindingen “{a}” en “{b}” hebben dezelfde API ({url}) en hetzelfde token: het is één verbinding, één organisatie. Geef ze samen één item (elke submap van de inbox kan een eigen mapping.json hebben), of geef elk kantoor een eigen token.',
+  'cli.error.schedule.invalid.cron':
+    'planning “{name}”: “{cron}” is geen cron-patroon ({problem}).',
+  'cli.error.schedule.invalid.unknown':
+    'geen planning “{name}” hier: de scan ervan hoort bij een ander proces',
+  'cli.error.schedule.invalid.other-inbox':
+    'Planning “{name}” van verbinding “{office}” scant {dir}, en die map leidt naar de inbox van “{other}” ({otherDir}): de lijsten van dat kantoor zouden verstuurd worden met het token van “{office}”. Geef de planning een eigen map.',
+  'cli.error.status.schedule-invalid':
+    'STATUS_SYNC_CRON “{cron}” is geen cron-patroon ({problem}).',
+  'cli.error.installation.marker-unusable.vanished':
+    '{path} is verdwenen terwijl het geschreven werd.',
+  'cli.error.installation.marker-unusable.link':
+    '{path} is een koppeling: het moet een eigen bestand zijn.',
+  'cli.error.installation.marker-unusable.damaged':
+    '{path} is beschadigd: het duidt deze gegevensmap aan en wordt dus nooit met de hand aangepast; zet het terug uit een back-up, of verwijder het als deze gegevensmap nog nooit met een Redis gebruikt is.',
+  'cli.error.catalogue.invalid.entry':
+    'Productcatalogus {source}: item {entry} {problem}; verwacht: een JSON-lijst van \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.empty':
+    'Productcatalogus {source}: het bestand moet minstens één product bevatten; verwacht: een JSON-lijst van \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.not-list':
+    'Productcatalogus {source}: het bestand is geen geldige lijst ({problem}); verwacht: een JSON-lijst van \'{ "id", "name", "category" }\'.',
+  'cli.error.catalogue.invalid.repeated':
+    'Productcatalogus {source}: item {entry} herhaalt het product-id “{id}”.',
+  'cli.error.catalogue.invalid.unreadable':
+    'Productcatalogus {file} kan niet gelezen worden: {reason}',
+  'cli.error.catalogue.invalid.json': 'Productcatalogus {file} is geen geldige JSON: {mistake}',
+  'cli.error.api.token-unfit':
+    '{source, select, variable {API_TOKEN} file {API_TOKEN_FILE {file}} other {Het tokenbestand van verbinding “{connection}” ({file})}} bevat {character, select, line_break {een regeleinde} other {een teken dat een request-header niet kan dragen ({character})}} midden in het token, en zo kan geen enkel verzoek het versturen: zet het token alleen op één regel (een regeleinde aan het eind mag).',
+  'cli.error.api.wait-stopped': 'Gestopt tijdens het wachten op de API op {url}.',
+  'cli.error.sandbox.identity-unreadable':
+    '{file} bevat geen id van een testomgeving: verwijder het (de testomgeving daar geldt dan als een nieuwe).',
+  'cli.error.status.api-unusable.auth':
+    'De API weigert het token ({reason}): controleer API_TOKEN / API_TOKEN_FILE, of het tokenbestand van de verbinding.',
+  'cli.error.status.api-unusable.config':
+    'De API staat niet waar de instellingen zeggen ({reason}): controleer API_BASE_URL, of de apiBaseUrl van de verbinding.',
+  'cli.stop.reason.auth':
+    'de API weigert het token ({detail}): controleer API_TOKEN / API_TOKEN_FILE. De import is gepauzeerd; er wordt niets meer verstuurd.',
+  'cli.stop.reason.config':
+    'de API staat niet waar de instellingen zeggen ({detail}): controleer API_BASE_URL. De import is gepauzeerd; er wordt niets meer verstuurd.',
 };
