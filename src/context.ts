@@ -17,7 +17,7 @@ import {
 } from './connections/connection.js';
 import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
-import { apiOutage, type Outage, reasonText } from './outage.js';
+import { apiOutage, LostLocks, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, type Redis, redisOutage } from './redis/connect.js';
 import { CreatesLog, createsDirOf } from './store/creates-log.js';
@@ -102,7 +102,7 @@ export interface Context extends Stores {
   redis: Redis;
   queues: Queues;
   /** Redis or the API away for now: every client of this process reports here, told once. */
-  outages: { redis: Outage; api: Outage };
+  outages: { redis: Outage; api: Outage; locks: LostLocks };
   /**
    * `stopping` aborts when a graceful stop begins (jobs that only wait go back to their queue),
    * `now` when requests in flight must be abandoned too (see stopping.ts).
@@ -165,6 +165,8 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const outages = {
     redis: redisOutage(settings.redisUrl, told),
     api: apiOutage(parts.connection.apiBaseUrl, told),
+    // The jobs whose locks lapsed in an outage: summed up in one line, not a warning per job.
+    locks: new LostLocks(told),
   };
   const stop = {
     stopping: new AbortController(),

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 
 import type { Words } from './language/words.js';
+import { LOST_LOCKS_QUIET_MS } from './policy.js';
 
 export interface OutageOptions {
   /** What is away, as the subject of a sentence: `Redis at redis://…`, `The API at https://…`. */
@@ -67,7 +68,10 @@ export class Outage {
     }
     this.#since = this.#now();
     this.#options.announce?.(this.#awayLine(why));
-    logger.warn({ reason: why, told: this.#told }, `${subject} does not answer`);
+    // Said in plain words already: the JSON log keeps it as detail, so that a terminal or a
+    // service's journal shows the outage once, not a plain line and its JSON twin.
+    const level = this.#told ? 'debug' : 'warn';
+    logger[level]({ reason: why, told: this.#told }, `${subject} does not answer`);
   }
 
   /** It answers: the outage under way, if any, ends and is told. */
@@ -78,7 +82,7 @@ export class Outage {
     this.#since = undefined;
     this.#failures = 0;
     this.#options.announce?.(this.#backLine(lastedMs));
-    this.#options.logger.info(
+    this.#options.logger[this.#told ? 'debug' : 'info'](
       { lastedMs, failures, told: this.#told },
       `${this.#options.subject} answers now`,
     );
@@ -127,4 +131,51 @@ export function apiOutage(apiBaseUrl: string, told: Told): Outage {
     meanwhile: 'rows wait for it and are retried',
     said: { what: 'api', url: apiBaseUrl, meanwhile: 'rows' },
   });
+}
+
+/**
+ * Jobs whose locks lapsed while Redis was away (BullMQ takes them over and they resume from their
+ * last recorded step): one line once they have stopped coming, `quietMs` after the last, instead
+ * of a warning per job and per call that found its lock gone. Each job is counted once.
+ */
+export class LostLocks {
+  readonly #told: Told;
+  readonly #quietMs: number;
+  readonly #jobs = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(told: Told, quietMs = LOST_LOCKS_QUIET_MS) {
+    this.#told = told;
+    this.#quietMs = quietMs;
+  }
+
+  /** A job's lock found lost (`reason`, BullMQ's words): counted, and logged as detail. */
+  lost(jobId: string, reason: string): void {
+    this.#jobs.add(jobId);
+    this.#told.logger.debug({ jobId, reason }, "a job's lock was lost");
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.flush();
+    }, this.#quietMs);
+    // Nothing to wait for at exit: a stop says nothing of locks.
+    this.#timer.unref();
+  }
+
+  /** Says how many jobs lost their locks since it last said so, if any. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const count = this.#jobs.size;
+    if (count === 0) return;
+    this.#jobs.clear();
+    const { announce, words, logger } = this.#told;
+    const line =
+      words?.t('cli.outage.locks-lost', { count }) ??
+      `${count} jobs' locks were lost while Redis was away: they are taken over and resume from their last recorded step.`;
+    announce?.(line);
+    logger[announce === undefined ? 'warn' : 'debug'](
+      { jobs: count, told: announce !== undefined },
+      "jobs' locks were lost while Redis was away; they are taken over",
+    );
+  }
 }

@@ -163,6 +163,12 @@ export const RATE_SHORTEST_SPAN_MS = 4000;
 export const REDIS_PING_MS = 1000;
 /** A Redis that has not connected or answered within this is away (at start, for the dashboard). */
 export const REDIS_ANSWER_MS = 2000;
+
+/**
+ * How long after the last job whose lock was lost (a Redis outage) their number is said, in one
+ * line: they come in a burst once Redis is back, each job up to three times.
+ */
+export const LOST_LOCKS_QUIET_MS = 2000;
 /**
  * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
  * often before it fails; the services' clients wait (REDIS_WAIT_S).

@@ -535,4 +535,6 @@ export const cli = {
     'the disk of {folder} is full ({code}): free space there, or move the folder to a larger disk, then start again; nothing was lost.',
   'cli.error.machine.files':
     'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
+  'cli.outage.locks-lost':
+    "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
 } as const;

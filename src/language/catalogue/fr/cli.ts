@@ -560,4 +560,6 @@ export const cli: Translation<typeof english> = {
     'le disque de {folder} est plein ({code}) : libérez de la place, ou déplacez le dossier vers un disque plus grand, puis relancez ; rien n’a été perdu.',
   'cli.error.machine.files':
     'trop de fichiers ouverts ({code}) dans {folder} : relevez la limite de fichiers ouverts (ulimit -n, ou LimitNOFILE= dans l’unité systemd), puis relancez.',
+  'cli.outage.locks-lost':
+    '{count, plural, one {# tâche a perdu son verrou} other {# tâches ont perdu leur verrou}} pendant l’absence de Redis : {count, plural, one {elle est reprise} other {elles sont reprises}} à partir de la dernière étape enregistrée.',
 };

@@ -553,4 +553,6 @@ export const cli: Translation<typeof english> = {
     'de schijf van {folder} is vol ({code}): maak daar ruimte vrij, of verplaats de map naar een grotere schijf, en start dan opnieuw; er ging niets verloren.',
   'cli.error.machine.files':
     'te veel open bestanden ({code}) bij {folder}: verhoog de limiet van open bestanden (ulimit -n, of LimitNOFILE= in de systemd-unit) en start dan opnieuw.',
+  'cli.outage.locks-lost':
+    '{count, plural, one {Van # taak ging de vergrendeling} other {Van # taken gingen de vergrendelingen}} verloren terwijl Redis weg was: ze worden overgenomen en gaan verder vanaf de laatst vastgelegde stap.',
 };

@@ -1,0 +1,103 @@
+/**
+ * `watch` while Redis goes away with rows in flight (docs/design.md "Outages, said once"): the
+ * terminal says once that Redis is away and once that it is back, and the jobs whose locks lapsed
+ * meanwhile are one line, not a warning per job. Its own redis-server (AOF on), stopped and
+ * started again on the same port.
+ */
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { freePort, type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
+import { type CliProcess, orderImporter } from '../helpers/cli.js';
+import { endsWithin, ordersReach } from '../helpers/cli-waits.js';
+import { tempDir } from '../helpers/files.js';
+import { testSandbox } from '../helpers/sandbox.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+const LOCK_MS = 2000;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Running {
+  cli: CliProcess;
+  redisDir: string;
+  redis: LocalRedis;
+  dashboard: string;
+}
+
+/** A watch over its own Redis, a slow sandbox, and a sheet of 300 rows in flight. */
+async function watchWithRowsInFlight(): Promise<Running> {
+  const redisDir = await tempDir('watch-outage-redis-');
+  const redis = await startLocalRedis({ dir: redisDir, appendOnly: true });
+  const running = { redisDir, redis, dashboard: '' };
+  const sandbox = await testSandbox({ faults: { latencyMs: 40 } });
+  cleanups.push(async () => {
+    await running.redis.stop();
+    await sandbox.close();
+  });
+  const dataDir = await tempDir('watch-outage-data-');
+  const port = await freePort();
+  running.dashboard = `http://127.0.0.1:${port}`;
+  const cli = orderImporter(['watch'], {
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: '{watch-outage}',
+    API_BASE_URL: sandbox.url,
+    API_TOKEN: 'sandbox-demo-token',
+    DATA_DIR: dataDir,
+    CONCURRENCY: '4',
+    RETRY_DELAY_MS: '50',
+    INBOX_STABLE_MS: '200',
+    JOB_LOCK_MS: String(LOCK_MS),
+    DASHBOARD_PORT: String(port),
+    // As a service logs: the JSON log at info beside the plain lines.
+    LOG_LEVEL: 'info',
+  });
+  cleanups.push(async () => {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.signal('SIGKILL');
+      await cli.finished;
+    }
+  });
+  const r = Object.assign(running, { cli });
+  await cli.waitForStderr(/Watching /, 30_000);
+  const rows = Array.from({ length: 300 }, (_, i) => sheetRow(5000 + i));
+  await writeCsvSheet(join(dataDir, 'inbox'), 'orders.csv', rows);
+  await ordersReach(sandbox, 20, cli);
+  // Mutable: outage() starts Redis again, and the cleanup stops the one running then.
+  return r;
+}
+
+/** Redis stopped for longer than a job's lock, then started again on the same port. */
+async function outage(r: Running): Promise<void> {
+  await r.redis.stop();
+  await r.cli.waitForStderr(/^Redis at .* does not answer/m, 10_000);
+  // The outage's length is what is tested: past JOB_LOCK_MS, the locks of the jobs in flight lapse.
+  await sleep(LOCK_MS * 2);
+  r.redis = await startLocalRedis({ dir: r.redisDir, appendOnly: true, port: r.redis.port });
+}
+
+const linesWith = (stderr: string, pattern: RegExp) =>
+  stderr.split('\n').filter((line) => pattern.test(line));
+
+describe('watch while Redis is away', () => {
+  it('says once that it is away, once that it is back, and the lost locks in one line', async () => {
+    const r = await watchWithRowsInFlight();
+    await outage(r);
+    await r.cli.waitForStderr(/^Done: orders\.csv/m, 60_000);
+    await r.cli.waitForStderr(/locks? (was|were) lost while Redis was away/, 20_000);
+    r.cli.signal('SIGTERM');
+    const ended = await endsWithin(r.cli, 30_000);
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(linesWith(ended.stderr, /does not answer/), ended.stderr).toHaveLength(1);
+    expect(linesWith(ended.stderr, /answers now/), ended.stderr).toHaveLength(1);
+    expect(linesWith(ended.stderr, /lock was lost \(/), ended.stderr).toEqual([]);
+    const summed = linesWith(ended.stderr, /locks? (was|were) lost while Redis was away/);
+    expect(summed, ended.stderr).toHaveLength(1);
+    expect(summed[0]).toMatch(/^\d+ jobs?/);
+  }, 120_000);
+});
