@@ -170,6 +170,13 @@ export const REDIS_ANSWER_MS = 2000;
  */
 export const LOST_LOCKS_QUIET_MS = 2000;
 /**
+ * The dashboard waits this long for each read of Redis; past it, it answers from what it last
+ * read and says that Redis does not answer (docs/design.md: within 2 s while Redis is away).
+ */
+export const DASHBOARD_REDIS_WAIT_MS = 1000;
+/** Once Redis is known to be away, a page's further reads wait this long, not the whole second. */
+export const DASHBOARD_AWAY_WAIT_MS = 200;
+/**
  * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */

@@ -101,3 +101,38 @@ describe('watch while Redis is away', () => {
     expect(summed[0]).toMatch(/^\d+ jobs?/);
   }, 120_000);
 });
+
+/** A page of the dashboard, with a guard against a hang (the issue's figure is 2 s). */
+async function page(url: string): Promise<{ status: number; body: string; ms: number }> {
+  const started = performance.now();
+  const answer = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  const body = await answer.text();
+  return { status: answer.status, body, ms: Math.round(performance.now() - started) };
+}
+
+describe("watch's dashboard while Redis is away", () => {
+  it('answers from what it last read, saying that Redis does not answer', async () => {
+    const r = await watchWithRowsInFlight();
+    const took = await r.cli.waitForStderr(/as sheet (\S+)\./);
+    const sheetId = took[1] ?? '';
+    // Read once while Redis answers: what the dashboard then has.
+    expect((await page(`${r.dashboard}/`)).body).toContain('orders.csv');
+    await r.redis.stop();
+    await r.cli.waitForStderr(/^Redis at .* does not answer/m, 10_000);
+    const overview = await page(`${r.dashboard}/`);
+    const sheet = await page(`${r.dashboard}/sheets/${encodeURIComponent(sheetId)}`);
+    const api = await page(`${r.dashboard}/api/imports`);
+    console.log(`while Redis is away: / ${overview.ms} ms, sheet ${sheet.ms} ms, api ${api.ms} ms`);
+    expect(overview.status).toBe(200);
+    expect(overview.body).toContain('orders.csv');
+    expect(overview.body).toMatch(/Redis does not answer/);
+    expect(sheet.status).toBe(200);
+    expect(sheet.body).toContain('orders.csv');
+    expect(sheet.body).toMatch(/Redis does not answer/);
+    const json = JSON.parse(api.body) as { imports: unknown[]; redis?: string; asOf?: string };
+    expect(json.imports.length).toBe(1);
+    expect(json.redis).toBe('away');
+    expect(typeof json.asOf).toBe('string');
+    r.redis = await startLocalRedis({ dir: r.redisDir, appendOnly: true, port: r.redis.port });
+  }, 120_000);
+});
