@@ -36,6 +36,8 @@ export class Outage {
   readonly #now: () => number;
   #since: number | undefined;
   #failures = 0;
+  /** The clients that failed and have not answered since: the outage ends with the last one. */
+  readonly #away = new Set<object>();
 
   constructor(options: OutageOptions) {
     this.#options = options;
@@ -57,11 +59,15 @@ export class Outage {
     return this.#since === undefined ? 0 : this.#now() - this.#since;
   }
 
-  /** One more failure: the first one starts the outage and is told; the others are only counted. */
-  failed(reason: unknown): void {
+  /**
+   * One more failure (of `client`, when several report here): the first one starts the outage and
+   * is told; the others are only counted.
+   */
+  failed(reason: unknown, client: object = this): void {
     const { subject, logger } = this.#options;
     const why = reasonText(reason);
     this.#failures += 1;
+    this.#away.add(client);
     if (this.#since !== undefined) {
       logger.debug({ reason: why, failures: this.#failures }, `${subject} still does not answer`);
       return;
@@ -74,9 +80,13 @@ export class Outage {
     logger[level]({ reason: why, told: this.#told }, `${subject} does not answer`);
   }
 
-  /** It answers: the outage under way, if any, ends and is told. */
-  recovered(): void {
-    if (this.#since === undefined) return;
+  /**
+   * It answers (to `client`): the outage under way, if any, ends and is told once every client
+   * that failed in it answers again, so that a process of several clients says it once.
+   */
+  recovered(client: object = this): void {
+    this.#away.delete(client);
+    if (this.#since === undefined || this.#away.size > 0) return;
     const lastedMs = this.lasted();
     const failures = this.#failures;
     this.#since = undefined;

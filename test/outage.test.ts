@@ -95,6 +95,21 @@ describe('Outage', () => {
   });
 });
 
+describe('an outage heard by several clients', () => {
+  it('starts with the first that fails and ends once each of them answers again', () => {
+    const h = harness();
+    const [gent, brugge] = [{}, {}];
+    h.outage.failed('refused', gent);
+    h.outage.failed('refused', brugge);
+    h.outage.recovered(gent);
+    expect(h.said).toHaveLength(1);
+    h.outage.recovered(brugge);
+    h.outage.recovered(gent);
+    expect(h.said).toHaveLength(2);
+    expect(h.said[1]).toMatch(/answers now/);
+  });
+});
+
 describe('LostLocks', () => {
   it('says the jobs whose locks were lost once, each job counted once, in the words given', () => {
     const { said, logs } = harness();

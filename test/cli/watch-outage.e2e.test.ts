@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
 import { type CliProcess, orderImporter } from '../helpers/cli.js';
 import { endsWithin, ordersReach } from '../helpers/cli-waits.js';
-import { tempDir } from '../helpers/files.js';
+import { put, tempDir } from '../helpers/files.js';
 import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
@@ -135,4 +135,60 @@ describe("watch's dashboard while Redis is away", () => {
     expect(typeof json.asOf).toBe('string');
     r.redis = await startLocalRedis({ dir: r.redisDir, appendOnly: true, port: r.redis.port });
   }, 120_000);
+});
+
+describe('watch of two offices while Redis is away', () => {
+  it('says once per process that Redis is away and once that it is back', async () => {
+    const redisDir = await tempDir('offices-outage-redis-');
+    const running = { redis: await startLocalRedis({ dir: redisDir, appendOnly: true }) };
+    const sandbox = await testSandbox({
+      tokens: [
+        { token: 'token-gent', org: 'gent' },
+        { token: 'token-brugge', org: 'brugge' },
+      ],
+    });
+    cleanups.push(async () => {
+      await running.redis.stop();
+      await sandbox.close();
+    });
+    const dir = await tempDir('offices-outage-');
+    await put(dir, 'gent.token', 'token-gent\n');
+    await put(dir, 'brugge.token', 'token-brugge\n');
+    const config = await put(
+      dir,
+      'importer.json',
+      JSON.stringify({
+        connections: [
+          { name: 'gent', apiBaseUrl: sandbox.url, tokenFile: 'gent.token' },
+          { name: 'brugge', apiBaseUrl: sandbox.url, tokenFile: 'brugge.token' },
+        ],
+      }),
+    );
+    const cli = orderImporter(['watch', '--config', config, '--no-dashboard'], {
+      REDIS_URL: running.redis.url,
+      QUEUE_PREFIX: '{offices-outage}',
+      DATA_DIR: join(dir, 'data'),
+      LOG_LEVEL: 'info',
+    });
+    cleanups.push(async () => {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) {
+        cli.signal('SIGKILL');
+        await cli.finished;
+      }
+    });
+    await cli.waitForStderr(/Watching /, 30_000);
+    await running.redis.stop();
+    await cli.waitForStderr(/^Redis at .* does not answer/m, 10_000);
+    running.redis = await startLocalRedis({
+      dir: redisDir,
+      appendOnly: true,
+      port: running.redis.port,
+    });
+    await cli.waitForStderr(/^Redis at .* answers now/m, 30_000);
+    // Each office's client hears Redis within the same moment: what they said is said by now.
+    cli.signal('SIGTERM');
+    await cli.waitForStderr(/^SIGTERM/m, 10_000);
+    expect(linesWith(cli.stderr, /does not answer/), cli.stderr).toHaveLength(1);
+    expect(linesWith(cli.stderr, /answers now/), cli.stderr).toHaveLength(1);
+  }, 90_000);
 });
