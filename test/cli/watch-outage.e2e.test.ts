@@ -192,3 +192,53 @@ describe('watch of two offices while Redis is away', () => {
     expect(linesWith(cli.stderr, /answers now/), cli.stderr).toHaveLength(1);
   }, 90_000);
 });
+
+describe('the dashboard alone while Redis is away', () => {
+  it('answers from what it last read, saying that Redis does not answer', async () => {
+    const redisDir = await tempDir('dashboard-outage-redis-');
+    const running = { redis: await startLocalRedis({ dir: redisDir, appendOnly: true }) };
+    const sandbox = await testSandbox();
+    cleanups.push(async () => {
+      await running.redis.stop();
+      await sandbox.close();
+    });
+    const dataDir = await tempDir('dashboard-outage-data-');
+    const port = await freePort();
+    const env = {
+      REDIS_URL: running.redis.url,
+      QUEUE_PREFIX: '{dashboard-outage}',
+      API_BASE_URL: sandbox.url,
+      API_TOKEN: 'sandbox-demo-token',
+      DATA_DIR: dataDir,
+      DASHBOARD_PORT: String(port),
+    };
+    const sheet = await writeCsvSheet(await tempDir('dashboard-outage-sheet-'), 'kantoor.csv', [
+      sheetRow(7001),
+    ]);
+    const imported = await endsWithin(orderImporter(['import', sheet], env), 60_000);
+    expect(imported.code, imported.stderr).toBe(0);
+    const cli = orderImporter(['dashboard'], env);
+    cleanups.push(async () => {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) {
+        cli.signal('SIGKILL');
+        await cli.finished;
+      }
+    });
+    await cli.waitForStderr(/Dashboard: /, 30_000);
+    const url = `http://127.0.0.1:${port}`;
+    expect((await page(`${url}/`)).body).toContain('kantoor.csv');
+    await running.redis.stop();
+    const overview = await page(`${url}/`);
+    const api = await page(`${url}/api/imports`);
+    console.log(`dashboard alone, Redis away: / ${overview.ms} ms, api ${api.ms} ms`);
+    expect(overview.status).toBe(200);
+    expect(overview.body).toContain('kantoor.csv');
+    expect(overview.body).toMatch(/Redis does not answer/);
+    expect((JSON.parse(api.body) as { redis?: string }).redis).toBe('away');
+    running.redis = await startLocalRedis({
+      dir: redisDir,
+      appendOnly: true,
+      port: running.redis.port,
+    });
+  }, 120_000);
+});
