@@ -68,7 +68,7 @@ const ENGLISH = {
   access: (folder: string, code: string) =>
     `${folder}: this process may not write there (${code}). Let the user it runs as write to that folder (chown or chmod), or set DATA_DIR (or the folder's own setting) to a folder it may write.`,
   full: (folder: string, code: string) =>
-    `the disk of ${folder} is full (${code}): free space there, or move the folder to a larger disk, then start again; nothing was lost.`,
+    `the disk of ${folder} is full (${code}): free space there, or move the folder to a larger disk, then start again.`,
   files: (folder: string, code: string) =>
     `too many open files (${code}) at ${folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.`,
 };

@@ -532,7 +532,7 @@ export const cli = {
   'cli.error.machine.access':
     "{folder}: this process may not write there ({code}). Let the user it runs as write to that folder (chown or chmod), or set DATA_DIR (or the folder's own setting) to a folder it may write.",
   'cli.error.machine.full':
-    'the disk of {folder} is full ({code}): free space there, or move the folder to a larger disk, then start again; nothing was lost.',
+    'the disk of {folder} is full ({code}): free space there, or move the folder to a larger disk, then start again.',
   'cli.error.machine.files':
     'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
   'cli.outage.locks-lost':

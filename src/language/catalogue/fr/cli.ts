@@ -557,7 +557,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.machine.access':
     '{folder} : ce processus n’a pas le droit d’y écrire ({code}). Donnez à l’utilisateur sous lequel il tourne le droit d’écrire dans ce dossier (chown ou chmod), ou faites pointer DATA_DIR (ou le réglage propre à ce dossier) vers un dossier où il peut écrire.',
   'cli.error.machine.full':
-    'le disque de {folder} est plein ({code}) : libérez de la place, ou déplacez le dossier vers un disque plus grand, puis relancez ; rien n’a été perdu.',
+    'le disque de {folder} est plein ({code}) : libérez de la place, ou déplacez le dossier vers un disque plus grand, puis relancez.',
   'cli.error.machine.files':
     'trop de fichiers ouverts ({code}) dans {folder} : relevez la limite de fichiers ouverts (ulimit -n, ou LimitNOFILE= dans l’unité systemd), puis relancez.',
   'cli.outage.locks-lost':

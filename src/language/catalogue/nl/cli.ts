@@ -550,7 +550,7 @@ export const cli: Translation<typeof english> = {
   'cli.error.machine.access':
     '{folder}: dit proces mag daar niet schrijven ({code}). Geef de gebruiker waaronder het draait schrijfrechten op die map (chown of chmod), of zet DATA_DIR (of de eigen instelling van die map) op een map waar het wel mag schrijven.',
   'cli.error.machine.full':
-    'de schijf van {folder} is vol ({code}): maak daar ruimte vrij, of verplaats de map naar een grotere schijf, en start dan opnieuw; er ging niets verloren.',
+    'de schijf van {folder} is vol ({code}): maak daar ruimte vrij, of verplaats de map naar een grotere schijf, en start dan opnieuw.',
   'cli.error.machine.files':
     'te veel open bestanden ({code}) bij {folder}: verhoog de limiet van open bestanden (ulimit -n, of LimitNOFILE= in de systemd-unit) en start dan opnieuw.',
   'cli.outage.locks-lost':
