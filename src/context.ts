@@ -17,7 +17,7 @@ import {
 } from './connections/connection.js';
 import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
-import { apiOutage, type Outage, reasonText } from './outage.js';
+import { apiOutage, LostLocks, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, type Redis, redisOutage } from './redis/connect.js';
 import { CreatesLog, createsDirOf } from './store/creates-log.js';
@@ -87,6 +87,11 @@ export interface ContextParts {
    * counts in a registry of its own (a test, a process that serves no /metrics).
    */
   metrics?: Metrics;
+  /**
+   * Where the process's contexts (one per connection, one Redis) tell a Redis outage and the
+   * locks lost in it: filled by the first context opened, so that it is said once per process.
+   */
+  saidOnce?: { redis?: Outage; locks?: LostLocks };
 }
 
 export interface Context extends Stores {
@@ -102,7 +107,7 @@ export interface Context extends Stores {
   redis: Redis;
   queues: Queues;
   /** Redis or the API away for now: every client of this process reports here, told once. */
-  outages: { redis: Outage; api: Outage };
+  outages: { redis: Outage; api: Outage; locks: LostLocks };
   /**
    * `stopping` aborts when a graceful stop begins (jobs that only wait go back to their queue),
    * `now` when requests in flight must be abandoned too (see stopping.ts).
@@ -162,9 +167,12 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   // The lines a person watching reads are in the process's language, not the office's.
   const words = officeWords({}, settings.language);
   const told = { logger, now, words, ...(parts.announce && { announce: parts.announce }) };
+  const once = parts.saidOnce ?? {};
   const outages = {
-    redis: redisOutage(settings.redisUrl, told),
+    redis: (once.redis ??= redisOutage(settings.redisUrl, told)),
     api: apiOutage(parts.connection.apiBaseUrl, told),
+    // The jobs whose locks lapsed in an outage: summed up in one line, not a warning per job.
+    locks: (once.locks ??= new LostLocks(told)),
   };
   const stop = {
     stopping: new AbortController(),
@@ -198,7 +206,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   });
   const forgetting = { told: false, announce: parts.announce };
   redis.on('ready', () => {
-    outages.redis.recovered();
+    outages.redis.recovered(redis);
     void noticeForgetting(ctx, forgetting);
   });
   for (const queue of Object.values(ctx.queues))
@@ -245,7 +253,7 @@ export function redisTrouble(
     // queue's connection that lags behind it must not start an outage nothing would end.
     ctx.logger.debug({ reason: reasonText(error) }, 'a Redis connection failed');
   } else {
-    ctx.outages.redis.failed(error);
+    ctx.outages.redis.failed(error, ctx.redis);
   }
 }
 

@@ -96,7 +96,9 @@ export type ErrorKey =
   | 'status.target-missing'
   | 'status.no-report'
   | 'notify.not-delivered'
-  | 'notify.refused';
+  | 'notify.refused'
+  // A fault of the machine: a folder it may not write, a full disk, too many open files.
+  | 'machine';
 
 /** What fills the placeholders of an error's message in a person's language. */
 export type ErrorValues = Readonly<Record<string, string | number>>;

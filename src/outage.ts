@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 
 import type { Words } from './language/words.js';
+import { LOST_LOCKS_QUIET_MS } from './policy.js';
 
 export interface OutageOptions {
   /** What is away, as the subject of a sentence: `Redis at redis://…`, `The API at https://…`. */
@@ -35,6 +36,8 @@ export class Outage {
   readonly #now: () => number;
   #since: number | undefined;
   #failures = 0;
+  /** The clients that failed and have not answered since: the outage ends with the last one. */
+  readonly #away = new Set<object>();
 
   constructor(options: OutageOptions) {
     this.#options = options;
@@ -56,29 +59,40 @@ export class Outage {
     return this.#since === undefined ? 0 : this.#now() - this.#since;
   }
 
-  /** One more failure: the first one starts the outage and is told; the others are only counted. */
-  failed(reason: unknown): void {
+  /**
+   * One more failure (of `client`, when several report here): the first one starts the outage and
+   * is told; the others are only counted.
+   */
+  failed(reason: unknown, client: object = this): void {
     const { subject, logger } = this.#options;
     const why = reasonText(reason);
     this.#failures += 1;
+    this.#away.add(client);
     if (this.#since !== undefined) {
       logger.debug({ reason: why, failures: this.#failures }, `${subject} still does not answer`);
       return;
     }
     this.#since = this.#now();
     this.#options.announce?.(this.#awayLine(why));
-    logger.warn({ reason: why, told: this.#told }, `${subject} does not answer`);
+    // Said in plain words already: the JSON log keeps it as detail, so that a terminal or a
+    // service's journal shows the outage once, not a plain line and its JSON twin.
+    const level = this.#told ? 'debug' : 'warn';
+    logger[level]({ reason: why, told: this.#told }, `${subject} does not answer`);
   }
 
-  /** It answers: the outage under way, if any, ends and is told. */
-  recovered(): void {
-    if (this.#since === undefined) return;
+  /**
+   * It answers (to `client`): the outage under way, if any, ends and is told once every client
+   * that failed in it answers again, so that a process of several clients says it once.
+   */
+  recovered(client: object = this): void {
+    this.#away.delete(client);
+    if (this.#since === undefined || this.#away.size > 0) return;
     const lastedMs = this.lasted();
     const failures = this.#failures;
     this.#since = undefined;
     this.#failures = 0;
     this.#options.announce?.(this.#backLine(lastedMs));
-    this.#options.logger.info(
+    this.#options.logger[this.#told ? 'debug' : 'info'](
       { lastedMs, failures, told: this.#told },
       `${this.#options.subject} answers now`,
     );
@@ -127,4 +141,51 @@ export function apiOutage(apiBaseUrl: string, told: Told): Outage {
     meanwhile: 'rows wait for it and are retried',
     said: { what: 'api', url: apiBaseUrl, meanwhile: 'rows' },
   });
+}
+
+/**
+ * Jobs whose locks lapsed while Redis was away (BullMQ takes them over and they resume from their
+ * last recorded step): one line once they have stopped coming, `quietMs` after the last, instead
+ * of a warning per job and per call that found its lock gone. Each job is counted once.
+ */
+export class LostLocks {
+  readonly #told: Told;
+  readonly #quietMs: number;
+  readonly #jobs = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(told: Told, quietMs = LOST_LOCKS_QUIET_MS) {
+    this.#told = told;
+    this.#quietMs = quietMs;
+  }
+
+  /** A job's lock found lost (`reason`, BullMQ's words): counted, and logged as detail. */
+  lost(jobId: string, reason: string): void {
+    this.#jobs.add(jobId);
+    this.#told.logger.debug({ jobId, reason }, "a job's lock was lost");
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.flush();
+    }, this.#quietMs);
+    // Nothing to wait for at exit: a stop says nothing of locks.
+    this.#timer.unref();
+  }
+
+  /** Says how many jobs lost their locks since it last said so, if any. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const count = this.#jobs.size;
+    if (count === 0) return;
+    this.#jobs.clear();
+    const { announce, words, logger } = this.#told;
+    const line =
+      words?.t('cli.outage.locks-lost', { count }) ??
+      `${count} jobs' locks were lost while Redis was away: they are taken over and resume from their last recorded step.`;
+    announce?.(line);
+    logger[announce === undefined ? 'warn' : 'debug'](
+      { jobs: count, told: announce !== undefined },
+      "jobs' locks were lost while Redis was away; they are taken over",
+    );
+  }
 }

@@ -169,6 +169,19 @@ export const RATE_SHORTEST_SPAN_MS = 4000;
 export const REDIS_PING_MS = 1000;
 /** A Redis that has not connected or answered within this is away (at start, for the dashboard). */
 export const REDIS_ANSWER_MS = 2000;
+
+/**
+ * How long after the last job whose lock was lost (a Redis outage) their number is said, in one
+ * line: they come in a burst once Redis is back, each job up to three times.
+ */
+export const LOST_LOCKS_QUIET_MS = 2000;
+/**
+ * The dashboard waits this long for each read of Redis; past it, it answers from what it last
+ * read and says that Redis does not answer (docs/design.md: within 2 s while Redis is away).
+ */
+export const DASHBOARD_REDIS_WAIT_MS = 1000;
+/** Once Redis is known to be away, a page's further reads wait this long, not the whole second. */
+export const DASHBOARD_AWAY_WAIT_MS = 200;
 /**
  * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
  * often before it fails; the services' clients wait (REDIS_WAIT_S).

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 
-import { Outage, reasonText } from '../src/outage.js';
+import { LostLocks, Outage, reasonText } from '../src/outage.js';
+import { wordsFor } from '../src/language/words.js';
 
 function harness(withSay = true) {
   let clock = 0;
@@ -42,19 +43,19 @@ describe('Outage', () => {
     ]);
   });
 
-  it('logs the first failure at warn, the others at debug, the end at info, never a stack', () => {
+  it('logs what it said in plain words as detail only (debug), never a stack', () => {
     const h = harness();
     h.outage.failed(new Error('read ECONNRESET'));
     h.outage.failed(new Error('connect ECONNREFUSED'));
     h.advance(2500);
     h.outage.recovered();
     expect(h.logs.map((l) => [l.level, l.msg, l.reason])).toEqual([
-      [40, 'Redis at redis://127.0.0.1:6379 does not answer', 'read ECONNRESET'],
+      [20, 'Redis at redis://127.0.0.1:6379 does not answer', 'read ECONNRESET'],
       [20, 'Redis at redis://127.0.0.1:6379 still does not answer', 'connect ECONNREFUSED'],
-      [30, 'Redis at redis://127.0.0.1:6379 answers now', undefined],
+      [20, 'Redis at redis://127.0.0.1:6379 answers now', undefined],
     ]);
     expect(h.logs[2]).toMatchObject({ lastedMs: 2500, failures: 2 });
-    // Said in plain words too: a terminal's logger leaves these two out.
+    // Said in plain words: the JSON log keeps them as detail, a terminal's logger leaves them out.
     expect([h.logs[0]?.told, h.logs[2]?.told]).toEqual([true, true]);
     expect(JSON.stringify(h.logs)).not.toMatch(/stack|"err"/);
   });
@@ -91,6 +92,39 @@ describe('Outage', () => {
       [40, false],
       [30, false],
     ]);
+  });
+});
+
+describe('an outage heard by several clients', () => {
+  it('starts with the first that fails and ends once each of them answers again', () => {
+    const h = harness();
+    const [gent, brugge] = [{}, {}];
+    h.outage.failed('refused', gent);
+    h.outage.failed('refused', brugge);
+    h.outage.recovered(gent);
+    expect(h.said).toHaveLength(1);
+    h.outage.recovered(brugge);
+    h.outage.recovered(gent);
+    expect(h.said).toHaveLength(2);
+    expect(h.said[1]).toMatch(/answers now/);
+  });
+});
+
+describe('LostLocks', () => {
+  it('says the jobs whose locks were lost once, each job counted once, in the words given', () => {
+    const { said, logs } = harness();
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => logs.push(JSON.parse(line) as (typeof logs)[number]) },
+    );
+    const locks = new LostLocks({ logger, words: wordsFor('en'), announce: (l) => said.push(l) });
+    for (const job of ['s.r1', 's.r2', 's.r1', 's.r3', 's.r2']) locks.lost(job, 'Missing lock');
+    locks.flush();
+    locks.flush();
+    expect(said).toEqual([
+      "3 jobs' locks were lost while Redis was away: they are taken over and resume from the last recorded step.",
+    ]);
+    expect(logs.filter((l) => l.level > 20)).toEqual([]);
   });
 });
 

@@ -51,6 +51,8 @@ export interface OpenImporterOptions {
     redis: Awaited<ReturnType<typeof redisOf>>;
     catalogue: Context['catalogue'];
     installation: Context['installation'];
+    /** Where the importers say a Redis outage once for the process (context.ts). */
+    saidOnce?: ContextParts['saidOnce'];
   };
 }
 
@@ -108,6 +110,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       logger,
       announce,
       ...(options.metrics && { metrics: options.metrics }),
+      ...(options.shared?.saidOnce && { saidOnce: options.shared.saidOnce }),
       workers: options.workers,
       service: options.service,
       signal: options.signal,

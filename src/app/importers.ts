@@ -56,9 +56,11 @@ export async function openEach(
   const catalogue = await catalogueOf(settings);
   const installation = await installationOfSettings(settings);
   const redis = await redisOf(settings, announce);
+  // One Redis for every office: its outage is said once for the process, not once per office.
+  const saidOnce = {};
   const opening = await Promise.allSettled(
     connections.map((connection) =>
-      open({ connection, shared: { redis, catalogue, installation } }),
+      open({ connection, shared: { redis, catalogue, installation, saidOnce } }),
     ),
   );
   const all = opening.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));

@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type { KnownError } from '../errors.js';
 import { languageOf, languageOfEnvironment, type Speech } from '../language/languages.js';
 import { CATALOGUES, type MessageKey, type Words } from '../language/words.js';
+import { machineFault } from '../machine-fault.js';
 import { terminalLines, terminalText } from './terminal-text.js';
 
 /** What a command was given that says its language: `--language`, `--config`. */
@@ -37,6 +38,9 @@ export function errorMessage(error: KnownError, words: Words): string {
     return error.message;
   return words.t(key, error.values);
 }
+
+// A fault of the machine is said as an error a person fixes, where unexpected ones are caught.
+export { machineFault };
 
 /** `order-importer: <message>` for an error a person fixes. */
 export function userErrorLine(message: string): string {

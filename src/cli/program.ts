@@ -10,6 +10,7 @@ import {
   errorMessage,
   type Heard,
   heardLanguage,
+  machineFault,
   unexpectedLine,
   userErrorLine,
 } from './error-line.js';
@@ -129,12 +130,14 @@ async function runProgram(
   try {
     await program.parseAsync([...argv]);
     return exitCode();
-  } catch (error) {
-    if (error instanceof CommanderError) {
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) {
       // --help and --version arrive here too, with exit code 0
-      return error.exitCode;
+      return thrown.exitCode;
     }
     const words = wordsFor(await heardLanguage(told.heard, io));
+    // A folder it may not write, a full disk: one line naming the folder, not a stack.
+    const error = machineFault(thrown) ?? thrown;
     const exitCode = forUser(error);
     if (exitCode !== undefined) {
       const message =

@@ -32,6 +32,8 @@ export interface OverviewSources {
   results?: RecordedResults;
   /** The time now; the machine's clock without it. */
   clock?: () => Date;
+  /** Redis not answering the last read (kept-sources.ts); undefined: it answered. */
+  away?: () => { since: Date; asOf: Date | undefined } | undefined;
   logger: Logger;
 }
 
@@ -121,9 +123,15 @@ export function overviewRoutes(
     }
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
-  app.get('/api/imports', async (request) => ({
-    imports: await sourcesOf(request).overview(),
-  }));
+  app.get('/api/imports', async (request) => {
+    const sources = sourcesOf(request);
+    const imports = await sources.overview();
+    // While Redis is away: the imports last read, and as of when.
+    const away = sources.away?.();
+    return away === undefined
+      ? { imports }
+      : { imports, redis: 'away', asOf: away.asOf?.toISOString() ?? null };
+  });
 }
 
 /** The sheets, or why they cannot be shown: the page is shown either way. */

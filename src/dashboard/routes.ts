@@ -13,12 +13,11 @@ import {
   type DashboardOffice,
   type OverviewSources,
   overviewRoutes,
-  ownSources,
   pageHelpers,
 } from './overview.js';
 import { reportRoutes } from './reports.js';
 import { searchRoutes } from './search-page.js';
-import { seenBy } from './seen.js';
+import { pageSources } from './page-sources.js';
 import { sheetRoutes } from './sheet-routes.js';
 
 /** Where the pages' sheets and the agenda's inspections come from. */
@@ -35,9 +34,8 @@ export function pageRoutes(
   languages: DashboardLanguages,
   offices?: readonly DashboardOffice[],
 ): void {
-  const sources = ownSources(given, offices);
+  const { sources, sourcesOf } = pageSources(app, given, languages, offices);
   const helpers = pageHelpers(languages);
-  const sourcesOf = seenBy(sources);
   overviewRoutes(app, sourcesOf, assets, helpers);
   sheetRoutes(app, sourcesOf, assets, helpers);
   searchRoutes(app, sourcesOf, assets, helpers);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { writingIn } from '../machine-fault.js';
 
 export const INSTALLATION_FILE = 'installation.json';
 
@@ -104,8 +105,11 @@ function damaged(path: string, cause: unknown): UserError {
 async function writeNew(path: string, text: string): Promise<void> {
   const handle = await open(path, 'wx', 0o644);
   try {
-    await handle.writeFile(text);
-    await handle.sync();
+    // A full disk fails the write, which names no file: the line said of it names the folder.
+    await writingIn(path, async () => {
+      await handle.writeFile(text);
+      await handle.sync();
+    });
   } finally {
     await handle.close();
   }

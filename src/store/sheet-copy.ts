@@ -32,6 +32,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
 import { UserError } from '../errors.js';
+import { writingIn } from '../machine-fault.js';
 import { SHEET_COPY_ATTEMPTS } from '../policy.js';
 import { SheetError } from '../sheets/errors.js';
 import { sheetFormat } from '../sheets/records.js';
@@ -105,7 +106,7 @@ export async function takeSheetCopy(
   for (let attempt = 1; attempt <= SHEET_COPY_ATTEMPTS; attempt++) {
     const partial = `${copy}.${randomBytes(4).toString('hex')}.partial`;
     try {
-      const taken = await copyOnce(path, partial);
+      const taken = await writingIn(partial, () => copyOnce(path, partial));
       await options.afterCopy?.(attempt);
       const now = await stat(path, { bigint: true });
       if (sameWrite(taken.before, taken.after) && sameWrite(taken.after, now)) {

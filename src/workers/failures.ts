@@ -10,9 +10,6 @@ import { type Context, redisTrouble } from '../context.js';
 import { isRedisUnreachable } from '../redis/connect.js';
 import { giveUpJob } from '../rows/give-up.js';
 
-const LOST_LOCK =
-  "a job's lock was lost (Redis was away, or the job ran past JOB_LOCK_MS): it is taken over and resumes from its last recorded step";
-
 /**
  * BullMQ's word that a job's lock lapsed, typically after a Redis restart, or that a job it was
  * finishing is gone: a finish Redis carried out before it went away, its answer lost, is sent
@@ -27,6 +24,11 @@ export function isLostLock(error: Error): boolean {
       error.message,
     )
   );
+}
+
+/** The job a lost lock's message names (`… for job <id>`, `Missing lock for job <id>. …`). */
+function jobOfLock(message: string): string {
+  return /job (\S+?)\.?(?:\s|$)/.exec(message)?.[1] ?? message;
 }
 
 /** BullMQ will not run this job again. */
@@ -59,13 +61,12 @@ export function reportFailures(ctx: Context, worker: Worker): void {
     if (error instanceof AbortedError) logger.info(where, 'job stopped; it resumes later');
     else if (isRedisUnreachable(error)) redisTrouble(ctx, error);
     else if (apiAway(error)) ctx.outages.api.failed(error);
-    else if (isLostLock(error)) logger.warn({ ...where, reason: error.message }, LOST_LOCK);
+    else if (isLostLock(error)) ctx.outages.locks.lost(String(job?.id), error.message);
     else logger.warn({ ...where, err: error }, 'job attempt failed');
   });
   worker.on('error', (error) => {
     if (isRedisUnreachable(error)) redisTrouble(ctx, error);
-    else if (isLostLock(error))
-      logger.warn({ queue: worker.name, reason: error.message }, LOST_LOCK);
+    else if (isLostLock(error)) ctx.outages.locks.lost(jobOfLock(error.message), error.message);
     else logger.error({ queue: worker.name, err: error }, 'worker error');
   });
 }

@@ -13,6 +13,8 @@ const LAYERS: Record<string, number> = {
   'src/policy': 0,
   /** The few kinds of error (a person's to fix, not yet, refused): it imports nothing. */
   'src/errors': 0,
+  /** A fault of the machine (EACCES, ENOSPC, EMFILE) as a person's error: it imports errors. */
+  'src/machine-fault': 0,
   /** What a person reads, in nl, fr or en: the catalogues and how a language is chosen. */
   'src/language': 0,
   'src/api': 0,

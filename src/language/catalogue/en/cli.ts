@@ -604,4 +604,12 @@ export const cli = {
   'cli.stop.reason.auth':
     'the API refused the token ({detail}): check API_TOKEN / API_TOKEN_FILE. The import is paused; nothing more is sent.',
   'cli.stop.reason.config': '{detail}',
+  'cli.error.machine.access':
+    "{folder}: this process may not write there ({code}). Let the user it runs as write to that folder (chown or chmod), or set DATA_DIR (or the folder's own setting) to a folder it may write.",
+  'cli.error.machine.full':
+    'the disk of {folder} is full ({code}): free space there, or move the folder to a larger disk, then start again.',
+  'cli.error.machine.files':
+    'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
+  'cli.outage.locks-lost':
+    "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
 } as const;

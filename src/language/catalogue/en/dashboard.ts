@@ -221,4 +221,6 @@ export const dashboard = {
   // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
   'dashboard.sheet.idTitle': 'Sheet {id}',
   'dashboard.file.idTitle': 'File id {id}',
+  'dashboard.redis.away':
+    'Redis does not answer (since {since}): {asOf, select, none {nothing could be read from it yet} other {what is shown was read at {asOf}}}. The page is up to date again once Redis is back.',
 } as const;

@@ -222,4 +222,6 @@ export const dashboard: Translation<typeof english> = {
   // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
   'dashboard.sheet.idTitle': 'Liste {id}',
   'dashboard.file.idTitle': 'Identifiant du fichier {id}',
+  'dashboard.redis.away':
+    'Redis ne répond pas (depuis {since}) : {asOf, select, none {rien n’a encore pu y être lu} other {ce qui est affiché a été lu à {asOf}}}. La page est de nouveau à jour dès que Redis est revenu.',
 };

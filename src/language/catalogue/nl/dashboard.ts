@@ -219,4 +219,6 @@ export const dashboard: Translation<typeof english> = {
   // Tooltips: a sheet's whole id beside its short one, an attachment's id at its name.
   'dashboard.sheet.idTitle': 'Lijst {id}',
   'dashboard.file.idTitle': 'Bestands-id {id}',
+  'dashboard.redis.away':
+    'Redis antwoordt niet (sinds {since}): {asOf, select, none {er kon nog niets uit gelezen worden} other {wat getoond wordt, werd gelezen om {asOf}}}. De pagina is weer bij zodra Redis terug is.',
 };
