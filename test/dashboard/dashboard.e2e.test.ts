@@ -21,9 +21,13 @@ beforeAll(async () => {
 });
 
 /** The status of a GET with the Host header given (fetch sets its own). */
-function statusAs(url: string, host: string): Promise<number> {
+function statusAs(
+  url: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    request(url, { headers: { host } }, (res) => {
+    request(url, { headers: { ...headers, host } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     })
@@ -269,30 +273,39 @@ describe('the overview without and with its script', () => {
 describe('the dashboard alone', () => {
   it('shows what the watch process imported, with its report, and its own health', async () => {
     const port = await freePort();
+    // Reached as dash.example.com (through a proxy): it asks for a login.
     const alone = orderImporter(
       ['dashboard', '--port', String(port), '--hosts', 'dash.example.com'],
-      w.env,
+      { ...w.env, DASHBOARD_USER: 'ops', DASHBOARD_PASSWORD: 'ops-password' },
     );
+    const login = { authorization: `Basic ${Buffer.from('ops:ops-password').toString('base64')}` };
     try {
       await alone.waitForStderr(/Stop with Ctrl\+C/);
       expect(alone.stderr).toContain(
         'The dashboard answers only the host names localhost, 127.0.0.1, ::1, dash.example.com.',
       );
       const base = `http://127.0.0.1:${port}`;
-      expect(await statusAs(`${base}/`, 'dash.example.com')).toBe(200);
+      expect(await statusAs(`${base}/`, 'dash.example.com')).toBe(401);
+      expect(await statusAs(`${base}/`, 'dash.example.com', login)).toBe(200);
       expect(await statusAs(`${base}/`, `evil.example:${port}`)).toBe(421);
       expect(await statusAs(`${base}/healthz`, 'evil.example')).toBe(421);
-      const { imports } = (await (await fetch(`${base}/api/imports`)).json()) as {
+      const { imports } = (await (
+        await fetch(`${base}/api/imports`, { headers: login })
+      ).json()) as {
         imports: Array<{ sheetId: string; name: string; state: string; final: number }>;
       };
       expect(imports.map((s) => [s.name, s.state, s.final])).toEqual([
         ['weekly-orders.csv', 'done', 3],
       ]);
-      const report = await fetch(`${base}/reports/${imports[0]?.sheetId ?? ''}/report.csv`);
+      const report = await fetch(`${base}/reports/${imports[0]?.sheetId ?? ''}/report.csv`, {
+        headers: login,
+      });
       expect(report.status).toBe(200);
       expect((await report.text()).split('\r\n')).toHaveLength(5);
       // The sheet's own page, from the sheet's record on Redis and its report.
-      const sheetPage = await fetch(`${base}/sheets/${imports[0]?.sheetId ?? ''}?status=invalid`);
+      const sheetPage = await fetch(`${base}/sheets/${imports[0]?.sheetId ?? ''}?status=invalid`, {
+        headers: login,
+      });
       expect(sheetPage.status).toBe(200);
       const html = await sheetPage.text();
       expect(html).toContain('<h1>weekly-orders.csv</h1>');

@@ -631,7 +631,6 @@ export const cli: Translation<typeof english> = {
     'l’API refuse le jeton ({detail})\u202f: vérifiez API_TOKEN / API_TOKEN_FILE. L’importation est en pause\u202f; plus rien n’est envoyé.',
   'cli.stop.reason.config':
     'l’API n’est pas là où les réglages l’indiquent ({detail})\u202f: vérifiez API_BASE_URL. L’importation est en pause\u202f; plus rien n’est envoyé.',
-    'Utilisateur {user} du tableau de bord {done, select, added {ajouté} other {modifié}} dans {file}\u202f: voit {all, select, yes {tous les bureaux, /queues et /metrics} other {{offices}}}.',
   'cli.error.machine.access':
     '{folder} : ce processus n’a pas le droit d’y écrire ({code}). Donnez à l’utilisateur sous lequel il tourne le droit d’écrire dans ce dossier (chown ou chmod), ou faites pointer DATA_DIR (ou le réglage propre à ce dossier) vers un dossier où il peut écrire.',
   'cli.error.machine.full':

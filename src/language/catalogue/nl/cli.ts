@@ -623,7 +623,6 @@ export const cli: Translation<typeof english> = {
     'de API weigert het token ({detail}): controleer API_TOKEN / API_TOKEN_FILE. De import is gepauzeerd; er wordt niets meer verstuurd.',
   'cli.stop.reason.config':
     'de API staat niet waar de instellingen zeggen ({detail}): controleer API_BASE_URL. De import is gepauzeerd; er wordt niets meer verstuurd.',
-    'Gebruiker {user} van het dashboard {done, select, added {toegevoegd} other {gewijzigd}} in {file}: ziet {all, select, yes {alle kantoren, /queues en /metrics} other {{offices}}}.',
   'cli.error.machine.access':
     '{folder}: dit proces mag daar niet schrijven ({code}). Geef de gebruiker waaronder het draait schrijfrechten op die map (chown of chmod), of zet DATA_DIR (of de eigen instelling van die map) op een map waar het wel mag schrijven.',
   'cli.error.machine.full':
