@@ -541,7 +541,7 @@ export const cli = {
   'cli.help.purge.description':
     "Remove the personal data of the sheets reported before a date: their report folders, archived and work copies, and records in Redis (of this configuration's connections only; a sheet still being imported is never removed). The duplicates ledger stays: their rows are still duplicates if imported again. Exit code: 0 when done, 1 on a fatal error.",
   'cli.help.purge.before':
-    'remove the sheets reported before this date (2025-01-31, or an ISO time)',
+    'remove the sheets reported before this date (YYYY-MM-DD, or an ISO time)',
   'cli.help.purge.connection':
     'only the sheets of this connection of the config file (default: every one)',
   'cli.help.purge.dry-run': 'say what would be removed, and remove nothing',

@@ -567,7 +567,7 @@ export const cli: Translation<typeof english> = {
   'cli.help.purge.description':
     'Supprimer les données personnelles des listes dont le rapport date d’avant une date : leurs dossiers de rapport, leurs copies archivées et de travail, et leurs données dans Redis (des connexions de cette configuration uniquement ; une liste en cours d’importation n’est jamais supprimée). Le registre des doublons reste : leurs lignes importées à nouveau sont toujours des doublons. Code de sortie : 0 si c’est fait, 1 en cas d’erreur fatale.',
   'cli.help.purge.before':
-    'supprimer les listes dont le rapport date d’avant ce jour (2025-01-31, ou une heure ISO)',
+    'supprimer les listes dont le rapport date d’avant ce jour (AAAA-MM-JJ, ou une heure ISO)',
   'cli.help.purge.connection':
     'uniquement les listes de cette connexion du fichier de configuration (par défaut : toutes)',
   'cli.help.purge.dry-run': 'dire ce qui serait supprimé, sans rien supprimer',

@@ -559,7 +559,7 @@ export const cli: Translation<typeof english> = {
   'cli.help.purge.description':
     'De persoonsgegevens verwijderen van de lijsten die vóór een datum gerapporteerd zijn: hun rapportmappen, gearchiveerde en werkkopieën, en hun gegevens in Redis (alleen van de connecties van deze configuratie; een lijst die nog geïmporteerd wordt, blijft altijd staan). Het register van dubbels blijft: hun rijen zijn bij een nieuwe import nog altijd dubbels. Afsluitcode: 0 als het gedaan is, 1 bij een fatale fout.',
   'cli.help.purge.before':
-    'de lijsten verwijderen die vóór deze datum gerapporteerd zijn (2025-01-31, of een ISO-tijd)',
+    'de lijsten verwijderen die vóór deze datum gerapporteerd zijn (JJJJ-MM-DD, of een ISO-tijd)',
   'cli.help.purge.connection':
     'alleen de lijsten van deze connectie uit het configuratiebestand (standaard: alle)',
   'cli.help.purge.dry-run': 'zeggen wat verwijderd zou worden, en niets verwijderen',
