@@ -17,6 +17,8 @@ const VARIANTS: Readonly<Record<string, 'access' | 'full' | 'files'>> = {
   EDQUOT: 'full',
   EMFILE: 'files',
   ENFILE: 'files',
+  // The embedded sandbox's SQLite says a full disk its own way, with no path.
+  SQLITE_FULL: 'full',
 };
 
 /** Calls that name a folder themselves; any other names a file, said by the folder it is in. */
