@@ -44,12 +44,9 @@ function guard(ctx: Context, work: Promise<unknown>): void {
 }
 
 /** A row or sheet job given up on while this worker ran it: its row or sheet still ends. */
-export function settleWhenGivenUp(ctx: Context, rows: Worker, sheets: Worker): void {
-  rows.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, 'rows', job, error.message));
-  });
-  sheets.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, 'sheets', job, error.message));
+export function settleWhenGivenUp(ctx: Context, queue: 'rows' | 'sheets', worker: Worker): void {
+  worker.on('failed', (job, error) => {
+    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, queue, job, error.message));
   });
 }
 
