@@ -119,7 +119,10 @@ export async function measureOfficesWatch(
   const bin = process.env.BENCH_CLI ?? join(packageRoot(), 'bin', 'order-importer.js');
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'watch', '--config', config], {
+  // BENCH_CPU_PROF: where it writes a V8 CPU profile (node --cpu-prof), as the suite's children do.
+  const folder = process.env.BENCH_CPU_PROF;
+  const profile = folder ? ['--cpu-prof', `--cpu-prof-dir=${folder}`] : [];
+  const child = spawn(process.execPath, [...profile, bin, 'watch', '--config', config], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -121,6 +121,11 @@ export interface ProcessClients {
   outage: Outage;
   /** Called each time the stores' client is ready again (each context's own look). */
   onReady(listener: () => void): () => void;
+  /**
+   * `work` done once for the process under `key`, however many contexts ask (the numbered
+   * migrations of a prefix, which look at every office's data): the first ask's promise.
+   */
+  once(key: string, work: () => Promise<unknown>): Promise<unknown>;
   /** Drops both connections (once every context on them is closed). */
   close(): void;
 }
@@ -203,6 +208,7 @@ export async function openProcessClients(
   const told: Told = { logger, now, words, ...(announce && { announce }) };
   const outage = (options.saidOnce.redis ??= redisOutage(redisUrl, told));
   const ready = new Set<() => void>();
+  const done = new Map<string, Promise<unknown>>();
   const trouble = (error: Error) => {
     redisTrouble({ redis, logger, outages: { redis: outage } }, error);
   };
@@ -219,6 +225,16 @@ export async function openProcessClients(
     onReady: (listener) => {
       ready.add(listener);
       return () => ready.delete(listener);
+    },
+    once: (key, work) => {
+      let doing = done.get(key);
+      if (doing === undefined) {
+        doing = work();
+        done.set(key, doing);
+        // A failed one is tried again by the next context that asks.
+        doing.catch(() => done.delete(key));
+      }
+      return doing;
     },
     close: () => {
       redis.disconnect();
@@ -257,6 +273,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
       now,
       // Refused in a Redis that lost this installation's data; each create's claim checks it.
       installation: parts.installation,
+      migrateOnce: (migrate) => clients.once(`migrations ${settings.prefix}`, migrate),
     });
   } catch (error) {
     if (own) clients.close();

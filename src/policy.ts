@@ -163,11 +163,18 @@ export const RECONCILE_EVERY_MS = 30_000;
 // offices": ≤ 64 whatever their number).
 
 /**
- * The doorbell looks at every idle office queue this often (one script call per office): a job
- * another process queued waits this long at most for this one's worker; one queued here rings at
- * once.
+ * The doorbell reads its prefix's counter this often, which every process moves when it queues a
+ * job, and looks at the queues of the offices that have a worker running or waiting (a job queued
+ * by another process waits this long at most for this one's worker; one queued here rings at
+ * once).
  */
 export const DOORBELL_EVERY_MS = 1000;
+/**
+ * And at every office's queues this often (one script call per office, some 20 µs of this
+ * process's CPU each): the active jobs of a process that died (a running worker resumes them),
+ * jobs queued by a version before the doorbell.
+ */
+export const DOORBELL_SWEEP_MS = 10_000;
 /** A worker whose queue held nothing for this long is closed (its connection with it). */
 export const WORKER_IDLE_MS = 10_000;
 /**

@@ -5,10 +5,16 @@
  * is data here: attempts and backoff travel on each job, so every worker of every host applies
  * the same.
  */
-import { type BulkJobOptions, type ConnectionOptions, type JobsOptions, Queue } from 'bullmq';
+import {
+  type BulkJobOptions,
+  type ConnectionOptions,
+  type JobsOptions,
+  Queue,
+  type QueueOptions,
+} from 'bullmq';
 import type { Redis } from 'ioredis';
 
-import { queueNames } from '../store/keys.js';
+import { Keys, queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
   RETRY_JITTER,
@@ -31,13 +37,21 @@ export interface QueueSettings {
 }
 
 /**
- * A queue of an office that tells when this process adds jobs to it: a worker of its own runs only
- * while its queue has work (workers/doorbell.ts), and is started at once for a job added here
- * rather than at the doorbell's next look.
+ * A queue of an office that tells when jobs are added to it: a worker of its own runs only while
+ * its queue has work (workers/doorbell.ts). This process's doorbell is told at once; every
+ * process's, through the prefix's doorbell counter (store/keys.ts), which each reads every second.
  */
 export class OfficeQueue extends Queue {
-  // Not a #private field: a test's stand-in made with Object.create(queue) adds through it too.
+  // Not #private fields: a test's stand-in made with Object.create(queue) adds through them too.
   private readonly added = new Set<() => void>();
+  private readonly shared: Redis;
+  private readonly doorbell: string;
+
+  constructor(name: string, opts: QueueOptions & { connection: Redis; prefix: string }) {
+    super(name, opts);
+    this.shared = opts.connection;
+    this.doorbell = new Keys(opts.prefix).doorbell;
+  }
 
   /** Calls `listener` after each add of this process; returns what stops it. */
   whenAdded(listener: () => void): () => void {
@@ -57,8 +71,18 @@ export class OfficeQueue extends Queue {
     return added;
   }
 
+  /** A queue paused (a refused token) that goes on again has work for its workers. */
+  override async resume(): Promise<void> {
+    await super.resume();
+    this.tell();
+  }
+
   private tell(): void {
     for (const listener of this.added) listener();
+    // Sent after the add on the same connection: a doorbell that sees it moved finds the job.
+    this.shared.incr(this.doorbell).catch((error: unknown) => {
+      this.emit('error', error as Error);
+    });
   }
 }
 

@@ -45,32 +45,33 @@ type Scripted = ChainableCommander & {
   oiQueueWork(numberOfKeys: number, ...keys: string[]): ChainableCommander;
 };
 
-/** The keys the script reads of `queues`, in its order. */
-function keysOf(queues: readonly OfficeQueue[]): string[] {
+/**
+ * The keys the script reads of `queues`, in its order: made once per office (a look at 500
+ * offices would otherwise build 12,500 key names each time).
+ */
+export function queueWorkKeys(queues: readonly OfficeQueue[]): string[] {
   return queues.flatMap((queue) =>
     ['wait', 'prioritized', 'active', 'delayed', 'meta'].map((type) => queue.toKey(type)),
   );
 }
 
 /**
- * Reads the work of each group of queues (an office's, whose keys share its hash tag), in one
- * pipeline: one script call per group. A group whose call failed is undefined.
+ * Reads the work of each group of queues (an office's, whose keys share its hash tag), given by
+ * its keys (queueWorkKeys), in one pipeline: one script call per group. A group whose call failed
+ * is undefined.
  */
 export async function readQueueWork(
   redis: Redis,
-  groups: ReadonlyArray<readonly OfficeQueue[]>,
+  groups: ReadonlyArray<readonly string[]>,
 ): Promise<Array<QueueWork[] | undefined>> {
   if (!('oiQueueWork' in redis)) redis.defineCommand('oiQueueWork', { lua: QUEUE_WORK });
   const pipeline = redis.pipeline() as Scripted;
-  for (const queues of groups) {
-    const keys = keysOf(queues);
-    pipeline.oiQueueWork(keys.length, ...keys);
-  }
+  for (const keys of groups) pipeline.oiQueueWork(keys.length, ...keys);
   const answers = (await pipeline.exec()) ?? [];
-  return groups.map((queues, g) => {
+  return groups.map((keys, g) => {
     const [error, numbers] = answers[g] ?? [new Error('no answer')];
     if (error !== null || !Array.isArray(numbers)) return undefined;
-    return queues.map((_, q) => {
+    return Array.from({ length: keys.length / KEYS_PER_QUEUE }, (_, q) => {
       const due = Number(numbers[q * 3 + 2]);
       return {
         ready: Number(numbers[q * 3]),

@@ -3,42 +3,39 @@
  * connections do not grow with its offices (docs/design.md "Many offices"). A BullMQ worker
  * holds a blocking connection of its own for as long as it runs; five per office would be 2,500
  * for 500 offices. Each office keeps its own queues (a Redis Cluster puts each office's keys on
- * its own shard), and:
- * - every DOORBELL_EVERY_MS, one script call per office reads what each of its idle queues holds
- *   (queue/work.ts): jobs waiting, jobs active (in a process that may have died: only a running
- *   worker looks for stalled jobs), a delayed job due; a job this process adds rings at once;
- * - a queue with work gets its worker, up to MAX_RUNNING_WORKERS at once in the process; offices
- *   waiting for a slot take turns (WORKER_TURN_MS), first come first served;
- * - a worker whose queue held nothing for WORKER_IDLE_MS is closed.
- * It serves only the offices this process holds a token for (their contexts): another office's
- * queue is never looked at, its jobs left to a process that holds its token. And it runs the
- * reconciler over those offices every RECONCILE_EVERY_MS (rows/reconcile.ts), in one pass.
+ * its own shard), and a look reads, in one script call per office, what each of its queues holds
+ * (queue/work.ts): jobs waiting, jobs active (maybe of a process that died: only a running worker
+ * looks for stalled jobs), the first delayed job's time. It looks:
+ * - at every office at once when this process adds a job (each queue tells it), and when the
+ *   prefix's doorbell counter moved (another process added one): read every DOORBELL_EVERY_MS;
+ * - at the offices with a worker running, waiting for one, or a delayed job due, every
+ *   DOORBELL_EVERY_MS;
+ * - at every office every DOORBELL_SWEEP_MS, for what no counter tells: the jobs of a process
+ *   that died, those queued by a version before the doorbell.
+ * A queue with work gets its worker within the process's slots (worker-slots.ts); a worker whose
+ * queue held nothing for WORKER_IDLE_MS is closed. It serves only the offices this process holds
+ * a token for (their contexts): another office's queues are never looked at, its jobs left to a
+ * process that holds its token. And it runs the reconciler over those offices every
+ * RECONCILE_EVERY_MS (rows/reconcile.ts), in one pass.
  */
-import type { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 
 import { type Context, redisTrouble } from '../context.js';
-import type { OfficeQueue } from '../queue/queues.js';
-import { type QueueWork, readQueueWork } from '../queue/work.js';
+import { type QueueWork, queueWorkKeys, readQueueWork } from '../queue/work.js';
 import { isRedisUnreachable } from '../redis/connect.js';
 import { reconcileOffices } from '../rows/reconcile.js';
 import {
   DOORBELL_EVERY_MS,
+  DOORBELL_SWEEP_MS,
   MAX_RUNNING_WORKERS,
   MAX_SHEET_WORKERS,
   RECONCILE_EVERY_MS,
   WORKER_IDLE_MS,
   WORKER_TURN_MS,
 } from '../policy.js';
+import { type Line, type OnDemand, WorkerSlots } from './worker-slots.js';
 
-/** A worker the doorbell starts for an office while its queue has work. */
-export interface OnDemand {
-  /** Its queue's kind (`rows`, `sheets`, …): sheet workers have a cap of their own. */
-  kind: string;
-  queue: OfficeQueue;
-  /** A new worker of the queue, running, its listeners attached. */
-  make(): Worker;
-}
+export type { OnDemand } from './worker-slots.js';
 
 export interface DoorbellOptions {
   logger: Logger;
@@ -50,53 +47,60 @@ export interface DoorbellOptions {
   ownedByItsOffices?: boolean;
   /** The policy's, unless a test needs others. */
   everyMs?: number;
+  sweepMs?: number;
   idleMs?: number;
   turnMs?: number;
   maxWorkers?: number;
   maxSheetWorkers?: number;
 }
 
-interface Line extends OnDemand {
-  ctx: Context;
-  worker?: Worker;
-  closing?: Promise<void>;
-  startedAt: number;
-  /** When its queue was first seen with nothing for a worker (running), or waiting for one. */
-  idleSince?: number;
-  wantsSince?: number;
-}
-
 interface Office {
   ctx: Context;
+  /** Its stop began: its lines are left alone (read once, not its signal at every look). */
+  stopping: boolean;
   lines: Line[];
+  /** The keys its look reads, its lines' in their order (made when its lines change). */
+  keys: string[];
   reconcile: boolean;
 }
 
+type Options = Required<Omit<DoorbellOptions, 'logger'>>;
+
 export class Doorbell {
-  readonly #options: Required<Omit<DoorbellOptions, 'now'>> & { now: () => number };
+  readonly #options: Options;
   readonly #offices = new Map<Context, Office>();
+  readonly #slots: WorkerSlots;
+  /** The doorbell counters of the offices' prefixes, as last read. */
+  readonly #pulses = new Map<string, string | null>();
   #rounds: NodeJS.Timeout[] = [];
+  #lastSweep = 0;
   #looking: Promise<void> | undefined;
-  #lookAgain = false;
+  #lookAgain: 'all' | 'busy' | undefined;
+  #rounding = false;
   #reconciling = false;
   #closed = false;
 
   constructor(options: DoorbellOptions) {
+    const { logger: _logger, ...rest } = options;
     this.#options = {
       now: Date.now,
       ownedByItsOffices: false,
       everyMs: DOORBELL_EVERY_MS,
+      sweepMs: DOORBELL_SWEEP_MS,
       idleMs: WORKER_IDLE_MS,
       turnMs: WORKER_TURN_MS,
       maxWorkers: MAX_RUNNING_WORKERS,
       maxSheetWorkers: MAX_SHEET_WORKERS,
-      ...options,
+      ...rest,
     };
+    this.#slots = new WorkerSlots(this.#options, () => {
+      this.#allocate();
+    });
   }
 
   /** Workers running now, over every office. */
   get running(): number {
-    return this.#lines().filter((line) => line.worker !== undefined).length;
+    return [...this.#lines()].filter((line) => line.worker !== undefined).length;
   }
 
   /**
@@ -105,51 +109,40 @@ export class Doorbell {
    */
   add(ctx: Context, workers: readonly OnDemand[], reconcile = false): () => Promise<void> {
     if (this.#closed || ctx.stop.stopping.signal.aborted) return () => Promise.resolve();
-    let office = this.#offices.get(ctx);
-    if (office === undefined) {
-      office = { ctx, lines: [], reconcile: false };
-      this.#offices.set(ctx, office);
-      ctx.stop.stopping.signal.addEventListener(
-        'abort',
-        () => {
-          this.#leave(ctx);
-        },
-        { once: true },
-      );
-    }
+    const office = this.#officeOf(ctx);
     office.reconcile ||= reconcile;
     const now = this.#options.now();
     const lines = workers.map((w): Line => ({ ...w, ctx, startedAt: now }));
     office.lines.push(...lines);
+    office.keys = queueWorkKeys(office.lines.map((line) => line.queue));
     const heard = lines.map((line) =>
       line.queue.whenAdded(() => {
         this.#ring(line);
       }),
     );
     this.#startRounds();
-    this.lookSoon();
+    this.lookSoon('all');
     return async () => {
       for (const stop of heard) stop();
-      const mine = this.#offices.get(ctx);
-      if (mine) mine.lines = mine.lines.filter((line) => !lines.includes(line));
-      await Promise.all(lines.map((line) => this.#close(line)));
+      office.lines = office.lines.filter((line) => !lines.includes(line));
+      office.keys = queueWorkKeys(office.lines.map((line) => line.queue));
+      await Promise.all(lines.map((line) => this.#slots.close(line)));
     };
   }
 
-  /** A look at every office's queues soon (several asks, one look). */
-  lookSoon(): void {
+  /** A look soon (several asks, one look): at every office, or at the busy ones. */
+  lookSoon(which: 'all' | 'busy'): void {
     if (this.#looking !== undefined) {
-      this.#lookAgain = true;
+      if (this.#lookAgain !== 'all') this.#lookAgain = which;
       return;
     }
     this.#looking = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.#look())
+      .then(() => this.#look(which))
       .finally(() => {
         this.#looking = undefined;
-        if (this.#lookAgain && !this.#closed) {
-          this.#lookAgain = false;
-          this.lookSoon();
-        }
+        const again = this.#lookAgain;
+        this.#lookAgain = undefined;
+        if (again !== undefined && !this.#closed) this.lookSoon(again);
       });
   }
 
@@ -160,14 +153,33 @@ export class Doorbell {
     this.#rounds = [];
   }
 
-  #lines(): Line[] {
-    return [...this.#offices.values()].flatMap((office) => office.lines);
+  #officeOf(ctx: Context): Office {
+    const known = this.#offices.get(ctx);
+    if (known !== undefined) return known;
+    const office: Office = { ctx, stopping: false, lines: [], keys: [], reconcile: false };
+    this.#offices.set(ctx, office);
+    const leave = () => {
+      office.stopping = true;
+      this.#offices.delete(ctx);
+      if (this.#options.ownedByItsOffices && this.#offices.size === 0) this.close();
+    };
+    ctx.stop.stopping.signal.addEventListener('abort', leave, { once: true });
+    return office;
+  }
+
+  /** The lines of the offices not stopping. */
+  *#lines(): Iterable<Line> {
+    for (const office of this.#offices.values()) if (!office.stopping) yield* office.lines;
+  }
+
+  #allocate(): void {
+    if (!this.#closed) this.#slots.allocate(this.#lines());
   }
 
   #startRounds(): void {
     if (this.#rounds.length > 0) return;
     const look = setInterval(() => {
-      this.lookSoon();
+      void this.#round();
     }, this.#options.everyMs);
     const reconcile = setInterval(() => {
       void this.#reconcile();
@@ -181,6 +193,36 @@ export class Doorbell {
     setImmediate(() => void this.#reconcile());
   }
 
+  /** One round: every office when it is time to sweep or a counter moved, else the busy ones. */
+  async #round(): Promise<void> {
+    // A round still under way (Redis away: its read waits) is not doubled.
+    if (this.#looking !== undefined || this.#rounding) return;
+    this.#rounding = true;
+    const now = this.#options.now();
+    let which: 'all' | 'busy' = now - this.#lastSweep >= this.#options.sweepMs ? 'all' : 'busy';
+    try {
+      if (which === 'busy' && (await this.#pulseMoved())) which = 'all';
+      this.lookSoon(which);
+    } catch (error) {
+      this.#trouble([...this.#offices.keys()][0], error);
+    } finally {
+      this.#rounding = false;
+    }
+  }
+
+  /** Whether a doorbell counter of the offices' prefixes moved since it was last read. */
+  async #pulseMoved(): Promise<boolean> {
+    const byKey = new Map<string, Context>();
+    for (const office of this.#offices.values()) byKey.set(office.ctx.keys.doorbell, office.ctx);
+    let moved = false;
+    for (const [key, ctx] of byKey) {
+      const pulse = await ctx.redis.get(key);
+      if (this.#pulses.get(key) !== pulse) moved = true;
+      this.#pulses.set(key, pulse);
+    }
+    return moved;
+  }
+
   /** This process added a job to the line's queue: its worker starts now, not at the next look. */
   #ring(line: Line): void {
     if (line.worker !== undefined && line.closing === undefined) return;
@@ -188,128 +230,79 @@ export class Doorbell {
     this.#allocate();
   }
 
-  #leave(ctx: Context): void {
-    this.#offices.delete(ctx);
-    if (this.#options.ownedByItsOffices && this.#offices.size === 0) this.close();
+  /** Whether an office has a worker running, one waiting for a slot, or a delayed job due. */
+  #busy(office: Office, now: number): boolean {
+    return office.lines.some(
+      (line) =>
+        line.worker !== undefined ||
+        line.wantsSince !== undefined ||
+        (line.dueAt !== undefined && line.dueAt <= now),
+    );
   }
 
-  async #look(): Promise<void> {
+  async #look(which: 'all' | 'busy'): Promise<void> {
+    const now = this.#options.now();
+    if (which === 'all') this.#lastSweep = now;
     const offices = [...this.#offices.values()].filter(
-      (office) => !office.ctx.stop.stopping.signal.aborted && office.lines.length > 0,
+      (office) =>
+        !office.stopping && office.lines.length > 0 && (which === 'all' || this.#busy(office, now)),
     );
     // Offices of one process share its client; contexts a test opened side by side do not.
     const byClient = new Map<Context['redis'], Office[]>();
-    for (const office of offices)
-      byClient.set(office.ctx.redis, [...(byClient.get(office.ctx.redis) ?? []), office]);
+    for (const office of offices) {
+      const group = byClient.get(office.ctx.redis);
+      if (group === undefined) byClient.set(office.ctx.redis, [office]);
+      else group.push(office);
+    }
+    let wanted = false;
     for (const [redis, group] of byClient) {
       try {
         const work = await readQueueWork(
           redis,
-          group.map((office) => office.lines.map((line) => line.queue)),
+          group.map((office) => office.keys),
         );
-        group.forEach((office, i) => {
-          this.#heard(office, work[i]);
-        });
+        for (const [i, office] of group.entries()) if (this.#heard(office, work[i])) wanted = true;
       } catch (error) {
         this.#trouble(group[0]?.ctx, error);
       }
     }
-    this.#allocate();
+    if (wanted) this.#allocate();
   }
 
-  /** What an office's queues hold, line by line (none known: nothing changes). */
-  #heard(office: Office, work: QueueWork[] | undefined): void {
-    if (work === undefined) return;
+  /**
+   * What an office's queues hold, line by line (none known: nothing changes); whether a line of
+   * it waits for a worker.
+   */
+  #heard(office: Office, work: QueueWork[] | undefined): boolean {
+    if (work === undefined) return false;
     const now = this.#options.now();
     const { idleMs } = this.#options;
+    let wanted = false;
     office.lines.forEach((line, i) => {
       const held = work[i];
       if (held === undefined) return;
       const due = held.dueAt !== undefined && held.dueAt <= now;
       const busy = held.ready > 0 || held.active > 0 || due;
-      const soon = held.dueAt !== undefined && held.dueAt <= now + idleMs;
       if (line.worker === undefined) {
         line.wantsSince = busy ? (line.wantsSince ?? now) : undefined;
+        line.dueAt = held.dueAt;
+        if (busy) wanted = true;
         return;
       }
+      const soon = held.dueAt !== undefined && held.dueAt <= now + idleMs;
       if (busy || soon) line.idleSince = undefined;
       else line.idleSince ??= now;
-      if (line.idleSince !== undefined && now - line.idleSince >= idleMs) void this.#close(line);
+      if (line.idleSince !== undefined && now - line.idleSince >= idleMs)
+        void this.#slots.close(line);
     });
-  }
-
-  /** Starts the workers waiting, first come first served, within the caps; turns when full. */
-  #allocate(): void {
-    if (this.#closed) return;
-    const lines = this.#lines().filter((line) => !line.ctx.stop.stopping.signal.aborted);
-    const running = lines.filter((line) => line.worker !== undefined);
-    let free = this.#options.maxWorkers - running.length;
-    let sheets = running.filter((line) => line.kind === 'sheets').length;
-    const waiting = lines
-      .filter((line) => line.worker === undefined && line.wantsSince !== undefined)
-      .sort((a, b) => (a.wantsSince ?? 0) - (b.wantsSince ?? 0));
-    let left = 0;
-    for (const line of waiting) {
-      const sheet = line.kind === 'sheets';
-      if (sheet && sheets >= this.#options.maxSheetWorkers) continue;
-      if (free <= 0) {
-        left += 1;
-        continue;
-      }
-      this.#start(line);
-      free -= 1;
-      if (sheet) sheets += 1;
-    }
-    if (left > 0) this.#turnOver(running, left);
-  }
-
-  /** Closes up to `count` workers that have run longest, past their turn, for those waiting. */
-  #turnOver(running: readonly Line[], count: number): void {
-    const now = this.#options.now();
-    running
-      .filter((line) => line.closing === undefined && now - line.startedAt >= this.#options.turnMs)
-      .sort((a, b) => a.startedAt - b.startedAt)
-      .slice(0, count)
-      .forEach((line) => void this.#close(line));
-  }
-
-  #start(line: Line): void {
-    const now = this.#options.now();
-    const worker = line.make();
-    line.worker = worker;
-    line.startedAt = now;
-    line.idleSince = undefined;
-    line.wantsSince = undefined;
-    line.ctx.workers.push(worker);
-    line.ctx.logger.debug({ queue: line.queue.name }, 'worker started');
-  }
-
-  /** Closes the line's worker (its jobs in flight finish first); its slot is free once closed. */
-  #close(line: Line): Promise<void> {
-    const { worker } = line;
-    if (worker === undefined) return Promise.resolve();
-    line.closing ??= worker
-      .close()
-      .catch((error: unknown) => {
-        line.ctx.logger.debug({ err: error, queue: line.queue.name }, 'a worker closed badly');
-      })
-      .finally(() => {
-        const at = line.ctx.workers.indexOf(worker);
-        if (at >= 0) line.ctx.workers.splice(at, 1);
-        line.worker = undefined;
-        line.closing = undefined;
-        line.idleSince = undefined;
-        line.ctx.logger.debug({ queue: line.queue.name }, 'worker closed');
-        this.#allocate();
-      });
-    return line.closing;
+    return wanted;
   }
 
   /** One reconciler pass over the offices that asked for it (never two at once). */
   async #reconcile(): Promise<void> {
     if (this.#reconciling || this.#closed) return;
     const contexts = [...this.#offices.values()]
-      .filter((office) => office.reconcile && !office.ctx.stop.stopping.signal.aborted)
+      .filter((office) => office.reconcile && !office.stopping)
       .map((office) => office.ctx);
     if (contexts.length === 0) return;
     this.#reconciling = true;
