@@ -317,7 +317,8 @@ export class Doorbell {
 
   /** A look that failed: Redis away is said once for the process; anything else is logged. */
   #trouble(ctx: Context | undefined, error: unknown): void {
-    if (ctx === undefined) return;
+    // A look cut short by a stop (its client closed under it) is no outage.
+    if (ctx === undefined || this.#closed || ctx.stop.stopping.signal.aborted) return;
     if (error instanceof Error && isRedisUnreachable(error)) redisTrouble(ctx, error);
     else ctx.logger.warn({ err: error }, 'the doorbell could not look at the queues');
   }
