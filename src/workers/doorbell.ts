@@ -59,6 +59,13 @@ interface Office {
   /** Its stop began: its lines are left alone (read once, not its signal at every look). */
   stopping: boolean;
   lines: Line[];
+  /**
+   * Looked at every round: a worker of it ran or was wanted at its last look, or rung since
+   * (cleared by a look that finds it quiet).
+   */
+  watched: boolean;
+  /** When the first delayed job of a queue of it without a worker is due, as last seen. */
+  nextDue: number | undefined;
   /** The keys its look reads, its lines' in their order (made when its lines change). */
   keys: string[];
   reconcile: boolean;
@@ -156,7 +163,15 @@ export class Doorbell {
   #officeOf(ctx: Context): Office {
     const known = this.#offices.get(ctx);
     if (known !== undefined) return known;
-    const office: Office = { ctx, stopping: false, lines: [], keys: [], reconcile: false };
+    const office: Office = {
+      ctx,
+      stopping: false,
+      lines: [],
+      watched: false,
+      nextDue: undefined,
+      keys: [],
+      reconcile: false,
+    };
     this.#offices.set(ctx, office);
     const leave = () => {
       office.stopping = true;
@@ -227,17 +242,14 @@ export class Doorbell {
   #ring(line: Line): void {
     if (line.worker !== undefined && line.closing === undefined) return;
     line.wantsSince ??= this.#options.now();
+    const office = this.#offices.get(line.ctx);
+    if (office !== undefined) office.watched = true;
     this.#allocate();
   }
 
-  /** Whether an office has a worker running, one waiting for a slot, or a delayed job due. */
+  /** Whether an office has a worker running or wanted, or a delayed job due (no scan: 500 a second). */
   #busy(office: Office, now: number): boolean {
-    return office.lines.some(
-      (line) =>
-        line.worker !== undefined ||
-        line.wantsSince !== undefined ||
-        (line.dueAt !== undefined && line.dueAt <= now),
-    );
+    return office.watched || (office.nextDue !== undefined && office.nextDue <= now);
   }
 
   async #look(which: 'all' | 'busy'): Promise<void> {
@@ -276,26 +288,35 @@ export class Doorbell {
   #heard(office: Office, work: QueueWork[] | undefined): boolean {
     if (work === undefined) return false;
     const now = this.#options.now();
-    const { idleMs } = this.#options;
+    office.nextDue = undefined;
+    office.watched = false;
     let wanted = false;
-    office.lines.forEach((line, i) => {
+    for (const [i, line] of office.lines.entries()) {
       const held = work[i];
-      if (held === undefined) return;
-      const due = held.dueAt !== undefined && held.dueAt <= now;
-      const busy = held.ready > 0 || held.active > 0 || due;
-      if (line.worker === undefined) {
-        line.wantsSince = busy ? (line.wantsSince ?? now) : undefined;
-        line.dueAt = held.dueAt;
-        if (busy) wanted = true;
-        return;
+      if (held === undefined) continue;
+      if (line.worker !== undefined) {
+        office.watched = true;
+        this.#closeWhenIdle(line, held, now);
+        continue;
       }
-      const soon = held.dueAt !== undefined && held.dueAt <= now + idleMs;
-      if (busy || soon) line.idleSince = undefined;
-      else line.idleSince ??= now;
-      if (line.idleSince !== undefined && now - line.idleSince >= idleMs)
-        void this.#slots.close(line);
-    });
+      const busy = held.ready > 0 || held.active > 0 || (held.dueAt ?? Infinity) <= now;
+      line.wantsSince = busy ? (line.wantsSince ?? now) : undefined;
+      line.dueAt = held.dueAt;
+      if (held.dueAt !== undefined)
+        office.nextDue = Math.min(office.nextDue ?? Infinity, held.dueAt);
+      if (busy) wanted = office.watched = true;
+    }
     return wanted;
+  }
+
+  /** A running worker whose queue held nothing for it (nor a job due soon) for idleMs is closed. */
+  #closeWhenIdle(line: Line, held: QueueWork, now: number): void {
+    const { idleMs } = this.#options;
+    const soon = (held.dueAt ?? Infinity) <= now + idleMs;
+    if (held.ready > 0 || held.active > 0 || soon) line.idleSince = undefined;
+    else line.idleSince ??= now;
+    if (line.idleSince !== undefined && now - line.idleSince >= idleMs)
+      void this.#slots.close(line);
   }
 
   /** One reconciler pass over the offices that asked for it (never two at once). */
