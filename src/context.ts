@@ -18,7 +18,13 @@ import {
 import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, LostLocks, type Outage, reasonText } from './outage.js';
-import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
+import {
+  officeSettings,
+  openQueues,
+  type Queues,
+  type QueueSettings,
+  type Worker,
+} from './queue/queues.js';
 import { connectRedis, isRedisUnreachable, type Redis, redisOutage } from './redis/connect.js';
 import { CreatesLog, createsDirOf } from './store/creates-log.js';
 import { markerKept, openStores, type Stores } from './store/stores.js';
@@ -136,7 +142,9 @@ export interface Context extends Stores {
  * connection's stores and queues.
  */
 export async function openContext(parts: ContextParts): Promise<Context> {
-  const { settings, logger } = parts;
+  const { logger } = parts;
+  // The office's prefix (its own hash tag on a Cluster): its stores and queues both use it.
+  const settings = officeSettings(parts.settings, parts.connection.id);
   const now = parts.now ?? Date.now;
   // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
   // answer not recorded, would have to be reviewed by a person).
@@ -155,6 +163,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     });
   } catch (error) {
     redis.disconnect();
+    settings.bullClient?.disconnect();
     throw error;
   }
   // The pace learns the API's rate limit from every answer's headers (pace.ts).
@@ -191,6 +200,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const ctx: Context = {
     ...stores,
     ...parts,
+    settings,
     now,
     metrics,
     redis,

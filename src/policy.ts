@@ -187,6 +187,13 @@ export const DASHBOARD_AWAY_WAIT_MS = 200;
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
 export const REDIS_COMMAND_RETRIES = 3;
+/**
+ * A Redis Cluster in a failover (a master down, its replica not yet promoted) or resharding: a
+ * command is tried again every `delayMs`, up to `waitingRedirections` times for the clients that
+ * wait for Redis (the services', REDIS_WAIT_S) — longer than the 30 s a failover may take
+ * (docs/design.md "Redis in production") — and 16 times (ioredis' default) for the others.
+ */
+export const REDIS_CLUSTER_RETRY = { delayMs: 200, waitingRedirections: 600 } as const;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */

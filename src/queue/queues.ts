@@ -6,8 +6,10 @@
  * the same.
  */
 import { type ConnectionOptions, Queue } from 'bullmq';
+import type { Cluster } from 'ioredis';
 
-import { queueNames } from '../store/keys.js';
+import { bullClusterClient } from '../redis/cluster.js';
+import { KeyLayout, queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
   RETRY_JITTER,
@@ -21,8 +23,16 @@ export type { Worker } from 'bullmq';
 
 export interface QueueSettings {
   redisUrl: string;
-  /** Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. */
+  /**
+   * Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. A
+   * context's is its office's (`officeSettings`).
+   */
   prefix: string;
+  /**
+   * On a Cluster, the client the office's queues and workers share (BullMQ cannot make one from
+   * options); closed with the context, after them.
+   */
+  bullClient?: Cluster;
   /** Attempts of a row job before it fails. */
   rowAttempts: number;
   /** First retry delay; doubles each time, with jitter. */
@@ -51,10 +61,28 @@ export type Queues = {
 /** The status refresh's scheduler id on each connection's status queue, and its firings' name. */
 export const STATUS_SYNC = 'status-sync';
 
-/** Options, not a client: BullMQ then opens and closes its own connections. */
-export function bullConnection(redisUrl: string): ConnectionOptions {
+/**
+ * Options, not a client: BullMQ then opens and closes its own connections. On a Cluster, the
+ * client made for the context's queues (`bullClient`).
+ */
+export function bullConnection(redisUrl: string, bullClient?: Cluster): ConnectionOptions {
   // BullMQ wants connections that wait for Redis rather than fail a command.
-  return { url: redisUrl, maxRetriesPerRequest: null };
+  return bullClient ?? { url: redisUrl, maxRetriesPerRequest: null };
+}
+
+/**
+ * An office's settings from the installation's: its keys' and queues' prefix (store/keys.ts,
+ * `KeyLayout`: the installation's own on one server, a hash tag of the office's on a Cluster),
+ * and on a Cluster the client its queues and workers share.
+ */
+export function officeSettings<T extends QueueSettings>(settings: T, connectionId: string): T {
+  const layout = KeyLayout.of(settings.prefix, settings.redisUrl);
+  if (!layout.perOffice) return settings;
+  return {
+    ...settings,
+    prefix: layout.officePrefix(connectionId),
+    bullClient: bullClusterClient(settings.redisUrl),
+  };
 }
 
 /**
@@ -62,11 +90,11 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
  * stalled jobs are looked for (every half lock), and how often a stalled job is resumed.
  */
 export function workerOptions(
-  settings: Pick<QueueSettings, 'redisUrl' | 'prefix'> & { lockMs: number },
+  settings: Pick<QueueSettings, 'redisUrl' | 'prefix' | 'bullClient'> & { lockMs: number },
   concurrency: number,
 ) {
   return {
-    connection: bullConnection(settings.redisUrl),
+    connection: bullConnection(settings.redisUrl, settings.bullClient),
     prefix: settings.prefix,
     concurrency,
     lockDuration: settings.lockMs,
@@ -89,7 +117,7 @@ export function openQueues(settings: QueueSettings, connectionId: string): Queue
     keep: { count: number } | true = { count: 1000 },
   ) =>
     new Queue(name, {
-      connection: bullConnection(settings.redisUrl),
+      connection: bullConnection(settings.redisUrl, settings.bullClient),
       prefix: settings.prefix,
       defaultJobOptions: {
         attempts,

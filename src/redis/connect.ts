@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { Outage, reasonText, type Told } from '../outage.js';
+import { clusterClient, isClusterUrl } from './cluster.js';
 import { redactUrl } from './url.js';
 import { REDIS_ANSWER_MS, REDIS_COMMAND_RETRIES } from '../policy.js';
 
@@ -24,13 +25,18 @@ export interface ConnectRedisOptions {
   batched?: boolean;
 }
 
-/** A connected client; fails (with the URL, never a password) when nothing answers. */
+/**
+ * A connected client (of a Cluster for `redis+cluster://`, cluster.ts); fails (with the URL, never
+ * a password) when nothing answers.
+ */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis> {
-  const redis = new Redis(url, {
-    maxRetriesPerRequest: options.waitWhileAway ? null : REDIS_COMMAND_RETRIES,
-    lazyConnect: true,
-    enableAutoPipelining: options.batched ?? false,
-  });
+  const redis = isClusterUrl(url)
+    ? clusterClient(url, options)
+    : new Redis(url, {
+        maxRetriesPerRequest: options.waitWhileAway ? null : REDIS_COMMAND_RETRIES,
+        lazyConnect: true,
+        enableAutoPipelining: options.batched ?? false,
+      });
   try {
     await redis.connect();
   } catch (error) {
@@ -88,7 +94,10 @@ export function isRedisUnreachable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /^(Connection is closed|LOADING |Stream isn't writeable)/.test(error.message);
+  // A Cluster's: no node answers, a slot without a master in a failover, a refused slot map.
+  return /^(Connection is closed|LOADING |Stream isn't writeable|CLUSTERDOWN |TRYAGAIN |None of startup nodes is available|Failed to refresh slots cache|Too many Cluster redirections)/.test(
+    error.message,
+  );
 }
 
 /** Redis away: named by its URL without a password; the work waits for it. */

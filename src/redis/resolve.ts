@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 
 import type { Speech } from '../language/languages.js';
 import { type Words, wordsFor } from '../language/words.js';
+import { type ClusterProblem, clusterNodesText, clusterProblem, isClusterUrl } from './cluster.js';
 import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
 import { redactUrl } from './url.js';
@@ -44,6 +45,11 @@ export interface ResolveRedisOptions {
 
 export async function resolveRedis(options: ResolveRedisOptions): Promise<ResolvedRedis> {
   const nothing = () => Promise.resolve();
+  if (options.configured !== undefined && isClusterUrl(options.configured)) {
+    const trouble = await clusterProblem(options.configured);
+    if (trouble !== undefined) throw clusterUnavailable(options.configured, trouble);
+    return { url: options.configured, source: 'REDIS_URL', release: nothing };
+  }
   if (options.configured !== undefined) {
     const problem = await ping(options.configured);
     if (problem !== null) {
@@ -103,6 +109,23 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
   }
   await writeFile(urlFile, `${server.url}\n`);
   return { url: server.url, source: 'private', release: () => server.stop() };
+}
+
+/** A Cluster's nodes that do not answer, or are no Cluster: one line (the catalogue's). */
+function clusterUnavailable(url: string, trouble: ClusterProblem): UserError {
+  const nodes = clusterNodesText(url);
+  const { problem } = trouble;
+  return trouble.kind === 'away'
+    ? new UserError(
+        'redis.unavailable',
+        `no node of the Redis Cluster ${nodes} (REDIS_URL) answers (${problem}): start the Cluster, or correct REDIS_URL.`,
+        { variant: 'cluster', values: { nodes, problem } },
+      )
+    : new UserError(
+        'redis.unavailable',
+        `REDIS_URL names a Redis Cluster, but ${nodes} is no Cluster (${problem}): name a single server as redis://host:port.`,
+        { variant: 'not-cluster', values: { nodes, problem } },
+      );
 }
 
 /** null when Redis answers PING, else why not. */

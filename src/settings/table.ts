@@ -27,6 +27,7 @@ import {
 } from '../policy.js';
 import { isKnown } from '../errors.js';
 import { languageOf } from '../language/languages.js';
+import { clusterUrlProblem, isClusterUrl } from '../redis/cluster.js';
 
 export interface SettingEntry {
   env?: string;
@@ -135,7 +136,17 @@ export const SETTINGS = {
     help: 'Redis to queue on',
     shownDefault: 'redis://127.0.0.1:6379, else a private redis-server',
     schema: z
-      .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+      .string()
+      .trim()
+      .superRefine((url, context) => {
+        // A Cluster's node list is no single URL (docs/operations.md "Redis Cluster").
+        const problem = isClusterUrl(url)
+          ? clusterUrlProblem(url)
+          : z.url({ protocol: /^rediss?$/ }).safeParse(url).success
+            ? undefined
+            : 'must be a redis://, rediss:// or redis+cluster:// URL';
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
   },
   dataDir: {

@@ -71,6 +71,8 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
   // The workers are done: no line comes any more, what is queued is written before the end.
   await ctx.createsLog.close();
   ctx.redis.disconnect();
+  // A Cluster's client of the queues and workers: theirs to use, the context's to close.
+  ctx.settings.bullClient?.disconnect();
 }
 
 /** The caller's last look before the connections close; its failure only stops the look. */

@@ -612,4 +612,8 @@ export const cli = {
     'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
   'cli.outage.locks-lost':
     "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
+  'cli.error.redis.unavailable.cluster':
+    'no node of the Redis Cluster {nodes} (REDIS_URL) answers ({problem}): start the Cluster, or correct REDIS_URL.',
+  'cli.error.redis.unavailable.not-cluster':
+    'REDIS_URL names a Redis Cluster, but {nodes} is no Cluster ({problem}): name a single server as redis://host:port.',
 } as const;

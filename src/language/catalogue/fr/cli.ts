@@ -639,4 +639,8 @@ export const cli: Translation<typeof english> = {
     'trop de fichiers ouverts ({code}) dans {folder} : relevez la limite de fichiers ouverts (ulimit -n, ou LimitNOFILE= dans l’unité systemd), puis relancez.',
   'cli.outage.locks-lost':
     '{count, plural, one {# tâche a perdu son verrou} other {# tâches ont perdu leur verrou}} pendant l’absence de Redis : {count, plural, one {elle est reprise} other {elles sont reprises}} à partir de la dernière étape enregistrée.',
+  'cli.error.redis.unavailable.cluster':
+    'aucun nœud du Redis Cluster {nodes} (REDIS_URL) ne répond ({problem}) : démarrez le Cluster, ou corrigez REDIS_URL.',
+  'cli.error.redis.unavailable.not-cluster':
+    'REDIS_URL désigne un Redis Cluster, mais {nodes} n’en est pas un ({problem}) : indiquez un serveur unique sous la forme redis://hôte:port.',
 };

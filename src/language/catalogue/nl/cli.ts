@@ -631,4 +631,8 @@ export const cli: Translation<typeof english> = {
     'te veel open bestanden ({code}) bij {folder}: verhoog de limiet van open bestanden (ulimit -n, of LimitNOFILE= in de systemd-unit) en start dan opnieuw.',
   'cli.outage.locks-lost':
     '{count, plural, one {Van # taak ging de vergrendeling} other {Van # taken gingen de vergrendelingen}} verloren terwijl Redis weg was: ze worden overgenomen en gaan verder vanaf de laatst vastgelegde stap.',
+  'cli.error.redis.unavailable.cluster':
+    'geen enkele node van de Redis Cluster {nodes} (REDIS_URL) antwoordt ({problem}): start de Cluster, of verbeter REDIS_URL.',
+  'cli.error.redis.unavailable.not-cluster':
+    'REDIS_URL noemt een Redis Cluster, maar {nodes} is geen Cluster ({problem}): geef één server op als redis://host:poort.',
 };
