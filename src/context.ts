@@ -153,6 +153,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   try {
     stores = await openStores(redis, {
       prefix: settings.prefix,
+      home: parts.settings.prefix,
       connection: parts.connection,
       apiRateLimit: settings.apiRateLimit,
       ledgerDays: settings.ledgerDays,

@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 
 import { connectRedis } from '../redis/connect.js';
 import type { Settings } from '../settings/load.js';
-import { Keys } from '../store/keys.js';
+import { KeyLayout, type Keys, type KeySpace } from '../store/keys.js';
 import {
   forgetSheet,
   purgeCandidates,
@@ -53,16 +53,30 @@ export interface PurgedSheet {
   refused: string[];
 }
 
-/** Purges the sheets of `scope`; each said through `said` as it is done. */
+/**
+ * Purges the sheets of `scope`, in each key space of its offices (store/keys.ts, `KeyLayout`:
+ * one on a server, one per office on a Cluster); each said through `said` as it is done.
+ */
 export async function purgeSheets(
-  store: { redis: Redis; keys: Keys },
+  store: { redis: Redis; spaces: readonly KeySpace[] },
   folders: PurgeFolders,
   scope: PurgeScope & { dryRun: boolean },
   said: (sheet: PurgedSheet) => void,
 ): Promise<PurgedSheet[]> {
+  const { redis } = store;
+  const found: Array<{ keys: Keys; sheet: PurgeCandidate }> = [];
+  for (const { keys, offices } of store.spaces) {
+    const inSpace = {
+      ...scope,
+      connectionIds: scope.connectionIds.filter((id) => offices.includes(id)),
+    };
+    for (const sheet of await purgeCandidates(redis, keys, inSpace)) found.push({ keys, sheet });
+  }
+  // Oldest first, over every office, as one space gives them.
+  found.sort((a, b) => a.sheet.finishedAt.localeCompare(b.sheet.finishedAt));
   const done: PurgedSheet[] = [];
-  for (const sheet of await purgeCandidates(store.redis, store.keys, scope)) {
-    const purged = await purgeOne(store, folders, sheet, scope.dryRun);
+  for (const { keys, sheet } of found) {
+    const purged = await purgeOne({ redis, keys }, folders, sheet, scope.dryRun);
     said(purged);
     done.push(purged);
   }
@@ -151,8 +165,9 @@ export async function purgeWithSettings(
   try {
     const redis = await connectRedis(resolved.url);
     try {
+      const spaces = KeyLayout.of(settings.queuePrefix, resolved.url).spaces(connectionIds);
       return await purgeSheets(
-        { redis, keys: new Keys(settings.queuePrefix) },
+        { redis, spaces },
         foldersOf(settings),
         {
           before: options.before,
