@@ -194,6 +194,12 @@ export const REDIS_COMMAND_RETRIES = 3;
  * (docs/design.md "Redis in production") — and 16 times (ioredis' default) for the others.
  */
 export const REDIS_CLUSTER_RETRY = { delayMs: 200, waitingRedirections: 600 } as const;
+/**
+ * A step on the duplicates ledger names its shards by the shape it last saw; another process's
+ * split makes it name them again (store/ledger.ts). Tries before the row is tried again later:
+ * each try fails only if yet another split came between, which takes ~48 new entries.
+ */
+export const LEDGER_STALE_TRIES = 20;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */
