@@ -77,8 +77,10 @@ export function shardOf(field: Buffer, shape: Shape): number {
  * due whose shards it was not given (`split`: its answer is the fourth item).
  */
 function shapeSaid(answer: unknown): { said: 'stale' | 'split'; shape: Shape } | undefined {
-  if (!Array.isArray(answer) || (answer[0] !== 'stale' && answer[0] !== 'split')) return undefined;
-  return { said: answer[0], shape: { level: Number(answer[1]), next: Number(answer[2]) } };
+  if (!Array.isArray(answer)) return undefined;
+  const [said, level, next] = answer as unknown[];
+  if (said !== 'stale' && said !== 'split') return undefined;
+  return { said, shape: { level: Number(level), next: Number(next) } };
 }
 
 export interface LedgerEntry {
