@@ -219,6 +219,39 @@ describe('on a Redis Cluster', () => {
     );
     expect(undeclared).toEqual([]);
 
+    // The dashboard alone reads both offices' sheets and queues, each in its key space.
+    const boardPort = await freePort();
+    const board = new InProcessCli(['dashboard', '--config', office.config], {
+      ...office.env,
+      DASHBOARD_PORT: String(boardPort),
+    });
+    try {
+      const shown = await eventually(
+        async () => {
+          const answer = await fetch(`http://127.0.0.1:${boardPort}/api/imports`).catch(() => null);
+          if (answer?.ok !== true) return undefined;
+          return ((await answer.json()) as { imports: Array<{ name: string; state: string }> })
+            .imports;
+        },
+        () => board.stderr,
+      );
+      expect(shown.map((s) => `${s.name} ${s.state}`).sort()).toEqual([
+        'brugge.csv done',
+        'gent.csv done',
+      ]);
+    } finally {
+      board.stop('SIGTERM');
+      expect((await board.finished).code, board.stderr).toBe(0);
+    }
+
+    // A purge (dry) finds the sheets of both offices, on their two shards.
+    const dry = await runInProcess(
+      ['purge', '--config', office.config, '--before', '2999-01-01', '--dry-run'],
+      office.env,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/Would remove 2 sheets reported before/);
+
     // The same sheet again: every row a duplicate, not one more order.
     const again = await writeCsvSheet(await tempDir('again-'), 'gent.csv', [
       ...Array.from({ length: 60 }, (_, i) => sheetRow(100 + i)),
