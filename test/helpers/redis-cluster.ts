@@ -33,6 +33,8 @@ export interface TestCluster {
   masterOf(slot: number): Promise<ClusterNode>;
   /** The slot of a key (CLUSTER KEYSLOT). */
   slotOf(key: string): Promise<number>;
+  /** A replica of `master` (a Cluster started with replicas). */
+  replicaOf(master: ClusterNode): Promise<ClusterNode>;
   stop(): Promise<void>;
 }
 
@@ -81,6 +83,14 @@ export async function startRedisCluster(options: { replicas?: number } = {}): Pr
       const node = nodes.find((n) => n.port === range?.[2][1]);
       if (node === undefined) throw new Error(`no master serves slot ${slot}`);
       return node;
+    },
+    replicaOf: async (master) => {
+      const id = String(await master.client.call('CLUSTER', 'MYID'));
+      for (const node of nodes) {
+        const [role, host, port] = (await node.client.call('ROLE')) as [string, string, number];
+        if (role === 'slave' && port === master.port && host === '127.0.0.1') return node;
+      }
+      throw new Error(`no replica of ${master.port} (${id})`);
     },
     stop,
   };
@@ -146,7 +156,8 @@ async function startNode(dir: string): Promise<ClusterNode> {
 async function pinged(client: Redis): Promise<'PONG' | undefined> {
   try {
     if (client.status === 'wait' || client.status === 'end') await client.connect();
-    return (await client.ping()) === 'PONG' ? 'PONG' : undefined;
+    await client.ping();
+    return 'PONG';
   } catch (error) {
     if (error instanceof Error) return undefined;
     throw error;
