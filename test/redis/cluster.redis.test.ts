@@ -21,6 +21,7 @@ import { eventually } from '../helpers/eventually.js';
 import { put, tempDir } from '../helpers/files.js';
 import { type MonitoredCommand, monitorRedis } from '../helpers/redis-monitor.js';
 import { keysOn, startRedisCluster, type TestCluster } from '../helpers/redis-cluster.js';
+import { useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
@@ -296,4 +297,26 @@ describe('on a Redis Cluster', () => {
       expect(finished.stderr).not.toMatch(/\n\s+at /);
     }
   }, 60_000);
+
+  it('says in one line that a single server is no Cluster, and exits 1', async () => {
+    const plain = await useTestRedis();
+    try {
+      const dir = await tempDir('cluster-plain-');
+      const sheet = await writeCsvSheet(dir, 'one.csv', [sheetRow(1)]);
+      const { host } = new URL(plain.url);
+      const finished = await runInProcess(['import', sheet], {
+        REDIS_URL: `redis+cluster://${host}`,
+        QUEUE_PREFIX: `{${plain.prefix}}`,
+        DATA_DIR: join(dir, 'data'),
+        API_BASE_URL: sandbox.url,
+        API_TOKEN: 'token-gent',
+      });
+      expect(finished.code, finished.stderr).toBe(1);
+      expect(finished.stderr.trim().split('\n'), finished.stderr).toEqual([
+        `order-importer: REDIS_URL names a Redis Cluster, but ${host} is no Cluster (ERR This instance has cluster support disabled): name a single server as redis://host:port.`,
+      ]);
+    } finally {
+      await plain.cleanup();
+    }
+  });
 });

@@ -132,7 +132,22 @@ describe('loadSettings', () => {
       { API_BASE_URL: 'https://agent:pw@api.example.be' },
       /^API_BASE_URL: must not hold a user name or password .*\(got "https:\/\/\*\*\*@api/,
     ],
-    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/],
+    [
+      { REDIS_URL: 'localhost:6379' },
+      /^REDIS_URL: must be a redis:\/\/, rediss:\/\/ or redis\+cluster:\/\/ URL/,
+    ],
+    [
+      { REDIS_URL: 'redis+cluster://' },
+      /^REDIS_URL: a Cluster's URL "" is not a node \(host:port\)/,
+    ],
+    [
+      { REDIS_URL: 'redis+cluster://10.0.0.5:7000,10.0.0.6:99999' },
+      /^REDIS_URL: a Cluster's URL "10\.0\.0\.6:99999" is not a node/,
+    ],
+    [
+      { REDIS_URL: 'redis+cluster://u:secret@10.0.0.5:7000/0' },
+      /^REDIS_URL: a Cluster's URL must be host:port\[,host:port…\].*\(got "redis\+cluster:\/\/\*\*\*@10/,
+    ],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of "fatal", .*"silent" \(got "loud"\)/],
     [{ DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT: must be at most 65535 /],
     [{ INBOX_POLLING: 'maybe' }, /^INBOX_POLLING: must be one of .*"yes", "no" \(got "maybe"\)/],
