@@ -62,6 +62,7 @@ export async function purgeSheets(
 ): Promise<PurgedSheet[]> {
   const done: PurgedSheet[] = [];
   for (const sheet of await purgeCandidates(store.redis, store.keys, scope)) {
+    if (!ownByItsFolder(sheet, folders)) continue;
     const purged = await purgeOne(store, folders, sheet, scope.dryRun);
     said(purged);
     done.push(purged);
@@ -106,6 +107,19 @@ async function purgeOne(
     records: records.keys + records.agenda,
     refused,
   };
+}
+
+/**
+ * A record of an older version names no installation: it is this one's only when its report is in
+ * this REPORTS_DIR, else another installation on the same Redis (with the same connection) queued
+ * it, and its files and records are that one's to remove.
+ */
+function ownByItsFolder(sheet: PurgeCandidate, folders: PurgeFolders): boolean {
+  if (sheet.installation !== undefined) return true;
+  return (
+    sheet.reportDir !== undefined &&
+    isOwnFolder({ path: sheet.reportDir, root: folders.reportsDir, suffix: `-${sheet.sheetId}` })
+  );
 }
 
 /** A folder directly inside `root` whose name ends with the sheet's id (its own, by its name). */

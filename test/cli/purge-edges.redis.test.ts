@@ -1,0 +1,188 @@
+/**
+ * Retention at its edges (docs/design.md "Operations", "Retention" and "One installation, one
+ * namespace"), against real imports: a real Redis under each test's own prefix, a sandbox over
+ * HTTP, real files. Two installations on one Redis each run their own daily pass; a purge cut
+ * short is finished by the next one whatever its date; a record of an older version that names no
+ * installation is purged only by the installation whose REPORTS_DIR holds its report; `--before`
+ * is a real day of the calendar, in UTC, and not after now.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { retentionPass, type RetentionPass } from '../../src/app/retention-pass.js';
+import { foldersOf } from '../../src/app/retention.js';
+import type { Summary } from '../../src/report/report.js';
+import { Keys } from '../../src/store/keys.js';
+import { sheetKeys, withdrawSheet } from '../../src/store/sheet-purge.js';
+import { importerEnv, runInProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/files.js';
+import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
+import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+
+let sandbox: TestSandbox;
+let redis: TestRedis;
+beforeAll(async () => {
+  sandbox = await testSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(async () => {
+  redis = await useTestRedis();
+});
+afterEach(async () => {
+  await redis.cleanup();
+});
+
+const DAY = 86_400_000;
+const keys = () => new Keys(`{${redis.prefix}}`);
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** An installation (a data folder of its own) on the test's Redis and the sandbox. */
+async function installation(name: string) {
+  const dataDir = await tempDir(`${name}-`);
+  return { dataDir, env: importerEnv({ redis, apiUrl: sandbox.url, dataDir }) };
+}
+
+/** Three rows from `first` imported by `import`; their summary. */
+async function imported(env: Record<string, string>, first: number) {
+  const dir = await tempDir('purge-edge-sheet-');
+  const path = await writeCsvSheet(
+    dir,
+    'people.csv',
+    [0, 1, 2].map((i) => sheetRow(first + i)),
+  );
+  const finished = await runInProcess(['import', '--json', path], env);
+  expect(finished.code, finished.stderr).toBe(0);
+  const [summary] = JSON.parse(finished.stdout) as Array<Summary & { reportDir: string }>;
+  if (summary === undefined) throw new Error('no summary');
+  return summary;
+}
+
+async function recordOf(sheetId: string): Promise<Record<string, string>> {
+  return redis.client.hgetall(keys().sheet(sheetId));
+}
+
+/** Watch's daily pass of the installation at `dataDir`, 31 days on, keeping 30. */
+async function passOf(dataDir: string, sheetId: string, client: Redis): Promise<RetentionPass> {
+  const record = await recordOf(sheetId);
+  return {
+    redis: client,
+    keys: keys(),
+    folders: foldersOf({
+      reportsDir: join(dataDir, 'reports'),
+      archiveDir: join(dataDir, 'archive'),
+      workDir: join(dataDir, 'work'),
+      dataDir,
+    }),
+    connectionIds: [record.connectionId ?? ''],
+    installation: record.installation ?? '',
+    retentionDays: 30,
+    language: 'en',
+    now: () => Date.now() + 31 * DAY,
+    announce: () => undefined,
+    failed: (error: unknown) => {
+      throw error;
+    },
+  };
+}
+
+/** The Redis client with its `zrangebyscore` held until `release` is called. */
+function heldClient(client: Redis) {
+  let entered = (): void => undefined;
+  let release = (): void => undefined;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = new Proxy(client, {
+    get(target, property) {
+      if (property === 'zrangebyscore')
+        return async (...args: Parameters<Redis['zrangebyscore']>) => {
+          entered();
+          await released;
+          return target.zrangebyscore(...args);
+        };
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  return { held, inside, release };
+}
+
+describe("watch's daily pass, two installations on one Redis and prefix", () => {
+  it('runs for each while the other’s runs; one installation’s processes, one at a time', async () => {
+    const a = await installation('pass-a');
+    const b = await installation('pass-b');
+    const ofA = await imported(a.env, 8100);
+    const ofB = await imported(b.env, 8200);
+    const passA = await passOf(a.dataDir, ofA.sheetId, redis.client);
+    const passB = await passOf(b.dataDir, ofB.sheetId, redis.client);
+    expect(passA.installation).not.toBe(passB.installation);
+
+    // A's pass under way (held after taking its lock) ...
+    const gate = heldClient(redis.client);
+    const runningA = retentionPass({ ...passA, redis: gate.held });
+    await gate.inside;
+    // ... another process of A's waits for it, but B's pass is B's own.
+    expect(await retentionPass(passA)).toBeUndefined();
+    const ofBGone = await retentionPass(passB);
+    gate.release();
+    expect(ofBGone?.map((s) => s.sheetId)).toEqual([ofB.sheetId]);
+    expect((await runningA)?.map((s) => s.sheetId)).toEqual([ofA.sheetId]);
+    expect(await exists(ofA.reportDir)).toBe(false);
+    expect(await exists(ofB.reportDir)).toBe(false);
+  });
+});
+
+describe('a purge cut short', () => {
+  it('is finished by the next purge or pass, whatever its date, and by no other installation', async () => {
+    const mine = await installation('cut-mine');
+    const other = await installation('cut-other');
+    const summary = await imported(mine.env, 8300);
+    const theirs = await imported(other.env, 8400);
+    // A purge of each installation withdrew its sheet, then stopped (a kill, a crash).
+    await withdrawSheet(redis.client, keys(), summary.sheetId);
+    await withdrawSheet(redis.client, keys(), theirs.sheetId);
+
+    // The next is watch's pass with RETENTION_DAYS, or a purge of an earlier date.
+    const past = await runInProcess(['purge', '--before', '2020-01-01'], mine.env);
+    expect(past.code, past.stderr).toBe(0);
+    expect(past.stdout).toContain(`Removed sheet people.csv (${summary.sheetId}`);
+    expect(await exists(summary.reportDir)).toBe(false);
+    expect(await redis.client.exists(...sheetKeys(keys(), summary.sheetId))).toBe(0);
+    // Another installation's stays withdrawn, whole, for its own purge to finish.
+    expect(await exists(theirs.reportDir)).toBe(true);
+    expect(await redis.client.sismember(keys().purging, theirs.sheetId)).toBe(1);
+    const theirsDone = await runInProcess(['purge', '--before', '2020-01-01'], other.env);
+    expect(theirsDone.stdout).toContain(`Removed sheet people.csv (${theirs.sheetId}`);
+    expect(await redis.client.scard(keys().purging)).toBe(0);
+  });
+});
+
+describe('a sheet recorded by an older version, naming no installation', () => {
+  it('is purged by the installation whose REPORTS_DIR holds its report, by no other', async () => {
+    const mine = await installation('legacy-mine');
+    const other = await installation('legacy-other');
+    const theirs = await imported(other.env, 8500);
+    await redis.client.hdel(keys().sheet(theirs.sheetId), 'installation', 'dataDir');
+    const now = new Date().toISOString();
+    const notMine = await runInProcess(['purge', '--before', now], mine.env);
+    expect(notMine.code, notMine.stderr).toBe(0);
+    expect(notMine.stdout).toMatch(/Removed 0 sheets/);
+    expect(await redis.client.exists(keys().sheet(theirs.sheetId))).toBe(1);
+    expect(await redis.client.zscore(keys().allSheets, theirs.sheetId)).not.toBeNull();
+
+    const own = await runInProcess(['purge', '--before', now], other.env);
+    expect(own.stdout).toContain(`Removed sheet people.csv (${theirs.sheetId}`);
+    expect(await exists(theirs.reportDir)).toBe(false);
+  });
+});
