@@ -186,3 +186,60 @@ describe('a sheet recorded by an older version, naming no installation', () => {
     expect(await exists(theirs.reportDir)).toBe(false);
   });
 });
+
+describe('purge --before', () => {
+  it.each(['2026-02-30', '2025-02-29', '2026-04-31', '2026-02-29T10:00', '2025-01-31T24:00Z'])(
+    'refuses %s, a day or time no calendar has, removing nothing',
+    async (date) => {
+      const mine = await installation('date-bad');
+      const refused = await runInProcess(['purge', '--before', date], mine.env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `order-importer: order-importer purge --before ${date}: not a date (write it as 2025-01-31).\n`,
+      );
+    },
+  );
+
+  it('refuses a date after now (a typo would remove everything), in the person’s language', async () => {
+    const mine = await installation('date-future');
+    const summary = await imported(mine.env, 8600);
+    for (const date of ['2999-01-01', new Date(Date.now() + 3_600_000).toISOString()]) {
+      const refused = await runInProcess(['purge', '--before', date], mine.env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        new RegExp(`^order-importer: order-importer purge --before ${date}: after now\\b.*\\n$`),
+      );
+    }
+    const nl = await runInProcess(
+      ['purge', '--before', '2999-01-01', '--language', 'nl'],
+      mine.env,
+    );
+    expect(nl.stderr).toContain('na nu');
+    const fr = await runInProcess(
+      ['purge', '--before', '2999-01-01', '--language', 'fr'],
+      mine.env,
+    );
+    expect(fr.stderr).toContain('postérieure à maintenant');
+    expect(await exists(summary.reportDir)).toBe(true);
+    expect(await redis.client.exists(keys().sheet(summary.sheetId))).toBe(1);
+  });
+
+  it('reads a time without a zone in UTC, as it reads a day (midnight UTC)', async () => {
+    const mine = await installation('date-zone');
+    const zone = process.env.TZ;
+    // A machine whose local time is not UTC (nor Belgium's, in which the lines say times).
+    process.env.TZ = 'America/New_York';
+    try {
+      const day = await runInProcess(['purge', '--before', '2025-01-31', '--dry-run'], mine.env);
+      const time = await runInProcess(
+        ['purge', '--before', '2025-01-31T10:00', '--dry-run'],
+        mine.env,
+      );
+      expect(day.stdout).toMatch(/reported before 31 Jan 2025, 01:00;/);
+      expect(time.stdout).toMatch(/reported before 31 Jan 2025, 11:00;/);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
