@@ -6,8 +6,11 @@
  * installation is purged only by the installation whose REPORTS_DIR holds its report; `--before`
  * is a real day of the calendar, in UTC, and not after now.
  */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
 
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -19,16 +22,21 @@ import { Keys } from '../../src/store/keys.js';
 import { sheetKeys, withdrawSheet } from '../../src/store/sheet-purge.js';
 import { importerEnv, runInProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
+import { webhookReceiver } from '../helpers/receivers.js';
 import { type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 let sandbox: TestSandbox;
+let sandboxDb: Database.Database;
 let redis: TestRedis;
 beforeAll(async () => {
-  sandbox = await testSandbox();
+  const sandboxDir = await tempDir('purge-edge-sandbox-');
+  sandbox = await testSandbox({ dataDir: sandboxDir });
+  sandboxDb = new Database(join(sandboxDir, 'sandbox.sqlite'));
 });
 afterAll(async () => {
+  sandboxDb.close();
   await sandbox.close();
 });
 beforeEach(async () => {
@@ -240,6 +248,68 @@ describe('purge --before', () => {
     } finally {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
+    }
+  });
+});
+
+/** Every value under the test's prefix as text: strings, hashes, lists, sets, sorted sets, streams. */
+async function everythingIn(client: Redis, prefix: string): Promise<Map<string, string>> {
+  const all = new Map<string, string>();
+  let cursor = '0';
+  do {
+    const [next, found] = await client.scan(cursor, 'MATCH', `*${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    for (const key of found) {
+      const type = await client.type(key);
+      const value: unknown =
+        type === 'string'
+          ? await client.get(key)
+          : type === 'hash'
+            ? await client.hgetall(key)
+            : type === 'list'
+              ? await client.lrange(key, 0, -1)
+              : type === 'set'
+                ? await client.smembers(key)
+                : type === 'zset'
+                  ? await client.zrange(key, 0, -1)
+                  : type === 'stream'
+                    ? await client.xrange(key, '-', '+')
+                    : type;
+      all.set(key, JSON.stringify(value));
+    }
+  } while (cursor !== '0');
+  return all;
+}
+
+describe('a sheet purged', () => {
+  it('leaves nothing of a person in Redis: not in its notifications either', async () => {
+    const hook = await webhookReceiver();
+    try {
+      const mine = await installation('people-gone');
+      const env = { ...mine.env, NOTIFY_WEBHOOK_URL: hook.url };
+      const summary = await imported(env, 8700);
+      const report = await readFile(join(summary.reportDir, 'report.csv'), 'utf8');
+      const [first] = parse<Record<string, string>>(report, {
+        bom: true,
+        delimiter: ';',
+        columns: true,
+      });
+      sandboxDb
+        .prepare("UPDATE orders SET status = 'planned' WHERE id = ?")
+        .run(Number(first?.order_id));
+      const status = await runInProcess(['status', '--json', summary.sheetId], env);
+      expect(status.code, status.stderr).toBe(0);
+      const told = hook.received.map((r) => r.body).join('\n');
+      expect(told).toContain('Kerkstraat 8700, 9000 Gent');
+
+      const purged = await runInProcess(['purge', '--before', new Date().toISOString()], env);
+      expect(purged.code, purged.stderr).toBe(0);
+      const left = [...(await everythingIn(redis.client, redis.prefix))].filter(([, value]) =>
+        /Kerkstraat|Contact 87|c87\d\d@/.test(value),
+      );
+      expect(left.map(([key]) => key)).toEqual([]);
+    } finally {
+      await hook.close();
     }
   });
 });
