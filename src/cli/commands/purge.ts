@@ -78,8 +78,8 @@ function parsedDate(text: string): number | undefined {
   // An optional group left out is undefined, whatever RegExpExecArray's type says.
   const parts: Array<string | undefined> = m.slice(1, 7);
   const [y, mo, d, h = 0, mi = 0, s = 0] = parts.map((part) => Number(part ?? 0));
-  const ms = Number((m[7] ?? '').padEnd(3, '0'));
-  const utc = new Date(Date.UTC(y ?? 0, (mo ?? 1) - 1, d, h, mi, s, ms));
+  const thousandths = Number((m[7] ?? '').padEnd(3, '0'));
+  const utc = new Date(Date.UTC(y ?? 0, (mo ?? 1) - 1, d, h, mi, s, thousandths));
   // Date.UTC rolls 30 February over into March: only a day and time that exist come back as given.
   const same =
     utc.getUTCFullYear() === y &&
