@@ -6,7 +6,7 @@
  * installation is purged only by the installation whose REPORTS_DIR holds its report; `--before`
  * is a real day of the calendar, in UTC, and not after now.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
@@ -19,11 +19,12 @@ import { retentionPass, type RetentionPass } from '../../src/app/retention-pass.
 import { foldersOf } from '../../src/app/retention.js';
 import type { Summary } from '../../src/report/report.js';
 import { Keys } from '../../src/store/keys.js';
+import { Ledger, referenceKey } from '../../src/store/ledger.js';
 import { sheetKeys, withdrawSheet } from '../../src/store/sheet-purge.js';
 import { importerEnv, runInProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/files.js';
 import { webhookReceiver } from '../helpers/receivers.js';
-import { type TestRedis, useTestRedis } from '../helpers/redis.js';
+import { deleteKeys, type TestRedis, useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
@@ -311,5 +312,49 @@ describe('a sheet purged', () => {
     } finally {
       await hook.close();
     }
+  });
+});
+
+/** The record of creates of a sheet, its creates said sent `days` days ago. */
+async function sentDaysAgo(dataDir: string, sheetId: string, days: number): Promise<void> {
+  const path = join(dataDir, 'creates', `${sheetId}.ndjson`);
+  const sentAt = new Date(Date.now() - days * DAY).toISOString();
+  const lines = (await readFile(path, 'utf8')).trim().split('\n');
+  const aged = lines.map((line) => {
+    const entry = JSON.parse(line) as { s?: string };
+    return JSON.stringify(entry.s === undefined ? entry : { ...entry, s: sentAt });
+  });
+  await writeFile(path, `${aged.join('\n')}\n`);
+}
+
+describe('the ledger rebuilt after purged sheets, by a Redis that forgot', () => {
+  it('keeps each row LEDGER_DAYS from when its create was sent, no longer', async () => {
+    const mine = await installation('rebuilt');
+    const env = { ...mine.env, LEDGER_DAYS: '400' };
+    const old = await imported(env, 8800);
+    const recent = await imported(env, 8900);
+    await sentDaysAgo(mine.dataDir, old.sheetId, 500);
+    await sentDaysAgo(mine.dataDir, recent.sheetId, 300);
+    const purged = await runInProcess(['purge', '--before', new Date().toISOString()], env);
+    expect(purged.stdout).toMatch(/Removed 2 sheets/);
+    // Redis comes back without this prefix's data: its ledger is rebuilt from what is on disk.
+    await deleteKeys(redis.client, `*${redis.prefix}*`);
+    const rebuilt = await runInProcess(['ledger', 'rebuild'], env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+
+    const connectionId = old.connection.id;
+    const key = (n: number) => referenceKey(connectionId, `R-${n}`);
+    const ledger = (inDays: number) =>
+      new Ledger(redis.client, keys(), {
+        connectionId,
+        ledgerDays: 400,
+        now: () => Date.now() + inDays * DAY,
+      });
+    // Sent 500 days ago: forgotten, as it was before Redis forgot.
+    expect(await ledger(0).lookup(key(8800))).toBeUndefined();
+    // Sent 300 days ago: remembered for the hundred days it had left, not for 400 more.
+    expect(await ledger(0).lookup(key(8900))).toMatchObject({ state: 'created' });
+    expect(await ledger(99).lookup(key(8900))).toMatchObject({ state: 'created' });
+    expect(await ledger(102).lookup(key(8900))).toBeUndefined();
   });
 });
