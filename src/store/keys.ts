@@ -35,6 +35,15 @@ export class Keys {
     return `${this.#base}:purging`;
   }
 
+  /**
+   * Held while one process of an installation runs watch's daily retention pass
+   * (app/retention-pass.ts): the installation's own, so that another installation on the same
+   * Redis and prefix runs its pass all the same.
+   */
+  retentionLock(installation: string): string {
+    return `${this.#base}:retention-lock:${installation}`;
+  }
+
   /** Migrations of stored data done (store/migrations/): number → when (hash). */
   get migrations(): string {
     return `${this.#base}:migrations`;

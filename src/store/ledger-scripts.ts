@@ -8,9 +8,11 @@
  * numbers. ARGV: today (days since 1970), LEDGER_DAYS, the keys' time to live (ms), the entry's
  * field (16 bytes of a hash), then the script's own.
  *
- * An entry is `<state><day>.<sheet>.<row>.<orderId>` (base 36); one written LEDGER_DAYS or more
- * before today is gone: lookups skip it, claims overwrite it, splits drop it, and a shard that
- * nothing was written to for LEDGER_DAYS expires whole.
+ * An entry is `<state><day>.<sheet>.<row>.<orderId>` (base 36); one written more than LEDGER_DAYS
+ * days before today is gone: lookups skip it, claims overwrite it, splits drop it, and a shard
+ * that nothing was written to for LEDGER_DAYS and a day expires whole. Counted in whole days, an
+ * entry lives through the LEDGER_DAYS-th day after the one it was written on: never less than
+ * LEDGER_DAYS (one written at 23:59 is not forgotten a day early), less than a day more.
  */
 
 /** Entries per shard on average before one splits: well under Redis's 128 per listpack. */
@@ -21,7 +23,7 @@ local meta, sheets = KEYS[1], KEYS[2]
 local today, days, ttl, field = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local function live(v)
   local day = string.match(v, '^%a(%w+)%.')
-  return day ~= nil and today - tonumber(day, 36) < days
+  return day ~= nil and today - tonumber(day, 36) <= days
 end
 local function h32(f)
   local a, b, c, d = string.byte(f, 1, 4)

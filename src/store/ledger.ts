@@ -230,11 +230,18 @@ export class Ledger {
     return { ...rest, ref: { sheetId: await this.#sheetId(sheet), row } };
   }
 
+  /** Whether an entry written at `at` (ms) is remembered still: LEDGER_DAYS whole days after. */
+  remembers(at: number): boolean {
+    return this.#today() - Math.floor(at / DAY_MS) <= this.#options.ledgerDays;
+  }
+
   /**
    * An entry of the ledger as versions before this one kept it (`state|sheetId|row|orderId`),
-   * remembered from today unless the key already has one. Returns whether it was taken.
+   * remembered from the day it was made (`madeAt`, ms: a rebuilt ledger forgets a row when the
+   * one Redis lost would have; today when not known) unless the key already has one. Returns
+   * whether it was taken.
    */
-  async adopt(key: string, entry: string): Promise<boolean> {
+  async adopt(key: string, entry: string, madeAt?: number): Promise<boolean> {
     const [state = '', sheetId = '', row = '0', orderId = ''] = entry.split('|');
     const stored: Stored = {
       state: state === 'created' || state === 'unknown' ? state : 'pending',
@@ -242,7 +249,9 @@ export class Ledger {
       row: Number(row) || 0,
       ...(/^\d+$/.test(orderId) && { orderId: Number(orderId) }),
     };
-    const found = await this.#call(this.#redis.oiLedgerClaim, key, encode(stored, this.#today()));
+    const day =
+      madeAt === undefined ? this.#today() : Math.min(this.#today(), Math.floor(madeAt / DAY_MS));
+    const found = await this.#call(this.#redis.oiLedgerClaim, key, encode(stored, day));
     return typeof found !== 'string';
   }
 

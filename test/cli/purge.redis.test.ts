@@ -40,7 +40,8 @@ afterAll(async () => {
 });
 
 const keys = () => new Keys(`{${redis.prefix}}`);
-const FUTURE = '2999-01-01';
+/** Now, as `--before` takes it: every sheet reported so far (a later date is refused). */
+const upToNow = () => new Date().toISOString();
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -78,14 +79,14 @@ describe('order-importer purge', () => {
     expect(await redisKeysOf(sheetId)).toBeGreaterThan(0);
     const orders = (await sandbox.api.listOrders()).length;
 
-    const dry = await runInProcess(['purge', '--before', FUTURE, '--dry-run'], env);
+    const dry = await runInProcess(['purge', '--before', upToNow(), '--dry-run'], env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(`Would remove sheet people.csv (${sheetId}`);
     expect(dry.stdout).toMatch(/Would remove 1 sheet reported before/);
     expect(await exists(reportDir)).toBe(true);
     expect(await redisKeysOf(sheetId)).toBeGreaterThan(0);
 
-    const purged = await runInProcess(['purge', '--before', FUTURE], env);
+    const purged = await runInProcess(['purge', '--before', upToNow()], env);
     expect(purged.code, purged.stderr).toBe(0);
     expect(purged.stdout).toMatch(new RegExp(`Removed sheet people.csv \\(${sheetId}.*1 folder`));
     expect(await exists(reportDir)).toBe(false);
@@ -95,7 +96,7 @@ describe('order-importer purge', () => {
     expect(await redis.client.zscore(keys().allSheets, sheetId)).toBeNull();
     expect(await redis.client.scard(keys().purging)).toBe(0);
 
-    const again = await runInProcess(['purge', '--before', FUTURE], env);
+    const again = await runInProcess(['purge', '--before', upToNow()], env);
     expect(again.stdout).toMatch(/Removed 0 sheets/);
 
     const reimport = await runInProcess(['import', '--json', path], env);
@@ -114,7 +115,7 @@ describe('order-importer purge', () => {
     const past = await runInProcess(['purge', '--before', '2000-01-01'], mine);
     expect(past.stdout).toMatch(/Removed 0 sheets/);
     expect(await exists(ours.reportDir)).toBe(true);
-    const nl = await runInProcess(['purge', '--before', FUTURE, '--language', 'nl'], mine);
+    const nl = await runInProcess(['purge', '--before', upToNow(), '--language', 'nl'], mine);
     expect(nl.code, nl.stderr).toBe(0);
     expect(nl.stdout).toContain(`Lijst people.csv (${ours.sheetId}`);
     expect(nl.stdout).not.toContain(theirs.sheetId);
@@ -151,7 +152,7 @@ describe('order-importer purge', () => {
       'brugge',
     ]);
     const purged = await runInProcess(
-      ['purge', ...withConfig, '--before', FUTURE, '--connection', 'gent'],
+      ['purge', ...withConfig, '--before', upToNow(), '--connection', 'gent'],
       env,
     );
     expect(purged.code, purged.stderr).toBe(0);
@@ -177,7 +178,7 @@ describe('order-importer purge', () => {
     await rename(second.reportDir, target);
     await symlink(target, second.reportDir);
 
-    const purged = await runInProcess(['purge', '--before', FUTURE], env);
+    const purged = await runInProcess(['purge', '--before', upToNow()], env);
     expect(purged.code, purged.stderr).toBe(0);
     expect(purged.stdout).toContain(`Left alone: ${bait}`);
     expect(purged.stdout).toContain(`Left alone: ${second.reportDir}`);

@@ -612,4 +612,6 @@ export const cli = {
     'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
   'cli.outage.locks-lost':
     "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
+  'cli.error.purge.bad-date.future':
+    'order-importer purge --before {date}: after now, so every sheet reported so far would be removed; give a date up to now ({now} at the latest).',
 } as const;

@@ -639,4 +639,6 @@ export const cli: Translation<typeof english> = {
     'trop de fichiers ouverts ({code}) dans {folder} : relevez la limite de fichiers ouverts (ulimit -n, ou LimitNOFILE= dans l’unité systemd), puis relancez.',
   'cli.outage.locks-lost':
     '{count, plural, one {# tâche a perdu son verrou} other {# tâches ont perdu leur verrou}} pendant l’absence de Redis : {count, plural, one {elle est reprise} other {elles sont reprises}} à partir de la dernière étape enregistrée.',
+  'cli.error.purge.bad-date.future':
+    'order-importer purge --before {date} : date postérieure à maintenant, toutes les listes déjà rapportées seraient supprimées ; donnez une date jusqu’à maintenant ({now} au plus tard).',
 };

@@ -631,4 +631,6 @@ export const cli: Translation<typeof english> = {
     'te veel open bestanden ({code}) bij {folder}: verhoog de limiet van open bestanden (ulimit -n, of LimitNOFILE= in de systemd-unit) en start dan opnieuw.',
   'cli.outage.locks-lost':
     '{count, plural, one {Van # taak ging de vergrendeling} other {Van # taken gingen de vergrendelingen}} verloren terwijl Redis weg was: ze worden overgenomen en gaan verder vanaf de laatst vastgelegde stap.',
+  'cli.error.purge.bad-date.future':
+    'order-importer purge --before {date}: na nu, dus elke lijst die tot nu gerapporteerd is, zou verwijderd worden; geef een datum tot nu ({now} op zijn laatst).',
 };
