@@ -3,9 +3,9 @@
  * the configuration's connections finished before a date is removed — its report folder, its
  * archived copy and work folder (the hot folder's), its private copy and echo under the data
  * folder (retention-files.ts), the notifications told of it (retention-notify.ts), and its
- * records in Redis (store/sheet-purge.ts). The duplicates ledger and the record of
- * creates (row keys and order ids, nothing of a person) stay: a row imported before is still
- * `duplicate`. Used by `purge` and by `watch`'s daily pass.
+ * records in Redis (store/sheet-purge.ts). The duplicates ledger and the record of creates (row
+ * keys and order ids, nothing of a person) stay: a row imported before is still `duplicate`.
+ * Used by `purge` and by `watch`'s daily pass.
  *
  * Each sheet is first withdrawn from what the pages list, then its files go, then its records:
  * cut short anywhere, nothing is shown half removed, and the next run finishes it.

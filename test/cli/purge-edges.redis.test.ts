@@ -49,6 +49,11 @@ afterEach(async () => {
 
 const DAY = 86_400_000;
 const keys = () => new Keys(`{${redis.prefix}}`);
+/**
+ * A hang guard for tests that run several whole imports in process: on a machine loaded by other
+ * test runs, one import takes seconds.
+ */
+const IMPORTS_GUARD_MS = 120_000;
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -127,32 +132,36 @@ function heldClient(client: Redis) {
   return { held, inside, release };
 }
 
-describe("watch's daily pass, two installations on one Redis and prefix", () => {
-  it('runs for each while the other’s runs; one installation’s processes, one at a time', async () => {
-    const a = await installation('pass-a');
-    const b = await installation('pass-b');
-    const ofA = await imported(a.env, 8100);
-    const ofB = await imported(b.env, 8200);
-    const passA = await passOf(a.dataDir, ofA.sheetId, redis.client);
-    const passB = await passOf(b.dataDir, ofB.sheetId, redis.client);
-    expect(passA.installation).not.toBe(passB.installation);
+describe(
+  "watch's daily pass, two installations on one Redis and prefix",
+  { timeout: IMPORTS_GUARD_MS },
+  () => {
+    it('runs for each while the other’s runs; one installation’s processes, one at a time', async () => {
+      const a = await installation('pass-a');
+      const b = await installation('pass-b');
+      const ofA = await imported(a.env, 8100);
+      const ofB = await imported(b.env, 8200);
+      const passA = await passOf(a.dataDir, ofA.sheetId, redis.client);
+      const passB = await passOf(b.dataDir, ofB.sheetId, redis.client);
+      expect(passA.installation).not.toBe(passB.installation);
 
-    // A's pass under way (held after taking its lock) ...
-    const gate = heldClient(redis.client);
-    const runningA = retentionPass({ ...passA, redis: gate.held });
-    await gate.inside;
-    // ... another process of A's waits for it, but B's pass is B's own.
-    expect(await retentionPass(passA)).toBeUndefined();
-    const ofBGone = await retentionPass(passB);
-    gate.release();
-    expect(ofBGone?.map((s) => s.sheetId)).toEqual([ofB.sheetId]);
-    expect((await runningA)?.map((s) => s.sheetId)).toEqual([ofA.sheetId]);
-    expect(await exists(ofA.reportDir)).toBe(false);
-    expect(await exists(ofB.reportDir)).toBe(false);
-  });
-});
+      // A's pass under way (held after taking its lock) ...
+      const gate = heldClient(redis.client);
+      const runningA = retentionPass({ ...passA, redis: gate.held });
+      await gate.inside;
+      // ... another process of A's waits for it, but B's pass is B's own.
+      expect(await retentionPass(passA)).toBeUndefined();
+      const ofBGone = await retentionPass(passB);
+      gate.release();
+      expect(ofBGone?.map((s) => s.sheetId)).toEqual([ofB.sheetId]);
+      expect((await runningA)?.map((s) => s.sheetId)).toEqual([ofA.sheetId]);
+      expect(await exists(ofA.reportDir)).toBe(false);
+      expect(await exists(ofB.reportDir)).toBe(false);
+    });
+  },
+);
 
-describe('a purge cut short', () => {
+describe('a purge cut short', { timeout: IMPORTS_GUARD_MS }, () => {
   it('is finished by the next purge or pass, whatever its date, and by no other installation', async () => {
     const mine = await installation('cut-mine');
     const other = await installation('cut-other');
@@ -177,26 +186,30 @@ describe('a purge cut short', () => {
   });
 });
 
-describe('a sheet recorded by an older version, naming no installation', () => {
-  it('is purged by the installation whose REPORTS_DIR holds its report, by no other', async () => {
-    const mine = await installation('legacy-mine');
-    const other = await installation('legacy-other');
-    const theirs = await imported(other.env, 8500);
-    await redis.client.hdel(keys().sheet(theirs.sheetId), 'installation', 'dataDir');
-    const now = new Date().toISOString();
-    const notMine = await runInProcess(['purge', '--before', now], mine.env);
-    expect(notMine.code, notMine.stderr).toBe(0);
-    expect(notMine.stdout).toMatch(/Removed 0 sheets/);
-    expect(await redis.client.exists(keys().sheet(theirs.sheetId))).toBe(1);
-    expect(await redis.client.zscore(keys().allSheets, theirs.sheetId)).not.toBeNull();
+describe(
+  'a sheet recorded by an older version, naming no installation',
+  { timeout: IMPORTS_GUARD_MS },
+  () => {
+    it('is purged by the installation whose REPORTS_DIR holds its report, by no other', async () => {
+      const mine = await installation('legacy-mine');
+      const other = await installation('legacy-other');
+      const theirs = await imported(other.env, 8500);
+      await redis.client.hdel(keys().sheet(theirs.sheetId), 'installation', 'dataDir');
+      const now = new Date().toISOString();
+      const notMine = await runInProcess(['purge', '--before', now], mine.env);
+      expect(notMine.code, notMine.stderr).toBe(0);
+      expect(notMine.stdout).toMatch(/Removed 0 sheets/);
+      expect(await redis.client.exists(keys().sheet(theirs.sheetId))).toBe(1);
+      expect(await redis.client.zscore(keys().allSheets, theirs.sheetId)).not.toBeNull();
 
-    const own = await runInProcess(['purge', '--before', now], other.env);
-    expect(own.stdout).toContain(`Removed sheet people.csv (${theirs.sheetId}`);
-    expect(await exists(theirs.reportDir)).toBe(false);
-  });
-});
+      const own = await runInProcess(['purge', '--before', now], other.env);
+      expect(own.stdout).toContain(`Removed sheet people.csv (${theirs.sheetId}`);
+      expect(await exists(theirs.reportDir)).toBe(false);
+    });
+  },
+);
 
-describe('purge --before', () => {
+describe('purge --before', { timeout: IMPORTS_GUARD_MS }, () => {
   it.each(['2026-02-30', '2025-02-29', '2026-04-31', '2026-02-29T10:00', '2025-01-31T24:00Z'])(
     'refuses %s, a day or time no calendar has, removing nothing',
     async (date) => {
@@ -282,7 +295,7 @@ async function everythingIn(client: Redis, prefix: string): Promise<Map<string, 
   return all;
 }
 
-describe('a sheet purged', () => {
+describe('a sheet purged', { timeout: IMPORTS_GUARD_MS }, () => {
   it('leaves nothing of a person in Redis: not in its notifications either', async () => {
     const hook = await webhookReceiver();
     try {
@@ -327,34 +340,38 @@ async function sentDaysAgo(dataDir: string, sheetId: string, days: number): Prom
   await writeFile(path, `${aged.join('\n')}\n`);
 }
 
-describe('the ledger rebuilt after purged sheets, by a Redis that forgot', () => {
-  it('keeps each row LEDGER_DAYS from when its create was sent, no longer', async () => {
-    const mine = await installation('rebuilt');
-    const env = { ...mine.env, LEDGER_DAYS: '400' };
-    const old = await imported(env, 8800);
-    const recent = await imported(env, 8900);
-    await sentDaysAgo(mine.dataDir, old.sheetId, 500);
-    await sentDaysAgo(mine.dataDir, recent.sheetId, 300);
-    const purged = await runInProcess(['purge', '--before', new Date().toISOString()], env);
-    expect(purged.stdout).toMatch(/Removed 2 sheets/);
-    // Redis comes back without this prefix's data: its ledger is rebuilt from what is on disk.
-    await deleteKeys(redis.client, `*${redis.prefix}*`);
-    const rebuilt = await runInProcess(['ledger', 'rebuild'], env);
-    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+describe(
+  'the ledger rebuilt after purged sheets, by a Redis that forgot',
+  { timeout: IMPORTS_GUARD_MS },
+  () => {
+    it('keeps each row LEDGER_DAYS from when its create was sent, no longer', async () => {
+      const mine = await installation('rebuilt');
+      const env = { ...mine.env, LEDGER_DAYS: '400' };
+      const old = await imported(env, 8800);
+      const recent = await imported(env, 8900);
+      await sentDaysAgo(mine.dataDir, old.sheetId, 500);
+      await sentDaysAgo(mine.dataDir, recent.sheetId, 300);
+      const purged = await runInProcess(['purge', '--before', new Date().toISOString()], env);
+      expect(purged.stdout).toMatch(/Removed 2 sheets/);
+      // Redis comes back without this prefix's data: its ledger is rebuilt from what is on disk.
+      await deleteKeys(redis.client, `*${redis.prefix}*`);
+      const rebuilt = await runInProcess(['ledger', 'rebuild'], env);
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
 
-    const connectionId = old.connection.id;
-    const key = (n: number) => referenceKey(connectionId, `R-${n}`);
-    const ledger = (inDays: number) =>
-      new Ledger(redis.client, keys(), {
-        connectionId,
-        ledgerDays: 400,
-        now: () => Date.now() + inDays * DAY,
-      });
-    // Sent 500 days ago: forgotten, as it was before Redis forgot.
-    expect(await ledger(0).lookup(key(8800))).toBeUndefined();
-    // Sent 300 days ago: remembered for the hundred days it had left, not for 400 more.
-    expect(await ledger(0).lookup(key(8900))).toMatchObject({ state: 'created' });
-    expect(await ledger(99).lookup(key(8900))).toMatchObject({ state: 'created' });
-    expect(await ledger(102).lookup(key(8900))).toBeUndefined();
-  });
-});
+      const connectionId = old.connection.id;
+      const key = (n: number) => referenceKey(connectionId, `R-${n}`);
+      const ledger = (inDays: number) =>
+        new Ledger(redis.client, keys(), {
+          connectionId,
+          ledgerDays: 400,
+          now: () => Date.now() + inDays * DAY,
+        });
+      // Sent 500 days ago: forgotten, as it was before Redis forgot.
+      expect(await ledger(0).lookup(key(8800))).toBeUndefined();
+      // Sent 300 days ago: remembered for the hundred days it had left, not for 400 more.
+      expect(await ledger(0).lookup(key(8900))).toMatchObject({ state: 'created' });
+      expect(await ledger(99).lookup(key(8900))).toMatchObject({ state: 'created' });
+      expect(await ledger(102).lookup(key(8900))).toBeUndefined();
+    });
+  },
+);

@@ -40,6 +40,11 @@ afterAll(async () => {
 });
 
 const keys = () => new Keys(`{${redis.prefix}}`);
+/**
+ * A hang guard for tests that run several whole imports in process: on a machine loaded by other
+ * test runs, one import takes seconds.
+ */
+const IMPORTS_GUARD_MS = 120_000;
 /** Now, as `--before` takes it: every sheet reported so far (a later date is refused). */
 const upToNow = () => new Date().toISOString();
 
@@ -69,7 +74,7 @@ async function redisKeysOf(sheetId: string): Promise<number> {
   return redis.client.exists(...sheetKeys(keys(), sheetId));
 }
 
-describe('order-importer purge', () => {
+describe('order-importer purge', { timeout: IMPORTS_GUARD_MS }, () => {
   it('removes a reported sheet whole, and its rows imported again are still duplicates', async () => {
     const dataDir = await tempDir('purge-data-');
     const env = importerEnv({ redis, apiUrl: sandbox.url, dataDir });
@@ -191,7 +196,7 @@ describe('order-importer purge', () => {
   });
 });
 
-describe('order-importer purge --before', () => {
+describe('order-importer purge --before', { timeout: IMPORTS_GUARD_MS }, () => {
   it('refuses what is no date, in one line and the person’s language', async () => {
     const env = importerEnv({ redis, apiUrl: sandbox.url, dataDir: await tempDir('purge-date-') });
     const en = await runInProcess(['purge', '--before', 'yesterday'], env);
@@ -204,7 +209,7 @@ describe('order-importer purge --before', () => {
   });
 });
 
-describe("watch's RETENTION_DAYS", () => {
+describe("watch's RETENTION_DAYS", { timeout: IMPORTS_GUARD_MS }, () => {
   it('removes the report, archive, work copy and records of a hot-folder sheet past its days', async () => {
     const dataDir = await tempDir('retention-watch-');
     const env = {
@@ -218,7 +223,7 @@ describe("watch's RETENTION_DAYS", () => {
     const sheet = await writeCsvSheet(source, 'hot.csv', [sheetRow(7800), sheetRow(7801)]);
     await rename(sheet, join(dataDir, 'inbox', 'hot.csv'));
     const archive = join(dataDir, 'archive');
-    for (let i = 0; i < 400 && (await readdir(archive)).length === 0; i++)
+    for (let i = 0; i < 1600 && (await readdir(archive)).length === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     const [sheetId = ''] = await readdir(archive);
     watch.stop();
