@@ -183,6 +183,11 @@ export const DASHBOARD_REDIS_WAIT_MS = 1000;
 /** Once Redis is known to be away, a page's further reads wait this long, not the whole second. */
 export const DASHBOARD_AWAY_WAIT_MS = 200;
 /**
+ * What the agenda's pages, downloads and calendar feeds ask to wait (Retry-After, seconds) when
+ * Redis does not answer and no agenda was read yet: a calendar client keeps the events it has.
+ */
+export const DASHBOARD_AWAY_RETRY_S = 60;
+/**
  * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
