@@ -192,6 +192,12 @@ export const DASHBOARD_AWAY_RETRY_S = 60;
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
 export const REDIS_COMMAND_RETRIES = 3;
+/**
+ * BullMQ's connections try to reconnect to a Redis away this often (a step more each try, up to
+ * the most): back within a second of Redis, rather than BullMQ's own up to 20 s, so that a
+ * stop just after a restart finds them connected (src/workers/stop.ts).
+ */
+export const REDIS_RECONNECT = { stepMs: 100, mostMs: 1000 } as const;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */

@@ -94,6 +94,12 @@ describe('src/policy.ts', () => {
     expect(policy.DASHBOARD_AWAY_RETRY_S).toBe(60);
   });
 
+  it("has BullMQ's connections back before a stop gives up waiting for them", () => {
+    // src/workers/stop.ts waits REDIS_ANSWER_MS for every worker's connection after a restart.
+    expect(policy.REDIS_RECONNECT.mostMs).toBeLessThan(policy.REDIS_ANSWER_MS);
+    expect(policy.REDIS_RECONNECT.stepMs).toBeLessThanOrEqual(policy.REDIS_RECONNECT.mostMs);
+  });
+
   it("gives the settings' defaults", () => {
     const defaultOf = (key: keyof typeof SETTINGS): unknown =>
       SETTINGS[key].schema.parse(undefined);
