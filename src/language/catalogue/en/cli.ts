@@ -612,4 +612,6 @@ export const cli = {
     'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
   'cli.outage.locks-lost':
     "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
+  'cli.error.machine.database':
+    'the disk of {folder} is full ({code}): the embedded sandbox cannot write its database there. Free space on that disk, or set DATA_DIR to a folder on a larger disk, then start again.',
 } as const;

@@ -639,4 +639,6 @@ export const cli: Translation<typeof english> = {
     'trop de fichiers ouverts ({code}) dans {folder} : relevez la limite de fichiers ouverts (ulimit -n, ou LimitNOFILE= dans l’unité systemd), puis relancez.',
   'cli.outage.locks-lost':
     '{count, plural, one {# tâche a perdu son verrou} other {# tâches ont perdu leur verrou}} pendant l’absence de Redis : {count, plural, one {elle est reprise} other {elles sont reprises}} à partir de la dernière étape enregistrée.',
+  'cli.error.machine.database':
+    'le disque de {folder} est plein ({code})\u202f: l’environnement de test intégré ne peut pas y écrire sa base de données. Libérez de la place sur ce disque, ou faites pointer DATA_DIR vers un dossier sur un disque plus grand, puis relancez.',
 };

@@ -631,4 +631,6 @@ export const cli: Translation<typeof english> = {
     'te veel open bestanden ({code}) bij {folder}: verhoog de limiet van open bestanden (ulimit -n, of LimitNOFILE= in de systemd-unit) en start dan opnieuw.',
   'cli.outage.locks-lost':
     '{count, plural, one {Van # taak ging de vergrendeling} other {Van # taken gingen de vergrendelingen}} verloren terwijl Redis weg was: ze worden overgenomen en gaan verder vanaf de laatst vastgelegde stap.',
+  'cli.error.machine.database':
+    'de schijf van {folder} is vol ({code}): de ingebouwde testomgeving kan haar database daar niet schrijven. Maak ruimte vrij op die schijf, of zet DATA_DIR op een map op een grotere schijf, en start dan opnieuw.',
 };
