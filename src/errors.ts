@@ -48,6 +48,7 @@ export type ErrorKey =
   | 'redis.forgot'
   | 'redis.data-lost'
   | 'redis.no-answer'
+  | 'dashboard.redis-away'
   // The API: its token, its start, and a request's failure by kind (src/api/errors.ts).
   | 'api.token-missing'
   | 'api.token-unreadable'

@@ -183,10 +183,21 @@ export const DASHBOARD_REDIS_WAIT_MS = 1000;
 /** Once Redis is known to be away, a page's further reads wait this long, not the whole second. */
 export const DASHBOARD_AWAY_WAIT_MS = 200;
 /**
+ * What the agenda's pages, downloads and calendar feeds ask to wait (Retry-After, seconds) when
+ * Redis does not answer and no agenda was read yet: a calendar client keeps the events it has.
+ */
+export const DASHBOARD_AWAY_RETRY_S = 60;
+/**
  * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
 export const REDIS_COMMAND_RETRIES = 3;
+/**
+ * BullMQ's connections try to reconnect to a Redis away this often (a step more each try, up to
+ * the most): back within a second of Redis, rather than BullMQ's own up to 20 s, so that a
+ * stop just after a restart finds them connected (src/workers/stop.ts).
+ */
+export const REDIS_RECONNECT = { stepMs: 100, mostMs: 1000 } as const;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */

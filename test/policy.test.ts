@@ -86,6 +86,20 @@ describe('src/policy.ts', () => {
     });
   });
 
+  it('keeps the dashboard within 2 s while Redis is away', () => {
+    // docs/design.md "Outages, said once": a page's first read past the wait, the rest shorter.
+    expect(policy.DASHBOARD_REDIS_WAIT_MS + policy.DASHBOARD_AWAY_WAIT_MS).toBeLessThan(2000);
+    expect(policy.DASHBOARD_AWAY_WAIT_MS).toBeLessThan(policy.DASHBOARD_REDIS_WAIT_MS);
+    // A calendar client asked to come back after a minute, not hammering a dashboard that waits.
+    expect(policy.DASHBOARD_AWAY_RETRY_S).toBe(60);
+  });
+
+  it("has BullMQ's connections back before a stop gives up waiting for them", () => {
+    // src/workers/stop.ts waits REDIS_ANSWER_MS for every worker's connection after a restart.
+    expect(policy.REDIS_RECONNECT.mostMs).toBeLessThan(policy.REDIS_ANSWER_MS);
+    expect(policy.REDIS_RECONNECT.stepMs).toBeLessThanOrEqual(policy.REDIS_RECONNECT.mostMs);
+  });
+
   it("gives the settings' defaults", () => {
     const defaultOf = (key: keyof typeof SETTINGS): unknown =>
       SETTINGS[key].schema.parse(undefined);

@@ -10,6 +10,7 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import { queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
+  REDIS_RECONNECT,
   RETRY_JITTER,
   STALLED_CHECK_MIN_MS,
   STALLED_RESUMES,
@@ -54,7 +55,12 @@ export const STATUS_SYNC = 'status-sync';
 /** Options, not a client: BullMQ then opens and closes its own connections. */
 export function bullConnection(redisUrl: string): ConnectionOptions {
   // BullMQ wants connections that wait for Redis rather than fail a command.
-  return { url: redisUrl, maxRetriesPerRequest: null };
+  return {
+    url: redisUrl,
+    maxRetriesPerRequest: null,
+    retryStrategy: (tries: number) =>
+      Math.min(tries * REDIS_RECONNECT.stepMs, REDIS_RECONNECT.mostMs),
+  };
 }
 
 /**

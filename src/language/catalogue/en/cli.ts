@@ -614,4 +614,6 @@ export const cli = {
     "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
   'cli.error.purge.bad-date.future':
     'order-importer purge --before {date}: after now, so every sheet reported so far would be removed; give a date up to now ({now} at the latest).',
+  'cli.error.machine.database':
+    'the disk of {folder} is full ({code}): the embedded sandbox cannot write its database there. Free space on that disk, or set DATA_DIR to a folder on a larger disk, then start again.',
 } as const;

@@ -641,4 +641,6 @@ export const cli: Translation<typeof english> = {
     '{count, plural, one {# tâche a perdu son verrou} other {# tâches ont perdu leur verrou}} pendant l’absence de Redis : {count, plural, one {elle est reprise} other {elles sont reprises}} à partir de la dernière étape enregistrée.',
   'cli.error.purge.bad-date.future':
     'order-importer purge --before {date} : date postérieure à maintenant, toutes les listes déjà rapportées seraient supprimées ; donnez une date jusqu’à maintenant ({now} au plus tard).',
+  'cli.error.machine.database':
+    'le disque de {folder} est plein ({code})\u202f: l’environnement de test intégré ne peut pas y écrire sa base de données. Libérez de la place sur ce disque, ou faites pointer DATA_DIR vers un dossier sur un disque plus grand, puis relancez.',
 };

@@ -633,4 +633,6 @@ export const cli: Translation<typeof english> = {
     '{count, plural, one {Van # taak ging de vergrendeling} other {Van # taken gingen de vergrendelingen}} verloren terwijl Redis weg was: ze worden overgenomen en gaan verder vanaf de laatst vastgelegde stap.',
   'cli.error.purge.bad-date.future':
     'order-importer purge --before {date}: na nu, dus elke lijst die tot nu gerapporteerd is, zou verwijderd worden; geef een datum tot nu ({now} op zijn laatst).',
+  'cli.error.machine.database':
+    'de schijf van {folder} is vol ({code}): de ingebouwde testomgeving kan haar database daar niet schrijven. Maak ruimte vrij op die schijf, of zet DATA_DIR op een map op een grotere schijf, en start dan opnieuw.',
 };
