@@ -70,6 +70,7 @@ export type ErrorKey =
   | 'sheet.foreign'
   | 'sheet.elsewhere'
   | 'sheet.waits-for-earlier'
+  | 'sheet.gives-way'
   | 'sheet.gone'
   | 'attachment.invalid'
   | 'attachment.absolute'

@@ -5,18 +5,15 @@
  * happens, but a sheet saved over is one the user no longer wants imported as it was, and the
  * rows handed on before must not be joined by rows of another version.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-
-import { type Context, stopSignals } from '../context.js';
+import type { Context } from '../context.js';
 import type { EarlierRow } from '../report/earlier-report.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetSource } from '../sheets/records.js';
 import type { SheetRecord } from '../store/sheet-store.js';
-import { interruptibleWait } from '../stopping.js';
 import { recordOrQueue, refuseRows } from './row-jobs.js';
 import { CHANGED_BEFORE_READ, changedSinceQueued, rowsToHandOn } from './sheet-reading.js';
 import { firstTurnOf } from './turns.js';
-import { HIGH_WATER_LOOK_MS, HIGH_WATER_SHARE, ROWS_HIGH_WATER } from '../policy.js';
+import { backpressure } from './backpressure.js';
 
 /** Hands on every row after the checkpoint (`kept`: the sheet as the first pass read it); returns how many rows the sheet has, and its warnings. */
 export async function handOn(
@@ -60,27 +57,4 @@ export async function handOn(
     );
   }
   return { rows, warnings };
-}
-
-/**
- * Waits while more rows than the high water mark are queued and not yet run, and more than its
- * share of them are this sheet's (`handed` rows handed on, less those final). Delayed rows count:
- * a worker of another data folder hands this sheet's rows back as delayed, and rows waiting for
- * a retry or the API's turn are in Redis all the same (one round trip: one counting script).
- * The share keeps every sheet's rows in the queue, so that they take turns (turns.ts) with those
- * of a big sheet that holds the queue at its high water, rather than wait for it to drain.
- */
-async function backpressure(ctx: Context, sheetId: string, handed: number): Promise<void> {
-  const highWater = ctx.settings.rowsHighWater ?? ROWS_HIGH_WATER;
-  const share = Math.floor(highWater * HIGH_WATER_SHARE);
-  const full = async () =>
-    (await ctx.queues.rows.getJobCountByTypes('waiting', 'prioritized', 'delayed')) > highWater &&
-    handed - (await ctx.store.finalCount(sheetId)) > share;
-  while (await full()) {
-    // Rows drain only while workers run: a stopping process hands the sheet back instead.
-    await interruptibleWait(
-      (signal) => sleep(HIGH_WATER_LOOK_MS, undefined, signal && { signal }),
-      stopSignals(ctx),
-    );
-  }
 }

@@ -129,4 +129,49 @@ describe('a small sheet dropped behind a 10,000-row sheet of the same office', (
     // The big sheet was still held back: most of it not even queued yet.
     expect((await t.ctx.store.get(sheetId))?.checkpoint).toBeLessThan(BIG);
   }, 180_000);
+
+  it('is done within one window too while two big sheets are held back, each in a sheet job', async () => {
+    // A process works two sheet jobs at once: two big sheets held back by the full queue must not
+    // keep a third sheet's job from being worked until one of them has handed all its rows on.
+    const t = await testPipeline({
+      sandbox: { rateLimit: LIMIT, rateWindowMs: WINDOW_MS },
+      settings: { rowsHighWater: 2000 },
+    });
+    open.push(t);
+    const sent = requestCounter(t.ctx);
+    const dir = await tempDir('two-big-held-');
+    const ids: string[] = [];
+    for (const name of ['B', 'C'])
+      ids.push(
+        (await submitSheet(t.ctx, await writeCsvSheet(dir, `${name}.csv`, rows(BIG, name))))
+          .sheetId,
+      );
+    await eventually(
+      async () => {
+        const sheets = await Promise.all(ids.map((id) => t.ctx.store.get(id)));
+        const held = sheets.every((s) => s !== undefined && s.checkpoint > 0 && s.checkpoint < BIG);
+        return (atTheLimit(t) && held && (await rowsWaiting(t.ctx)) >= 2000) || undefined;
+      },
+      () => `both big sheets held back: ${sent.count} requests so far`,
+      60_000,
+    );
+    const behind = await smallSheetBehind(t, ids[0] ?? '', sent);
+    expect(behind.done, `${behind.requests} requests after it was dropped`).toBe(true);
+    expect(behind.requests).toBeLessThanOrEqual(LIMIT);
+    // Neither had handed all its rows on: the small sheet did not wait for that.
+    const checkpoints = await Promise.all(
+      ids.map(async (id) => (await t.ctx.store.get(id))?.checkpoint ?? 0),
+    );
+    expect(checkpoints.every((checkpoint) => checkpoint < BIG)).toBe(true);
+    // And both big sheets' jobs are worked again afterwards, from their checkpoints.
+    const after = sent.count;
+    const both = await eventually(
+      async () =>
+        (await t.ctx.queues.sheets.getJobCountByTypes('active')) === 2 ||
+        (sent.count - after > LIMIT ? false : undefined),
+      () => `the sheet jobs worked again: ${sent.count - after} requests after`,
+      120_000,
+    );
+    expect(both).toBe(true);
+  }, 180_000);
 });
