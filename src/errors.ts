@@ -71,6 +71,7 @@ export type ErrorKey =
   | 'sheet.foreign'
   | 'sheet.elsewhere'
   | 'sheet.waits-for-earlier'
+  | 'sheet.gives-way'
   | 'sheet.gone'
   | 'attachment.invalid'
   | 'attachment.absolute'

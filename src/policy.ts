@@ -100,6 +100,13 @@ export const FORGOT_ROW_WAIT_MS = 30_000;
 export const FORGOT_POLL_MS = 2000;
 /** A sheet job held back by the rows queue's high water mark looks again this often. */
 export const HIGH_WATER_LOOK_MS = 250;
+/** Rows an office's queue holds before a sheet job stops handing more on (rowsHighWater). */
+export const ROWS_HIGH_WATER = 10_000;
+/**
+ * Of that high water mark, what a sheet may always have queued (a tenth: 1,000 rows), so that a
+ * sheet dropped behind a big one takes turns with it rather than wait for its rows to drain.
+ */
+export const HIGH_WATER_SHARE = 0.1;
 /** A sheet's creates log (store/creates-log.ts) is closed once no line came to it this long. */
 export const CREATES_LOG_IDLE_MS = 2000;
 

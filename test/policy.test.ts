@@ -100,6 +100,13 @@ describe('src/policy.ts', () => {
     expect(policy.REDIS_RECONNECT.stepMs).toBeLessThanOrEqual(policy.REDIS_RECONNECT.mostMs);
   });
 
+  it('lets every sheet keep a thousand rows queued beside a big one at the high water mark', () => {
+    // Fair turns (docs/design.md "Operations"): a sheet is held back only while the office's
+    // rows queue holds more than the high water mark and it has more than its share of them.
+    expect(policy.ROWS_HIGH_WATER).toBe(10_000);
+    expect(policy.ROWS_HIGH_WATER * policy.HIGH_WATER_SHARE).toBe(1000);
+  });
+
   it("gives the settings' defaults", () => {
     const defaultOf = (key: keyof typeof SETTINGS): unknown =>
       SETTINGS[key].schema.parse(undefined);
