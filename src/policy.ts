@@ -169,6 +169,19 @@ export const RATE_SHORTEST_SPAN_MS = 4000;
 export const REDIS_PING_MS = 1000;
 /** A Redis that has not connected or answered within this is away (at start, for the dashboard). */
 export const REDIS_ANSWER_MS = 2000;
+/**
+ * A connection to Redis that closed is opened again after `stepMs` times the attempts so far,
+ * never more than `maxMs` apart: after a failover the work goes on within seconds of the new
+ * master being named (BullMQ's own delay grows to 20 s).
+ */
+export const REDIS_RECONNECT = { stepMs: 200, maxMs: 2000 } as const;
+/**
+ * A check of Redis at start (a sentinel asked, a first PING) gives up after this long: a server
+ * that takes the connection and never answers (a frozen host) is no reason to hang.
+ */
+export const REDIS_PROBE_MS = 5000;
+/** How many sentinels of a Sentinel set each client listens to for a failover (`+switch-master`). */
+export const SENTINELS_WATCHED = 3;
 
 /**
  * How long after the last job whose lock was lost (a Redis outage) their number is said, in one

@@ -86,6 +86,16 @@ describe('src/policy.ts', () => {
     });
   });
 
+  it('moves to a new Redis master soon, and gives up on one that takes a connection and says nothing', () => {
+    // docs/operations.md "Redis in production": the work goes on within 30 s of a failover.
+    expect(policy.REDIS_RECONNECT).toEqual({ stepMs: 200, maxMs: 2000 });
+    expect(policy.REDIS_RECONNECT.maxMs).toBeLessThan(30_000 / 10);
+    expect(policy.SENTINELS_WATCHED).toBe(3);
+    // A start-up check waits for a connection (REDIS_ANSWER_MS) and then for its answer.
+    expect(policy.REDIS_PROBE_MS).toBe(5000);
+    expect(policy.REDIS_PROBE_MS).toBeGreaterThan(policy.REDIS_ANSWER_MS);
+  });
+
   it("gives the settings' defaults", () => {
     const defaultOf = (key: keyof typeof SETTINGS): unknown =>
       SETTINGS[key].schema.parse(undefined);
