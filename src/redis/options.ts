@@ -18,6 +18,7 @@
  */
 import type { RedisOptions } from 'ioredis';
 
+import { ReconnectingSentinelConnector } from './sentinel-connector.js';
 import type { RedisEndpoint, RedisTarget, SentinelTarget } from './target.js';
 import {
   REDIS_ANSWER_MS,
@@ -91,6 +92,7 @@ function whereAndWho(target: RedisTarget): ReconnectingOptions {
     ...(asked.password !== undefined && { sentinelPassword: asked.password }),
     ...(tls !== undefined && { enableTLSForSentinelMode: true, sentinelTLS: tls }),
     sentinelCommandTimeout: REDIS_ANSWER_MS,
+    Connector: ReconnectingSentinelConnector,
     failoverDetector: true,
     sentinelMaxConnections: SENTINELS_WATCHED,
   };
