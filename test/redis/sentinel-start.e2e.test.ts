@@ -102,6 +102,28 @@ describe('a master name the sentinels do not know', () => {
   }, 30_000);
 });
 
+describe('sentinels that ask for a password of their own (requirepass)', () => {
+  it('are asked with the password of REDIS_URL, and the import goes through them', async () => {
+    const password = 'S3ntinel-Pa55word';
+    const guarded = await startSentinelSet({
+      name: 'guarded',
+      sentinels: 2,
+      replicas: 0,
+      user: { name: 'importer', password },
+      sentinelPassword: password,
+    });
+    const exit = await run(['import', 'SHEET'], guarded.url, { LOG_LEVEL: 'trace' });
+    expect(exit.code, exit.stderr.slice(-2000)).toBe(0);
+    expect(`${exit.stdout}${exit.stderr}`).not.toContain(password);
+    // A wrong one is refused by the sentinels: one line, exit 1.
+    const wrong = guarded.url.replace(password, 'not-the-password');
+    expect(oneLine(await run(['worker'], wrong))).toMatch(
+      /^order-importer: REDIS_URL redis\+sentinel:\/\/importer:\*\*\*@\S+: Redis refused the user and password \(WRONGPASS/,
+    );
+    await guarded.stop();
+  }, 60_000);
+});
+
 describe('no sentinel that answers', () => {
   it.each(COMMANDS.map((command) => [command.join(' '), command] as const))(
     '%s, nothing listening: one line, exit 1',
