@@ -140,7 +140,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const now = parts.now ?? Date.now;
   // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
   // answer not recorded, would have to be reviewed by a person).
-  const redis = await connectRedis(settings.redisUrl, { waitWhileAway: true, batched: true });
+  const redis = await connectRedis(settings.redis, { waitWhileAway: true, batched: true });
   let stores: Stores;
   try {
     stores = await openStores(redis, {
@@ -169,7 +169,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const told = { logger, now, words, ...(parts.announce && { announce: parts.announce }) };
   const once = parts.saidOnce ?? {};
   const outages = {
-    redis: (once.redis ??= redisOutage(settings.redisUrl, told)),
+    redis: (once.redis ??= redisOutage(settings.redis, told)),
     api: apiOutage(parts.connection.apiBaseUrl, told),
     // The jobs whose locks lapsed in an outage: summed up in one line, not a warning per job.
     locks: (once.locks ??= new LostLocks(told)),

@@ -176,6 +176,20 @@ export const RATE_SHORTEST_SPAN_MS = 4000;
 export const REDIS_PING_MS = 1000;
 /** A Redis that has not connected or answered within this is away (at start, for the dashboard). */
 export const REDIS_ANSWER_MS = 2000;
+/**
+ * A connection to Redis that closed is opened again after `stepMs` times the attempts so far,
+ * never more than `maxMs` apart: after a failover the work goes on within seconds of the new
+ * master being named (BullMQ's own delay grows to 20 s), and a stop just after a restart finds
+ * BullMQ's connections back before it gives up waiting for them (src/workers/stop.ts).
+ */
+export const REDIS_RECONNECT = { stepMs: 100, maxMs: 1000 } as const;
+/**
+ * A check of Redis at start (a sentinel asked, a first PING) gives up after this long: a server
+ * that takes the connection and never answers (a frozen host) is no reason to hang.
+ */
+export const REDIS_PROBE_MS = 5000;
+/** How many sentinels of a Sentinel set each client listens to for a failover (`+switch-master`). */
+export const SENTINELS_WATCHED = 3;
 
 /**
  * How long after the last job whose lock was lost (a Redis outage) their number is said, in one
@@ -199,12 +213,6 @@ export const DASHBOARD_AWAY_RETRY_S = 60;
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
 export const REDIS_COMMAND_RETRIES = 3;
-/**
- * BullMQ's connections try to reconnect to a Redis away this often (a step more each try, up to
- * the most): back within a second of Redis, rather than BullMQ's own up to 20 s, so that a
- * stop just after a restart finds them connected (src/workers/stop.ts).
- */
-export const REDIS_RECONNECT = { stepMs: 100, mostMs: 1000 } as const;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */

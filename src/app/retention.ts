@@ -109,7 +109,7 @@ export async function purgeWithSettings(
   const installation = await installationOfSettings(settings);
   const resolved = await redisOf(settings, announce);
   try {
-    const redis = await connectRedis(resolved.url);
+    const redis = await connectRedis(resolved.target);
     try {
       return await purgeSheets(
         { redis, keys: new Keys(settings.queuePrefix) },

@@ -7,10 +7,11 @@
  */
 import { type ConnectionOptions, Queue } from 'bullmq';
 
+import { bullmqOptions } from '../redis/options.js';
+import type { RedisTarget } from '../redis/target.js';
 import { queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
-  REDIS_RECONNECT,
   RETRY_JITTER,
   STALLED_CHECK_MIN_MS,
   STALLED_RESUMES,
@@ -21,7 +22,8 @@ import {
 export type { Worker } from 'bullmq';
 
 export interface QueueSettings {
-  redisUrl: string;
+  /** Where Redis is (REDIS_URL, read once at start): every connection is made from it. */
+  redis: RedisTarget;
   /** Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. */
   prefix: string;
   /** Attempts of a row job before it fails. */
@@ -53,14 +55,8 @@ export type Queues = {
 export const STATUS_SYNC = 'status-sync';
 
 /** Options, not a client: BullMQ then opens and closes its own connections. */
-export function bullConnection(redisUrl: string): ConnectionOptions {
-  // BullMQ wants connections that wait for Redis rather than fail a command.
-  return {
-    url: redisUrl,
-    maxRetriesPerRequest: null,
-    retryStrategy: (tries: number) =>
-      Math.min(tries * REDIS_RECONNECT.stepMs, REDIS_RECONNECT.mostMs),
-  };
+export function bullConnection(target: RedisTarget): ConnectionOptions {
+  return bullmqOptions(target);
 }
 
 /**
@@ -68,11 +64,11 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
  * stalled jobs are looked for (every half lock), and how often a stalled job is resumed.
  */
 export function workerOptions(
-  settings: Pick<QueueSettings, 'redisUrl' | 'prefix'> & { lockMs: number },
+  settings: Pick<QueueSettings, 'redis' | 'prefix'> & { lockMs: number },
   concurrency: number,
 ) {
   return {
-    connection: bullConnection(settings.redisUrl),
+    connection: bullConnection(settings.redis),
     prefix: settings.prefix,
     concurrency,
     lockDuration: settings.lockMs,
@@ -95,7 +91,7 @@ export function openQueues(settings: QueueSettings, connectionId: string): Queue
     keep: { count: number } | true = { count: 1000 },
   ) =>
     new Queue(name, {
-      connection: bullConnection(settings.redisUrl),
+      connection: bullConnection(settings.redis),
       prefix: settings.prefix,
       defaultJobOptions: {
         attempts,

@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-import { connectRedis, pingRedis } from '../redis/connect.js';
+import { bullmqOptions, connectRedis, pingRedis, type RedisTarget } from '../redis/connect.js';
 import { type AgendaEntry, readAgenda } from './agenda.js';
 import { Keys, queueNames } from './keys.js';
 import { NotTaken, type NotTakenEntry } from './not-taken.js';
@@ -14,7 +14,8 @@ import { recentProgress, type SheetDetail, sheetDetail, type SheetProgress } fro
 import { SheetStore } from './sheet-store.js';
 
 export interface MonitorConfig {
-  redisUrl: string;
+  /** Where Redis is: its queues' connections and its client are made from it. */
+  redis: RedisTarget;
   prefix: string;
   logger: Logger;
   /**
@@ -55,8 +56,7 @@ export class ImportsMonitor {
     this.#store = new SheetStore(redis, keys);
     this.#notTaken = new NotTaken(redis, keys);
     this.#own = new Set(config.offices.map((office) => office.id));
-    // BullMQ wants connections that wait for Redis rather than fail a command.
-    const connection = { url: config.redisUrl, maxRetriesPerRequest: null };
+    const connection = bullmqOptions(config.redis);
     this.byOffice = config.offices.map((office) => ({
       office,
       queues: Object.fromEntries(
@@ -74,7 +74,7 @@ export class ImportsMonitor {
    * the queues of the configuration's offices.
    */
   static async connect(config: MonitorConfig): Promise<ImportsMonitor> {
-    const redis = await connectRedis(config.redisUrl);
+    const redis = await connectRedis(config.redis);
     return new ImportsMonitor(config, redis);
   }
 

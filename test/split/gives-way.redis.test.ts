@@ -66,7 +66,7 @@ describe('a sheet job held back by a full rows queue', () => {
     await queueSheet(t.ctx.queues, 's-back');
     // Worked once and handed back, as a held job that gave way, or one waiting for another disk.
     const worker = new Worker(t.ctx.queues.sheets.name, undefined, {
-      connection: bullConnection(t.ctx.settings.redisUrl),
+      connection: bullConnection(t.ctx.settings.redis),
       prefix: t.ctx.settings.prefix,
     });
     open.push(() => worker.close());

@@ -47,7 +47,7 @@ async function order(t: TestPipeline): Promise<string[]> {
 /** A worker of the test's own hands on the office's rows queue. */
 function hands(t: TestPipeline): Worker {
   const worker = new Worker(t.ctx.queues.rows.name, undefined, {
-    connection: bullConnection(t.ctx.settings.redisUrl),
+    connection: bullConnection(t.ctx.settings.redis),
     prefix: t.ctx.settings.prefix,
   });
   open.push(() => worker.close());

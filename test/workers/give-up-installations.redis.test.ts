@@ -43,7 +43,7 @@ async function sheetOf(ctx: Context, sheetId: string, rows?: number): Promise<vo
  */
 async function stallOnceTooOften(ctx: Context, queue: string): Promise<Job> {
   const dying = new Worker(queue, undefined, {
-    connection: bullConnection(ctx.settings.redisUrl),
+    connection: bullConnection(ctx.settings.redis),
     prefix: ctx.settings.prefix,
     lockDuration: 300,
   });

@@ -269,7 +269,7 @@ function belongs(
 
 /** The Redis a rebuild writes to: each connection's ledger, then the installation's marker. */
 export async function rebuildingIn(
-  url: string,
+  target: Parameters<typeof connectRedis>[0],
   settings: { queuePrefix: string; ledgerDays: number },
   installationId: string,
 ): Promise<{
@@ -277,7 +277,7 @@ export async function rebuildingIn(
   markRebuilt(connectionIds: readonly string[], whole: boolean): Promise<void>;
   close(): void;
 }> {
-  const redis = await connectRedis(url);
+  const redis = await connectRedis(target);
   const keys = new Keys(settings.queuePrefix);
   const { ledgerDays } = settings;
   return {
