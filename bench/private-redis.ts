@@ -4,9 +4,11 @@
  * nothing the benchmark writes can reach anyone else's data. Its keys are removed (SCAN + UNLINK
  * of the benchmark's prefix) before it is stopped, whether the measure ended well or not.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
+import { connectRedis } from '../src/redis/connect.js';
 import { startLocalRedis } from '../src/redis/local-server.js';
+import { parseRedisUrl } from '../src/redis/target.js';
 import { onCleanup } from './cleanup.js';
 
 export interface PrivateRedis {
@@ -39,15 +41,11 @@ export const benchRedisUrl = () => process.env.REDIS_URL ?? 'redis://127.0.0.1:6
 
 /** Removes every key whose name holds `tag`, a SCAN page at a time (never a FLUSH). */
 export async function removeKeys(url: string, tag: string): Promise<void> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
+  // REDIS_URL in any of its forms (a Sentinel set's too), as the importer reads it.
+  const redis = await connectRedis(parseRedisUrl(url));
   // Its errors come out of the commands below; the event would only repeat them.
   redis.on('error', () => undefined);
   try {
-    await redis.connect();
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `*${tag}*`, 'COUNT', 1000);

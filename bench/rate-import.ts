@@ -16,6 +16,7 @@ import { defaultProductsFile } from '../src/package-root.js';
 import { installationOf } from '../src/store/installation.js';
 import { sheetProgress } from '../src/store/progress.js';
 import { closeContext } from '../src/workers/stop.js';
+import { parseRedisUrl } from '../src/redis/target.js';
 
 /**
  * Submits the sheet through a context of its own on the fleet's prefix (no workers: the fleet
@@ -35,7 +36,7 @@ export async function importOnce(options: {
   try {
     ctx = await openContext({
       settings: {
-        redisUrl: options.redisUrl,
+        redis: parseRedisUrl(options.redisUrl),
         prefix: `{${options.tag}}`,
         concurrency: 1,
         lockMs: 30_000,

@@ -8,11 +8,13 @@
  */
 import { join } from 'node:path';
 
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 import { childInput, endWithParent, printResult } from './child-side.js';
 import { cliImport } from './cli-import.js';
 import { redisCpuSeconds, redisUsedMemory } from './private-redis.js';
+import { connectRedis } from '../src/redis/connect.js';
+import { parseRedisUrl } from '../src/redis/target.js';
 
 export interface SecondSheetInput {
   api: { url: string; token: string };
@@ -60,7 +62,7 @@ async function memoryByShape(redis: Redis, tag: string): Promise<Map<string, num
 }
 
 async function run(input: SecondSheetInput): Promise<SecondSheetResult> {
-  const redis = new Redis(input.redisUrl);
+  const redis = await connectRedis(parseRedisUrl(input.redisUrl));
   const importSheet = (sheet: string) =>
     cliImport({
       api: input.api,

@@ -2,10 +2,11 @@
  * The inspection company's planners, imitated so that status sync can be rehearsed: `seconds`
  * after it was created an order gets, for each inspection, a date on a working day in the three
  * weeks that follow and an inspector, and the status `scheduled` — or, for about one order in
- * ten, `cancelled` with a `cancel_reason`. A scheduled order is `done` once the last of its visits
- * has passed on the sandbox's clock (./clock.ts), weeks later unless the clock is moved on. A
- * cancelled order keeps the dates and inspectors it was given: a client must not count them as
- * visits to come.
+ * ten, `cancelled` with a `cancel_reason`. A date is the wall-clock time in Brussels, where the
+ * planners are (the API's dates carry no zone; the importer reads them so). A scheduled order is
+ * `done` once the last of its visits has passed on the sandbox's clock (./clock.ts), weeks later
+ * unless the clock is moved on. A cancelled order keeps the dates and inspectors it was given: a
+ * client must not count them as visits to come.
  *
  * Nothing is stored and no timer runs: the plan is worked out whenever the order is read, from
  * its creation time, the sandbox's seed, the order's id and the sandbox's clock. So it is the
@@ -68,8 +69,8 @@ export function plannedOrder(order: StoredOrder, planning: Planning, nowMs: numb
   const visits: number[] = [];
   const inspections = order.inspections.map((inspection) => {
     const visit = visitTime(created + delayMs, random);
-    visits.push(visit);
-    return { ...inspection, date: apiDate(visit), inspector_name: pick(INSPECTORS, random()) };
+    visits.push(visit.at);
+    return { ...inspection, date: apiDate(visit.wall), inspector_name: pick(INSPECTORS, random()) };
   });
   // Done only when every visit is behind: never while one is still to come.
   const visited = visits.length > 0 && visits.every((visit) => nowMs > visit);
@@ -77,22 +78,65 @@ export function plannedOrder(order: StoredOrder, planning: Planning, nowMs: numb
   return { ...order, status, cancelReason: cancelled ? reason : null, inspections };
 }
 
-/** A time (ms since the epoch) on a working day after `fromMs`, in working hours. */
-function visitTime(fromMs: number, random: () => number): number {
+/**
+ * A visit on a working day after `fromMs`, in working hours in Brussels, where the planners are:
+ * its time on the wall clock there (`wall`, its fields as if it were UTC) and the moment it is.
+ */
+function visitTime(fromMs: number, random: () => number): { wall: number; at: number } {
   let left = 1 + Math.floor(random() * MOST_WORKING_DAYS);
-  let day = Math.floor(fromMs / DAY_MS);
+  let day = Math.floor(wallClock(fromMs) / DAY_MS);
   while (left > 0) {
     day += 1;
     const weekday = new Date(day * DAY_MS).getUTCDay();
     if (weekday !== 0 && weekday !== 6) left -= 1;
   }
   const minute = FIRST_MINUTE + 30 * Math.floor(random() * HALF_HOURS);
-  return day * DAY_MS + minute * 60_000;
+  const wall = day * DAY_MS + minute * 60_000;
+  return { wall, at: momentOf(wall) };
 }
 
-/** `YYYY-MM-DD HH:MM:SS`, the API's zone-less shape (the sandbox's visits are in UTC). */
-function apiDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+/**
+ * `YYYY-MM-DD HH:MM:SS`, the API's zone-less shape: the wall-clock time in Brussels (a client
+ * reading it as UTC would see each visit done an hour or two before it is).
+ */
+function apiDate(wall: number): string {
+  return new Date(wall).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Read for its fields only: a formatter holds no state between calls. */
+const BRUSSELS = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Brussels',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** The wall clock in Brussels at `ms`, its fields as if it were UTC (whole seconds). */
+function wallClock(ms: number): number {
+  const parts = BRUSSELS.formatToParts(ms);
+  const field = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(parts.find((part) => part.type === type)?.value ?? Number.NaN);
+  return Date.UTC(
+    field('year'),
+    field('month') - 1,
+    field('day'),
+    field('hour'),
+    field('minute'),
+    field('second'),
+  );
+}
+
+/**
+ * The moment Brussels' wall clock reads `wall`: its offset is looked up twice, at the guess and
+ * again where that lands (a visit is never in the night hour a clock change skips or repeats).
+ */
+function momentOf(wall: number): number {
+  const offsetAt = (ms: number) => wallClock(ms) - Math.floor(ms / 1000) * 1000;
+  return wall - offsetAt(wall - offsetAt(wall));
 }
 
 function pick<T>(list: readonly T[], draw: number): T {

@@ -4,7 +4,7 @@
  * `node dist/scripts/test-needs.js`. The
  * dashboard's browser test drives a Chromium, the workbook tests read workbooks written by
  * Debian's python3-openpyxl, the Redis tests start a private redis-server when REDIS_URL is
- * not set, and the operations kit in deploy/ is checked with its own tools (caddy, promtool,
+ * not set (and make a TLS CA with openssl), and the operations kit in deploy/ is checked with its own tools (caddy, promtool,
  * systemd-analyze). A missing one is installed from Debian's packages with apt-get (as
  * root, or through `sudo -n`), with one line saying why; when that cannot be done, this fails
  * saying what to install. Never a skip: a test that cannot run must not pass.
@@ -79,6 +79,12 @@ const NEEDS: readonly Need[] = [
     missing: () => 'no REDIS_URL and no redis-server on PATH (the Redis tests start one)',
     advice:
       'set REDIS_URL to a Redis the tests may use, or install redis-server (Debian/Ubuntu: `sudo apt-get install redis-server`)',
+  },
+  {
+    package: 'openssl',
+    ready: (m) => m.onPath('openssl'),
+    missing: () => 'no openssl on PATH (the Redis TLS test makes its CA and certificate with it)',
+    advice: 'install openssl (Debian/Ubuntu: `sudo apt-get install openssl`)',
   },
   ...DEPLOY_CHECKERS.map(({ command, pkg, checks }) => ({
     package: pkg,

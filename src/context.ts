@@ -146,27 +146,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   // The office's prefix (its own hash tag on a Cluster): its stores and queues both use it.
   const settings = officeSettings(parts.settings, parts.connection.id);
   const now = parts.now ?? Date.now;
-  // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
-  // answer not recorded, would have to be reviewed by a person).
-  const redis = await connectRedis(settings.redisUrl, { waitWhileAway: true, batched: true });
-  let stores: Stores;
-  try {
-    stores = await openStores(redis, {
-      prefix: settings.prefix,
-      home: parts.settings.prefix,
-      connection: parts.connection,
-      apiRateLimit: settings.apiRateLimit,
-      ledgerDays: settings.ledgerDays,
-      logger,
-      now,
-      // Refused in a Redis that lost this installation's data; each create's claim checks it.
-      installation: parts.installation,
-    });
-  } catch (error) {
-    redis.disconnect();
-    settings.bullClient?.disconnect();
-    throw error;
-  }
+  const { redis, stores } = await openOfficeStores(parts, settings, now);
   // The pace learns the API's rate limit from every answer's headers (pace.ts).
   const stopLearning = parts.api.onAnswer((answer) => {
     stores.pace.learn(answer);
@@ -179,7 +159,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   const told = { logger, now, words, ...(parts.announce && { announce: parts.announce }) };
   const once = parts.saidOnce ?? {};
   const outages = {
-    redis: (once.redis ??= redisOutage(settings.redisUrl, told)),
+    redis: (once.redis ??= redisOutage(settings.redis, told)),
     api: apiOutage(parts.connection.apiBaseUrl, told),
     // The jobs whose locks lapsed in an outage: summed up in one line, not a warning per job.
     locks: (once.locks ??= new LostLocks(told)),
@@ -225,6 +205,35 @@ export async function openContext(parts: ContextParts): Promise<Context> {
       redisTrouble(ctx, error);
     });
   return ctx;
+}
+
+/** The office's client and stores; nothing of them is left open when they cannot be opened. */
+async function openOfficeStores(
+  parts: ContextParts,
+  settings: ContextSettings,
+  now: () => number,
+): Promise<{ redis: Redis; stores: Stores }> {
+  // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
+  // answer not recorded, would have to be reviewed by a person).
+  const redis = await connectRedis(settings.redis, { waitWhileAway: true, batched: true });
+  try {
+    const stores = await openStores(redis, {
+      prefix: settings.prefix,
+      home: parts.settings.prefix,
+      connection: parts.connection,
+      apiRateLimit: settings.apiRateLimit,
+      ledgerDays: settings.ledgerDays,
+      logger: parts.logger,
+      now,
+      // Refused in a Redis that lost this installation's data; each create's claim checks it.
+      installation: parts.installation,
+    });
+    return { redis, stores };
+  } catch (error) {
+    redis.disconnect();
+    settings.bullClient?.disconnect();
+    throw error;
+  }
 }
 
 /**

@@ -48,6 +48,7 @@ export type ErrorKey =
   | 'redis.forgot'
   | 'redis.data-lost'
   | 'redis.no-answer'
+  | 'dashboard.redis-away'
   // The API: its token, its start, and a request's failure by kind (src/api/errors.ts).
   | 'api.token-missing'
   | 'api.token-unreadable'
@@ -70,6 +71,7 @@ export type ErrorKey =
   | 'sheet.foreign'
   | 'sheet.elsewhere'
   | 'sheet.waits-for-earlier'
+  | 'sheet.gives-way'
   | 'sheet.gone'
   | 'attachment.invalid'
   | 'attachment.absolute'

@@ -1,6 +1,15 @@
-import { type DestinationStream, type Logger, type LevelWithSilent, pino } from 'pino';
+import {
+  type DestinationStream,
+  type Logger,
+  type LevelWithSilent,
+  pino,
+  stdSerializers,
+} from 'pino';
 
-/** Paths pino censors wherever they appear: the API token must never reach a log line. */
+/**
+ * Paths pino censors wherever they appear: the API token and a password (Redis's, in a client's
+ * options) must never reach a log line.
+ */
 export const REDACTED_PATHS = [
   'token',
   'apiToken',
@@ -10,7 +19,24 @@ export const REDACTED_PATHS = [
   'headers.authorization',
   '*.headers.authorization',
   'req.headers.authorization',
+  'password',
+  '*.password',
+  'sentinelPassword',
+  '*.sentinelPassword',
 ];
+
+/**
+ * An error as a log line holds it: pino's own, less the arguments of the Redis command that
+ * failed, which ioredis attaches to its errors (`command.args`): those of a refused AUTH are the
+ * user and the password, those of other commands may be a row's personal data.
+ */
+export function loggedError(error: unknown): unknown {
+  const logged: unknown = stdSerializers.err(error as Error);
+  if (typeof logged !== 'object' || logged === null || !('command' in logged)) return logged;
+  const { command } = logged;
+  if (typeof command !== 'object' || command === null || !('args' in command)) return logged;
+  return Object.assign(logged, { command: { ...command, args: '[redacted]' } });
+}
 
 export interface LoggerOptions {
   /** @defaultValue `info` */
@@ -75,6 +101,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     {
       level: options.level ?? 'info',
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: loggedError },
       ...(options.skipTold && {
         hooks: {
           logMethod(args, method) {

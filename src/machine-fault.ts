@@ -8,8 +8,10 @@ import { dirname } from 'node:path';
 
 import { UserError } from './errors.js';
 
+type Variant = 'access' | 'full' | 'files' | 'database';
+
 /** Which message each code is said with (`cli.error.machine.<variant>`). */
-const VARIANTS: Readonly<Record<string, 'access' | 'full' | 'files'>> = {
+const VARIANTS: Readonly<Record<string, Variant>> = {
   EACCES: 'access',
   EPERM: 'access',
   EROFS: 'access',
@@ -17,8 +19,9 @@ const VARIANTS: Readonly<Record<string, 'access' | 'full' | 'files'>> = {
   EDQUOT: 'full',
   EMFILE: 'files',
   ENFILE: 'files',
-  // The embedded sandbox's SQLite says a full disk its own way, with no path.
-  SQLITE_FULL: 'full',
+  // The embedded sandbox's SQLite (the only one) says a full disk its own way, with no path: where
+  // it opens its database, the fault is marked with it (writingIn), and said with DATA_DIR.
+  SQLITE_FULL: 'database',
 };
 
 /** Calls that name a folder themselves; any other names a file, said by the folder it is in. */
@@ -51,7 +54,7 @@ export async function writingIn<T>(path: string, work: () => Promise<T>): Promis
   }
 }
 
-function variantOf(error: Error): 'access' | 'full' | 'files' | undefined {
+function variantOf(error: Error): Variant | undefined {
   const code = (error as ErrnoLike).code;
   return typeof code === 'string' ? VARIANTS[code] : undefined;
 }
@@ -71,6 +74,8 @@ const ENGLISH = {
     `${folder}: this process may not write there (${code}). Let the user it runs as write to that folder (chown or chmod), or set DATA_DIR (or the folder's own setting) to a folder it may write.`,
   full: (folder: string, code: string) =>
     `the disk of ${folder} is full (${code}): free space there, or move the folder to a larger disk, then start again.`,
+  database: (folder: string, code: string) =>
+    `the disk of ${folder} is full (${code}): the embedded sandbox cannot write its database there. Free space on that disk, or set DATA_DIR to a folder on a larger disk, then start again.`,
   files: (folder: string, code: string) =>
     `too many open files (${code}) at ${folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.`,
 };

@@ -100,6 +100,13 @@ export const FORGOT_ROW_WAIT_MS = 30_000;
 export const FORGOT_POLL_MS = 2000;
 /** A sheet job held back by the rows queue's high water mark looks again this often. */
 export const HIGH_WATER_LOOK_MS = 250;
+/** Rows an office's queue holds before a sheet job stops handing more on (rowsHighWater). */
+export const ROWS_HIGH_WATER = 10_000;
+/**
+ * Of that high water mark, what a sheet may always have queued (a tenth: 1,000 rows), so that a
+ * sheet dropped behind a big one takes turns with it rather than wait for its rows to drain.
+ */
+export const HIGH_WATER_SHARE = 0.1;
 /** A sheet's creates log (store/creates-log.ts) is closed once no line came to it this long. */
 export const CREATES_LOG_IDLE_MS = 2000;
 
@@ -169,6 +176,20 @@ export const RATE_SHORTEST_SPAN_MS = 4000;
 export const REDIS_PING_MS = 1000;
 /** A Redis that has not connected or answered within this is away (at start, for the dashboard). */
 export const REDIS_ANSWER_MS = 2000;
+/**
+ * A connection to Redis that closed is opened again after `stepMs` times the attempts so far,
+ * never more than `maxMs` apart: after a failover the work goes on within seconds of the new
+ * master being named (BullMQ's own delay grows to 20 s), and a stop just after a restart finds
+ * BullMQ's connections back before it gives up waiting for them (src/workers/stop.ts).
+ */
+export const REDIS_RECONNECT = { stepMs: 100, maxMs: 1000 } as const;
+/**
+ * A check of Redis at start (a sentinel asked, a first PING) gives up after this long: a server
+ * that takes the connection and never answers (a frozen host) is no reason to hang.
+ */
+export const REDIS_PROBE_MS = 5000;
+/** How many sentinels of a Sentinel set each client listens to for a failover (`+switch-master`). */
+export const SENTINELS_WATCHED = 3;
 
 /**
  * How long after the last job whose lock was lost (a Redis outage) their number is said, in one
@@ -183,6 +204,11 @@ export const DASHBOARD_REDIS_WAIT_MS = 1000;
 /** Once Redis is known to be away, a page's further reads wait this long, not the whole second. */
 export const DASHBOARD_AWAY_WAIT_MS = 200;
 /**
+ * What the agenda's pages, downloads and calendar feeds ask to wait (Retry-After, seconds) when
+ * Redis does not answer and no agenda was read yet: a calendar client keeps the events it has.
+ */
+export const DASHBOARD_AWAY_RETRY_S = 60;
+/**
  * A command of a client that does not wait for a Redis away (a tool, the dashboard) is tried this
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
@@ -193,13 +219,23 @@ export const REDIS_COMMAND_RETRIES = 3;
  * wait for Redis (the services', REDIS_WAIT_S) — longer than the 30 s a failover may take
  * (docs/design.md "Redis in production") — and 16 times (ioredis' default) for the others.
  */
-export const REDIS_CLUSTER_RETRY = { delayMs: 200, waitingRedirections: 600 } as const;
+export const REDIS_CLUSTER_RETRY = {
+  delayMs: 200,
+  waitingRedirections: 600,
+  redirections: 16,
+} as const;
 /**
  * A step on the duplicates ledger names its shards by the shape it last saw; another process's
  * split makes it name them again (store/ledger.ts). Tries before the row is tried again later:
  * each try fails only if yet another split came between, which takes ~48 new entries.
  */
 export const LEDGER_STALE_TRIES = 20;
+/**
+ * Splits of the ledger's shards one step makes at most when steps owed them (store/ledger.ts):
+ * a burst of rows (a ledger rebuilt) owes many, each of which would otherwise wait for its own
+ * round trip behind the burst.
+ */
+export const LEDGER_SPLITS_AT_ONCE = 16;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */

@@ -30,6 +30,29 @@ describe('createLogger', () => {
     expect(msgs()).toEqual(['not said', 'plain', 'an error']);
   });
 
+  it("never writes a Redis password: not the arguments of a refused AUTH, nor a client's options", () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'trace',
+      destination: { write: (l: string) => lines.push(l) },
+    });
+    // As ioredis makes it when Redis refuses the user and password.
+    const refused = Object.assign(new Error('WRONGPASS invalid username-password pair'), {
+      command: { name: 'auth', args: ['importer', 'Sup3rS3cret'] },
+    });
+    logger.error({ err: refused }, 'Redis error');
+    logger.error({ err: new Error('could not connect', { cause: refused }) }, 'wrapped');
+    logger.debug({ options: { username: 'importer', password: 'Sup3rS3cret' } }, 'options');
+    logger.debug({ password: 'Sup3rS3cret', sentinelPassword: 'Sup3rS3cret' }, 'flat');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).not.toContain('Sup3rS3cret');
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      err: { message: 'WRONGPASS invalid username-password pair', command: { name: 'auth' } },
+    });
+    // The error itself is left as it was: only what is written leaves the arguments out.
+    expect(refused.command.args).toEqual(['importer', 'Sup3rS3cret']);
+  });
+
   it('keeps every record by default', () => {
     const { logger, msgs } = capture();
     logger.warn({ told: true }, 'said already');

@@ -86,6 +86,37 @@ describe('src/policy.ts', () => {
     });
   });
 
+  it('keeps the dashboard within 2 s while Redis is away', () => {
+    // docs/design.md "Outages, said once": a page's first read past the wait, the rest shorter.
+    expect(policy.DASHBOARD_REDIS_WAIT_MS + policy.DASHBOARD_AWAY_WAIT_MS).toBeLessThan(2000);
+    expect(policy.DASHBOARD_AWAY_WAIT_MS).toBeLessThan(policy.DASHBOARD_REDIS_WAIT_MS);
+    // A calendar client asked to come back after a minute, not hammering a dashboard that waits.
+    expect(policy.DASHBOARD_AWAY_RETRY_S).toBe(60);
+  });
+
+  it("has BullMQ's connections back before a stop gives up waiting for them", () => {
+    // src/workers/stop.ts waits REDIS_ANSWER_MS for every worker's connection after a restart.
+    expect(policy.REDIS_RECONNECT.maxMs).toBeLessThan(policy.REDIS_ANSWER_MS);
+    expect(policy.REDIS_RECONNECT.stepMs).toBeLessThanOrEqual(policy.REDIS_RECONNECT.maxMs);
+  });
+
+  it('lets every sheet keep a thousand rows queued beside a big one at the high water mark', () => {
+    // Fair turns (docs/design.md "Operations"): a sheet is held back only while the office's
+    // rows queue holds more than the high water mark and it has more than its share of them.
+    expect(policy.ROWS_HIGH_WATER).toBe(10_000);
+    expect(policy.ROWS_HIGH_WATER * policy.HIGH_WATER_SHARE).toBe(1000);
+  });
+
+  it('moves to a new Redis master soon, and gives up on one that takes a connection and says nothing', () => {
+    // docs/operations.md "Redis in production": the work goes on within 30 s of a failover.
+    expect(policy.REDIS_RECONNECT).toEqual({ stepMs: 100, maxMs: 1000 });
+    expect(policy.REDIS_RECONNECT.maxMs).toBeLessThan(30_000 / 10);
+    expect(policy.SENTINELS_WATCHED).toBe(3);
+    // A start-up check waits for a connection (REDIS_ANSWER_MS) and then for its answer.
+    expect(policy.REDIS_PROBE_MS).toBe(5000);
+    expect(policy.REDIS_PROBE_MS).toBeGreaterThan(policy.REDIS_ANSWER_MS);
+  });
+
   it("gives the settings' defaults", () => {
     const defaultOf = (key: keyof typeof SETTINGS): unknown =>
       SETTINGS[key].schema.parse(undefined);

@@ -3,7 +3,7 @@
  * (store/agenda.ts) for the connections it shows, and each office's feed key, the one its
  * connection entry gives or one kept in DATA_DIR (store/feed-keys.ts), for offices it knows only.
  */
-import type { AgendaSource } from '../dashboard/agenda-routes.js';
+import type { AgendaSource } from '../dashboard/agenda-reads.js';
 import type { Settings } from '../settings/load.js';
 import type { Context } from '../context.js';
 import type { AgendaEntry } from '../store/agenda.js';
@@ -21,8 +21,10 @@ export function agendaSource(
   const named = new Set(settings.connections.map((c) => c.name));
   return {
     entries: read,
-    feedKey: async (office) => {
-      const known = named.has(office) || (await read()).some((e) => e.office === office);
+    // The inspections as the dashboard reads them (bounded while Redis is away), and only for an
+    // office the configuration does not name.
+    feedKey: async (office, entries) => {
+      const known = named.has(office) || (await entries()).some((e) => e.office === office);
       return known ? keys.keyOf(office) : undefined;
     },
     minutes: settings.inspectionMinutes,

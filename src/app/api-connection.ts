@@ -15,6 +15,7 @@ import { sandboxIdentity } from '../connections/sandbox-identity.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 import { isKnown, UserError } from '../errors.js';
 import { wordsFor } from '../language/words.js';
+import { writingIn } from '../machine-fault.js';
 
 export interface ConnectedApi {
   baseUrl: string;
@@ -37,16 +38,20 @@ export async function connectApi(
   if (named !== undefined) return { ...named, close: () => Promise.resolve() };
   // Loaded only when it runs: the sandbox (Fastify, SQLite) is no part of an import to a real API.
   const { startSandbox } = await import('../../sandbox/server.js');
-  const sandbox = await startSandbox({
-    port: 0,
-    dataDir: join(settings.dataDir, 'sandbox'),
-    // On by default, so that status sync can be rehearsed on the embedded defaults.
-    planning: settings.embeddedSandboxPlanningS,
-  });
+  const dataDir = join(settings.dataDir, 'sandbox');
+  // A full disk there is said by SQLite with no path: marked with its database's, to be named.
+  const sandbox = await writingIn(join(dataDir, 'sandbox.sqlite'), () =>
+    startSandbox({
+      port: 0,
+      dataDir,
+      // On by default, so that status sync can be rehearsed on the embedded defaults.
+      planning: settings.embeddedSandboxPlanningS,
+    }),
+  );
   const token = sandbox.tokens[0]?.token ?? '';
   let identity: string;
   try {
-    identity = await sandboxIdentity(join(settings.dataDir, 'sandbox'));
+    identity = await sandboxIdentity(dataDir);
   } catch (error) {
     await sandbox.close();
     if (isKnown(error, 'sandbox.identity-unreadable'))

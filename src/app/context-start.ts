@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { type Context, type ContextParts, openContext } from '../context.js';
 import { connectRedis } from '../redis/connect.js';
+import type { RedisTarget } from '../redis/target.js';
 import { importStopped, resumeImport, stopSaid } from '../rows/stop-import.js';
 import { Keys } from '../store/keys.js';
 import { markFirstUse } from '../store/redis-marker.js';
@@ -42,12 +43,12 @@ export async function openRemembering(
 
 /** A new data folder marked in Redis before the checks at start, which may fail (redis-marker.ts). */
 export async function markedFirstUse(
-  url: string,
+  target: RedisTarget,
   prefix: string,
   installation: ContextParts['installation'],
 ): Promise<void> {
   if (!installation.created) return;
-  const redis = await connectRedis(url);
+  const redis = await connectRedis(target);
   try {
     await markFirstUse(redis, new Keys(prefix), installation);
   } finally {

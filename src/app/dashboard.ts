@@ -12,10 +12,11 @@ import type { Settings } from '../settings/load.js';
 import { ImportsMonitor } from '../store/monitor.js';
 import { apiHealth, serveDashboard } from './dashboard-serving.js';
 import { configuredOffices } from './offices.js';
+import { redisSettings } from './process-parts.js';
 
 export interface RunningDashboardAlone {
   dashboard: RunningDashboard;
-  /** The Redis whose imports it shows. */
+  /** The Redis whose imports it shows, as messages say it (no password). */
   redisUrl: string;
   close(): Promise<void>;
 }
@@ -26,16 +27,12 @@ export async function startDashboardAlone(
 ): Promise<RunningDashboardAlone> {
   // This configuration's offices only: another installation may share the Redis and the prefix.
   const offices = (await configuredOffices(settings)).map(({ id, name }) => ({ id, name }));
-  const redis = await resolveRedis({
-    configured: settings.redisUrl,
-    dataDir: settings.dataDir,
-    startPrivate: false,
-  });
+  const redis = await resolveRedis({ ...redisSettings(settings), startPrivate: false });
   const api = await apiHealth(settings);
   let monitor: ImportsMonitor | undefined;
   try {
     monitor = await ImportsMonitor.connect({
-      redisUrl: redis.url,
+      redis: redis.target,
       prefix: settings.queuePrefix,
       logger,
       offices,
@@ -63,7 +60,7 @@ export async function startDashboardAlone(
     );
     return {
       dashboard,
-      redisUrl: redis.url,
+      redisUrl: redis.target.shown,
       close: async () => {
         await dashboard.close();
         await watched.close();

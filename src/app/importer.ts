@@ -24,6 +24,7 @@ export interface Importer {
   connection: Context['connection'];
   apiBaseUrl: string;
   catalogue: Context['catalogue'];
+  /** The Redis it uses, as messages say it (no password). */
   redisUrl: string;
   /** The config file's entry it was opened for; undefined for API_BASE_URL's (or the sandbox). */
   configured: Settings['connections'][number] | undefined;
@@ -94,7 +95,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     const installation = options.shared?.installation ?? (await installationOfSettings(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce, logger));
     if (!options.shared) undo.push(() => redis.release());
-    await markedFirstUse(redis.url, settings.queuePrefix, installation);
+    await markedFirstUse(redis.target, settings.queuePrefix, installation);
     const { metrics } = options;
     const api = await reachableApi(
       { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },
@@ -102,7 +103,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     );
     let closeOptions: CloseOptions = {};
     const { ctx } = await assembleImporter({
-      settings: contextSettings(settings, redis.url, options.connection),
+      settings: contextSettings(settings, redis.target, options.connection),
       catalogue,
       api: api.client,
       connection: api.connection,
@@ -121,7 +122,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       connection: api.connection,
       apiBaseUrl: api.baseUrl,
       catalogue,
-      redisUrl: redis.url,
+      redisUrl: redis.target.shown,
       configured: options.connection,
       apiAnswers: async () => (await probeApi(api.client)) === undefined,
       close: async (how = {}) => {

@@ -37,9 +37,20 @@ export async function redisOf(
   logger?: Parameters<typeof announceRedis>[2],
 ): Promise<ResolvedRedis> {
   // None that answers, and none that may be started: a UserError already.
-  const redis = await resolveRedis({ configured: settings.redisUrl, dataDir: settings.dataDir });
+  const redis = await resolveRedis(redisSettings(settings));
   await announceRedis(redis, announce, logger, settings.language);
   return redis;
+}
+
+/** Where the settings say Redis is: REDIS_URL (if set), its CA file, the data folder. */
+export function redisSettings(
+  settings: Pick<Settings, 'redisUrl' | 'redisTlsCaFile' | 'dataDir'>,
+): Parameters<typeof resolveRedis>[0] {
+  return {
+    ...(settings.redisUrl !== undefined && { configured: settings.redisUrl }),
+    ...(settings.redisTlsCaFile !== undefined && { tlsCaFile: settings.redisTlsCaFile }),
+    dataDir: settings.dataDir,
+  };
 }
 
 /**
@@ -107,11 +118,11 @@ export function sheetsDirOf(settings: Pick<Settings, 'dataDir'>): string {
  */
 export function contextSettings(
   settings: Settings,
-  redisUrl: string,
+  redis: ContextSettings['redis'],
   connection?: Pick<Settings['connections'][number], 'notify'>,
 ): ContextSettings {
   return {
-    redisUrl,
+    redis,
     prefix: settings.queuePrefix,
     concurrency: settings.concurrency,
     ...(settings.apiRateLimit !== undefined && { apiRateLimit: settings.apiRateLimit }),

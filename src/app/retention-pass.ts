@@ -3,7 +3,8 @@
  * every sheet of its offices reported more than RETENTION_DAYS ago is purged (retention.ts) and
  * said on the terminal. Several processes of one installation may run `watch` on one Redis: a
  * lock in Redis lets one pass run at a time, and a pass finds nothing left to do once another
- * has run. RETENTION_DAYS=0 keeps everything.
+ * has run; another installation on the same Redis (another data folder) runs its own pass, under
+ * a lock of its own. RETENTION_DAYS=0 keeps everything.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -42,7 +43,7 @@ export interface RetentionPass {
  */
 export async function retentionPass(pass: RetentionPass): Promise<PurgedSheet[] | undefined> {
   if (pass.retentionDays === 0) return undefined;
-  const lock = `${pass.keys.prefix}:importer:retention-lock`;
+  const lock = pass.keys.retentionLock(pass.installation);
   const token = randomBytes(8).toString('hex');
   if ((await pass.redis.set(lock, token, 'PX', RETENTION_LOCK_MS, 'NX')) !== 'OK') return undefined;
   try {
@@ -98,7 +99,7 @@ export function startRetentionPass(parts: WatchParts): void {
   const retention = startRetention({
     redis: ctx.redis,
     keys: new Keys(queuePrefix),
-    spaces: KeyLayout.of(queuePrefix, ctx.settings.redisUrl).spaces(connectionIds),
+    spaces: KeyLayout.of(queuePrefix, ctx.settings.redis).spaces(connectionIds),
     folders: foldersOf(parts.settings),
     connectionIds,
     installation: ctx.installation.id,

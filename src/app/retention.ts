@@ -2,18 +2,14 @@
  * Retention of personal data (docs/design.md "Operations", "Retention"): every reported sheet of
  * the configuration's connections finished before a date is removed — its report folder, its
  * archived copy and work folder (the hot folder's), its private copy and echo under the data
- * folder, and its records in Redis (store/sheet-purge.ts). The duplicates ledger and the record of
- * creates (row keys and order ids, nothing of a person) stay: a row imported before is still
- * `duplicate`. Used by `purge` and by `watch`'s daily pass.
+ * folder (retention-files.ts), the notifications told of it (retention-notify.ts), and its
+ * records in Redis (store/sheet-purge.ts). The duplicates ledger and the record of creates (row
+ * keys and order ids, nothing of a person) stay: a row imported before is still `duplicate`.
+ * Used by `purge` and by `watch`'s daily pass.
  *
  * Each sheet is first withdrawn from what the pages list, then its files go, then its records:
  * cut short anywhere, nothing is shown half removed, and the next run finishes it.
- * Paths read from Redis are hostile input: only a folder directly inside REPORTS_DIR or one of
- * the data folder's own folders, named for this very sheet and no link, is ever removed.
  */
-import { lstat, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-
 import type { Redis } from 'ioredis';
 
 import { connectRedis } from '../redis/connect.js';
@@ -29,15 +25,10 @@ import {
 import { chosenConnection } from './chosen-connection.js';
 import { configuredOffices } from './offices.js';
 import { installationOfSettings, redisOf, sheetsDirOf } from './process-parts.js';
+import { ownByItsFolder, type PurgeFolders, removeSheetFolders } from './retention-files.js';
+import { SheetNotifications } from './retention-notify.js';
 
-/** Where a configuration keeps a sheet's files. */
-export interface PurgeFolders {
-  reportsDir: string;
-  archiveDir: string;
-  workDir: string;
-  /** DATA_DIR/sheets: the private copies and their echo files. */
-  sheetsDir: string;
-}
+export type { PurgeFolders } from './retention-files.js';
 
 /** What was (or, for a dry run, would be) removed of one sheet. */
 export interface PurgedSheet {
@@ -47,7 +38,7 @@ export interface PurgedSheet {
   finishedAt: string;
   /** Folders removed: report, archive, work folder, private copy. */
   folders: number;
-  /** Redis keys and agenda entries. */
+  /** Redis keys, agenda entries and finished notifications. */
   records: number;
   /** A report folder Redis named that is not this sheet's inside REPORTS_DIR: left alone. */
   refused: string[];
@@ -63,53 +54,49 @@ export async function purgeSheets(
   scope: PurgeScope & { dryRun: boolean },
   said: (sheet: PurgedSheet) => void,
 ): Promise<PurgedSheet[]> {
-  const { redis } = store;
-  const found: Array<{ keys: Keys; sheet: PurgeCandidate }> = [];
-  for (const { keys, offices } of store.spaces) {
-    const inSpace = {
-      ...scope,
-      connectionIds: scope.connectionIds.filter((id) => offices.includes(id)),
-    };
-    for (const sheet of await purgeCandidates(redis, keys, inSpace)) found.push({ keys, sheet });
-  }
-  // Oldest first, over every office, as one space gives them.
-  found.sort((a, b) => a.sheet.finishedAt.localeCompare(b.sheet.finishedAt));
   const done: PurgedSheet[] = [];
-  for (const { keys, sheet } of found) {
-    const purged = await purgeOne({ redis, keys }, folders, sheet, scope.dryRun);
-    said(purged);
-    done.push(purged);
+  for (const { keys, offices } of store.spaces) {
+    const connectionIds = scope.connectionIds.filter((id) => offices.includes(id));
+    const inSpace = { ...scope, connectionIds };
+    done.push(...(await purgeSpace({ redis: store.redis, keys }, folders, inSpace, said)));
   }
   return done;
 }
 
+/** The sheets of one key space, oldest first. */
+async function purgeSpace(
+  store: { redis: Redis; keys: Keys },
+  folders: PurgeFolders,
+  scope: PurgeScope & { dryRun: boolean },
+  said: (sheet: PurgedSheet) => void,
+): Promise<PurgedSheet[]> {
+  const candidates = (await purgeCandidates(store.redis, store.keys, scope)).filter((sheet) =>
+    ownByItsFolder(sheet, folders),
+  );
+  const notifications = await SheetNotifications.of(store, candidates);
+  try {
+    const done: PurgedSheet[] = [];
+    for (const sheet of candidates) {
+      const purged = await purgeOne(store, { folders, notifications }, sheet, scope.dryRun);
+      said(purged);
+      done.push(purged);
+    }
+    return done;
+  } finally {
+    await notifications.close();
+  }
+}
+
+/** Withdrawn first, then its folders, its notifications, and its records last. */
 async function purgeOne(
   { redis, keys }: { redis: Redis; keys: Keys },
-  folders: PurgeFolders,
+  { folders, notifications }: { folders: PurgeFolders; notifications: SheetNotifications },
   sheet: PurgeCandidate,
   dryRun: boolean,
 ): Promise<PurgedSheet> {
-  const refused: string[] = [];
-  const targets = [
-    join(folders.archiveDir, sheet.sheetId),
-    join(folders.workDir, sheet.sheetId),
-    join(folders.sheetsDir, sheet.sheetId),
-  ].map((path) => ({ path, root: dirname(path), suffix: sheet.sheetId }));
-  if (sheet.reportDir !== undefined) {
-    const report = { path: sheet.reportDir, root: folders.reportsDir, suffix: `-${sheet.sheetId}` };
-    if (isOwnFolder(report)) targets.unshift(report);
-    else refused.push(sheet.reportDir);
-  }
   if (!dryRun) await withdrawSheet(redis, keys, sheet.sheetId);
-  let removed = 0;
-  for (const target of targets) {
-    const found = await realFolder(target.path);
-    if (found === 'link') refused.push(target.path);
-    if (found !== 'folder') continue;
-    removed += 1;
-    // rm never follows a link inside the folder: it removes the link itself.
-    if (!dryRun) await rm(target.path, { recursive: true, force: true });
-  }
+  const { removed, refused } = await removeSheetFolders(folders, sheet, dryRun);
+  const told = await notifications.forget(sheet, dryRun);
   const records = await forgetSheet(redis, keys, sheet, dryRun);
   return {
     sheetId: sheet.sheetId,
@@ -117,31 +104,9 @@ async function purgeOne(
     office: sheet.connectionName,
     finishedAt: sheet.finishedAt,
     folders: removed,
-    records: records.keys + records.agenda,
+    records: records.keys + records.agenda + told,
     refused,
   };
-}
-
-/** A folder directly inside `root` whose name ends with the sheet's id (its own, by its name). */
-function isOwnFolder(target: { path: string; root: string; suffix: string }): boolean {
-  const path = resolve(target.path);
-  return (
-    dirname(path) === resolve(target.root) &&
-    basename(path).endsWith(target.suffix) &&
-    basename(path) !== '..'
-  );
-}
-
-/** What lies at `path`, never following a link. */
-async function realFolder(path: string): Promise<'folder' | 'link' | 'none'> {
-  try {
-    const stats = await lstat(path);
-    if (stats.isSymbolicLink()) return 'link';
-    return stats.isDirectory() ? 'folder' : 'none';
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
-    throw error;
-  }
 }
 
 /**
@@ -163,9 +128,9 @@ export async function purgeWithSettings(
   const installation = await installationOfSettings(settings);
   const resolved = await redisOf(settings, announce);
   try {
-    const redis = await connectRedis(resolved.url);
+    const redis = await connectRedis(resolved.target);
     try {
-      const spaces = KeyLayout.of(settings.queuePrefix, resolved.url).spaces(connectionIds);
+      const spaces = KeyLayout.of(settings.queuePrefix, resolved.target).spaces(connectionIds);
       return await purgeSheets(
         { redis, spaces },
         foldersOf(settings),

@@ -6,6 +6,10 @@
  * as of when they show the imports. Kept in memory, per process; nothing else is changed in how
  * the importer's clients talk to Redis.
  */
+import type { Logger } from 'pino';
+
+import { NotYet } from '../errors.js';
+import type { Words } from '../language/words.js';
 import { DASHBOARD_AWAY_WAIT_MS } from '../policy.js';
 import type { SheetDetail, SheetProgress } from '../store/progress.js';
 import type { OverviewSources } from './overview.js';
@@ -22,6 +26,39 @@ export interface Away {
 export interface KeptSources<T extends OverviewSources> {
   sources: T;
   away(): Away | undefined;
+  /** The same bounded reads, for what else the pages read of Redis (kept-agenda.ts). */
+  reads: BoundedReads;
+}
+
+/** Reads of Redis that share one knowledge of whether it answers. */
+export interface BoundedReads {
+  /**
+   * `work`'s answer within the wait; else what `fallback` kept, Redis then known away; else the
+   * error (a NotYet `dashboard.redis-away` past the wait).
+   */
+  read: <R>(work: () => Promise<R>, fallback: () => R | undefined) => Promise<R>;
+  /** How long a read waits now: less once Redis is known away. */
+  wait: () => number;
+  /** Since when Redis is known away; undefined: its last read answered. */
+  since: () => Date | undefined;
+}
+
+/** Redis did not answer the dashboard, and nothing was kept to answer with: it may, later. */
+export function awayError(message: string, cause?: unknown): NotYet {
+  return new NotYet('dashboard.redis-away', message, cause === undefined ? {} : { cause });
+}
+
+/** A time of day as the note says it (UTC, the logs' and the reports' time). */
+function clockTime(at: Date): string {
+  return `${at.toISOString().slice(11, 19)} UTC`;
+}
+
+/** The line saying that Redis does not answer, and as of when what is shown was read. */
+export function awayLine(words: Words, away: Away): string {
+  return words.t('dashboard.redis.away', {
+    since: clockTime(away.since),
+    asOf: away.asOf === undefined ? 'none' : clockTime(away.asOf),
+  });
 }
 
 /** `work`, or a rejection once `ms` have passed without its answer. */
@@ -29,7 +66,7 @@ export async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new Error(`Redis did not answer within ${ms} ms`));
+      reject(awayError(`Redis did not answer within ${ms} ms`));
     }, ms);
   });
   try {
@@ -39,29 +76,43 @@ export async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   }
 }
 
+/** Bounded reads: `waitMs` each, DASHBOARD_AWAY_WAIT_MS once Redis is known away. */
+export function boundedReads(
+  logger: Logger,
+  waitMs: number,
+  now: () => Date = () => new Date(),
+): BoundedReads {
+  let since: Date | undefined;
+  // Redis known away: a page's further reads wait less, so that the page answers within 2 s.
+  const wait = () => (since === undefined ? waitMs : Math.min(waitMs, DASHBOARD_AWAY_WAIT_MS));
+  return {
+    wait,
+    since: () => since,
+    read: async (work, fallback) => {
+      try {
+        const answer = await within(wait(), work());
+        since = undefined;
+        return answer;
+      } catch (error) {
+        since ??= now();
+        logger.debug({ err: error }, 'the dashboard answers from what it last read');
+        const kept = fallback();
+        if (kept === undefined) throw error;
+        return kept;
+      }
+    },
+  };
+}
+
 /** The sources of a dashboard that answers from what it has while Redis is away. */
 export function keptSources<T extends OverviewSources>(
   given: T,
   waitMs: number,
   now: () => Date = () => new Date(),
 ): KeptSources<T> {
+  const reads = boundedReads(given.logger, waitMs, now);
+  const { read, wait } = reads;
   let last: { sheets: SheetProgress[]; at: Date } | undefined;
-  let since: Date | undefined;
-  // Redis known away: a page's further reads wait less, so that the page answers within 2 s.
-  const wait = () => (since === undefined ? waitMs : Math.min(waitMs, DASHBOARD_AWAY_WAIT_MS));
-  const read = async <R>(work: () => Promise<R>, fallback: () => R | undefined): Promise<R> => {
-    try {
-      const answer = await within(wait(), work());
-      since = undefined;
-      return answer;
-    } catch (error) {
-      since ??= now();
-      given.logger.debug({ err: error }, 'the dashboard answers from what it last read');
-      const kept = fallback();
-      if (kept === undefined) throw error;
-      return kept;
-    }
-  };
   const keptSheet = (sheetId: string): SheetDetail | undefined => {
     const found = last?.sheets.find((s) => s.sheetId === sheetId);
     return found === undefined ? undefined : { ...found, warnings: [] };
@@ -89,9 +140,12 @@ export function keptSources<T extends OverviewSources>(
         ),
     }),
     ...(results !== undefined && { results: boundedResults(results, wait) }),
-    away: () => (since === undefined ? undefined : { since, asOf: last?.at }),
+    away: () => {
+      const since = reads.since();
+      return since === undefined ? undefined : { since, asOf: last?.at };
+    },
   };
-  return { sources, away: () => sources.away?.() };
+  return { sources, away: () => sources.away?.(), reads };
 }
 
 /** The rows of a sheet still running: an error past `waitMs`, which its page shows as such. */

@@ -37,19 +37,29 @@ export interface ShownRow {
   sourceRow: string;
 }
 
+/** How far a report is read: a report changed on disk may hold millions of lines. */
+export interface ReportBounds {
+  /**
+   * Asked every thousand lines, rows or not: true ends the rows there. Lines that are no rows are
+   * never seen by a reader counting rows.
+   */
+  enough?: () => boolean;
+  /**
+   * The rows its sheet had: the importer writes one record each after the header, so a report
+   * going on past them was changed on disk, and is refused there rather than read on.
+   */
+  rows?: number;
+}
+
 /** The report's rows in order, or undefined when there is no such plain file (yet). */
 export async function openReportRows(
   reportDir: string,
-  /**
-   * Asked every thousand lines, rows or not: true ends the rows there. A report changed on disk
-   * may hold millions of lines that are no rows, which a reader counting rows never sees.
-   */
-  enough: () => boolean = () => false,
+  bounds: ReportBounds = {},
 ): Promise<{ rows: AsyncIterable<ShownRow>; close(): Promise<void> } | undefined> {
   const file = await openReportFile(reportDir);
   if (file === undefined) return undefined;
   const stream = file.stream();
-  const rows = readRows(stream, enough);
+  const rows = readRows(stream, bounds);
   return {
     rows,
     close: async () => {
@@ -105,15 +115,17 @@ export async function importerCsvRecords(
  * input's own, `,` or `;` or a tab); its columns are found by name, so a report written before
  * the columns for people were added reads too, without them.
  */
-async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerator<ShownRow> {
+async function* readRows(stream: Readable, bounds: ReportBounds): AsyncGenerator<ShownRow> {
   const parser = await importerCsvRecords(stream, MAX_REPORT_LINE);
   if (parser === undefined) return;
+  const { enough = () => false, rows = Number.POSITIVE_INFINITY } = bounds;
   let at: Map<string, number> | undefined;
-  let lines = 0;
+  let records = 0;
   try {
     for await (const record of parser) {
-      lines += 1;
-      if (lines % 1000 === 0 && enough()) return;
+      records += 1;
+      if (records % 1000 === 0 && enough()) return;
+      if (records > rows + 1) throw pastItsRows(rows, records);
       if (at === undefined) {
         at = new Map(record.map((name, i) => [name, i]));
         continue;
@@ -125,6 +137,13 @@ async function* readRows(stream: Readable, enough: () => boolean): AsyncGenerato
     if (!(error instanceof CsvError)) throw error;
     throw unreadable(error);
   }
+}
+
+function pastItsRows(rows: number, record: number): Refused {
+  return new Refused(
+    'report-csv.unreadable',
+    `its report.csv has more records than its sheet has rows (${rows}; record ${record}, its header counted): it was changed since the importer wrote it.`,
+  );
 }
 
 function unreadable(error: CsvError): Refused {

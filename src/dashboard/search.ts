@@ -106,7 +106,7 @@ async function searchOne(
   now: () => number,
 ): Promise<SearchStop | undefined> {
   const late = () => now() > limits.deadline;
-  const report = await openReportRows(sheet.reportDir ?? '', late);
+  const report = await openReportRows(sheet.reportDir ?? '', { enough: late, rows: sheet.total });
   if (report === undefined) return undefined;
   try {
     for await (const row of report.rows) {

@@ -48,7 +48,7 @@ export async function reportedRows(
   query: RowsQuery,
 ): Promise<RowsPage | undefined> {
   if (sheet.reportDir === undefined) return undefined;
-  const report = await openReportRows(sheet.reportDir);
+  const report = await openReportRows(sheet.reportDir, { rows: sheet.total });
   if (report === undefined) return undefined;
   const matching = query.status === undefined ? (sheet.total ?? 0) : sheet.counts[query.status];
   const skip = (query.page - 1) * PAGE_SIZE;

@@ -9,6 +9,8 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Cluster } from 'ioredis';
 
 import { bullClusterClient } from '../redis/cluster.js';
+import { bullmqOptions } from '../redis/options.js';
+import type { RedisTarget } from '../redis/target.js';
 import { KeyLayout, queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
@@ -22,7 +24,8 @@ import {
 export type { Worker } from 'bullmq';
 
 export interface QueueSettings {
-  redisUrl: string;
+  /** Where Redis is (REDIS_URL, read once at start): every connection is made from it. */
+  redis: RedisTarget;
   /**
    * Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. A
    * context's is its office's (`officeSettings`).
@@ -65,9 +68,8 @@ export const STATUS_SYNC = 'status-sync';
  * Options, not a client: BullMQ then opens and closes its own connections. On a Cluster, the
  * client made for the context's queues (`bullClient`).
  */
-export function bullConnection(redisUrl: string, bullClient?: Cluster): ConnectionOptions {
-  // BullMQ wants connections that wait for Redis rather than fail a command.
-  return bullClient ?? { url: redisUrl, maxRetriesPerRequest: null };
+export function bullConnection(target: RedisTarget, bullClient?: Cluster): ConnectionOptions {
+  return bullClient ?? bullmqOptions(target);
 }
 
 /**
@@ -76,12 +78,12 @@ export function bullConnection(redisUrl: string, bullClient?: Cluster): Connecti
  * and on a Cluster the client its queues and workers share.
  */
 export function officeSettings<T extends QueueSettings>(settings: T, connectionId: string): T {
-  const layout = KeyLayout.of(settings.prefix, settings.redisUrl);
-  if (!layout.perOffice) return settings;
+  const { redis } = settings;
+  if (redis.kind !== 'cluster') return settings;
   return {
     ...settings,
-    prefix: layout.officePrefix(connectionId),
-    bullClient: bullClusterClient(settings.redisUrl),
+    prefix: KeyLayout.of(settings.prefix, redis).officePrefix(connectionId),
+    bullClient: bullClusterClient(redis),
   };
 }
 
@@ -90,11 +92,11 @@ export function officeSettings<T extends QueueSettings>(settings: T, connectionI
  * stalled jobs are looked for (every half lock), and how often a stalled job is resumed.
  */
 export function workerOptions(
-  settings: Pick<QueueSettings, 'redisUrl' | 'prefix' | 'bullClient'> & { lockMs: number },
+  settings: Pick<QueueSettings, 'redis' | 'prefix' | 'bullClient'> & { lockMs: number },
   concurrency: number,
 ) {
   return {
-    connection: bullConnection(settings.redisUrl, settings.bullClient),
+    connection: bullConnection(settings.redis, settings.bullClient),
     prefix: settings.prefix,
     concurrency,
     lockDuration: settings.lockMs,
@@ -117,7 +119,7 @@ export function openQueues(settings: QueueSettings, connectionId: string): Queue
     keep: { count: number } | true = { count: 1000 },
   ) =>
     new Queue(name, {
-      connection: bullConnection(settings.redisUrl, settings.bullClient),
+      connection: bullConnection(settings.redis, settings.bullClient),
       prefix: settings.prefix,
       defaultJobOptions: {
         attempts,

@@ -1,135 +1,38 @@
 /**
- * A Redis Cluster named by REDIS_URL (docs/design.md "Redis in production"):
- * `redis+cluster://[user:pass@]host:port[,host:port…]`, any of its nodes (the client learns the
- * others from them). Each office's keys share one hash tag of their own there (store/keys.ts,
- * `KeyLayout`), so one office's keys and queues are in one slot and offices spread over the shards.
+ * A Redis Cluster named by REDIS_URL (docs/operations.md "Redis Cluster"):
+ * `redis+cluster://[user:pass@]host:port[,host:port…]` (./target.ts), any of its nodes: the client
+ * learns the others from them. Each office's keys share one hash tag of their own there
+ * (store/keys.ts, `KeyLayout`), so one office's keys and queues are in one slot and offices spread
+ * over the shards.
  */
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis } from 'ioredis';
 
-import { REDIS_ANSWER_MS, REDIS_CLUSTER_RETRY, REDIS_COMMAND_RETRIES } from '../policy.js';
-
-const SCHEME = 'redis+cluster://';
-
-/** Where a Cluster is: some of its nodes, and the ACL user the client logs in as. */
-export interface ClusterTarget {
-  nodes: Array<{ host: string; port: number }>;
-  username?: string;
-  password?: string;
-}
-
-/** A REDIS_URL that is not one this module can read, and why (said with the setting). */
-export class ClusterUrlError extends Error {
-  override name = 'ClusterUrlError';
-}
-
-/** Whether REDIS_URL names a Cluster rather than one server. */
-export function isClusterUrl(url: string): boolean {
-  return url.trim().toLowerCase().startsWith(SCHEME);
-}
-
-/** The nodes and user of a `redis+cluster://` URL; ClusterUrlError when it is not one. */
-export function parseClusterUrl(url: string): ClusterTarget {
-  if (!isClusterUrl(url)) throw new ClusterUrlError(`must begin with ${SCHEME}`);
-  let rest = url.trim().slice(SCHEME.length);
-  if (rest.endsWith('/')) rest = rest.slice(0, -1);
-  if (/[/?#]/.test(rest))
-    throw new ClusterUrlError('must be host:port[,host:port…], with no path, query or fragment');
-  const at = rest.lastIndexOf('@');
-  const user = at < 0 ? undefined : rest.slice(0, at);
-  const list = at < 0 ? rest : rest.slice(at + 1);
-  const nodes = list.split(',').map((node) => nodeOf(node.trim()));
-  return { nodes, ...credentialsOf(user) };
-}
-
-/** What is wrong with a `redis+cluster://` URL, for the settings' check; undefined: nothing. */
-export function clusterUrlProblem(url: string): string | undefined {
-  try {
-    parseClusterUrl(url);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ClusterUrlError) return `a Cluster's URL ${error.message}`;
-    throw error;
-  }
-}
-
-function nodeOf(text: string): { host: string; port: number } {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$/.exec(text);
-  const port = Number(match?.[2] ?? '6379');
-  if (match === null || port < 1 || port > 65535)
-    throw new ClusterUrlError(`"${text}" is not a node (host:port)`);
-  const host = match[1] ?? '';
-  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
-}
-
-function credentialsOf(user: string | undefined): { username?: string; password?: string } {
-  if (user === undefined) return {};
-  const colon = user.indexOf(':');
-  const name = decodeURIComponent(colon < 0 ? user : user.slice(0, colon));
-  const password = colon < 0 ? '' : decodeURIComponent(user.slice(colon + 1));
-  return {
-    ...(name !== '' && { username: name }),
-    ...(password !== '' && { password }),
-  };
-}
-
-/** The node list as messages and logs say it: never a password. */
-export function clusterNodesText(url: string): string {
-  try {
-    return parseClusterUrl(url)
-      .nodes.map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`)
-      .join(',');
-  } catch (error) {
-    if (error instanceof ClusterUrlError) return '(not a valid node list)';
-    throw error;
-  }
-}
-
-/** A Cluster URL fit for messages and logs: the password, if any, replaced. */
-export function redactClusterUrl(url: string): string {
-  let target: Partial<ClusterTarget> = {};
-  try {
-    target = parseClusterUrl(url);
-  } catch (error) {
-    if (!(error instanceof ClusterUrlError)) throw error;
-  }
-  const { username, password } = target;
-  const user = username === undefined ? '' : encodeURIComponent(username);
-  const login = password === undefined ? user : `${user}:***`;
-  return `${SCHEME}${login === '' ? '' : `${login}@`}${clusterNodesText(url)}`;
-}
-
-export interface ClusterClientOptions {
-  /** Commands wait while the Cluster is away instead of failing (connect.ts, `waitWhileAway`). */
-  waitWhileAway?: boolean;
-  /** ioredis' auto-pipelining (connect.ts, `batched`). */
-  batched?: boolean;
-}
+import { type ClientNeeds, clientOptions, probeOptions } from './options.js';
+import type { ClusterTarget } from './target.js';
+import { REDIS_ANSWER_MS, REDIS_CLUSTER_RETRY } from '../policy.js';
 
 /**
  * A client of the Cluster, not yet connected. Typed as a single server's client: the importer's
  * stores use only commands, scripts, pipelines and transactions, which a Cluster client routes by
  * their keys' slot (every key of one step shares its office's hash tag).
  */
-export function clusterClient(url: string, options: ClusterClientOptions = {}): Redis {
-  const { nodes, username, password } = parseClusterUrl(url);
-  const clusterOptions: ClusterOptions = {
-    lazyConnect: true,
-    enableAutoPipelining: options.batched ?? false,
-    redisOptions: {
-      ...(username !== undefined && { username }),
-      ...(password !== undefined && { password }),
-      connectTimeout: REDIS_ANSWER_MS,
-      maxRetriesPerRequest: options.waitWhileAway ? null : REDIS_COMMAND_RETRIES,
-    },
+export function clusterClient(target: ClusterTarget, needs: ClientNeeds = {}): Redis {
+  const { lazyConnect, enableAutoPipelining, ...node } = clientOptions(target, needs);
+  const options: ClusterOptions = {
+    lazyConnect,
+    enableAutoPipelining,
+    redisOptions: { ...node, connectTimeout: REDIS_ANSWER_MS },
     slotsRefreshTimeout: REDIS_ANSWER_MS,
     // A master that fails is replaced by its replica within the Cluster's node timeout: commands
     // sent meanwhile wait and follow the new map rather than fail.
     retryDelayOnFailover: REDIS_CLUSTER_RETRY.delayMs,
     retryDelayOnClusterDown: REDIS_CLUSTER_RETRY.delayMs,
     retryDelayOnTryAgain: REDIS_CLUSTER_RETRY.delayMs,
-    maxRedirections: options.waitWhileAway ? REDIS_CLUSTER_RETRY.waitingRedirections : 16,
+    maxRedirections: needs.waitWhileAway
+      ? REDIS_CLUSTER_RETRY.waitingRedirections
+      : REDIS_CLUSTER_RETRY.redirections,
   };
-  return new Cluster(nodes, clusterOptions) as unknown as Redis;
+  return new Cluster(endpoints(target), options) as unknown as Redis;
 }
 
 /**
@@ -137,37 +40,26 @@ export function clusterClient(url: string, options: ClusterClientOptions = {}): 
  * and workers of a context share this one (their blocking reads each get a duplicate, which
  * BullMQ closes); whoever makes it closes it once they are closed.
  */
-export function bullClusterClient(url: string): Cluster {
-  return clusterClient(url, { waitWhileAway: true }) as unknown as Cluster;
+export function bullClusterClient(target: ClusterTarget): Cluster {
+  return clusterClient(target, { waitWhileAway: true }) as unknown as Cluster;
 }
 
-/** Why a Cluster cannot be used now: none of its nodes answers, or they are no Cluster. */
-export interface ClusterProblem {
-  kind: 'away' | 'not-cluster';
-  /** What the nodes said (a socket's error, Redis's refusal). */
-  problem: string;
-}
+/** Why a Cluster cannot be used, asked at start (probe.ts). */
+export type ClusterProbe =
+  /** It answers: its slot map read, a node PINGed. */
+  | undefined
+  /** Its nodes answer, but as single servers: no Cluster. */
+  | { kind: 'not-cluster'; reason: string }
+  /** The error of the node that said most (refused, a certificate, or nothing answering). */
+  | { kind: 'failed'; error: Error; reached: boolean };
 
-/**
- * Whether the Cluster answers now, each node asked once and within REDIS_ANSWER_MS: undefined
- * when it does (its slot map read), else why not, for one line at start.
- */
-export async function clusterProblem(url: string): Promise<ClusterProblem | undefined> {
-  const { nodes, username, password } = parseClusterUrl(url);
-  const login = {
-    ...(username !== undefined && { username }),
-    ...(password !== undefined && { password }),
-  };
-  const once = {
-    connectTimeout: REDIS_ANSWER_MS,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  };
-  const client = new Cluster(nodes, {
+/** The Cluster asked once, each node within REDIS_ANSWER_MS. */
+export async function probeCluster(target: ClusterTarget): Promise<ClusterProbe> {
+  const client = new Cluster(endpoints(target), {
     lazyConnect: true,
     clusterRetryStrategy: () => null,
     slotsRefreshTimeout: REDIS_ANSWER_MS,
-    redisOptions: { ...login, ...once },
+    redisOptions: probeOptions(target),
   });
   client.on('error', () => undefined); // what the nodes say is asked of each below
   try {
@@ -176,40 +68,42 @@ export async function clusterProblem(url: string): Promise<ClusterProblem | unde
     return undefined;
   } catch (error) {
     if (!(error instanceof Error)) throw error;
-    return await eachNodeSays(nodes, { ...login, ...once }, error.message);
+    return await eachNodeSays(target, error);
   } finally {
     client.disconnect();
   }
 }
 
-/** Each node asked alone: a socket's failure, a server without cluster support, or else `said`. */
-async function eachNodeSays(
-  nodes: ClusterTarget['nodes'],
-  options: RedisOptions,
-  said: string,
-): Promise<ClusterProblem> {
+/** Each node asked alone: a socket's failure, a refusal, a server without cluster support. */
+async function eachNodeSays(target: ClusterTarget, said: Error): Promise<ClusterProbe> {
   const answers = await Promise.all(
-    nodes.map(async ({ host, port }) => {
-      const node = new Redis({ ...options, host, port, lazyConnect: true });
+    endpoints(target).map(async ({ host, port }) => {
+      const node = new Redis({ ...probeOptions(target), host, port });
       // The socket's own failure (ECONNREFUSED…) says more than the client's "closed".
       let first: Error | undefined;
       node.on('error', (error: Error) => (first ??= error));
       try {
         await node.connect();
         await node.call('CLUSTER', 'INFO');
-        return { reached: true, problem: said };
+        return { reached: true, error: said };
       } catch (error) {
         if (!(error instanceof Error)) throw error;
-        const reached = first === undefined && node.status === 'ready';
-        return { reached, problem: (first ?? error).message };
+        return { reached: first === undefined && node.status === 'ready', error: first ?? error };
       } finally {
         node.disconnect();
       }
     }),
   );
   const reached = answers.filter((answer) => answer.reached);
-  if (reached.length === 0) return { kind: 'away', problem: answers[0]?.problem ?? said };
-  const plain = (answer: { problem: string }) => /cluster support disabled/i.test(answer.problem);
-  if (reached.every(plain)) return { kind: 'not-cluster', problem: reached[0]?.problem ?? said };
-  return { kind: 'away', problem: said };
+  const plain = (answer: { error: Error }) =>
+    /cluster support disabled/i.test(answer.error.message);
+  const [first] = reached;
+  if (first !== undefined && reached.every(plain))
+    return { kind: 'not-cluster', reason: first.error.message };
+  const telling = reached.find((answer) => !plain(answer)) ?? answers[0];
+  return { kind: 'failed', error: telling?.error ?? said, reached: first !== undefined };
+}
+
+function endpoints(target: ClusterTarget): Array<{ host: string; port: number }> {
+  return target.nodes.map(({ host, port }) => ({ host, port }));
 }

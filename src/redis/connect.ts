@@ -2,48 +2,49 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { Outage, reasonText, type Told } from '../outage.js';
-import { clusterClient, isClusterUrl } from './cluster.js';
-import { redactUrl } from './url.js';
-import { REDIS_ANSWER_MS, REDIS_COMMAND_RETRIES } from '../policy.js';
+import { clusterClient } from './cluster.js';
+import { type ClientNeeds, clientOptions } from './options.js';
+import type { RedisTarget } from './target.js';
+import { REDIS_ANSWER_MS } from '../policy.js';
 
 /** The client `connectRedis` gives, for modules that hold one. */
 export type { Redis } from 'ioredis';
+/** Where Redis is, and BullMQ's options for it, for modules that make clients of both kinds. */
+export type { RedisTarget } from './target.js';
+export { bullmqOptions } from './options.js';
+export { bullClusterClient } from './cluster.js';
 
-export interface ConnectRedisOptions {
-  /**
-   * Commands wait while Redis is away (a restart) and go on when it is back, instead of failing
-   * after a few reconnections: what a worker in the middle of a row needs. Whoever sets it must
-   * bound its own waits (see pingRedis).
-   * @defaultValue false
-   */
-  waitWhileAway?: boolean;
-  /**
-   * Commands issued in the same turn of the event loop go out in one write (ioredis'
-   * auto-pipelining): a process with many rows in flight sends one batch, not one write each.
-   * @defaultValue false
-   */
-  batched?: boolean;
-}
+/** What a client is for (options.ts): waiting while Redis is away, batching its commands. */
+export type ConnectRedisOptions = ClientNeeds;
 
 /**
- * A connected client (of a Cluster for `redis+cluster://`, cluster.ts); fails (with the URL, never
- * a password) when nothing answers.
+ * A connected client (of a Cluster's for a Cluster, cluster.ts); fails (with the URL, never a
+ * password) when nothing answers.
  */
-export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis> {
-  const redis = isClusterUrl(url)
-    ? clusterClient(url, options)
-    : new Redis(url, {
-        maxRetriesPerRequest: options.waitWhileAway ? null : REDIS_COMMAND_RETRIES,
-        lazyConnect: true,
-        enableAutoPipelining: options.batched ?? false,
-      });
+export async function connectRedis(
+  target: RedisTarget,
+  options: ConnectRedisOptions = {},
+): Promise<Redis> {
+  const redis =
+    target.kind === 'cluster'
+      ? clusterClient(target, options)
+      : new Redis(clientOptions(target, options));
+  let last: Error | undefined;
+  // Why it could not connect comes as an event; connect() itself may say only "closed".
+  const remember = (error: Error) => {
+    last = error;
+  };
+  redis.on('error', remember);
   try {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`Redis at ${redactUrl(url)} does not answer: ${(error as Error).message}`, {
+    const reason = last ?? (error as Error);
+    throw new Error(`Redis at ${target.shown} does not answer: ${reasonText(reason)}`, {
       cause: error,
     });
+  } finally {
+    redis.off('error', remember);
   }
   return redis;
 }
@@ -86,8 +87,10 @@ const UNREACHABLE_CODES = new Set([
 ]);
 
 /**
- * Whether an error means Redis is away for now (down, restarting, still loading its data), which
- * is waited out, rather than a fault in what was asked of it.
+ * Whether an error means Redis is away for now (down, restarting, still loading its data, a
+ * Sentinel set between two masters), which is waited out, rather than a fault in what was asked
+ * of it. READONLY and UNBLOCKED are a master that became a replica: the client reconnects. A
+ * Cluster's own (CLUSTERDOWN, TRYAGAIN, a slot map it cannot read) are a failover under way.
  */
 export function isRedisUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -95,17 +98,17 @@ export function isRedisUnreachable(error: unknown): boolean {
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
   // A Cluster's: no node answers, a slot without a master in a failover, a refused slot map.
-  return /^(Connection is closed|LOADING |Stream isn't writeable|CLUSTERDOWN |TRYAGAIN |None of startup nodes is available|Failed to refresh slots cache|Too many Cluster redirections)/.test(
+  return /^(Connection is closed|LOADING |Stream isn't writeable|All sentinels are unreachable|READONLY |UNBLOCKED |CLUSTERDOWN |TRYAGAIN |None of startup nodes is available|Failed to refresh slots cache|Too many Cluster redirections)/.test(
     error.message,
   );
 }
 
 /** Redis away: named by its URL without a password; the work waits for it. */
-export function redisOutage(redisUrl: string, told: Told): Outage {
+export function redisOutage(target: RedisTarget, told: Told): Outage {
   return new Outage({
     ...told,
-    subject: `Redis at ${redactUrl(redisUrl)}`,
+    subject: `Redis at ${target.shown}`,
     meanwhile: 'the work waits for it and goes on once it is back',
-    said: { what: 'redis', url: redactUrl(redisUrl), meanwhile: 'work' },
+    said: { what: 'redis', url: target.shown, meanwhile: 'work' },
   });
 }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 
 import { type Words, wordsFor } from '../language/words.js';
 import { connectRedis } from './connect.js';
-import { redactUrl } from './url.js';
+import type { RedisTarget } from './target.js';
 
 export type Persistence =
   /** AOF on: a restart loses at most a second of writes. */
@@ -76,13 +76,13 @@ export function persistenceWarning(
 
 /** Said once per process, where Redis is first resolved: never on a reconnect. */
 export async function warnIfForgetful(
-  url: string,
+  target: RedisTarget,
   announce: (line: string) => void,
   logger: Logger | undefined,
   words: Words = wordsFor('en'),
 ): Promise<void> {
   let persistence: Persistence | undefined;
-  const client = await connectRedis(url);
+  const client = await connectRedis(target);
   try {
     persistence = await persistenceOf(client);
   } catch (error) {
@@ -91,9 +91,9 @@ export async function warnIfForgetful(
   } finally {
     client.disconnect();
   }
-  const where = words.t('cli.redis.at', { url: redactUrl(url) });
+  const where = words.t('cli.redis.at', { url: target.shown });
   const warning = persistence && persistenceWarning(persistence, where, words);
   if (warning === undefined) return;
   announce(warning);
-  logger?.warn({ redis: redactUrl(url), persistence: persistence?.kind }, 'Redis has no AOF');
+  logger?.warn({ redis: target.shown, persistence: persistence?.kind }, 'Redis has no AOF');
 }

@@ -1,27 +1,28 @@
 /**
- * Which Redis to use (docs/design.md §2 "Configuration"): REDIS_URL when set, and then it must answer; else the usual
- * local one; else a private `redis-server` with its data (AOF) under the data folder, shared by
- * the importer's processes on this machine; else a clear error saying how to get one.
+ * Which Redis to use (docs/design.md §2 "Configuration"): REDIS_URL when set, and then it must
+ * answer (probe.ts: one line saying why not); else the usual local one; else a private
+ * `redis-server` with its data (AOF) under the data folder, shared by the importer's processes on
+ * this machine; else a clear error saying how to get one.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import type { Speech } from '../language/languages.js';
 import { type Words, wordsFor } from '../language/words.js';
-import { type ClusterProblem, clusterNodesText, clusterProblem, isClusterUrl } from './cluster.js';
 import { warnIfForgetful } from './persistence.js';
 import { type LocalRedis, redisServerAvailable, startLocalRedis } from './local-server.js';
-import { redactUrl } from './url.js';
+import { configuredTarget, unusable } from './configured.js';
+import { probeRedis } from './probe.js';
+import { parseRedisUrl, readRedisUrl, type RedisTarget } from './target.js';
 import { UserError } from '../errors.js';
-import { REDIS_ANSWER_MS } from '../policy.js';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 export interface ResolvedRedis {
-  url: string;
+  /** Where it is: every client of the process is made from it (options.ts). */
+  target: RedisTarget;
   /** Where it came from, for the start-up message. */
   source: 'REDIS_URL' | 'default' | 'private';
   /** Stops the private server this process started, if it did. */
@@ -31,6 +32,8 @@ export interface ResolvedRedis {
 export interface ResolveRedisOptions {
   /** REDIS_URL, if set. */
   configured?: string;
+  /** REDIS_TLS_CA_FILE, if set: read here, once, for a `rediss` REDIS_URL. */
+  tlsCaFile?: string;
   dataDir: string;
   /** @defaultValue `redis://127.0.0.1:6379` */
   defaultUrl?: string;
@@ -45,25 +48,17 @@ export interface ResolveRedisOptions {
 
 export async function resolveRedis(options: ResolveRedisOptions): Promise<ResolvedRedis> {
   const nothing = () => Promise.resolve();
-  if (options.configured !== undefined && isClusterUrl(options.configured)) {
-    const trouble = await clusterProblem(options.configured);
-    if (trouble !== undefined) throw clusterUnavailable(options.configured, trouble);
-    return { url: options.configured, source: 'REDIS_URL', release: nothing };
-  }
   if (options.configured !== undefined) {
-    const problem = await ping(options.configured);
-    if (problem !== null) {
-      throw new UserError(
-        'redis.unavailable',
-        `REDIS_URL ${redactUrl(options.configured)} does not answer (${problem}): start that Redis, or unset REDIS_URL to use a local one.`,
-        { variant: 'configured', values: { url: redactUrl(options.configured), problem } },
-      );
-    }
-    return { url: options.configured, source: 'REDIS_URL', release: nothing };
+    const target = await configuredTarget(options.configured, options.tlsCaFile);
+    const probed = await probeRedis(target);
+    if ('problem' in probed) throw unusable(target, probed.problem);
+    return { target: probed.target, source: 'REDIS_URL', release: nothing };
   }
+  // A CA for the local default, which is no TLS: the same refusal as beside a plain REDIS_URL.
   const defaultUrl = options.defaultUrl ?? DEFAULT_REDIS_URL;
-  if ((await ping(defaultUrl)) === null)
-    return { url: defaultUrl, source: 'default', release: nothing };
+  const defaultTarget = await configuredTarget(defaultUrl, options.tlsCaFile);
+  if (await answers(defaultTarget))
+    return { target: defaultTarget, source: 'default', release: nothing };
 
   // A private server another importer process on this machine started already?
   const dir = join(options.dataDir, 'redis');
@@ -72,30 +67,42 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
     (text) => text.trim(),
     () => undefined,
   );
-  if (known !== undefined && (await ping(known)) === null)
-    return { url: known, source: 'private', release: nothing };
-
+  const knownTarget = known === undefined ? undefined : privateTarget(known);
+  if (knownTarget !== undefined && (await answers(knownTarget)))
+    return { target: knownTarget, source: 'private', release: nothing };
+  const url = defaultTarget.shown;
   if (options.startPrivate === false) {
     throw new UserError(
       'redis.unavailable',
-      `no Redis answers at ${defaultUrl}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
-      { variant: 'no-private', values: { url: defaultUrl, dir } },
+      `no Redis answers at ${url}, and no importer's private redis-server runs under ${dir}: start order-importer watch (or worker) first, or set REDIS_URL.`,
+      { variant: 'no-private', values: { url, dir } },
     );
   }
   if (!redisServerAvailable(options.binary)) {
     throw new UserError(
       'redis.unavailable',
-      `no Redis answers at ${defaultUrl} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
-      { variant: 'not-installed', values: { url: defaultUrl } },
+      `no Redis answers at ${url} and redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.`,
+      { variant: 'not-installed', values: { url } },
     );
   }
-  let server: LocalRedis;
+  const server = await startPrivate(dir, options.binary);
+  await writeFile(urlFile, `${server.url}\n`);
+  return { target: parseRedisUrl(server.url), source: 'private', release: () => server.stop() };
+}
+
+async function answers(target: RedisTarget): Promise<boolean> {
+  return !('problem' in (await probeRedis(target)));
+}
+
+/** The URL a private server's file holds; a file that holds something else is no server's. */
+function privateTarget(url: string): RedisTarget | undefined {
+  const read = readRedisUrl(url);
+  return 'target' in read ? read.target : undefined;
+}
+
+async function startPrivate(dir: string, binary: string | undefined): Promise<LocalRedis> {
   try {
-    server = await startLocalRedis({
-      dir,
-      appendOnly: true,
-      ...(options.binary && { binary: options.binary }),
-    });
+    return await startLocalRedis({ dir, appendOnly: true, ...(binary && { binary }) });
   } catch (error) {
     throw new UserError(
       'redis.unavailable',
@@ -107,52 +114,13 @@ export async function resolveRedis(options: ResolveRedisOptions): Promise<Resolv
       },
     );
   }
-  await writeFile(urlFile, `${server.url}\n`);
-  return { url: server.url, source: 'private', release: () => server.stop() };
-}
-
-/** A Cluster's nodes that do not answer, or are no Cluster: one line (the catalogue's). */
-function clusterUnavailable(url: string, trouble: ClusterProblem): UserError {
-  const nodes = clusterNodesText(url);
-  const { problem } = trouble;
-  return trouble.kind === 'away'
-    ? new UserError(
-        'redis.unavailable',
-        `no node of the Redis Cluster ${nodes} (REDIS_URL) answers (${problem}): start the Cluster, or correct REDIS_URL.`,
-        { variant: 'cluster', values: { nodes, problem } },
-      )
-    : new UserError(
-        'redis.unavailable',
-        `REDIS_URL names a Redis Cluster, but ${nodes} is no Cluster (${problem}): name a single server as redis://host:port.`,
-        { variant: 'not-cluster', values: { nodes, problem } },
-      );
-}
-
-/** null when Redis answers PING, else why not. */
-async function ping(url: string): Promise<string | null> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeout: REDIS_ANSWER_MS,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => undefined); // the failure is reported by connect() below
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    client.disconnect();
-  }
 }
 
 /** Which Redis a process uses, in one line for its terminal (never a password). */
 export function redisAnnouncement(redis: ResolvedRedis, words: Words = wordsFor('en')): string {
-  if (redis.source === 'private') return words.t('cli.redis.private', { url: redis.url });
+  if (redis.source === 'private') return words.t('cli.redis.private', { url: redis.target.shown });
   return words.t('cli.redis.url', {
-    url: redactUrl(redis.url),
+    url: redis.target.shown,
     local: redis.source === 'default' ? 'yes' : 'no',
   });
 }
@@ -169,5 +137,5 @@ export async function announceRedis(
 ): Promise<void> {
   const words = wordsFor(language);
   announce(redisAnnouncement(redis, words));
-  await warnIfForgetful(redis.url, announce, logger, words);
+  await warnIfForgetful(redis.target, announce, logger, words);
 }

@@ -7,6 +7,7 @@
  */
 import type { Context } from '../context.js';
 import type { RowOutcome } from '../glossary.js';
+import { isOwnSheet } from '../store/sheet-home.js';
 import { closeSheetEarly, recordOutcome } from './outcome.js';
 import { rowJobSchema } from './row-data.js';
 import { rowRecord } from './row-record.js';
@@ -21,7 +22,9 @@ export interface GivenUpJob {
 /**
  * Ends a given-up job of the rows or sheets queue: its row gets a status, its sheet closes early.
  * True when the job is settled, now or before (its row final, its sheet's rows all counted): it
- * has nothing left to do here. False for a job not this connection's to settle, or unreadable.
+ * has nothing left to do here. False for a job not this connection's or not this installation's
+ * to settle (docs/design.md "One installation, one namespace": a worker of another data folder on
+ * the same Redis and queue may be the one BullMQ tells), or unreadable.
  */
 export async function giveUpJob(
   ctx: Context,
@@ -29,9 +32,9 @@ export async function giveUpJob(
   job: GivenUpJob,
   reason: string,
 ): Promise<boolean> {
-  if (queue === 'rows') return giveUpRow(ctx, job.data, job.attemptsStarted, reason);
   const sheetId = (job.data as { sheetId?: unknown } | undefined)?.sheetId;
-  if (typeof sheetId !== 'string') return false;
+  if (typeof sheetId !== 'string' || !(await isOwnSheet(ctx, sheetId))) return false;
+  if (queue === 'rows') return giveUpRow(ctx, job.data, job.attemptsStarted, reason);
   await closeSheetEarly(ctx, sheetId, ctx.words.t('rows.outcome.sheetJobGaveUp', { reason }));
   const sheet = await ctx.store.get(sheetId);
   return sheet?.connectionId === ctx.connection.id && sheet.total !== undefined;

@@ -15,6 +15,7 @@ import type { Job, Queue } from 'bullmq';
 
 import type { Context } from '../context.js';
 import { reportIfDue } from '../report/due.js';
+import { isOwnSheet } from '../store/sheet-home.js';
 import { giveUpJob } from './give-up.js';
 
 /** Failed jobs read at once. */
@@ -35,7 +36,7 @@ export async function reconcile(ctx: Context): Promise<Reconciled> {
   const sheets = await settleFailed(ctx, 'sheets');
   let reports = 0;
   for (const sheetId of await ctx.store.activeSheets()) {
-    if (!(await isOurs(ctx, sheetId))) continue;
+    if (!(await isOwnSheet(ctx, sheetId))) continue;
     if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) reports += 1;
   }
   return { rows, sheets, reports };
@@ -67,20 +68,10 @@ async function settleOne(
   queue: Queue,
   job: Job,
 ): Promise<boolean> {
-  const sheetId = (job.data as { sheetId?: unknown } | undefined)?.sheetId;
-  if (typeof sheetId === 'string' && !(await isOurs(ctx, sheetId))) return false;
+  // giveUpJob leaves another installation's job alone (false): it stays for that one's reconciler.
   if (!(await giveUpJob(ctx, name, job, job.failedReason || 'failed'))) return false;
   // 0: locked, as when someone retried the job meanwhile and a worker took it: it is then no
   // longer in the failed set, nor settled by us twice (its row is final).
   if (job.id !== undefined) await queue.remove(job.id);
   return true;
-}
-
-/**
- * Whether the sheet is this installation's: queued from its data folder, or by an older version
- * that did not say (then as before), or not recorded at all (giveUpJob decides).
- */
-async function isOurs(ctx: Context, sheetId: string): Promise<boolean> {
-  const home = (await ctx.store.placeOf(sheetId))?.installation;
-  return home === undefined || home === ctx.installation.id;
 }

@@ -137,6 +137,7 @@ export async function loadSettings(input: LoadSettingsInput): Promise<Settings> 
     ...(values.dashboardUsersFile !== undefined && {
       dashboardUsersFile: at(values.dashboardUsersFile),
     }),
+    ...(values.redisTlsCaFile !== undefined && { redisTlsCaFile: at(values.redisTlsCaFile) }),
     schedules: schedules.data.map((s) => ({ ...s, dir: at(s.dir) })),
     connections,
     ...(file !== undefined && { configFile: file }),

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { normaliseBaseUrl } from '../connections/connection.js';
 import { hostOfHeader } from '../dashboard/hosts.js';
 import { cronProblem } from './cron.js';
+import { readRedisUrl } from '../redis/target.js';
 import { parseSize, sandboxOptionsSchema } from '../../sandbox/options.js';
 import { DEMO_TOKEN, parseTokens } from '../../sandbox/tokens.js';
 import {
@@ -27,7 +28,6 @@ import {
 } from '../policy.js';
 import { isKnown } from '../errors.js';
 import { languageOf } from '../language/languages.js';
-import { clusterUrlProblem, isClusterUrl } from '../redis/cluster.js';
 
 export interface SettingEntry {
   env?: string;
@@ -61,6 +61,12 @@ function normalisedUrl(text: string, context: z.RefinementCtx): string {
     context.addIssue({ code: 'custom', message: error.message, params: { said: error.variant } });
     return z.NEVER;
   }
+}
+
+/** A REDIS_URL that cannot be used (redis/target.ts says why). */
+function redisUrlProblem(text: string, context: z.RefinementCtx): void {
+  const read = readRedisUrl(text);
+  if ('problem' in read) context.addIssue({ code: 'custom', message: read.problem });
 }
 
 /** Yes or no, from a flag (true), a config file (a boolean) or the environment (`1`, `yes`…). */
@@ -133,21 +139,15 @@ export const SETTINGS = {
   },
   redisUrl: {
     env: 'REDIS_URL',
-    help: 'Redis to queue on',
+    help: 'Redis to queue on: redis://host:port, rediss:// over TLS, a Sentinel set as redis+sentinel://host:port[,host:port…]/<master name>, a Cluster as redis+cluster://host:port[,host:port…]; an ACL user as user:password@ before the host',
     shownDefault: 'redis://127.0.0.1:6379, else a private redis-server',
-    schema: z
-      .string()
-      .trim()
-      .superRefine((url, context) => {
-        // A Cluster's node list is no single URL (docs/operations.md "Redis Cluster").
-        const problem = isClusterUrl(url)
-          ? clusterUrlProblem(url)
-          : z.url({ protocol: /^rediss?$/ }).safeParse(url).success
-            ? undefined
-            : 'must be a redis://, rediss:// or redis+cluster:// URL';
-        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
-      })
-      .optional(),
+    schema: z.string().trim().superRefine(redisUrlProblem).optional(),
+  },
+  redisTlsCaFile: {
+    env: 'REDIS_TLS_CA_FILE',
+    help: 'the CA certificate (PEM) that signed the certificate of a rediss:// Redis, when no CA of the system did',
+    shownDefault: "the system's CAs",
+    schema: nonEmpty.optional(),
   },
   dataDir: {
     env: 'DATA_DIR',

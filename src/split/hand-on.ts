@@ -5,17 +5,15 @@
  * happens, but a sheet saved over is one the user no longer wants imported as it was, and the
  * rows handed on before must not be joined by rows of another version.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-
-import { type Context, stopSignals } from '../context.js';
+import type { Context } from '../context.js';
 import type { EarlierRow } from '../report/earlier-report.js';
 import { SheetError } from '../sheets/errors.js';
 import type { SheetSource } from '../sheets/records.js';
 import type { SheetRecord } from '../store/sheet-store.js';
-import { interruptibleWait } from '../stopping.js';
 import { recordOrQueue, refuseRows } from './row-jobs.js';
 import { CHANGED_BEFORE_READ, changedSinceQueued, rowsToHandOn } from './sheet-reading.js';
-import { HIGH_WATER_LOOK_MS } from '../policy.js';
+import { firstTurnOf } from './turns.js';
+import { backpressure } from './backpressure.js';
 
 /** Hands on every row after the checkpoint (`kept`: the sheet as the first pass read it); returns how many rows the sheet has, and its warnings. */
 export async function handOn(
@@ -30,10 +28,14 @@ export async function handOn(
   let changed = false;
   let marked = sheet.handing;
   const same = new Set<string>();
+  const firstTurn = await firstTurnOf(ctx, sheet.checkpoint);
   for await (const batch of opened.batches) {
     rows = batch.at(-1)?.row ?? rows;
     const fresh = batch.filter((result) => result.row > sheet.checkpoint);
     if (fresh.length === 0) continue;
+    // Before a batch, not after: the last one goes at once, and so does a small sheet's only one;
+    // and before the file is looked at, so that a batch held back is not of a version since left.
+    if (!changed) await backpressure(ctx, sheet.sheetId, handed);
     changed ||= await changedSinceQueued(sheet, same);
     if (changed && handed === 0) throw new SheetError(CHANGED_BEFORE_READ);
     if (changed) {
@@ -44,10 +46,9 @@ export async function handOn(
     // Durable before any row is: from here on, rows of it may be on their way (handedNothingOn).
     if (!marked) await ctx.store.markHanding(sheet.sheetId);
     marked = true;
-    await recordOrQueue(ctx, sheet, fresh, earlier);
+    await recordOrQueue(ctx, sheet, fresh, earlier, firstTurn);
     await ctx.store.update(sheet.sheetId, { checkpoint: rows });
     handed = rows;
-    await backpressure(ctx);
   }
   const warnings = [...opened.warnings];
   if (changed) {
@@ -56,20 +57,4 @@ export async function handOn(
     );
   }
   return { rows, warnings };
-}
-
-/**
- * Waits while more rows than the high water mark are queued and not yet run. Delayed rows count:
- * a worker of another data folder hands this sheet's rows back as delayed, and rows waiting for
- * a retry or the API's turn are in Redis all the same (one round trip: one counting script).
- */
-async function backpressure(ctx: Context): Promise<void> {
-  const highWater = ctx.settings.rowsHighWater ?? 10_000;
-  while ((await ctx.queues.rows.getJobCountByTypes('waiting', 'delayed')) > highWater) {
-    // Rows drain only while workers run: a stopping process hands the sheet back instead.
-    await interruptibleWait(
-      (signal) => sleep(HIGH_WATER_LOOK_MS, undefined, signal && { signal }),
-      stopSignals(ctx),
-    );
-  }
 }

@@ -12,18 +12,23 @@ import type { RowResult } from '../sheets/read-sheet.js';
 import { ledgerKey, type Ledger } from '../store/ledger.js';
 import type { RowOutcome } from '../glossary.js';
 import type { SheetRecord } from '../store/sheet-store.js';
+import { turnOf } from './turns.js';
 
 /** Row jobs per addBulk call: one round trip to Redis each. */
 const CHUNK = 500;
 
-type RowJob = { name: string; data: RowJobData; opts: { jobId: string } };
+type RowJob = { name: string; data: RowJobData; opts: { jobId: string; priority: number } };
 
-/** Records invalid rows and queues valid ones (or, for a sheet imported before, records all). */
+/**
+ * Records invalid rows and queues valid ones (or, for a sheet imported before, records all), each
+ * at its turn among the office's rows (turns.ts: the sheet's turns begin at `firstTurn`).
+ */
 export async function recordOrQueue(
   ctx: Context,
   sheet: SheetRecord,
   batch: readonly RowResult[],
   earlier: Map<number, EarlierRow> | undefined,
+  firstTurn: number,
 ): Promise<void> {
   const outcomes: Array<[number, RowOutcome]> = [];
   const jobs: RowJob[] = [];
@@ -52,7 +57,7 @@ export async function recordOrQueue(
         result.row,
         { ...where, status: 'invalid', attempts: 0, error: error.join(' | ') },
       ]);
-    } else jobs.push(rowJob(ctx, sheet, result, where, key));
+    } else jobs.push(rowJob(ctx, sheet, result, { ...where, key, firstTurn }));
   }
   await recordOutcomes(ctx, sheet.sheetId, outcomes);
   for (let i = 0; i < jobs.length; i += CHUNK) {
@@ -64,9 +69,9 @@ function rowJob(
   ctx: Context,
   sheet: SheetRecord,
   result: RowResult & { ok: true },
-  where: { line: number | null; reference?: string },
-  key: string | null,
+  how: { line: number | null; reference?: string; key: string | null; firstTurn: number },
 ): RowJob {
+  const { firstTurn, ...where } = how;
   return {
     name: 'row',
     data: {
@@ -74,13 +79,15 @@ function rowJob(
       sheetId: sheet.sheetId,
       row: result.row,
       ...where,
-      key,
       order: result.order,
       // Where a file is is found again from its sheet's folder (rows/attachment-source.ts).
       attachments: result.attachments.map(({ path, bytes }) => ({ path, bytes })),
       ...(result.orderId !== undefined && { existingOrderId: result.orderId }),
     },
-    opts: { jobId: rowJobId(sheet.sheetId, result.row) },
+    opts: {
+      jobId: rowJobId(sheet.sheetId, result.row),
+      priority: turnOf(firstTurn, result.row),
+    },
   };
 }
 

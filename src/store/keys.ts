@@ -1,4 +1,4 @@
-import { isClusterUrl } from '../redis/cluster.js';
+import type { RedisTarget } from '../redis/target.js';
 
 /**
  * Every Redis key the importer writes besides BullMQ's own, under one prefix: an office's
@@ -35,6 +35,15 @@ export class Keys {
    */
   get purging(): string {
     return `${this.#base}:purging`;
+  }
+
+  /**
+   * Held while one process of an installation runs watch's daily retention pass
+   * (app/retention-pass.ts): the installation's own, so that another installation on the same
+   * Redis and prefix runs its pass all the same.
+   */
+  retentionLock(installation: string): string {
+    return `${this.#base}:retention-lock:${installation}`;
   }
 
   /** Migrations of stored data done (store/migrations/): number → when (hash). */
@@ -165,8 +174,8 @@ export class KeyLayout {
   ) {}
 
   /** The layout REDIS_URL asks for: per office on a Cluster (`redis+cluster://`). */
-  static of(prefix: string, redisUrl: string): KeyLayout {
-    return new KeyLayout(prefix, isClusterUrl(redisUrl));
+  static of(prefix: string, redis: Pick<RedisTarget, 'kind'>): KeyLayout {
+    return new KeyLayout(prefix, redis.kind === 'cluster');
   }
 
   /** The prefix of an office's keys and of its queues (BullMQ's `prefix`). */

@@ -16,9 +16,11 @@
  * is not made: the step's answer comes as `{'split', level, next, answer}`, and the caller makes
  * it (SPLIT) with the two shards named.
  *
- * An entry is `<state><day>.<sheet>.<row>.<orderId>` (base 36); one written LEDGER_DAYS or more
- * before today is gone: lookups skip it, claims overwrite it, splits drop it, and a shard that
- * nothing was written to for LEDGER_DAYS expires whole.
+ * An entry is `<state><day>.<sheet>.<row>.<orderId>` (base 36); one written more than LEDGER_DAYS
+ * days before today is gone: lookups skip it, claims overwrite it, splits drop it, and a shard
+ * that nothing was written to for LEDGER_DAYS and a day expires whole. Counted in whole days, an
+ * entry lives through the LEDGER_DAYS-th day after the one it was written on: never less than
+ * LEDGER_DAYS (one written at 23:59 is not forgotten a day early), less than a day more.
  */
 
 /** Entries per shard on average before one splits: well under Redis's 128 per listpack. */
@@ -33,7 +35,7 @@ local meta, sheets = KEYS[1], KEYS[2]
 local today, days, ttl, field = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local function live(v)
   local day = string.match(v, '^%a(%w+)%.')
-  return day ~= nil and today - tonumber(day, 36) < days
+  return day ~= nil and today - tonumber(day, 36) <= days
 end
 local function h32(f)
   local a, b, c, d = string.byte(f, 1, 4)
@@ -64,10 +66,9 @@ local function rewrite(key, flat)
   end
   if #flat > 0 then redis.call('PEXPIRE', key, ttl) end
 end
--- Shard P becomes P and P + 2^L (KEYS[4], KEYS[5]), both rewritten whole so that each is a
--- listpack again.
-local function split()
-  local source = KEYS[4]
+-- Shard P becomes P and P + 2^L (source and dest, given), both rewritten whole so that
+-- each is a listpack again.
+local function split(source, dest)
   local all = redis.call('HGETALL', source)
   redis.call('DEL', source)
   local keep, move = {}, {}
@@ -80,7 +81,7 @@ local function split()
     end
   end
   rewrite(source, keep)
-  rewrite(KEYS[5], move)
+  rewrite(dest, move)
   P = P + 1
   if P == 2 ^ L then L, P = L + 1, 0 end
 end
@@ -88,10 +89,14 @@ local owed = false
 local function due()
   return N > ${SHARD_LOAD} * (2 ^ L + P)
 end
+-- Whether from and to are the two shards the next split rewrites.
+local function isNext(from, to)
+  return from == meta .. ':' .. P and to == meta .. ':' .. (P + 2 ^ L)
+end
 -- A split due is made only with its two shards given; else it is owed (see answer).
 local function splitDue()
   if not due() then return end
-  if KEYS[4] == meta .. ':' .. P and KEYS[5] == meta .. ':' .. (P + 2 ^ L) then split() else owed = true end
+  if isNext(KEYS[4], KEYS[5]) then split(KEYS[4], KEYS[5]) else owed = true end
 end
 local function grown(added)
   N = N + added
@@ -150,16 +155,20 @@ return false
 `;
 
 /**
- * The split a step owed (the ledger's keys, the two shards named by the shape the step said; no
- * field): made when it is still due. Returns {1 when another is due, level, next}.
+ * The splits steps owed. KEYS: the ledger's shape and sheet numbers, then pairs of shards, each
+ * the two a split rewrites, in the order the splits come from the shape the caller last saw
+ * (ledger.ts, `splitPairs`); ARGV the ledger's six (no field). Splits while they are due and the
+ * next pair is the one given. Returns {1 when another is due, level, next}.
  */
 export const SPLIT = `${COMMON}
 local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
 L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
-if due() and KEYS[4] == meta .. ':' .. P and KEYS[5] == meta .. ':' .. (P + 2 ^ L) then
-  split()
-  redis.call('HSET', meta, 'l', L, 'p', P, 'n', N)
+local k, split_any = 3, false
+while due() and KEYS[k + 1] and isNext(KEYS[k], KEYS[k + 1]) do
+  split(KEYS[k], KEYS[k + 1])
+  split_any, k = true, k + 2
 end
+if split_any then redis.call('HSET', meta, 'l', L, 'p', P, 'n', N) end
 return {due() and 1 or 0, L, P}
 `;
 

@@ -22,7 +22,7 @@ import {
   SPLIT,
   WRITE,
 } from './ledger-scripts.js';
-import { LEDGER_DAYS, LEDGER_STALE_TRIES } from '../policy.js';
+import { LEDGER_DAYS, LEDGER_SPLITS_AT_ONCE, LEDGER_STALE_TRIES } from '../policy.js';
 
 /** Who holds a key: a sheet's row. */
 export interface RowRef {
@@ -69,6 +69,21 @@ export function shardOf(field: Buffer, shape: Shape): number {
   const hash = field.readUInt32BE(0);
   const shard = hash % 2 ** shape.level;
   return shard < shape.next ? hash % 2 ** (shape.level + 1) : shard;
+}
+
+/**
+ * The shards the next LEDGER_SPLITS_AT_ONCE splits from `shape` rewrite, two by two: shard `next`
+ * into itself and `next + 2^level`, the level rising once every shard of it was split.
+ */
+export function splitPairs(meta: string, shape: Shape): string[] {
+  const keys: string[] = [];
+  let { level, next } = shape;
+  for (let i = 0; i < LEDGER_SPLITS_AT_ONCE; i++) {
+    keys.push(`${meta}:${next}`, `${meta}:${next + 2 ** level}`);
+    next += 1;
+    if (next === 2 ** level) [level, next] = [level + 1, 0];
+  }
+  return keys;
 }
 
 /**
@@ -139,7 +154,10 @@ type ScriptedRedis = Redis & {
   oiLedgerWrite: LedgerCall;
   oiLedgerRelease: LedgerCall;
   oiLedgerLookup: LedgerCall;
-  oiLedgerSplit(...keysAndArgs: Array<string | Buffer>): Promise<[number, number, number]>;
+  oiLedgerSplit(
+    numberOfKeys: number,
+    ...keysAndArgs: Array<string | Buffer>
+  ): Promise<[number, number, number]>;
   oiLedgerSheet(sheets: string, sheetId: string, ttlMs: number): Promise<number>;
 };
 
@@ -149,7 +167,8 @@ function defineScripts(redis: Redis): ScriptedRedis {
     redis.defineCommand('oiLedgerWrite', { numberOfKeys: LEDGER_KEYS, lua: WRITE });
     redis.defineCommand('oiLedgerRelease', { numberOfKeys: LEDGER_KEYS, lua: RELEASE });
     redis.defineCommand('oiLedgerLookup', { numberOfKeys: LEDGER_KEYS, lua: LOOKUP });
-    redis.defineCommand('oiLedgerSplit', { numberOfKeys: LEDGER_KEYS, lua: SPLIT });
+    // Its number of keys is its first argument: as many pairs as splits asked for.
+    redis.defineCommand('oiLedgerSplit', { lua: SPLIT });
     redis.defineCommand('oiLedgerSheet', { numberOfKeys: 1, lua: SHEET_NUMBER });
   }
   return redis as ScriptedRedis;
@@ -263,8 +282,9 @@ export class Ledger {
       // learns the shape, and only so many of those in a row are made.
       for (let idle = 0; idle < LEDGER_STALE_TRIES;) {
         const before = this.#shape;
-        const { keys, args } = this.#args(null, '', '');
-        const [due, level, next] = await this.#redis.oiLedgerSplit(...keys, ...args);
+        const { args } = this.#args(null, '', '');
+        const keys = [this.#meta, this.#sheets, ...splitPairs(this.#meta, before)];
+        const [due, level, next] = await this.#redis.oiLedgerSplit(keys.length, ...keys, ...args);
         this.#shape = { level, next };
         if (due === 0) return;
         const moved = level > before.level || (level === before.level && next > before.next);
@@ -324,11 +344,18 @@ export class Ledger {
     return { ...rest, ref: { sheetId: await this.#sheetId(sheet), row } };
   }
 
+  /** Whether an entry written at `at` (ms) is remembered still: LEDGER_DAYS whole days after. */
+  remembers(at: number): boolean {
+    return this.#today() - Math.floor(at / DAY_MS) <= this.#options.ledgerDays;
+  }
+
   /**
    * An entry of the ledger as versions before this one kept it (`state|sheetId|row|orderId`),
-   * remembered from today unless the key already has one. Returns whether it was taken.
+   * remembered from the day it was made (`madeAt`, ms: a rebuilt ledger forgets a row when the
+   * one Redis lost would have; today when not known) unless the key already has one. Returns
+   * whether it was taken.
    */
-  async adopt(key: string, entry: string): Promise<boolean> {
+  async adopt(key: string, entry: string, madeAt?: number): Promise<boolean> {
     const [state = '', sheetId = '', row = '0', orderId = ''] = entry.split('|');
     const stored: Stored = {
       state: state === 'created' || state === 'unknown' ? state : 'pending',
@@ -336,7 +363,9 @@ export class Ledger {
       row: Number(row) || 0,
       ...(/^\d+$/.test(orderId) && { orderId: Number(orderId) }),
     };
-    const found = await this.#call(this.#redis.oiLedgerClaim, key, encode(stored, this.#today()));
+    const day =
+      madeAt === undefined ? this.#today() : Math.min(this.#today(), Math.floor(madeAt / DAY_MS));
+    const found = await this.#call(this.#redis.oiLedgerClaim, key, encode(stored, day));
     return typeof found !== 'string';
   }
 

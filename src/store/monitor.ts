@@ -6,8 +6,13 @@ import { Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-import { bullClusterClient } from '../redis/cluster.js';
-import { connectRedis, pingRedis } from '../redis/connect.js';
+import {
+  bullClusterClient,
+  bullmqOptions,
+  connectRedis,
+  pingRedis,
+  type RedisTarget,
+} from '../redis/connect.js';
 import type { AgendaEntry } from './agenda.js';
 import { KeyLayout, queueNames } from './keys.js';
 import type { NotTakenEntry } from './not-taken.js';
@@ -16,7 +21,8 @@ import type { SheetDetail, SheetProgress } from './progress.js';
 import type { SheetStore } from './sheet-store.js';
 
 export interface MonitorConfig {
-  redisUrl: string;
+  /** Where Redis is: its queues' connections and its client are made from it. */
+  redis: RedisTarget;
   prefix: string;
   logger: Logger;
   /**
@@ -52,13 +58,13 @@ export class ImportsMonitor {
   private constructor(config: MonitorConfig, redis: Redis) {
     this.#redis = redis;
     this.#logger = config.logger;
-    const layout = KeyLayout.of(config.prefix, config.redisUrl);
+    const layout = KeyLayout.of(config.prefix, config.redis);
     this.#view = new OfficesView(
       officeSpaces(redis, layout.spaces(config.offices.map((office) => office.id))),
     );
-    this.#bullClient = layout.perOffice ? bullClusterClient(config.redisUrl) : undefined;
-    // BullMQ wants connections that wait for Redis rather than fail a command.
-    const connection = this.#bullClient ?? { url: config.redisUrl, maxRetriesPerRequest: null };
+    const { redis: target } = config;
+    this.#bullClient = target.kind === 'cluster' ? bullClusterClient(target) : undefined;
+    const connection = this.#bullClient ?? bullmqOptions(target);
     this.byOffice = config.offices.map((office) => ({
       office,
       queues: Object.fromEntries(
@@ -76,7 +82,7 @@ export class ImportsMonitor {
    * the queues of the configuration's offices.
    */
   static async connect(config: MonitorConfig): Promise<ImportsMonitor> {
-    const redis = await connectRedis(config.redisUrl);
+    const redis = await connectRedis(config.redis);
     return new ImportsMonitor(config, redis);
   }
 

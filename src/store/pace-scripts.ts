@@ -135,8 +135,9 @@ return redis.call('ZREM', KEYS[2], ARGV[1])
  * its end; a 429 until its reset (or, said nothing, until the window's end, else for as long as
  * the window has lasted, a second at least). An answer to a request sent before the current
  * window began is late and teaches nothing of it.
- * Returns { told, window }: told 1 when the limit is new, 2 when the window's length was first
- * known.
+ * Returns { told, window, held }: told 1 when the limit is new, 2 when the window's length was
+ * first known; held, the ms until nothing may be sent no more (0: no hold), which the process
+ * that heard the answer keeps for the requests whose turn came before it (pace.ts holdHeard).
  */
 export const LEARN = `
 ${CLOCK}
@@ -244,7 +245,7 @@ if unanswered > 0 then
   end
   redis.call('PEXPIRE', KEYS[3], 60000)
 end
-return { told, window }
+return { told, window, math.max(0, math.ceil(over - now)) }
 `;
 
 /**

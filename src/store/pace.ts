@@ -27,7 +27,7 @@ type ScriptedRedis = Redis & {
   oiReserve(...keysAndArgs: string[]): Promise<[number, string]>;
   oiRelease(learned: string, flight: string, member: string): Promise<number>;
   oiHold(...keysAndArgs: string[]): Promise<number>;
-  oiLearn(...keysAndArgs: string[]): Promise<[number, number]>;
+  oiLearn(...keysAndArgs: string[]): Promise<[number, number, number]>;
   oiPeek(...keysAndArgs: string[]): Promise<[number, number, number]>;
 };
 
@@ -264,8 +264,9 @@ export class ApiPace {
   }
 
   /**
-   * A hold this process knows of that has not ended (a Retry-After it heard, or peeked): what a
-   * request whose turn came before it waits out before leaving; undefined when there is none.
+   * A hold this process knows of that has not ended (a Retry-After or a spent window it heard, or
+   * peeked): what a request whose turn came before it waits out before leaving; undefined when
+   * there is none.
    */
   holdHeard(signal?: AbortSignal): Promise<void> | undefined {
     const wait = this.#peeked.holdUntil - this.#now();
@@ -344,7 +345,7 @@ export class ApiPace {
     /** This process's requests on their way not yet in `flight`; whether this one was. */
     unanswered: { count: number; counted: boolean },
   ): Promise<void> {
-    const [told, windowMs] = await this.#redis.oiLearn(
+    const [told, windowMs, heldMs] = await this.#redis.oiLearn(
       this.#keys.schedule,
       this.#keys.learned,
       this.#keys.flight,
@@ -359,6 +360,9 @@ export class ApiPace {
       String(unanswered.count),
       unanswered.counted ? '1' : '',
     );
+    // A spent window (or a 429) holds the requests whose turn came before it too: kept here, as
+    // they leave once Redis has the lesson, when they no longer wait for it (holdHeard).
+    if (heldMs > 0) this.#peeked.holdUntil = Math.max(this.#peeked.holdUntil, this.#now() + heldMs);
     const window = windowMs > 0 ? { windowMs } : {};
     if (told === NEW_LIMIT)
       this.#logger?.info(

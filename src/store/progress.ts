@@ -89,12 +89,14 @@ function withoutWarnings(detail: SheetDetail): SheetProgress {
 
 /**
  * A sheet's progress with its warnings, and which of its rows were fixed later; undefined for a
- * sheet not known here.
+ * sheet not known here, or one being purged (retention: withdrawn from every list, its files
+ * going; its page is no more shown than its line, even by a link kept from before).
  */
 export async function sheetDetail(
   store: SheetStore,
   sheetId: string,
 ): Promise<SheetDetail | undefined> {
+  if (await store.isPurging(sheetId)) return undefined;
   const detail = await sheetDetailOnly(store, sheetId);
   if (detail?.fixedLater === undefined) return detail;
   return { ...detail, fixedRows: await store.fixes.rowsOf(sheetId) };

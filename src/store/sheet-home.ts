@@ -33,6 +33,19 @@ export interface HomeParts {
 }
 
 /**
+ * Whether the sheet is this installation's: queued from its data folder, or by an older version
+ * that did not say (then as before), or not recorded at all (the caller decides what that means).
+ * Another installation's sheet is settled, closed and reported by that installation alone.
+ */
+export async function isOwnSheet(
+  parts: Pick<HomeParts, 'store' | 'installation'>,
+  sheetId: string,
+): Promise<boolean> {
+  const home = (await parts.store.placeOf(sheetId))?.installation;
+  return home === undefined || home === parts.installation.id;
+}
+
+/**
  * Undefined when this process's installation holds the sheet's files (or the sheet has no record,
  * or one of an older version that did not say: then as before); else why its job must wait. The
  * first time for a sheet, this process says which data folder it waits for: once, not per job.

@@ -22,11 +22,16 @@ export interface PurgeCandidate {
   finishedAt: string;
   /** Where its report was written: read from Redis, checked by whoever removes it. */
   reportDir: string | undefined;
+  /**
+   * The installation that queued it; undefined for a record of an older version, which whoever
+   * removes it must know for its own by its report folder.
+   */
+  installation: string | undefined;
 }
 
 /** Which sheets a purge may touch. */
 export interface PurgeScope {
-  /** Reported before this (ms since the epoch). */
+  /** Reported before this (ms since the epoch); a sheet withdrawn already, whatever its date. */
   before: number;
   /** The configuration's connections (one, with `--connection`). */
   connectionIds: readonly string[];
@@ -58,11 +63,13 @@ export async function purgeCandidates(
   scope: PurgeScope,
 ): Promise<PurgeCandidate[]> {
   // Scored by when each was queued: a sheet reported before the date was queued before it too.
-  const ids = new Set([
-    ...(await redis.zrangebyscore(keys.allSheets, '-inf', `(${scope.before}`)),
-    ...(await redis.smembers(keys.purging)),
-  ]);
-  const all = [...ids].filter((id) => SHEET_ID.test(id) && id !== '..');
+  const listed = await redis.zrangebyscore(keys.allSheets, '-inf', `(${scope.before}`);
+  // Withdrawn by a purge cut short: no page shows it any more, so it is finished whatever the
+  // date this purge was given (a pass of RETENTION_DAYS after `purge --before` a later date).
+  const withdrawn = new Set(await redis.smembers(keys.purging));
+  const all = [...new Set([...listed, ...withdrawn])].filter(
+    (id) => SHEET_ID.test(id) && id !== '..',
+  );
   const found: PurgeCandidate[] = [];
   for (let i = 0; i < all.length; i += BATCH) {
     const batch = all.slice(i, i + BATCH);
@@ -77,7 +84,11 @@ export async function purgeCandidates(
           return typeof text === 'string' ? [[field, text]] : [];
         }),
       );
-      const candidate = candidateOf(batch[j] ?? '', record, scope);
+      const id = batch[j] ?? '';
+      const candidate = candidateOf(id, record, {
+        ...scope,
+        ...(withdrawn.has(id) && { before: Infinity }),
+      });
       if (candidate !== undefined) found.push(candidate);
     });
   }
@@ -104,6 +115,7 @@ function candidateOf(
     connectionName: record.connectionName ?? connectionId,
     finishedAt,
     reportDir: record.reportDir,
+    installation,
   };
 }
 

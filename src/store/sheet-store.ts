@@ -618,6 +618,11 @@ export class SheetStore {
     });
   }
 
+  /** Whether a purge withdrew the sheet (store/sheet-purge.ts): it is shown nowhere any more. */
+  async isPurging(sheetId: string): Promise<boolean> {
+    return (await this.#redis.sismember(this.keys.purging, sheetId)) === 1;
+  }
+
   /** Sheets not yet reported (for the reconciler and progress displays). */
   async activeSheets(): Promise<string[]> {
     return this.#redis.smembers(this.keys.activeSheets);

@@ -36,20 +36,29 @@ function isGivenUp(job: Job, error: Error): boolean {
   return job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled more than/i.test(error.message);
 }
 
-/** Runs background work of an event handler, logging rather than losing what goes wrong. */
-function guard(ctx: Context, work: Promise<unknown>): void {
-  work.catch((error: unknown) => {
-    ctx.logger.error({ err: error }, 'could not settle a given-up job');
-  });
+/**
+ * Settles a given-up job in the background, logging rather than losing what goes wrong. One not
+ * settled here (another installation's: BullMQ fails a job too often stalled in whichever worker
+ * takes it next) stays in the failed set for its own installation's reconciler.
+ */
+function settle(ctx: Context, queue: 'rows' | 'sheets', job: Job, error: Error): void {
+  giveUpJob(ctx, queue, job, error.message).then(
+    (settled) => {
+      if (!settled) ctx.logger.debug({ queue, jobId: job.id }, 'given-up job not settled here');
+    },
+    (failure: unknown) => {
+      ctx.logger.error({ err: failure }, 'could not settle a given-up job');
+    },
+  );
 }
 
 /** A row or sheet job given up on while this worker ran it: its row or sheet still ends. */
 export function settleWhenGivenUp(ctx: Context, rows: Worker, sheets: Worker): void {
   rows.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, 'rows', job, error.message));
+    if (job && isGivenUp(job, error)) settle(ctx, 'rows', job, error);
   });
   sheets.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error)) guard(ctx, giveUpJob(ctx, 'sheets', job, error.message));
+    if (job && isGivenUp(job, error)) settle(ctx, 'sheets', job, error);
   });
 }
 

@@ -35,7 +35,7 @@ export async function startSchedules(
   if (folders.schedules.length === 0) return { close: () => Promise.resolve() };
   const processor = scanProcessor(folders, intake, ctx.logger, onResult);
   const worker = new Worker(ctx.queues.intake.name, processor, {
-    connection: bullConnection(ctx.settings.redisUrl, ctx.settings.bullClient),
+    connection: bullConnection(ctx.settings.redis, ctx.settings.bullClient),
     prefix: ctx.settings.prefix,
     concurrency: 1,
   });

@@ -6,7 +6,18 @@
 import type { Worker } from 'bullmq';
 
 import type { Context } from '../context.js';
-import { CLOSE_GRACE_MS, CUT_OFF_MS, SERVICE_GRACE_MS, STOP_GRACE_MS } from '../policy.js';
+import {
+  CLOSE_GRACE_MS,
+  CUT_OFF_MS,
+  REDIS_ANSWER_MS,
+  SERVICE_GRACE_MS,
+  STOP_GRACE_MS,
+} from '../policy.js';
+
+/** A worker's connection to Redis, as BullMQ gives it. */
+type Connection = Awaited<Worker['backend']['client']>;
+/** ioredis's states of a connection lost and not back yet. */
+const RECONNECTING = new Set(['close', 'reconnecting', 'connecting', 'connect']);
 
 export interface CloseOptions {
   /** How long jobs in flight may take to finish; by default as `grace` says. */
@@ -50,7 +61,10 @@ function graceOf({ graceMs, grace }: CloseOptions): number {
 async function close(ctx: Context, options: CloseOptions): Promise<void> {
   const workers = ctx.workers;
   ctx.stop.stopping.abort(new Error('stopping'));
-  const away = ctx.outages.redis.since !== undefined;
+  // Redis back but a worker's connection not yet: closing it gracefully would never end.
+  const away =
+    ctx.outages.redis.since !== undefined ||
+    (options.force !== true && !(await connected(ctx, REDIS_ANSWER_MS)));
   if (options.force || away) ctx.stop.now.abort(new Error('stopping now'));
   const closing = Promise.all(workers.map((w) => w.close(options.force || away)));
   if ((await within(closing, away ? 0 : graceOf(options))) === 'late') {
@@ -73,6 +87,57 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
   ctx.redis.disconnect();
   // A Cluster's client of the queues and workers: theirs to use, the context's to close.
   ctx.settings.bullClient?.disconnect();
+}
+
+/**
+ * Whether every worker's connections (its own and its blocking one) that were lost are back
+ * within `ms`. A worker closed gracefully disconnects its blocking connection and waits for its
+ * end; a connection waiting for its next try to reconnect (just after Redis came back) never ends
+ * when told to (ioredis drops the try, and no 'end' comes), and the worker's close never would.
+ */
+async function connected(ctx: Context, ms: number): Promise<boolean> {
+  const stop = new AbortController();
+  const clientsOf = async (worker: Worker): Promise<Connection[]> => {
+    const { client, blockingClient } = worker.backend;
+    return [await client, ...(blockingClient === undefined ? [] : [await blockingClient])];
+  };
+  const ready = (async () => {
+    // Only those on their way back: one never connected (lazily) or ended is no worry.
+    const coming = (await Promise.all(ctx.workers.map(clientsOf)))
+      .flat()
+      .filter((client) => RECONNECTING.has(client.status));
+    await Promise.all(coming.map((client) => readyOrStop(client, stop.signal)));
+    return coming.every((client) => client.status === 'ready');
+  })().catch((error: unknown) => {
+    ctx.logger.debug({ err: error }, "a worker's connection could not be looked at");
+    return false;
+  });
+  let up = false;
+  try {
+    const outcome = await within(
+      ready.then((answer) => {
+        up = answer;
+      }),
+      ms,
+    );
+    return outcome === 'done' && up;
+  } finally {
+    stop.abort();
+  }
+}
+
+/** Resolves once `client` is ready, or `stop` is aborted; never rejects. */
+function readyOrStop(client: Connection, stop: AbortSignal): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      client.off('ready', done);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    client.once('ready', done);
+    stop.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** The caller's last look before the connections close; its failure only stops the look. */

@@ -57,6 +57,22 @@ describe('a fault of the machine', () => {
     expect(errorMessage(said, wordsFor('nl'))).not.toBe(said.message);
   });
 
+  it("the embedded sandbox's database on a full disk: its folder and DATA_DIR, in every language", async () => {
+    // better-sqlite3's error: a code, no path.
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const error = await writingIn('/srv/data/sandbox/sandbox.sqlite', () =>
+      Promise.reject(full),
+    ).catch((e: unknown) => e);
+    const said = machineFault(error);
+    if (said === undefined) throw new Error('not a machine fault');
+    for (const language of ['en', 'nl', 'fr'] as const) {
+      const line = errorMessage(said, wordsFor(language));
+      expect(line).toContain('/srv/data/sandbox');
+      expect(line).toContain('SQLITE_FULL');
+      expect(line).toContain('DATA_DIR');
+    }
+  });
+
   it('anything else is not one', () => {
     expect(machineFault(fsError('ENOENT', 'open', '/x'))).toBeUndefined();
     expect(machineFault(new Error('boom'))).toBeUndefined();

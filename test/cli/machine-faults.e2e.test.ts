@@ -1,7 +1,8 @@
 /**
  * The machine's faults said as one line by the binary (docs/design.md "Outages, said once"): a
  * data folder it may not write (run as the user `nobody`, since root writes anywhere) and a full
- * disk (a 1 MiB tmpfs, mounted by the test: root only). Each: exit 1, the folder named, no stack.
+ * disk (a 1 MiB tmpfs, mounted by the test: root only), the data folder's or only the embedded
+ * sandbox's database folder in it. Each: exit 1, the folder named, no stack.
  */
 import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
@@ -107,9 +108,52 @@ describe('a fault of the machine, said by the binary', () => {
       const said = lines.filter((line) => line.startsWith('order-importer:'));
       expect(said, ended.stderr).toHaveLength(1);
       expect(said[0]).toMatch(/^order-importer: the disk of .* is full \((ENOSPC|SQLITE_FULL)\)/);
-      // The embedded sandbox's database may be what fills it: SQLite names no file.
-      if (said[0]?.includes('(ENOSPC)') === true) expect(said[0]).toContain(dataDir);
+      // The data folder, or the embedded sandbox's database folder in it: named either way.
+      expect(said[0]).toContain(dataDir);
       expect(lines.at(-1)).toBe(said[0]);
+      noStack(ended.stderr);
+    },
+    40_000,
+  );
+
+  it.runIf(root)(
+    "the embedded sandbox's database on a full disk: one line naming its folder and DATA_DIR",
+    async () => {
+      const dataDir = await tempDir('sqlite-full-');
+      const sandboxDir = join(dataDir, 'sandbox');
+      await mkdir(sandboxDir);
+      // Only the sandbox's folder is full: the data folder's other files are written, its
+      // database (SQLite, which names no file when the disk is full) is not.
+      const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', sandboxDir]);
+      expect(mounted.status, String(mounted.stderr)).toBe(0);
+      cleanups.push(() => spawnSync('umount', ['-l', sandboxDir]));
+      await writeFile(join(sandboxDir, 'fill'), Buffer.alloc(2 * 1024 * 1024)).catch(
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        },
+      );
+      const sheet = join(await tempDir('sqlite-full-sheet-'), 'orders.csv');
+      await writeFile(
+        sheet,
+        'reference;property_type;address1;address2;city\nR-1;Andere;Kerkstraat;1;Gent\n',
+      );
+      const redis = await useTestRedis();
+      cleanups.push(() => void redis.cleanup());
+      const ended = await endsWithin(
+        orderImporter(['import', sheet], {
+          DATA_DIR: dataDir,
+          REDIS_URL: redis.url,
+          QUEUE_PREFIX: `{${redis.prefix}}`,
+        }),
+        30_000,
+      );
+      expect(ended.code, ended.stderr).toBe(1);
+      const said = ended.stderr.split('\n').filter((line) => line.startsWith('order-importer:'));
+      expect(said, ended.stderr).toHaveLength(1);
+      expect(said[0]).toMatch(/\(SQLITE_FULL\)/);
+      expect(said[0]).toContain(sandboxDir);
+      expect(said[0]).toMatch(/DATA_DIR/);
+      expect(said[0]).not.toContain('a folder of the importer');
       noStack(ended.stderr);
     },
     40_000,

@@ -10,13 +10,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { freePort, type LocalRedis, startLocalRedis } from '../../src/redis/local-server.js';
-import { type CliProcess, orderImporter } from '../helpers/cli.js';
+import { CUT_OFF_MS } from '../../src/policy.js';
+import { type CliExit, type CliProcess, orderImporter } from '../helpers/cli.js';
 import { endsWithin, ordersReach } from '../helpers/cli-waits.js';
-import { put, tempDir } from '../helpers/files.js';
+import { tempDir } from '../helpers/files.js';
+import { officesWatch } from '../helpers/offices-watch.js';
 import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
 
 const LOCK_MS = 2000;
+/** Past eight reconnections: BullMQ's clients then wait several seconds between tries. */
+const OUTAGE_MS = 12_000;
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -137,60 +141,58 @@ describe("watch's dashboard while Redis is away", () => {
   }, 120_000);
 });
 
+/**
+ * A stop with nothing in flight waits for no grace period: the workers close at once, the queues'
+ * connections within CUT_OFF_MS. Three times that leaves room for a loaded machine, and is far
+ * below a stop that waits for the grace (SERVICE_GRACE_MS) on a connection that never ends.
+ */
+const IDLE_STOP_MS = 3 * CUT_OFF_MS;
+
+/** SIGTERM, and the exit within IDLE_STOP_MS (a hang guard, the bound, and its figure said). */
+async function stopsSoon(cli: CliProcess, what: string): Promise<CliExit> {
+  const started = performance.now();
+  cli.signal('SIGTERM');
+  const ended = await endsWithin(cli, IDLE_STOP_MS);
+  console.log(`${what}: stopped in ${Math.round(performance.now() - started)} ms`);
+  return ended;
+}
+
 describe('watch of two offices while Redis is away', () => {
   it('says once per process that Redis is away and once that it is back', async () => {
-    const redisDir = await tempDir('offices-outage-redis-');
-    const running = { redis: await startLocalRedis({ dir: redisDir, appendOnly: true }) };
-    const sandbox = await testSandbox({
-      tokens: [
-        { token: 'token-gent', org: 'gent' },
-        { token: 'token-brugge', org: 'brugge' },
-      ],
-    });
-    cleanups.push(async () => {
-      await running.redis.stop();
-      await sandbox.close();
-    });
-    const dir = await tempDir('offices-outage-');
-    await put(dir, 'gent.token', 'token-gent\n');
-    await put(dir, 'brugge.token', 'token-brugge\n');
-    const config = await put(
-      dir,
-      'importer.json',
-      JSON.stringify({
-        connections: [
-          { name: 'gent', apiBaseUrl: sandbox.url, tokenFile: 'gent.token' },
-          { name: 'brugge', apiBaseUrl: sandbox.url, tokenFile: 'brugge.token' },
-        ],
-      }),
-    );
-    const cli = orderImporter(['watch', '--config', config, '--no-dashboard'], {
-      REDIS_URL: running.redis.url,
-      QUEUE_PREFIX: '{offices-outage}',
-      DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'info',
-    });
-    cleanups.push(async () => {
-      if (cli.child.exitCode === null && cli.child.signalCode === null) {
-        cli.signal('SIGKILL');
-        await cli.finished;
-      }
-    });
-    await cli.waitForStderr(/Watching /, 30_000);
-    await running.redis.stop();
-    await cli.waitForStderr(/^Redis at .* does not answer/m, 10_000);
-    running.redis = await startLocalRedis({
-      dir: redisDir,
-      appendOnly: true,
-      port: running.redis.port,
-    });
-    await cli.waitForStderr(/^Redis at .* answers now/m, 30_000);
+    const w = await officesWatch(cleanups);
+    await w.stop();
+    await w.cli.waitForStderr(/^Redis at .* does not answer/m, 10_000);
+    await w.restart();
+    await w.cli.waitForStderr(/^Redis at .* answers now/m, 30_000);
     // Each office's client hears Redis within the same moment: what they said is said by now.
-    cli.signal('SIGTERM');
-    await cli.waitForStderr(/^SIGTERM/m, 10_000);
-    expect(linesWith(cli.stderr, /does not answer/), cli.stderr).toHaveLength(1);
-    expect(linesWith(cli.stderr, /answers now/), cli.stderr).toHaveLength(1);
+    // Told to stop at once after the restart: each worker's connections may still be reconnecting.
+    const ended = await stopsSoon(w.cli, 'SIGTERM just after the restart');
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(linesWith(ended.stderr, /does not answer/), ended.stderr).toHaveLength(1);
+    expect(linesWith(ended.stderr, /answers now/), ended.stderr).toHaveLength(1);
   }, 90_000);
+
+  it('stops within its bound when told to as the work goes on after a restart', async () => {
+    const w = await officesWatch(cleanups, {
+      sandbox: { faults: { latencyMs: 40 } },
+      env: { CONCURRENCY: '4', RETRY_DELAY_MS: '50', INBOX_STABLE_MS: '200' },
+    });
+    const rows = Array.from({ length: 150 }, (_, i) => sheetRow(6000 + i));
+    await writeCsvSheet(join(w.dataDir, 'inbox', 'gent'), 'gent.csv', rows);
+    await ordersReach(w.sandbox, 20, w.cli);
+    await w.stop();
+    await w.cli.waitForStderr(/^Redis at .* does not answer/m, 10_000);
+    // What is tested: an outage long enough for the clients' reconnection backoff to have grown.
+    await sleep(OUTAGE_MS);
+    const before = (await w.sandbox.api.listOrders()).length;
+    await w.restart();
+    // The work goes on: orders are made again. Some of the workers' connections (brugge's, idle)
+    // may still be waiting for their next try then.
+    await ordersReach(w.sandbox, before + 10, w.cli);
+    const ended = await stopsSoon(w.cli, 'SIGTERM once the work went on');
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(linesWith(ended.stderr, /^Stopped/), ended.stderr).toHaveLength(1);
+  }, 180_000);
 });
 
 describe('the dashboard alone while Redis is away', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { selectAgenda } from '../../src/dashboard/agenda-filter.js';
 import { agendaCsv, agendaIcs } from '../../src/dashboard/agenda-files.js';
 import { agendaPage, dayText, queryString } from '../../src/dashboard/agenda-page.js';
-import { sameKey } from '../../src/dashboard/agenda-routes.js';
+import { sameKey } from '../../src/dashboard/agenda-downloads.js';
 import { SEES_ALL } from '../../src/dashboard/viewer.js';
 import { wordsFor } from '../../src/language/words.js';
 import type { AgendaEntry } from '../../src/store/agenda.js';

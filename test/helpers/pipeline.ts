@@ -21,6 +21,7 @@ import type { SandboxOptionsInput } from '../../sandbox/options.js';
 import { tempDir } from './files.js';
 import { type TestRedis, useTestRedis } from './redis.js';
 import { type TestSandbox, testSandbox } from './sandbox.js';
+import { parseRedisUrl } from '../../src/redis/target.js';
 
 /**
  * A context with workers on a Redis of its own prefix, against a sandbox of its own, put together
@@ -68,7 +69,7 @@ export async function testPipelineConfig(parts: {
   const token = parts.token ?? parts.sandbox.tokens[0]?.token ?? '';
   return {
     settings: {
-      redisUrl: parts.redis.url,
+      redis: parseRedisUrl(parts.redis.url),
       prefix: `{${parts.redis.prefix}}`,
       concurrency: 4,
       lockMs: 2000,

@@ -45,10 +45,12 @@ describe('LEDGER_DAYS', () => {
     expect(await importSheet('day0.csv', [1, 2])).toMatchObject({ created: 2 });
     clock.days = 2;
     expect(await importSheet('day2.csv', [1, 2, 3])).toMatchObject({ created: 1, duplicate: 2 });
-    // were made 3 days ago, R-3 one day ago: only R-3 is
-    // remembered.
+    // On day 3, R-1 and R-2 (made on day 0) are remembered still: three whole days.
     clock.days = 3;
-    expect(await importSheet('day3.csv', [3, 1, 2])).toMatchObject({ created: 2, duplicate: 1 });
+    expect(await importSheet('day3.csv', [1])).toMatchObject({ created: 0, duplicate: 1 });
+    // On day 4 they were made more than 3 days ago, R-3 two days ago: only R-3 is remembered.
+    clock.days = 4;
+    expect(await importSheet('day4.csv', [3, 1, 2])).toMatchObject({ created: 2, duplicate: 1 });
     const orders = await sandbox.api.listOrders();
     expect(orders.map((o) => o.contact_name).sort()).toEqual([
       'Contact 1',

@@ -24,6 +24,7 @@ import { attachmentOf, smtpReceiver } from '../helpers/receivers.js';
 import { useTestRedis } from '../helpers/redis.js';
 import { testSandbox } from '../helpers/sandbox.js';
 import { sheetRow, writeCsvSheet } from '../helpers/sheets.js';
+import { parseRedisUrl } from '../../src/redis/target.js';
 
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -68,7 +69,7 @@ describe('a row job of a sheet whose files are on another data folder', () => {
       await runSheetJob(b, sheetId); // its rows queued, as B's sheet job would
       // Every hand-back moves a row job to the delayed set, which its queue's events tell.
       events = new QueueEvents(a.queues.rows.name, {
-        connection: bullConnection(redis.url),
+        connection: bullConnection(parseRedisUrl(redis.url)),
         prefix: a.settings.prefix,
       });
       await events.waitUntilReady();

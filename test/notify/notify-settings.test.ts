@@ -8,6 +8,7 @@ import { channelsOf } from '../../src/notify/queue-notification.js';
 import { signatureOf } from '../../src/notify/webhook.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { put, tempDir } from '../helpers/files.js';
+import { parseRedisUrl } from '../../src/redis/target.js';
 
 const cwd = await tempDir('notify-settings-');
 
@@ -22,7 +23,7 @@ describe('the notification settings', () => {
       NOTIFY_RETRY_HOURS: '2',
     };
     const settings = await loadSettings({ cwd, env });
-    expect(contextSettings(settings, 'redis://r').notify).toEqual({
+    expect(contextSettings(settings, parseRedisUrl('redis://r')).notify).toEqual({
       webhook: { url: 'https://hooks.example.test/orders', secret: 's3cret' },
       email: {
         to: ['ops@agency.test', 'jan@agency.test'],
@@ -31,7 +32,7 @@ describe('the notification settings', () => {
       },
       retryHours: 2,
     });
-    const none = contextSettings(await loadSettings({ cwd }), 'redis://r');
+    const none = contextSettings(await loadSettings({ cwd }), parseRedisUrl('redis://r'));
     expect(none.notify).toBeUndefined();
     expect(channelsOf(none.notify)).toEqual([]);
   });
@@ -64,7 +65,7 @@ describe('the notification settings', () => {
     );
     const settings = await loadSettings({ cwd, configFile });
     const [gent, brugge, kortrijk] = settings.connections.map(
-      (c) => contextSettings(settings, 'redis://r', c).notify,
+      (c) => contextSettings(settings, parseRedisUrl('redis://r'), c).notify,
     );
     expect(gent).toEqual({
       webhook: { url: 'https://hooks.example.test/gent', secret: 'g' },

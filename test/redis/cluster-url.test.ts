@@ -6,56 +6,44 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import {
-  ClusterUrlError,
-  clusterNodesText,
-  isClusterUrl,
-  parseClusterUrl,
-} from '../../src/redis/cluster.js';
+import { parseRedisUrl, readRedisUrl } from '../../src/redis/target.js';
 import { redactUrl } from '../../src/redis/url.js';
 import { KeyLayout } from '../../src/store/keys.js';
 
 describe('a Cluster URL', () => {
   it('names its nodes, and the user it logs in as', () => {
-    expect(
-      parseClusterUrl('redis+cluster://app:s%40cret@10.0.0.5:7000,redis-2:7001,[::1]:7002/'),
-    ).toEqual({
+    const url = 'redis+cluster://app:s%40cret@10.0.0.5:7000,redis-2:7001,[::1]:7002/';
+    const target = parseRedisUrl(url);
+    expect(target).toMatchObject({
+      kind: 'cluster',
       nodes: [
         { host: '10.0.0.5', port: 7000 },
         { host: 'redis-2', port: 7001 },
         { host: '::1', port: 7002 },
       ],
       username: 'app',
-      password: 's@cret',
+      db: 0,
+      shown: 'redis+cluster://app:***@10.0.0.5:7000,redis-2:7001,[::1]:7002/',
     });
-    expect(parseClusterUrl('REDIS+CLUSTER://a').nodes).toEqual([{ host: 'a', port: 6379 }]);
-    expect(parseClusterUrl('redis+cluster://:pw@a:1')).toEqual({
-      nodes: [{ host: 'a', port: 1 }],
-      password: 'pw',
+    expect(target.password?.reveal()).toBe('s@cret');
+    expect(parseRedisUrl('REDIS+CLUSTER://a')).toMatchObject({
+      nodes: [{ host: 'a', port: 6379 }],
     });
-  });
-
-  it('is told from a single server', () => {
-    expect(isClusterUrl('redis+cluster://a:1')).toBe(true);
-    expect(isClusterUrl('redis://a:1')).toBe(false);
-    expect(isClusterUrl('rediss://a:1')).toBe(false);
   });
 
   it.each([
-    ['redis+cluster://', /"" is not a node/],
-    ['redis+cluster://a:1,,b:2', /"" is not a node/],
-    ['redis+cluster://a:0', /"a:0" is not a node/],
-    ['redis+cluster://a:1/0', /no path, query or fragment/],
-    ['redis+cluster://a b:1', /is not a node/],
+    ['redis+cluster://', /names a host that cannot be read/],
+    ['redis+cluster://a:1,,b:2', /names a host that cannot be read/],
+    ['redis+cluster://a:0', /names port 0, not a port/],
+    ['redis+cluster://a:1/0', /names no database: a Cluster has database 0 only/],
+    ['rediss+cluster://a:1', /must be a redis:\/\//],
   ])('refuses %s', (url, why) => {
-    expect(() => parseClusterUrl(url)).toThrow(ClusterUrlError);
-    expect(() => parseClusterUrl(url)).toThrow(why);
+    expect(readRedisUrl(url)).toEqual({ problem: expect.stringMatching(why) as unknown });
   });
 
   it('is said without its password', () => {
     const url = 'redis+cluster://app:secret@10.0.0.5:7000,10.0.0.6:7000';
     expect(redactUrl(url)).toBe('redis+cluster://app:***@10.0.0.5:7000,10.0.0.6:7000');
-    expect(clusterNodesText(url)).toBe('10.0.0.5:7000,10.0.0.6:7000');
     expect(redactUrl('redis+cluster://:secret@a:1')).toBe('redis+cluster://:***@a:1');
     expect(redactUrl('redis+cluster://x:secret@a:1/0')).not.toContain('secret');
   });
@@ -63,7 +51,7 @@ describe('a Cluster URL', () => {
 
 describe('where an office’s keys go', () => {
   it('stays under the installation’s prefix on one server: nothing stored moves', () => {
-    const layout = KeyLayout.of('{order-importer}', 'redis://127.0.0.1:6379');
+    const layout = KeyLayout.of('{order-importer}', parseRedisUrl('redis://127.0.0.1:6379'));
     expect(layout.officePrefix('3f2a9c0d81b4e7a6')).toBe('{order-importer}');
     expect(layout.keysOf('3f2a9c0d81b4e7a6').sheet('s1')).toBe(
       '{order-importer}:importer:sheet:s1',
@@ -72,7 +60,7 @@ describe('where an office’s keys go', () => {
   });
 
   it('is a hash tag of each office’s own on a Cluster', () => {
-    const layout = KeyLayout.of('{order-importer}', 'redis+cluster://10.0.0.5:7000');
+    const layout = KeyLayout.of('{order-importer}', parseRedisUrl('redis+cluster://10.0.0.5:7000'));
     expect(layout.officePrefix('3f2a9c0d81b4e7a6')).toBe('{order-importer:3f2a9c0d81b4e7a6}');
     expect(layout.keysOf('3f2a9c0d81b4e7a6').bySha).toBe(
       '{order-importer:3f2a9c0d81b4e7a6}:importer:by-sha',

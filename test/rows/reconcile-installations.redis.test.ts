@@ -35,7 +35,7 @@ async function sheetOf(ctx: Context, sheetId: string, rows: number): Promise<voi
 /** Hands out the queue's next `count` jobs and fails each for good, no worker listening. */
 async function failNext(ctx: Context, queue: string, count: number): Promise<void> {
   const worker = new Worker(queue, undefined, {
-    connection: bullConnection(ctx.settings.redisUrl),
+    connection: bullConnection(ctx.settings.redis),
     prefix: ctx.settings.prefix,
   });
   try {

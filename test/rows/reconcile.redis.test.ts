@@ -35,7 +35,7 @@ async function failedRowJobs(ctx: Context, jobs: RowJobData[]): Promise<void> {
 /** Hands out `count` jobs of the queue and fails each (one attempt: its first failure is final). */
 async function failAll(ctx: Context, queue: string, count: number): Promise<void> {
   const worker = new Worker(queue, undefined, {
-    connection: bullConnection(ctx.settings.redisUrl),
+    connection: bullConnection(ctx.settings.redis),
     prefix: ctx.settings.prefix,
   });
   try {

@@ -13,6 +13,7 @@ import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
 const START = Date.UTC(2026, 10, 26, 9, 0, 0);
 const PLANNING_S = 60;
 const BATCH = 40;
+const DAY_MS = 86_400_000;
 
 interface ReadInspection {
   product_id: string;
@@ -71,9 +72,44 @@ const planOf = (orders: readonly ReadOrder[]) =>
     visits: o.inspections.map((i) => [i.date, i.inspector_name]),
   }));
 
-/** A visit's `YYYY-MM-DD HH:MM:SS`, which the sandbox writes in UTC, in ms since the epoch. */
+/** `YYYY-MM-DD HH:MM:SS` read as if it were UTC: its wall-clock fields, for their hours and day. */
+function wallClock(date: string | null): Date {
+  return new Date(`${(date ?? '').replace(' ', 'T')}Z`);
+}
+
+const BRUSSELS = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Brussels',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** How far Brussels' wall clock is ahead of UTC at `ms`. */
+function brusselsOffset(ms: number): number {
+  const parts = BRUSSELS.formatToParts(ms);
+  const field = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(
+    field('year'),
+    field('month') - 1,
+    field('day'),
+    field('hour'),
+    field('minute'),
+    field('second'),
+  );
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * A visit's `YYYY-MM-DD HH:MM:SS`, the API's wall-clock time in Brussels (as the importer reads
+ * it), in ms since the epoch. No visit falls in the night hour a clock change skips or repeats.
+ */
 function visitTime(date: string | null): number {
-  return Date.parse(`${(date ?? '').replace(' ', 'T')}Z`);
+  const wall = wallClock(date).getTime();
+  return wall - brusselsOffset(wall - brusselsOffset(wall));
 }
 
 function expectUnplanned(orders: readonly ReadOrder[]): void {
@@ -121,12 +157,13 @@ describe('a sandbox with --planning', () => {
     expect(inspections.length).toBeGreaterThan(BATCH);
     for (const { date, inspector_name } of inspections) {
       expect(date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      const when = new Date(`${(date ?? '').replace(' ', 'T')}Z`);
+      // A working day, in working hours, in Brussels.
+      const when = wallClock(date);
       expect([1, 2, 3, 4, 5]).toContain(when.getUTCDay());
       expect(when.getUTCHours()).toBeGreaterThanOrEqual(8);
       expect(when.getUTCHours()).toBeLessThan(17);
-      expect(when.getTime()).toBeGreaterThan(clock.now);
-      expect(when.getTime()).toBeLessThan(START + 5 * 7 * 86_400_000);
+      expect(visitTime(date)).toBeGreaterThan(clock.now);
+      expect(visitTime(date)).toBeLessThan(START + 5 * 7 * 86_400_000);
       expect(inspector_name).toMatch(/\S/);
     }
     const names = new Set(inspections.map((i) => i.inspector_name ?? ''));
@@ -200,6 +237,38 @@ describe('a sandbox with --planning', () => {
   it("does not show another organisation's orders", async () => {
     const other = sandbox.api.withToken('token-beta');
     expect((await other.getOrder(ids[0] ?? 0)).status).toBe(404);
+  });
+});
+
+describe("a visit's date", () => {
+  it('is read as Brussels time: CET in winter, CEST in summer', () => {
+    expect(visitTime('2026-12-01 10:00:00')).toBe(Date.UTC(2026, 11, 1, 9, 0, 0));
+    expect(visitTime('2027-06-17 10:00:00')).toBe(Date.UTC(2027, 5, 17, 8, 0, 0));
+  });
+
+  it('is the wall-clock time in Brussels: in summer too, an order is done just after its last visit on the sandbox clock, not hours off', async () => {
+    const summer = Date.UTC(2027, 5, 17, 7, 0, 0);
+    const { sandbox, clock } = await clockedSandbox({ planning: PLANNING_S, faults: { seed: 5 } });
+    try {
+      clock.now = summer;
+      const ids = await createBatch(sandbox.api);
+      clock.now = summer + PLANNING_S * 1000;
+      const planned = await readAll(sandbox.api, ids);
+      const at = planned.findIndex((o) => o.status === 'scheduled');
+      const last = Math.max(...(planned[at]?.inspections ?? []).map((i) => visitTime(i.date)));
+      // The sandbox clock a second before the last visit, moved there by a day.
+      clock.now = last - 1000 - DAY_MS;
+      const moved = await sandbox.api.send('POST', '/__sandbox/clock', {
+        body: '{"advanceDays": 1}',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(moved.json).toMatchObject({ now: new Date(last - 1000).toISOString() });
+      expect((await readAll(sandbox.api, [ids[at] ?? 0]))[0]?.status).toBe('scheduled');
+      clock.now += 2000;
+      expect((await readAll(sandbox.api, [ids[at] ?? 0]))[0]?.status).toBe('done');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

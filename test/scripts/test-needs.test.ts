@@ -27,7 +27,7 @@ const OPENPYXL = '/usr/lib/python3/dist-packages/openpyxl/__init__.py';
 function machine(setup: Setup) {
   const files = new Set([...(setup.files ?? []), ...(setup.openpyxl === false ? [] : [OPENPYXL])]);
   const tools = Object.keys(TOOLS).filter((tool) => !setup.noTools?.includes(tool));
-  const commands = new Set([...(setup.commands ?? ['apt-get', 'sudo']), ...tools]);
+  const commands = new Set([...(setup.commands ?? ['apt-get', 'sudo']), 'openssl', ...tools]);
   const ran: string[] = [];
   const said: string[] = [];
   const m: Machine = {

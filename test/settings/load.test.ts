@@ -8,6 +8,7 @@ import { UserError } from '../../src/errors.js';
 import { defaultProductsFile } from '../../src/package-root.js';
 import { put, tempDir } from '../helpers/files.js';
 import { knownError } from '../helpers/known-error.js';
+import { parseRedisUrl } from '../../src/redis/target.js';
 
 const cwd = await tempDir('settings-');
 
@@ -100,7 +101,7 @@ describe('loadSettings', () => {
 
   it('carries LEDGER_DAYS into the context', async () => {
     const settings = await loadSettings({ cwd, env: { LEDGER_DAYS: '30' } });
-    expect(contextSettings(settings, 'redis://127.0.0.1:6379').ledgerDays).toBe(30);
+    expect(contextSettings(settings, parseRedisUrl('redis://127.0.0.1:6379')).ledgerDays).toBe(30);
   });
 
   it('takes the language from --language, then the config file, then LANGUAGE and the locale', async () => {
@@ -134,19 +135,20 @@ describe('loadSettings', () => {
     ],
     [
       { REDIS_URL: 'localhost:6379' },
-      /^REDIS_URL: must be a redis:\/\/, rediss:\/\/ or redis\+cluster:\/\/ URL/,
+      /^REDIS_URL: must be a redis:\/\/, rediss:\/\/, redis\+sentinel:\/\/, rediss\+sentinel:\/\/ or redis\+cluster:\/\/ URL/,
     ],
-    [
-      { REDIS_URL: 'redis+cluster://' },
-      /^REDIS_URL: a Cluster's URL "" is not a node \(host:port\)/,
-    ],
+    [{ REDIS_URL: 'rediss+cluster://h1:7000,h2:7001' }, /^REDIS_URL: must be a redis:\/\//],
     [
       { REDIS_URL: 'redis+cluster://10.0.0.5:7000,10.0.0.6:99999' },
-      /^REDIS_URL: a Cluster's URL "10\.0\.0\.6:99999" is not a node/,
+      /^REDIS_URL: names port 99999, not a port/,
     ],
     [
       { REDIS_URL: 'redis+cluster://u:secret@10.0.0.5:7000/0' },
-      /^REDIS_URL: a Cluster's URL must be host:port\[,host:port…\].*\(got "redis\+cluster:\/\/\*\*\*@10/,
+      /^REDIS_URL: names no database: a Cluster has database 0 only .*\(got "redis\+cluster:\/\/\*\*\*@10/,
+    ],
+    [
+      { REDIS_URL: 'redis+sentinel://h1:26379,h2' },
+      /^REDIS_URL: must end with the name of the master/,
     ],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of "fatal", .*"silent" \(got "loud"\)/],
     [{ DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT: must be at most 65535 /],
@@ -191,6 +193,36 @@ describe('loadSettings', () => {
     expect(error).toEqual(knownError('UserError', 'config.invalid'));
     expect((error as Error).message).toMatch(/^API_BASE_URL: /);
     expect((error as Error).message).not.toContain('s3cret');
+  });
+
+  it('takes REDIS_URL in each of its forms, and REDIS_TLS_CA_FILE against the working folder', async () => {
+    for (const url of [
+      'redis://127.0.0.1:6379',
+      'rediss://importer:pw@redis.example.be:6380/1',
+      'redis+sentinel://s1.example.be:26379,s2.example.be:26379/orders',
+      'rediss+sentinel://importer:pw@10.0.0.1,10.0.0.2/orders/2',
+      'redis+cluster://importer:pw@10.0.0.1:7000,10.0.0.2:7000',
+    ]) {
+      const settings = await loadSettings({ cwd, env: { REDIS_URL: url } });
+      expect(settings.redisUrl).toBe(url);
+    }
+    const settings = await loadSettings({
+      cwd,
+      env: { REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: 'certs/ca.pem' },
+    });
+    expect(settings.redisTlsCaFile).toBe(join(cwd, 'certs/ca.pem'));
+  });
+
+  it('never repeats a password given in a REDIS_URL it refuses', async () => {
+    for (const url of [
+      'rediss+cluster://u:s3cret@h1:1,h2:2',
+      'redis+cluster://u:s3cret@h1:1,h2:2/1',
+      'redis://u:s3cret@h:1?x=1',
+    ]) {
+      const error = await loadSettings({ cwd, env: { REDIS_URL: url } }).catch((e: unknown) => e);
+      expect(error).toEqual(knownError('UserError', 'config.invalid'));
+      expect((error as Error).message).not.toContain('s3cret');
+    }
   });
 
   it('reads SANDBOX_PLANNING_S, 0 turning planning off', async () => {

@@ -137,7 +137,7 @@ describe('a sheet job whose rows queue holds rows handed back to wait', () => {
       const path = await writeCsvSheet(
         await tempDir('held-by-delayed-'),
         'orders.csv',
-        Array.from({ length: 20 }, (_, i) => sheetRow(i + 1)),
+        Array.from({ length: 100 }, (_, i) => sheetRow(i + 1)),
       );
       await recordTestSheet(
         t.ctx.store,
@@ -146,17 +146,19 @@ describe('a sheet job whose rows queue holds rows handed back to wait', () => {
         t.ctx.settings.sheetsDir,
         t.ctx.connection.id,
       );
+      // Resumed after 50 rows handed on, none final: more than a sheet may always have queued
+      // (a tenth of the high water mark), so only the queue's count decides.
+      await t.ctx.store.markHanding('s-delayed');
+      await t.ctx.store.update('s-delayed', { checkpoint: 50 });
       const stop = { ...t.ctx.stop, stopping: new AbortController() };
       const ctx = withRowsQueue(
         { ...t.ctx, stop },
         {
-          addBulk: async (jobs) => {
-            const added = await t.ctx.queues.rows.addBulk(jobs);
-            // Held up by the full queue, the job is stopped: it ends with a StoppingError.
-            setTimeout(() => {
-              stop.stopping.abort();
-            }, 300);
-            return added;
+          getJobCountByTypes: async (...types) => {
+            const counted = await t.ctx.queues.rows.getJobCountByTypes(...types);
+            // Looked at, the job is stopped: held up by the full queue, it ends with a StoppingError.
+            stop.stopping.abort();
+            return counted;
           },
         },
       );
@@ -164,6 +166,7 @@ describe('a sheet job whose rows queue holds rows handed back to wait', () => {
         knownError('NotYet', 'process.stopping'),
       );
       expect((await t.ctx.store.get('s-delayed'))?.total).toBeUndefined();
+      expect(await t.ctx.queues.rows.getJobCountByTypes('prioritized', 'waiting')).toBe(0);
     } finally {
       await t.close();
     }

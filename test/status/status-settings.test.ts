@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contextSettings } from '../../src/app/process-parts.js';
 import { loadSettings } from '../../src/settings/load.js';
 import { tempDir } from '../helpers/files.js';
+import { parseRedisUrl } from '../../src/redis/target.js';
 
 describe('status settings', () => {
   it('default to 90 days, hourly, and cancelled and done as final', async () => {
@@ -13,7 +14,7 @@ describe('status settings', () => {
       statusSyncCron: '0 * * * *',
       statusFinal: ['cancelled', 'done'],
     });
-    expect(contextSettings(settings, 'redis://x')).toMatchObject({
+    expect(contextSettings(settings, parseRedisUrl('redis://x'))).toMatchObject({
       statusDays: 90,
       statusFinal: ['cancelled', 'done'],
     });

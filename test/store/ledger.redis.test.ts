@@ -100,7 +100,7 @@ describe('Ledger', () => {
 });
 
 describe('Ledger, over LEDGER_DAYS', () => {
-  it('forgets an order LEDGER_DAYS after it was made: the row may be imported again', async () => {
+  it('forgets an order once LEDGER_DAYS have passed since it was made: imported again', async () => {
     const ledger = ledgerAt(0, { connectionId: 'exp', ledgerDays: 3 });
     const made = { sheetId: 'A', row: 1 };
     await ledger.claim('exp|ref|R-1', made);
@@ -113,16 +113,37 @@ describe('Ledger, over LEDGER_DAYS', () => {
       orderId: 71,
       ...made,
     });
+    // Made on day 0: remembered through day 3 (whole days), gone on day 4.
     ledger.clock.day = 3;
+    expect(await ledger.lookup('exp|ref|R-1')).toMatchObject({ orderId: 71 });
+    ledger.clock.day = 4;
     expect(await ledger.lookup('exp|ref|R-1')).toBeUndefined();
     expect(await ledger.claim('exp|ref|R-1', { sheetId: 'C', row: 1 })).toEqual({ kind: 'mine' });
-    // Made on day 2: still remembered on day 3, and on day 4, then gone.
+    // Made on day 2: still remembered on day 4, and on day 5, then gone.
     expect(await ledger.claim('exp|ref|R-2', { sheetId: 'C', row: 2 })).toMatchObject({
       kind: 'duplicate',
       orderId: 72,
     });
-    ledger.clock.day = 5;
+    ledger.clock.day = 6;
     expect(await ledger.claim('exp|ref|R-2', { sheetId: 'D', row: 2 })).toEqual({ kind: 'mine' });
+  });
+
+  it('keeps an order made late in its day for LEDGER_DAYS whole, and forgets it within a day after', async () => {
+    const ledger = ledgerAt(0.999, { connectionId: 'late', ledgerDays: 3 });
+    const made = { sheetId: 'A', row: 1 };
+    await ledger.claim('late|ref|R-1', made);
+    await ledger.confirm('late|ref|R-1', made, 81);
+    // Made at 23:58 on day 0: two and a half days later is well within its three days.
+    ledger.clock.day = 3.5;
+    expect(await ledger.claim('late|ref|R-1', { sheetId: 'B', row: 1 })).toEqual({
+      kind: 'duplicate',
+      orderId: 81,
+      ...made,
+    });
+    ledger.clock.day = 3.999;
+    expect(await ledger.lookup('late|ref|R-1')).toMatchObject({ orderId: 81 });
+    ledger.clock.day = 4;
+    expect(await ledger.lookup('late|ref|R-1')).toBeUndefined();
   });
 
   it('lets Redis drop whole what nothing was written to for LEDGER_DAYS', async () => {
@@ -141,7 +162,7 @@ describe('Ledger, over LEDGER_DAYS', () => {
     const ledger = ledgerAt(0, { connectionId: 'grow', ledgerDays: 10 });
     const old = Array.from({ length: 3000 }, (_, i) => `grow|ref|old-${i}`);
     await Promise.all(old.map((k, i) => ledger.confirm(k, { sheetId: 'A', row: i + 1 }, i + 1)));
-    ledger.clock.day = 10;
+    ledger.clock.day = 11;
     const fresh = Array.from({ length: 6000 }, (_, i) => `grow|ref|new-${i}`);
     await Promise.all(fresh.map((k, i) => ledger.confirm(k, { sheetId: 'B', row: i + 1 }, i + 1)));
     const found = await Promise.all([...old, ...fresh].map((k) => ledger.lookup(k)));

@@ -220,4 +220,24 @@ describe('ApiPace.holdHeard: what a request whose turn came already waits for be
     expect(pace.holdHeard()).toBeUndefined();
     await held;
   });
+
+  it('keeps a window spent here once Redis has it, until its end: not only on its way there', async () => {
+    const { clock, paces } = fleet('heard-kept');
+    const [pace] = paces;
+    const t0 = clock.now;
+    // A window begun (Remaining = limit - 1) and spent 100 ms later: held until a second (and
+    // the margin) from its start, its length not known yet.
+    pace.learn(answer(t0, 5, 4));
+    clock.now += 100;
+    pace.learn(answer(clock.now, 5, 0));
+    await pace.untilLearned();
+    // A request whose turn came before the 0 and whose body took long to make (a busy
+    // machine) leaves only once the window has ended.
+    clock.now = t0 + 1019;
+    const spent = pace.holdHeard();
+    expect(spent).toBeDefined();
+    await spent;
+    clock.now = t0 + 1020;
+    expect(pace.holdHeard()).toBeUndefined();
+  });
 });

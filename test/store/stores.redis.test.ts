@@ -186,15 +186,15 @@ describe('resolveRedis', () => {
     try {
       const first = await resolveRedis({ dataDir, defaultUrl: closed });
       expect(first.source).toBe('private');
-      expect(await readFile(join(dataDir, 'redis', 'url'), 'utf8')).toBe(`${first.url}\n`);
+      expect(await readFile(join(dataDir, 'redis', 'url'), 'utf8')).toBe(`${first.target.shown}\n`);
       const second = await resolveRedis({ dataDir, defaultUrl: closed });
-      expect(second).toMatchObject({ source: 'private', url: first.url });
-      const check = new Redis(first.url);
+      expect(second).toMatchObject({ source: 'private', target: { shown: first.target.shown } });
+      const check = new Redis(first.target.shown);
       expect(await check.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
       check.disconnect();
       // A process that only looks (the dashboard alone) uses the running one, never starts one.
       const looking = await resolveRedis({ dataDir, defaultUrl: closed, startPrivate: false });
-      expect(looking).toMatchObject({ source: 'private', url: first.url });
+      expect(looking).toMatchObject({ source: 'private', target: { shown: first.target.shown } });
       await second.release();
       await first.release();
       await expect(

@@ -127,7 +127,14 @@ async function linksAmong(reportsDir: string): Promise<Skipped[]> {
   return said;
 }
 
-type Entries = Map<string, { state: 'created' | 'unknown'; entry: string }>;
+/**
+ * The entries to write, by key: each remembered from when its order was made (`madeAt`, ms; its
+ * create sent, or its sheet reported), and none the ledger would have forgotten by now.
+ */
+interface Entries {
+  readonly byKey: Map<string, { state: 'created' | 'unknown'; entry: string; madeAt?: number }>;
+  readonly remembers: (at: number) => boolean;
+}
 
 /** One connection's ledger, rebuilt from `sources`. */
 export async function rebuildLedger(
@@ -137,7 +144,7 @@ export async function rebuildLedger(
   onlyOne: boolean,
   disk: SheetsOnDisk,
 ): Promise<RebuildCounts> {
-  const entries: Entries = new Map();
+  const entries: Entries = { byKey: new Map(), remembers: (at) => ledger.remembers(at) };
   const counts: RebuildCounts = {
     ...{ created: 0, unknown: 0, kept: 0, reports: 0, unreported: 0, keyless: 0, rekeyed: 0 },
     unkeyed: [],
@@ -160,7 +167,7 @@ export async function rebuildLedger(
     for (const row of sheet.rows) {
       if (row.released === true) continue;
       const state = row.orderId === undefined ? 'unknown' : 'created';
-      add(entries, row.key, state, sheetId, row.row, row.orderId);
+      add(entries, row.key, state, { sheetId, row: row.row, orderId: row.orderId }, row.sentAt);
     }
   }
   await write(ledger, entries, counts);
@@ -185,7 +192,7 @@ async function fromReport(
     const key =
       order.reference !== '' ? referenceKey(connectionId, order.reference) : logged.get(order.row);
     if (key === undefined) keyless.push(order);
-    else add(into.entries, key, 'created', report.sheetId, order.row, order.orderId);
+    else add(into.entries, key, 'created', refOf(report, order), report.finishedAt);
   }
   if (keyless.length === 0) return;
   const { keys, why } = await keysFromSheet(report, connectionId, keyless, into.disk);
@@ -193,7 +200,7 @@ async function fromReport(
   for (const order of keyless) {
     const key = keys.get(order.row);
     if (key === undefined) unkeyed += 1;
-    else add(into.entries, key, 'created', report.sheetId, order.row, order.orderId);
+    else add(into.entries, key, 'created', refOf(report, order), report.finishedAt);
   }
   into.counts.keyless += keyless.length;
   into.counts.rekeyed += keyless.length - unkeyed;
@@ -201,25 +208,43 @@ async function fromReport(
     into.counts.unkeyed.push({ count: unkeyed, sheetId: report.sheetId, dir: report.dir, why });
 }
 
-/** The first import of a key is the one its later rows are duplicates of. */
+interface EntryRef {
+  sheetId: string;
+  row: number;
+  orderId: number | undefined;
+}
+
+function refOf(report: ReportedSheet, order: ReportedOrder): EntryRef {
+  return { sheetId: report.sheetId, row: order.row, orderId: order.orderId };
+}
+
+/**
+ * The first import of a key is the one its later rows are duplicates of; one made longer ago than
+ * the ledger remembers is left out. A time that cannot be read (`when`) counts as today.
+ */
 function add(
   entries: Entries,
   key: string,
   state: 'created' | 'unknown',
-  sheetId: string,
-  row: number,
-  orderId: number | undefined,
+  { sheetId, row, orderId }: EntryRef,
+  when: string,
 ): void {
-  if (entries.has(key)) return;
-  entries.set(key, { state, entry: `${state}|${sheetId}|${row}|${orderId ?? ''}` });
+  if (entries.byKey.has(key)) return;
+  const at = Date.parse(when);
+  const madeAt = Number.isFinite(at) ? at : undefined;
+  if (madeAt !== undefined && !entries.remembers(madeAt)) return;
+  const entry = `${state}|${sheetId}|${row}|${orderId ?? ''}`;
+  entries.byKey.set(key, { state, entry, ...(madeAt !== undefined && { madeAt }) });
 }
 
 /** Written as an earlier version's entries are adopted: never over one the ledger has. */
 async function write(ledger: Ledger, entries: Entries, counts: RebuildCounts): Promise<void> {
-  const all = [...entries];
+  const all = [...entries.byKey];
   for (let i = 0; i < all.length; i += BATCH) {
     const batch = all.slice(i, i + BATCH);
-    const taken = await Promise.all(batch.map(([key, { entry }]) => ledger.adopt(key, entry)));
+    const taken = await Promise.all(
+      batch.map(([key, { entry, madeAt }]) => ledger.adopt(key, entry, madeAt)),
+    );
     batch.forEach(([, { state }], j) => {
       if (!taken[j]) counts.kept += 1;
       else if (state === 'created') counts.created += 1;
@@ -244,7 +269,7 @@ function belongs(
 
 /** The Redis a rebuild writes to: each connection's ledger, then the installation's marker. */
 export async function rebuildingIn(
-  url: string,
+  target: Parameters<typeof connectRedis>[0],
   settings: { queuePrefix: string; ledgerDays: number },
   installationId: string,
 ): Promise<{
@@ -252,9 +277,9 @@ export async function rebuildingIn(
   markRebuilt(connectionIds: readonly string[], whole: boolean): Promise<void>;
   close(): void;
 }> {
-  const redis = await connectRedis(url);
+  const redis = await connectRedis(target);
   // Each office's ledger in its key space (its own on a Cluster); the marker's home is the prefix.
-  const layout = KeyLayout.of(settings.queuePrefix, url);
+  const layout = KeyLayout.of(settings.queuePrefix, target);
   const home = new Keys(settings.queuePrefix);
   const { ledgerDays } = settings;
   return {

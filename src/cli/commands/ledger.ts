@@ -48,7 +48,7 @@ export async function ledgerCommand(
       ledgerDays: settings.ledgerDays,
       now: Date.now(),
     });
-    const redis = await rebuildingIn(resolved.url, settings, installation.id);
+    const redis = await rebuildingIn(resolved.target, settings, installation.id);
     try {
       const ids: string[] = [];
       for (const configured of chosen) {

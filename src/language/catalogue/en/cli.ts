@@ -368,7 +368,8 @@ export const cli = {
   'cli.help.setting.apiBaseUrl': 'Order and File Service base URL',
   'cli.help.setting.apiToken': 'bearer token',
   'cli.help.setting.apiTokenFile': 'a file holding the bearer token',
-  'cli.help.setting.redisUrl': 'Redis to queue on',
+  'cli.help.setting.redisUrl':
+    'Redis to queue on: redis://host:port, rediss:// over TLS, a Sentinel set as redis+sentinel://host:port[,host:port…]/<master name>, a Cluster as redis+cluster://host:port[,host:port…]; an ACL user as user:password@ before the host',
   'cli.help.setting.dataDir':
     'root of the data folders (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ and redis/ when those are embedded)',
   'cli.help.setting.inboxDir': 'watched folder',
@@ -612,8 +613,27 @@ export const cli = {
     'too many open files ({code}) at {folder}: raise the limit of open files (ulimit -n, or LimitNOFILE= in the systemd unit), then start again.',
   'cli.outage.locks-lost':
     "{count, plural, one {# job's lock was} other {# jobs' locks were}} lost while Redis was away: {count, plural, one {it is taken over and resumes} other {they are taken over and resume}} from the last recorded step.",
+  'cli.error.purge.bad-date.future':
+    'order-importer purge --before {date}: after now, so every sheet reported so far would be removed; give a date up to now ({now} at the latest).',
+  'cli.error.machine.database':
+    'the disk of {folder} is full ({code}): the embedded sandbox cannot write its database there. Free space on that disk, or set DATA_DIR to a folder on a larger disk, then start again.',
+  'cli.error.redis.unavailable.refused':
+    'REDIS_URL {url}: Redis refused the user and password ({reason}): check them in REDIS_URL, and that the user is on (ACL SETUSER … on).',
+  'cli.error.redis.unavailable.certificate':
+    'REDIS_URL {url}: the certificate of that Redis is not trusted ({reason}): {ca, select, none {set REDIS_TLS_CA_FILE to the CA certificate (PEM) that signed it} other {REDIS_TLS_CA_FILE is not the CA that signed it, or the certificate is not made out for that host}}.',
+  'cli.error.redis.unavailable.no-sentinel':
+    'REDIS_URL {url}: no sentinel answers ({reason}): start the sentinels, or check their hosts and ports in REDIS_URL.',
+  'cli.error.redis.unavailable.no-master':
+    'REDIS_URL {url}: the sentinels know no master named "{name}" ({known, select, none {they watch none} other {they watch: {known}}}): end REDIS_URL with the name their `sentinel monitor` gives it.',
+  'cli.error.config.invalid.tls-ca-unreadable':
+    'REDIS_TLS_CA_FILE {file} cannot be used: {reason}.',
+  'cli.error.config.invalid.tls-ca-without-tls':
+    'REDIS_TLS_CA_FILE is set, and REDIS_URL {url} is not spoken to over TLS: write it rediss:// (or rediss+sentinel://), or unset REDIS_TLS_CA_FILE.',
+  'cli.help.setting.redisTlsCaFile':
+    'the CA certificate (PEM) that signed the certificate of a rediss:// Redis, when no CA of the system did',
+  'cli.help.default.redisTlsCaFile': "the system's CAs",
   'cli.error.redis.unavailable.cluster':
-    'no node of the Redis Cluster {nodes} (REDIS_URL) answers ({problem}): start the Cluster, or correct REDIS_URL.',
+    'REDIS_URL {url}: no node of the Redis Cluster answers ({problem}): start the Cluster, or check its nodes in REDIS_URL.',
   'cli.error.redis.unavailable.not-cluster':
-    'REDIS_URL names a Redis Cluster, but {nodes} is no Cluster ({problem}): name a single server as redis://host:port.',
+    'REDIS_URL {url} names a Redis Cluster, but its nodes are no Cluster ({problem}): name a single server as redis://host:port.',
 } as const;

@@ -381,7 +381,8 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.apiBaseUrl': 'URL de base de l’Order and File Service',
   'cli.help.setting.apiToken': 'jeton d’accès (bearer)',
   'cli.help.setting.apiTokenFile': 'fichier contenant le jeton d’accès',
-  'cli.help.setting.redisUrl': 'Redis des files d’attente',
+  'cli.help.setting.redisUrl':
+    'Redis des files d’attente : redis://hôte:port, rediss:// par TLS, un ensemble Sentinel sous la forme redis+sentinel://hôte:port[,hôte:port…]/<nom du maître>, un Cluster sous la forme redis+cluster://hôte:port[,hôte:port…] ; un utilisateur ACL sous la forme utilisateur:mot-de-passe@ devant l’hôte',
   'cli.help.setting.dataDir':
     'dossier racine des données (inbox/, work/, archive/, reports/, failed/, sheets/ ; sandbox/ et redis/ s’ils sont intégrés)',
   'cli.help.setting.inboxDir': 'dossier surveillé (inbox)',
@@ -639,8 +640,27 @@ export const cli: Translation<typeof english> = {
     'trop de fichiers ouverts ({code}) dans {folder} : relevez la limite de fichiers ouverts (ulimit -n, ou LimitNOFILE= dans l’unité systemd), puis relancez.',
   'cli.outage.locks-lost':
     '{count, plural, one {# tâche a perdu son verrou} other {# tâches ont perdu leur verrou}} pendant l’absence de Redis : {count, plural, one {elle est reprise} other {elles sont reprises}} à partir de la dernière étape enregistrée.',
+  'cli.error.purge.bad-date.future':
+    'order-importer purge --before {date} : date postérieure à maintenant, toutes les listes déjà rapportées seraient supprimées ; donnez une date jusqu’à maintenant ({now} au plus tard).',
+  'cli.error.machine.database':
+    'le disque de {folder} est plein ({code})\u202f: l’environnement de test intégré ne peut pas y écrire sa base de données. Libérez de la place sur ce disque, ou faites pointer DATA_DIR vers un dossier sur un disque plus grand, puis relancez.',
+  'cli.error.redis.unavailable.refused':
+    'REDIS_URL {url} : Redis a refusé l’utilisateur et le mot de passe ({reason}) : vérifiez-les dans REDIS_URL, et que l’utilisateur est actif (ACL SETUSER … on).',
+  'cli.error.redis.unavailable.certificate':
+    'REDIS_URL {url} : le certificat de ce Redis n’est pas reconnu comme fiable ({reason}) : {ca, select, none {indiquez dans REDIS_TLS_CA_FILE le certificat (PEM) de l’autorité qui l’a signé} other {REDIS_TLS_CA_FILE n’est pas l’autorité qui l’a signé, ou le certificat n’est pas établi pour cet hôte}}.',
+  'cli.error.redis.unavailable.no-sentinel':
+    'REDIS_URL {url} : aucune sentinelle ne répond ({reason}) : démarrez les sentinelles, ou vérifiez leurs hôtes et ports dans REDIS_URL.',
+  'cli.error.redis.unavailable.no-master':
+    'REDIS_URL {url} : les sentinelles ne connaissent aucun maître nommé « {name} » ({known, select, none {elles n’en surveillent aucun} other {elles surveillent : {known}}}) : terminez REDIS_URL par le nom que leur `sentinel monitor` lui donne.',
+  'cli.error.config.invalid.tls-ca-unreadable':
+    'REDIS_TLS_CA_FILE {file} n’est pas utilisable : {reason}.',
+  'cli.error.config.invalid.tls-ca-without-tls':
+    'REDIS_TLS_CA_FILE est défini, mais REDIS_URL {url} ne passe pas par TLS : écrivez rediss:// (ou rediss+sentinel://), ou retirez REDIS_TLS_CA_FILE.',
+  'cli.help.setting.redisTlsCaFile':
+    'le certificat (PEM) de l’autorité qui a signé le certificat d’un Redis rediss://, quand aucune autorité du système ne l’a fait',
+  'cli.help.default.redisTlsCaFile': 'les autorités du système',
   'cli.error.redis.unavailable.cluster':
-    'aucun nœud du Redis Cluster {nodes} (REDIS_URL) ne répond ({problem}) : démarrez le Cluster, ou corrigez REDIS_URL.',
+    'REDIS_URL {url} : aucun nœud du Redis Cluster ne répond ({problem}) : démarrez le Cluster, ou vérifiez ses nœuds dans REDIS_URL.',
   'cli.error.redis.unavailable.not-cluster':
-    'REDIS_URL désigne un Redis Cluster, mais {nodes} n’en est pas un ({problem}) : indiquez un serveur unique sous la forme redis://hôte:port.',
+    'REDIS_URL {url} désigne un Redis Cluster, mais ses nœuds n’en sont pas un ({problem}) : indiquez un serveur unique sous la forme redis://hôte:port.',
 };

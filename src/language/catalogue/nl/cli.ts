@@ -380,7 +380,8 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.apiBaseUrl': 'basis-URL van de Order and File Service',
   'cli.help.setting.apiToken': 'bearer-token',
   'cli.help.setting.apiTokenFile': 'een bestand met het bearer-token',
-  'cli.help.setting.redisUrl': 'de Redis voor de wachtrijen',
+  'cli.help.setting.redisUrl':
+    'de Redis voor de wachtrijen: redis://host:poort, rediss:// over TLS, een Sentinel-set als redis+sentinel://host:poort[,host:poort…]/<naam van de master>, een Cluster als redis+cluster://host:poort[,host:poort…]; een ACL-gebruiker als gebruiker:wachtwoord@ voor de host',
   'cli.help.setting.dataDir':
     'hoofdmap van de gegevensmappen (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ en redis/ als die ingebouwd zijn)',
   'cli.help.setting.inboxDir': 'opgevolgde map (inbox)',
@@ -631,8 +632,27 @@ export const cli: Translation<typeof english> = {
     'te veel open bestanden ({code}) bij {folder}: verhoog de limiet van open bestanden (ulimit -n, of LimitNOFILE= in de systemd-unit) en start dan opnieuw.',
   'cli.outage.locks-lost':
     '{count, plural, one {Van # taak ging de vergrendeling} other {Van # taken gingen de vergrendelingen}} verloren terwijl Redis weg was: ze worden overgenomen en gaan verder vanaf de laatst vastgelegde stap.',
+  'cli.error.purge.bad-date.future':
+    'order-importer purge --before {date}: na nu, dus elke lijst die tot nu gerapporteerd is, zou verwijderd worden; geef een datum tot nu ({now} op zijn laatst).',
+  'cli.error.machine.database':
+    'de schijf van {folder} is vol ({code}): de ingebouwde testomgeving kan haar database daar niet schrijven. Maak ruimte vrij op die schijf, of zet DATA_DIR op een map op een grotere schijf, en start dan opnieuw.',
+  'cli.error.redis.unavailable.refused':
+    'REDIS_URL {url}: Redis weigert de gebruiker en het wachtwoord ({reason}): controleer ze in REDIS_URL, en of de gebruiker aan staat (ACL SETUSER … on).',
+  'cli.error.redis.unavailable.certificate':
+    'REDIS_URL {url}: het certificaat van die Redis wordt niet vertrouwd ({reason}): {ca, select, none {stel REDIS_TLS_CA_FILE in op het CA-certificaat (PEM) dat het ondertekende} other {REDIS_TLS_CA_FILE is niet de CA die het ondertekende, of het certificaat is niet voor die host uitgegeven}}.',
+  'cli.error.redis.unavailable.no-sentinel':
+    'REDIS_URL {url}: geen enkele sentinel antwoordt ({reason}): start de sentinels, of controleer hun hosts en poorten in REDIS_URL.',
+  'cli.error.redis.unavailable.no-master':
+    'REDIS_URL {url}: de sentinels kennen geen master met de naam “{name}” ({known, select, none {ze bewaken er geen} other {ze bewaken: {known}}}): laat REDIS_URL eindigen op de naam die hun `sentinel monitor` hem geeft.',
+  'cli.error.config.invalid.tls-ca-unreadable':
+    'REDIS_TLS_CA_FILE {file} is niet bruikbaar: {reason}.',
+  'cli.error.config.invalid.tls-ca-without-tls':
+    'REDIS_TLS_CA_FILE is ingesteld, maar met REDIS_URL {url} wordt niet over TLS gesproken: schrijf rediss:// (of rediss+sentinel://), of verwijder REDIS_TLS_CA_FILE.',
+  'cli.help.setting.redisTlsCaFile':
+    'het CA-certificaat (PEM) dat het certificaat van een rediss://-Redis ondertekende, als geen CA van het systeem dat deed',
+  'cli.help.default.redisTlsCaFile': 'de CA’s van het systeem',
   'cli.error.redis.unavailable.cluster':
-    'geen enkele node van de Redis Cluster {nodes} (REDIS_URL) antwoordt ({problem}): start de Cluster, of verbeter REDIS_URL.',
+    'REDIS_URL {url}: geen enkele node van de Redis Cluster antwoordt ({problem}): start de Cluster, of controleer de nodes in REDIS_URL.',
   'cli.error.redis.unavailable.not-cluster':
-    'REDIS_URL noemt een Redis Cluster, maar {nodes} is geen Cluster ({problem}): geef één server op als redis://host:poort.',
+    'REDIS_URL {url} noemt een Redis Cluster, maar de nodes zijn geen Cluster ({problem}): geef één server op als redis://host:poort.',
 };
