@@ -174,7 +174,8 @@ describe('connections in the config file', () => {
       await stop(cli);
     }
     expect(cli.stderr).toMatch(/Stopped\.\n$/);
-  });
+    // A hang guard: two offices' whole imports through the binary took over 30 s on a loaded machine.
+  }, 90_000);
 
   it('refuses two entries of one API and one token at start: one connection under two names', async () => {
     const office = await installation();
