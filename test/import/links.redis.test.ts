@@ -96,7 +96,7 @@ describe('an attachment swapped for a link (symbolic or hard) after validation, 
       t.config.connection.id,
     );
     await runSheetJob(t.ctx, 'swap');
-    expect(await t.ctx.queues.rows.getWaitingCount()).toBe(3);
+    expect(await t.ctx.queues.rows.getJobCountByTypes('waiting', 'prioritized')).toBe(3);
 
     // Swapped: the file for a link to an outside file, a folder on the path for an outside folder.
     await rm(join(dir, 'docs', 'plan.pdf'));
