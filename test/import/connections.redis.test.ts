@@ -71,7 +71,11 @@ describe('a job of another connection in this connection’s queues', () => {
     const sheet = await t.ctx.store.get('theirs');
     expect(sheet?.state).toBe('queued');
     expect(sheet?.total).toBeUndefined();
-    expect(await t.ctx.queues.rows.getJobCounts()).toMatchObject({ waiting: 0, active: 0 });
+    expect(await t.ctx.queues.rows.getJobCounts()).toMatchObject({
+      waiting: 0,
+      prioritized: 0,
+      active: 0,
+    });
     expect(await t.sandbox.api.listOrders()).toHaveLength(0);
   });
 });
