@@ -47,10 +47,12 @@ export class OfficeQueue extends Queue {
   private readonly shared: Redis;
   private readonly doorbell: string;
 
-  constructor(name: string, opts: QueueOptions & { connection: Redis; prefix: string }) {
-    super(name, opts);
+  /** `doorbell`: the installation's counter (Keys.doorbell), the one every doorbell reads. */
+  constructor(name: string, opts: QueueOptions & { connection: Redis; doorbell: string }) {
+    const { doorbell, ...rest } = opts;
+    super(name, rest);
     this.shared = opts.connection;
-    this.doorbell = new Keys(opts.prefix).doorbell;
+    this.doorbell = doorbell;
   }
 
   /** Calls `listener` after each add of this process; returns what stops it. */
@@ -151,6 +153,7 @@ export function openQueues(settings: QueueSettings, connectionId: string, shared
     delay: settings.retryDelayMs,
     jitter: RETRY_JITTER,
   } as const;
+  const { doorbell } = new Keys(settings.prefix);
   // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
   const queue = (
     name: string,
@@ -159,6 +162,7 @@ export function openQueues(settings: QueueSettings, connectionId: string, shared
   ) =>
     new OfficeQueue(name, {
       connection: shared,
+      doorbell,
       skipVersionCheck: true,
       prefix: settings.prefix,
       defaultJobOptions: {
