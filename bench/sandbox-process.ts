@@ -17,6 +17,8 @@ export interface SandboxProcess {
 export interface SandboxRateLimit {
   rateLimit?: number;
   rateWindowMs?: number;
+  /** The tokens it accepts, each of an organisation of its own; none: the demo token. */
+  tokens?: string[];
 }
 
 /** Starts the sandbox with `latencyMs` added to every request. */

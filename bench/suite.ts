@@ -17,6 +17,7 @@ import { type Line, loadNow, type Measure, progress, unmeasured } from './lines.
 import { rateLimitAdvertised, rateLimitHeaders } from './measure-rate-limit.js';
 import { secondSheetMeasure } from './measure-second-sheet.js';
 import { fastApi, latencyBound } from './measure-throughput.js';
+import { officesMeasure } from './measure-offices.js';
 import { validateMeasure } from './measure-validate.js';
 import { workbookMeasure } from './measure-workbook.js';
 import { document, table } from './suite-output.js';
@@ -30,6 +31,7 @@ const MEASURES: Measure[] = [
   workbookMeasure,
   secondSheetMeasure,
   fastApi,
+  officesMeasure,
 ];
 
 const USAGE = `npm run bench [-- --only NAME[,NAME…]] [--scale FACTOR]

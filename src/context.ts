@@ -19,7 +19,13 @@ import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, LostLocks, type Outage, reasonText } from './outage.js';
 import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
-import { connectRedis, isRedisUnreachable, type Redis, redisOutage } from './redis/connect.js';
+import {
+  connectRedis,
+  isRedisUnreachable,
+  type Redis,
+  redisOutage,
+  type RedisTarget,
+} from './redis/connect.js';
 import { CreatesLog, createsDirOf } from './store/creates-log.js';
 import { markerKept, openStores, type Stores } from './store/stores.js';
 
@@ -91,7 +97,43 @@ export interface ContextParts {
    * Where the process's contexts (one per connection, one Redis) tell a Redis outage and the
    * locks lost in it: filled by the first context opened, so that it is said once per process.
    */
-  saidOnce?: { redis?: Outage; locks?: LostLocks };
+  saidOnce?: SaidOnce;
+  /**
+   * The process's Redis clients, shared by its offices' contexts (openProcessClients), which the
+   * process closes once; none: the context opens clients of its own and closes them with itself.
+   */
+  clients?: ProcessClients;
+}
+
+/** A Redis outage and the locks lost in it, said once per process. */
+export interface SaidOnce {
+  redis?: Outage;
+  locks?: LostLocks;
+}
+
+/**
+ * The Redis clients of a process: however many offices it serves, two connections, and one more
+ * per worker running (its blocking wait for a job, workers/doorbell.ts).
+ */
+export interface ProcessClients {
+  /** The stores' client (every context's `ctx.redis`): it waits out a restart, batched. */
+  redis: Redis;
+  /**
+   * BullMQ's: every queue's commands and the running workers' own (not their blocking wait).
+   * BullMQ never closes a client it is given.
+   */
+  bull: Redis;
+  /** Redis away, said once for the process (its two clients' errors and their return). */
+  outage: Outage;
+  /** Called each time the stores' client is ready again (each context's own look). */
+  onReady(listener: () => void): () => void;
+  /**
+   * `work` done once for the process under `key`, however many contexts ask (the numbered
+   * migrations of a prefix, which look at every office's data): the first ask's promise.
+   */
+  once(key: string, work: () => Promise<unknown>): Promise<unknown>;
+  /** Drops both connections (once every context on them is closed). */
+  close(): void;
 }
 
 export interface Context extends Stores {
@@ -104,7 +146,9 @@ export interface Context extends Stores {
   now: () => number;
   /** What this process did since it started (`/metrics`): rows, sheets, API requests, queues. */
   metrics: Metrics;
+  /** The process's stores client (`clients.redis`). */
   redis: Redis;
+  clients: ProcessClients;
   queues: Queues;
   /** Redis or the API away for now: every client of this process reports here, told once. */
   outages: { redis: Outage; api: Outage; locks: LostLocks };
@@ -117,10 +161,16 @@ export interface Context extends Stores {
     now: AbortController;
     /** The stop under way, once asked for (workers/stop.ts): asked again, it is the same. */
     closing?: Promise<void>;
-    /** Undoes what the context attached to what it does not own (the API client's listener). */
+    /**
+     * Undoes what the context attached to what it does not own (the API client's listener, the
+     * process clients' return), and closes the clients it opened itself.
+     */
     detach: () => void;
   };
-  /** This process's workers, once started (workers/start.ts); none for a process that only queues. */
+  /**
+   * This office's workers running now: started while its queues have work, closed once they
+   * have none (workers/doorbell.ts); none for a process that only queues.
+   */
   workers: Worker[];
   /** Every create sent and answered, on disk beside the sheets' copies (store/creates-log.ts). */
   createsLog: CreatesLog;
@@ -131,16 +181,93 @@ export interface Context extends Stores {
   words: Words;
 }
 
+/** What an outage is told with: the log, the clock, and where plain lines go. */
+interface Told {
+  logger: Logger;
+  now: () => number;
+  words: Words;
+  announce?: (line: string) => void;
+}
+
 /**
- * Connects to Redis (failing with the URL, never a password, when nothing answers), opens the
- * connection's stores and queues.
+ * The process's two Redis clients (failing with the URL, never a password, when nothing
+ * answers), with their listeners attached once for the process, not once per office: an error
+ * says the outage once (`saidOnce`), the stores' client ready again ends it.
+ */
+export async function openProcessClients(
+  target: RedisTarget,
+  options: Omit<Told, 'words'> & { language?: Speech | undefined; saidOnce: SaidOnce },
+): Promise<ProcessClients> {
+  // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
+  // answer not recorded, would have to be reviewed by a person).
+  const redis = await connectRedis(target, { waitWhileAway: true, batched: true });
+  let bull: Redis;
+  try {
+    bull = await connectRedis(target, { waitWhileAway: true });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  // The lines a person watching reads are in the process's language, not the office's.
+  const words = officeWords({}, options.language);
+  const { logger, now, announce } = options;
+  const told: Told = { logger, now, words, ...(announce && { announce }) };
+  const outage = (options.saidOnce.redis ??= redisOutage(target, told));
+  const ready = new Set<() => void>();
+  const done = new Map<string, Promise<unknown>>();
+  const trouble = (error: Error) => {
+    redisTrouble({ redis, logger, outages: { redis: outage } }, error);
+  };
+  redis.on('error', trouble);
+  bull.on('error', trouble);
+  redis.on('ready', () => {
+    outage.recovered(redis);
+    for (const listener of ready) listener();
+  });
+  return {
+    redis,
+    bull,
+    outage,
+    onReady: (listener) => {
+      ready.add(listener);
+      return () => ready.delete(listener);
+    },
+    once: (key, work) => {
+      let doing = done.get(key);
+      if (doing === undefined) {
+        doing = work();
+        done.set(key, doing);
+        // A failed one is tried again by the next context that asks.
+        doing.catch(() => done.delete(key));
+      }
+      return doing;
+    },
+    close: () => {
+      redis.disconnect();
+      bull.disconnect();
+    },
+  };
+}
+
+/**
+ * Opens the connection's stores and queues on the process's clients (or on clients of its own,
+ * opened here, when none are given).
  */
 export async function openContext(parts: ContextParts): Promise<Context> {
   const { settings, logger } = parts;
   const now = parts.now ?? Date.now;
-  // Rows in flight wait out a Redis restart rather than fail half-way (a create sent, its
-  // answer not recorded, would have to be reviewed by a person).
-  const redis = await connectRedis(settings.redis, { waitWhileAway: true, batched: true });
+  const once = parts.saidOnce ?? {};
+  const own = parts.clients === undefined;
+  const clients =
+    parts.clients ??
+    (await openProcessClients(settings.redis, {
+      logger,
+      now,
+      language: settings.language,
+      saidOnce: once,
+      ...(parts.announce && { announce: parts.announce }),
+    }));
+  const { redis } = clients;
   let stores: Stores;
   try {
     stores = await openStores(redis, {
@@ -152,11 +279,33 @@ export async function openContext(parts: ContextParts): Promise<Context> {
       now,
       // Refused in a Redis that lost this installation's data; each create's claim checks it.
       installation: parts.installation,
+      migrateOnce: (migrate) => clients.once(`migrations ${settings.prefix}`, migrate),
     });
   } catch (error) {
-    redis.disconnect();
+    if (own) clients.close();
     throw error;
   }
+  const ctx = assemble(parts, { clients, stores, now, once });
+  const forgetting = { told: false, announce: parts.announce };
+  const stopHearing = clients.onReady(() => {
+    void noticeForgetting(ctx, forgetting);
+  });
+  const detach = ctx.stop.detach;
+  ctx.stop.detach = () => {
+    detach();
+    stopHearing();
+    if (own) clients.close();
+  };
+  return ctx;
+}
+
+/** The context of stores opened: its API client hooked to the pace and metrics, its queues. */
+function assemble(
+  parts: ContextParts,
+  opened: { clients: ProcessClients; stores: Stores; now: () => number; once: SaidOnce },
+): Context {
+  const { settings, logger } = parts;
+  const { clients, stores, now, once } = opened;
   // The pace learns the API's rate limit from every answer's headers (pace.ts).
   const stopLearning = parts.api.onAnswer((answer) => {
     stores.pace.learn(answer);
@@ -167,13 +316,14 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   // The lines a person watching reads are in the process's language, not the office's.
   const words = officeWords({}, settings.language);
   const told = { logger, now, words, ...(parts.announce && { announce: parts.announce }) };
-  const once = parts.saidOnce ?? {};
   const outages = {
-    redis: (once.redis ??= redisOutage(settings.redis, told)),
+    redis: clients.outage,
     api: apiOutage(parts.connection.apiBaseUrl, told),
     // The jobs whose locks lapsed in an outage: summed up in one line, not a warning per job.
     locks: (once.locks ??= new LostLocks(told)),
   };
+  const queues = openQueues(settings, parts.connection.id, clients.bull);
+  const stopCounting = metrics.watchQueues(queueCountsOf(parts.connection.name, queues));
   const stop = {
     stopping: new AbortController(),
     now: new AbortController(),
@@ -184,8 +334,6 @@ export async function openContext(parts: ContextParts): Promise<Context> {
       stopCounting();
     },
   };
-  const queues = openQueues(settings, parts.connection.id);
-  const stopCounting = metrics.watchQueues(queueCountsOf(parts.connection.name, queues));
   // Every job in flight listens to these two: as many listeners as jobs is the design.
   setMaxListeners(10_000, stop.stopping.signal, stop.now.signal);
   const ctx: Context = {
@@ -193,7 +341,8 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     ...parts,
     now,
     metrics,
-    redis,
+    redis: clients.redis,
+    clients,
     outages,
     stop,
     queues,
@@ -201,14 +350,6 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     createsLog: new CreatesLog(createsDirOf(settings.sheetsDir)),
     words: officeWords(parts.connection, settings.language),
   };
-  redis.on('error', (error: Error) => {
-    redisTrouble(ctx, error);
-  });
-  const forgetting = { told: false, announce: parts.announce };
-  redis.on('ready', () => {
-    outages.redis.recovered(redis);
-    void noticeForgetting(ctx, forgetting);
-  });
   for (const queue of Object.values(ctx.queues))
     queue.on('error', (error: Error) => {
       redisTrouble(ctx, error);
@@ -243,7 +384,7 @@ async function noticeForgetting(
 
 /** A Redis client's error: an outage is told once; anything else is logged as it comes. */
 export function redisTrouble(
-  ctx: Pick<Context, 'redis' | 'logger' | 'outages'>,
+  ctx: Pick<Context, 'redis' | 'logger'> & { outages: Pick<Context['outages'], 'redis'> },
   error: Error,
 ): void {
   if (!isRedisUnreachable(error)) {

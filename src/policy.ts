@@ -164,6 +164,39 @@ export const NOTIFY_TIMEOUT_MS = 30_000;
 export const NOTIFY_MAX_WAIT_MS = 60 * 60 * 1000;
 /** The reconciler looks this often for what a lost signal left behind (docs/architecture.md). */
 export const RECONCILE_EVERY_MS = 30_000;
+
+// The doorbell (src/workers/doorbell.ts): an office's worker runs only while its queue has work,
+// so that a process's Redis connections do not grow with its offices (docs/design.md "Many
+// offices": ≤ 64 whatever their number).
+
+/**
+ * The doorbell reads its prefix's counter this often, which every process moves when it queues a
+ * job, and looks at the queues of the offices that have a worker running or waiting (a job queued
+ * by another process waits this long at most for this one's worker; one queued here rings at
+ * once).
+ */
+export const DOORBELL_EVERY_MS = 1000;
+/**
+ * And at every office's queues this often (one script call per office, some 20 µs of this
+ * process's CPU each): the active jobs of a process that died (a running worker resumes them),
+ * jobs queued by a version before the doorbell.
+ */
+export const DOORBELL_SWEEP_MS = 10_000;
+/** A worker whose queue held nothing for this long is closed (its connection with it). */
+export const WORKER_IDLE_MS = 10_000;
+/**
+ * Workers running at once in a process, each with a blocking connection of its own: with the
+ * process's two shared clients and a few passing ones (a retention pass, a check at start), its
+ * connections stay under 64.
+ */
+export const MAX_RUNNING_WORKERS = 40;
+/** Of which sheet workers at most this many: a sheet waiting for its rows to drain holds its slot. */
+export const MAX_SHEET_WORKERS = 20;
+/**
+ * With every slot taken and other offices' queues waiting, a worker that has run this long is
+ * closed (its jobs in flight finish first) and its office waits for its turn again.
+ */
+export const WORKER_TURN_MS = 60_000;
 /** Queue counts read at a scrape are reused this long: a scrape storm must not hammer Redis. */
 export const QUEUE_COUNTS_FRESH_MS = 1500;
 /** A scrape waits this long for Redis; past it, the last counts known are answered. */

@@ -117,6 +117,23 @@ describe('src/policy.ts', () => {
     expect(policy.REDIS_PROBE_MS).toBeGreaterThan(policy.REDIS_ANSWER_MS);
   });
 
+  it('keeps a process\'s Redis connections under 64 whatever its offices (design "Many offices")', () => {
+    // Two shared clients, a blocking connection per worker running, a few passing ones (a
+    // retention pass's lock, a check at start).
+    const passing = 4;
+    expect(2 + policy.MAX_RUNNING_WORKERS + passing).toBeLessThanOrEqual(64);
+    // Sheet workers leave slots to the rows their sheets wait for.
+    expect(policy.MAX_SHEET_WORKERS).toBeLessThan(policy.MAX_RUNNING_WORKERS);
+    // A job another process queued is seen within 1–2 s; a worker is not closed between looks.
+    expect(policy.DOORBELL_EVERY_MS).toBeLessThanOrEqual(2000);
+    expect(policy.WORKER_IDLE_MS).toBeGreaterThan(2 * policy.DOORBELL_EVERY_MS);
+    // The jobs of a dead process are looked for well within a lock's time.
+    expect(policy.DOORBELL_SWEEP_MS).toBeLessThan(policy.JOB_LOCK_MS);
+    expect(policy.DOORBELL_SWEEP_MS).toBeGreaterThan(policy.DOORBELL_EVERY_MS);
+    // A worker gets its turn for longer than it takes to start and to be seen idle.
+    expect(policy.WORKER_TURN_MS).toBeGreaterThan(policy.WORKER_IDLE_MS);
+  });
+
   it("gives the settings' defaults", () => {
     const defaultOf = (key: keyof typeof SETTINGS): unknown =>
       SETTINGS[key].schema.parse(undefined);

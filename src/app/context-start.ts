@@ -41,13 +41,21 @@ export async function openRemembering(
   }
 }
 
-/** A new data folder marked in Redis before the checks at start, which may fail (redis-marker.ts). */
+/**
+ * A new data folder marked in Redis before the checks at start, which may fail (redis-marker.ts):
+ * through the process's client when it has one, else a connection of its own for the moment.
+ */
 export async function markedFirstUse(
   target: RedisTarget,
   prefix: string,
   installation: ContextParts['installation'],
+  client?: Awaited<ReturnType<typeof connectRedis>>,
 ): Promise<void> {
   if (!installation.created) return;
+  if (client !== undefined) {
+    await markFirstUse(client, new Keys(prefix), installation);
+    return;
+  }
   const redis = await connectRedis(target);
   try {
     await markFirstUse(redis, new Keys(prefix), installation);

@@ -2,12 +2,15 @@
  * What `import`, `watch` and `worker` share: settings → Redis, the API (or the embedded sandbox,
  * said out loud), the catalogue, the context and its workers, and a close that undoes all of it.
  */
+import { setMaxListeners } from 'node:events';
+
 import type { Logger } from 'pino';
 
 import { Metrics } from '../metrics/metrics.js';
 import type { Settings } from '../settings/load.js';
 import type { Context, ContextParts } from '../context.js';
 import { markedFirstUse, openRemembering } from './context-start.js';
+import { Doorbell } from '../workers/doorbell.js';
 import { startWorkers } from '../workers/start.js';
 import { type CloseOptions, closeContext, forceStop } from '../workers/stop.js';
 import { probeApi } from './api-connection.js';
@@ -28,6 +31,11 @@ export interface Importer {
   redisUrl: string;
   /** The config file's entry it was opened for; undefined for API_BASE_URL's (or the sandbox). */
   configured: Settings['connections'][number] | undefined;
+  /**
+   * What runs its workers on demand: the process's, with several offices; else its own, none
+   * when it has no workers.
+   */
+  doorbell: Doorbell | undefined;
   /** Whether the API answers and takes the token (for /healthz). */
   apiAnswers(): Promise<boolean>;
   close(options?: CloseOptions): Promise<void>;
@@ -47,13 +55,18 @@ export interface OpenImporterOptions {
   connection?: Settings['connections'][number];
   /** The process's metrics, shared by its importers; none: the context's own. */
   metrics?: Metrics;
-  /** Redis and the catalogue when several importers share them: their opener releases them. */
+  /**
+   * Redis, the catalogue, the Redis clients and the doorbell when several importers share them:
+   * their opener releases them (process-shared.ts).
+   */
   shared?: {
     redis: Awaited<ReturnType<typeof redisOf>>;
     catalogue: Context['catalogue'];
     installation: Context['installation'];
     /** Where the importers say a Redis outage once for the process (context.ts). */
     saidOnce?: ContextParts['saidOnce'];
+    clients: NonNullable<ContextParts['clients']>;
+    doorbell: Doorbell;
   };
 }
 
@@ -76,6 +89,8 @@ export function serviceStart(io: { stopSignal(): Promise<string> }): ServiceStar
   const metrics = new Metrics();
   const firstSignal = io.stopSignal();
   const starting = new AbortController();
+  // Every office's start waits on it: one listener per office is the design.
+  setMaxListeners(0, starting.signal);
   void firstSignal.then(() => {
     starting.abort();
   });
@@ -94,15 +109,17 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
     const catalogue = options.shared?.catalogue ?? (await catalogueOf(settings));
     const installation = options.shared?.installation ?? (await installationOfSettings(settings));
     const redis = options.shared?.redis ?? (await redisOf(settings, announce, logger));
-    if (!options.shared) undo.push(() => redis.release());
-    await markedFirstUse(redis.target, settings.queuePrefix, installation);
+    if (!options.shared) {
+      undo.push(() => redis.release());
+      await markedFirstUse(redis.target, settings.queuePrefix, installation);
+    }
     const { metrics } = options;
     const api = await reachableApi(
       { ...options, ...(metrics && { observe: (name: string) => metrics.apiObserver(name) }) },
       undo,
     );
     let closeOptions: CloseOptions = {};
-    const { ctx } = await assembleImporter({
+    const { ctx, doorbell } = await assembleImporter({
       settings: contextSettings(settings, redis.target, options.connection),
       catalogue,
       api: api.client,
@@ -112,6 +129,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       announce,
       ...(options.metrics && { metrics: options.metrics }),
       ...(options.shared?.saidOnce && { saidOnce: options.shared.saidOnce }),
+      ...(options.shared && { clients: options.shared.clients, doorbell: options.shared.doorbell }),
       workers: options.workers,
       service: options.service,
       signal: options.signal,
@@ -124,6 +142,7 @@ export async function openImporter(options: OpenImporterOptions): Promise<Import
       catalogue,
       redisUrl: redis.target.shown,
       configured: options.connection,
+      doorbell: doorbell ?? options.shared?.doorbell,
       apiAnswers: async () => (await probeApi(api.client)) === undefined,
       close: async (how = {}) => {
         if (!undo.started) closeOptions = how;
@@ -147,6 +166,8 @@ export interface AssemblyParts extends ContextParts {
   service?: boolean | undefined;
   /** Stops the waiting. */
   signal?: AbortSignal | undefined;
+  /** The process's doorbell; none: the importer's workers get one of their own. */
+  doorbell?: Doorbell | undefined;
 }
 
 /**
@@ -154,19 +175,24 @@ export interface AssemblyParts extends ContextParts {
  * may work (context-start.ts), then its workers started. Its close stops them (a second call with
  * `force`: at once) and closes the context.
  */
-export async function assembleImporter(
-  parts: AssemblyParts,
-): Promise<{ ctx: Context; close: (how?: CloseOptions) => Promise<void> }> {
-  const { workers, service, signal, ...contextParts } = parts;
+export async function assembleImporter(parts: AssemblyParts): Promise<{
+  ctx: Context;
+  doorbell: Doorbell | undefined;
+  close: (how?: CloseOptions) => Promise<void>;
+}> {
+  const { workers, service, signal, doorbell: given, ...contextParts } = parts;
   const ctx = await openRemembering(contextParts, { service, signal });
   const close = (how: CloseOptions = {}) => closeContext(ctx, how);
+  const doorbell = workers
+    ? (given ?? new Doorbell({ logger: ctx.logger, ownedByItsOffices: true }))
+    : undefined;
   try {
-    if (workers) await startWorkers(ctx);
+    if (doorbell) await startWorkers(ctx, doorbell);
   } catch (error) {
     await close({ grace: 'brief' });
     throw error;
   }
-  return { ctx, close };
+  return { ctx, doorbell, close };
 }
 
 /** What was opened, closed in the reverse order, once however often it is asked. */

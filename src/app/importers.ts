@@ -11,7 +11,7 @@ import type { CloseOptions } from '../workers/stop.js';
 import { UserError } from '../errors.js';
 import { wordsFor } from '../language/words.js';
 import { type Importer, openImporter, type OpenImporterOptions } from './importer.js';
-import { catalogueOf, installationOfSettings, redisOf } from './process-parts.js';
+import { sharedParts } from './process-shared.js';
 
 // Where `import` finds it beside openChosen; `validate` imports it from its own module, without
 // the importer.
@@ -42,32 +42,33 @@ type Opener = (parts: Pick<OpenImporterOptions, 'connection' | 'shared'>) => Pro
 /**
  * The importers of `connections` (each announced), opened side by side: an API away at start
  * delays its own office, not the others' start-up checks. Any that fails closes those opened.
+ * They share the process's parts: one Redis, its two clients and one doorbell (their workers on
+ * demand), so that its connections do not grow with its offices.
  */
 export async function openEach(
   settings: Settings,
   connections: readonly ConfiguredConnection[],
-  announce: (line: string) => void,
+  told: Pick<OpenImporterOptions, 'announce' | 'logger'>,
   open: Opener,
 ): Promise<Importers> {
+  const { announce, logger } = told;
   if (connections.length === 0) {
     const one = await open({});
     return { all: [one], close: (how = {}) => one.close(closingOne(one, how)) };
   }
-  const catalogue = await catalogueOf(settings);
-  const installation = await installationOfSettings(settings);
-  const redis = await redisOf(settings, announce);
-  // One Redis for every office: its outage is said once for the process, not once per office.
-  const saidOnce = {};
+  const shared = await sharedParts(settings, told);
   const opening = await Promise.allSettled(
-    connections.map((connection) =>
-      open({ connection, shared: { redis, catalogue, installation, saidOnce } }),
-    ),
+    connections.map((connection) => open({ connection, shared })),
   );
   const all = opening.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   let released: Promise<void> | undefined;
   const close = async (how: ClosingAll = {}) => {
     await Promise.all(all.map((importer) => importer.close(closingOne(importer, how))));
-    released ??= redis.release();
+    released ??= (async () => {
+      shared.doorbell.close();
+      shared.clients.close();
+      await shared.redis.release();
+    })();
     await released;
   };
   const failed = opening.find((o) => o.status === 'rejected');
@@ -81,6 +82,7 @@ export async function openEach(
     throw same;
   }
   for (const importer of all) announce(connectionLine(importer));
+  logger.debug({ offices: all.length }, 'offices opened');
   return { all, close };
 }
 

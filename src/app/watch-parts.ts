@@ -31,7 +31,13 @@ export async function startScheduledScans(
     // Without `connection`, a schedule is the only connection's (settings refuse it otherwise).
     const mine = settings.schedules.filter((s) => (s.connection ?? name) === name);
     const folders = new ScheduledFolders(mine, name, otherInboxes(parts, running, name));
-    const schedules = await startSchedules(importer.ctx, folders, intake, running.tell);
+    const schedules = await startSchedules(
+      importer.ctx,
+      folders,
+      intake,
+      running.tell,
+      importer.doorbell,
+    );
     parts.onStop(() => schedules.close());
     for (const s of mine) {
       const there = (await statIfThere(s.dir))?.isDirectory() === true;

@@ -72,7 +72,7 @@ async function makeFolders(settings: Settings): Promise<void> {
 export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   const { settings, logger, announce } = options;
   await makeFolders(settings);
-  const importers = await openEach(settings, settings.connections, announce, (one) =>
+  const importers = await openEach(settings, settings.connections, { announce, logger }, (one) =>
     options.start.opened({ settings, logger, announce, ...one }),
   );
   const [importer = never()] = importers.all;

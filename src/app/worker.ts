@@ -31,7 +31,7 @@ export async function startWorker(options: {
     ...(settings.metricsPort !== undefined && { port: settings.metricsPort }),
   });
   // Every configured connection: this worker holds each one's token, and works its sheets.
-  const importers = await openEach(settings, settings.connections, announce, (one) =>
+  const importers = await openEach(settings, settings.connections, { announce, logger }, (one) =>
     start.opened({ settings, logger, announce, ...one }),
   ).catch(async (error: unknown) => {
     await monitoring.close();

@@ -53,20 +53,30 @@ export function wordsFor(language: Speech): Words {
   const catalogue = CATALOGUES[language];
   const compiled = new Map<MessageKey, IntlMessageFormat>();
   const wrap = language === PSEUDO ? (text: string) => `⟦${text}⟧` : (text: string) => text;
-  const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: TIME_ZONE });
-  const dayTime = new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: TIME_ZONE,
-  });
+  // Each formatter made when first used: a process of many offices makes words for each, and
+  // most never write a date (making them all costs a few ms per office at start).
+  const day = lazy(
+    () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: TIME_ZONE }),
+  );
+  const dayTime = lazy(
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        timeZone: TIME_ZONE,
+      }),
+  );
   // A wall-clock time is already Belgian: written as it is, not moved by a zone.
-  const wall = new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  });
-  const lists = new Intl.ListFormat(locale, { type: 'conjunction' });
-  const plain = new Intl.NumberFormat(locale);
+  const wall = lazy(
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        timeZone: 'UTC',
+      }),
+  );
+  const lists = lazy(() => new Intl.ListFormat(locale, { type: 'conjunction' }));
+  const plain = lazy(() => new Intl.NumberFormat(locale));
   return {
     language,
     locale,
@@ -82,16 +92,22 @@ export function wordsFor(language: Speech): Words {
     },
     // The plain format is made once: pages and progress lines write many numbers.
     number: (value, options) =>
-      (options === undefined ? plain : new Intl.NumberFormat(locale, options)).format(value),
-    date: (value) => day.format(value),
-    dateTime: (value) => dayTime.format(value),
+      (options === undefined ? plain() : new Intl.NumberFormat(locale, options)).format(value),
+    date: (value) => day().format(value),
+    dateTime: (value) => dayTime().format(value),
     wallClock(text) {
       const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
       if (m === null) return text;
       const [, y = 0, mo = 1, d = 1, h = 0, mi = 0, s = 0] = m.map(Number);
       const at = Date.UTC(y, mo - 1, d, h, mi, s);
-      return Number.isNaN(at) ? text : wall.format(at);
+      return Number.isNaN(at) ? text : wall().format(at);
     },
-    list: (items) => lists.format(items),
+    list: (items) => lists().format(items),
   };
+}
+
+/** What `make` makes, made at the first call and kept. */
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
 }

@@ -5,11 +5,18 @@
  * is data here: attempts and backoff travel on each job, so every worker of every host applies
  * the same.
  */
-import { type ConnectionOptions, Queue } from 'bullmq';
+import {
+  type BulkJobOptions,
+  type ConnectionOptions,
+  type JobsOptions,
+  Queue,
+  type QueueOptions,
+} from 'bullmq';
+import type { Redis } from 'ioredis';
 
 import { bullmqOptions } from '../redis/options.js';
 import type { RedisTarget } from '../redis/target.js';
-import { queueNames } from '../store/keys.js';
+import { Keys, queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
   RETRY_JITTER,
@@ -32,23 +39,79 @@ export interface QueueSettings {
   retryDelayMs: number;
 }
 
+/**
+ * A queue of an office that tells when jobs are added to it: a worker of its own runs only while
+ * its queue has work (workers/doorbell.ts). This process's doorbell is told at once; every
+ * process's, through the prefix's doorbell counter (store/keys.ts), which each reads every second.
+ */
+export class OfficeQueue extends Queue {
+  // Not #private fields: a test's stand-in made with Object.create(queue) adds through them too.
+  private readonly added = new Set<() => void>();
+  private readonly shared: Redis;
+  private readonly doorbell: string;
+
+  /** `doorbell`: the installation's counter (Keys.doorbell), the one every doorbell reads. */
+  constructor(name: string, opts: QueueOptions & { connection: Redis; doorbell: string }) {
+    const { doorbell, ...rest } = opts;
+    super(name, rest);
+    this.shared = opts.connection;
+    this.doorbell = doorbell;
+  }
+
+  /** Calls `listener` after each add of this process; returns what stops it. */
+  whenAdded(listener: () => void): () => void {
+    this.added.add(listener);
+    return () => this.added.delete(listener);
+  }
+
+  protected override async addJob(name: string, data: unknown, opts?: JobsOptions) {
+    const job = await super.addJob(name, data, opts);
+    this.tell();
+    return job;
+  }
+
+  override async addBulk(jobs: Array<{ name: string; data: unknown; opts?: BulkJobOptions }>) {
+    const added = await super.addBulk(jobs);
+    if (jobs.length > 0) this.tell();
+    return added;
+  }
+
+  /** A queue paused (a refused token) that goes on again has work for its workers. */
+  override async resume(): Promise<void> {
+    await super.resume();
+    this.tell();
+  }
+
+  private tell(): void {
+    for (const listener of this.added) listener();
+    // Sent after the add on the same connection: a doorbell that sees it moved finds the job.
+    this.shared.incr(this.doorbell).catch((error: unknown) => {
+      this.emit('error', error as Error);
+    });
+  }
+}
+
+/** The kinds of an office's queues, each its own BullMQ queue (and, on demand, its worker). */
+export const QUEUE_KINDS = ['sheets', 'rows', 'reports', 'intake', 'notify', 'status'] as const;
+export type QueueKind = (typeof QUEUE_KINDS)[number];
+
 // A type, not an interface: Object.values() then knows its values are queues.
 export type Queues = {
-  sheets: Queue;
-  rows: Queue;
-  reports: Queue;
+  sheets: OfficeQueue;
+  rows: OfficeQueue;
+  reports: OfficeQueue;
   /** Scheduled scans of folders (`schedules` in the config file): only `watch` works them. */
-  intake: Queue;
+  intake: OfficeQueue;
   /**
    * Notifications (src/notify/): a job per event and channel. It retries itself, with its own
    * backoff and deadline (NOTIFY_RETRY_HOURS), so it has one attempt here.
    */
-  notify: Queue;
+  notify: OfficeQueue;
   /**
    * Reading back the orders of reported sheets: the scheduled refresh (`status-sync`) and one
    * `status` job per sheet it fans out (src/status/refresh.ts).
    */
-  status: Queue;
+  status: OfficeQueue;
 };
 
 /** The status refresh's scheduler id on each connection's status queue, and its firings' name. */
@@ -61,14 +124,17 @@ export function bullConnection(target: RedisTarget): ConnectionOptions {
 
 /**
  * A worker's options on the connection's queues: its lock (JOB_LOCK_MS, a setting), how often
- * stalled jobs are looked for (every half lock), and how often a stalled job is resumed.
+ * stalled jobs are looked for (every half lock), and how often a stalled job is resumed. Its
+ * commands go through the process's BullMQ client (`shared`, which BullMQ then never closes);
+ * only its blocking wait for a job has a connection of its own, which it opens and closes.
  */
 export function workerOptions(
-  settings: Pick<QueueSettings, 'redis' | 'prefix'> & { lockMs: number },
+  settings: Pick<QueueSettings, 'prefix'> & { lockMs: number },
   concurrency: number,
+  shared: Redis,
 ) {
   return {
-    connection: bullConnection(settings.redis),
+    connection: shared,
     prefix: settings.prefix,
     concurrency,
     lockDuration: settings.lockMs,
@@ -78,20 +144,28 @@ export function workerOptions(
   };
 }
 
-export function openQueues(settings: QueueSettings, connectionId: string): Queues {
+/**
+ * The connection's queues, every one on the process's one BullMQ client (`shared`): a queue
+ * opens no connection of its own, whatever the number of offices. Their Redis version is not
+ * asked once per queue (an INFO each); the workers ask it on their own connections.
+ */
+export function openQueues(settings: QueueSettings, connectionId: string, shared: Redis): Queues {
   const backoff = {
     type: 'exponential',
     delay: settings.retryDelayMs,
     jitter: RETRY_JITTER,
   } as const;
+  const { doorbell } = new Keys(settings.prefix);
   // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
   const queue = (
     name: string,
     attempts: number,
     keep: { count: number } | true = { count: 1000 },
   ) =>
-    new Queue(name, {
-      connection: bullConnection(settings.redis),
+    new OfficeQueue(name, {
+      connection: shared,
+      doorbell,
+      skipVersionCheck: true,
       prefix: settings.prefix,
       defaultJobOptions: {
         attempts,

@@ -1,6 +1,6 @@
 /**
- * The reconciler, run every 30 s by a repeating job (jobs/reconcile.ts). It catches what a lost
- * signal leaves behind:
+ * The reconciler, run every 30 s by each working process over the offices it holds
+ * (workers/doorbell.ts). It catches what a lost signal leaves behind:
  * - a row or sheet job BullMQ gave up on while no worker was there to hear it: its row gets its
  *   status (its sheet closes early), then the job is removed from the failed set, so that the
  *   next pass reads only what failed since. Settling comes first: a process that dies between
@@ -32,14 +32,43 @@ export interface Reconciled {
 }
 
 export async function reconcile(ctx: Context): Promise<Reconciled> {
-  const rows = await settleFailed(ctx, 'rows');
-  const sheets = await settleFailed(ctx, 'sheets');
-  let reports = 0;
-  for (const sheetId of await ctx.store.activeSheets()) {
-    if (!(await isOwnSheet(ctx, sheetId))) continue;
-    if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) reports += 1;
+  return reconcileOffices([ctx]);
+}
+
+/**
+ * One pass over the offices a process holds (their contexts share one store): each one's failed
+ * jobs, then the active sheets once, each asked about with its own office's context (another
+ * office's sheet, or one of an office this process does not hold, is left alone).
+ */
+export async function reconcileOffices(contexts: readonly Context[]): Promise<Reconciled> {
+  const done: Reconciled = { rows: 0, sheets: 0, reports: 0 };
+  const [first] = contexts;
+  if (first === undefined) return done;
+  // Most offices have no failed job: counted first, all at once (one batch of ZCARDs), rather
+  // than a page of jobs asked for each.
+  const failed = await Promise.all(
+    contexts.map((ctx) =>
+      Promise.all([failedCount(ctx, 'rows'), failedCount(ctx, 'sheets')] as const),
+    ),
+  );
+  for (const [i, ctx] of contexts.entries()) {
+    const [rows = 0, sheets = 0] = failed[i] ?? [];
+    if (rows > 0) done.rows += await settleFailed(ctx, 'rows');
+    if (sheets > 0) done.sheets += await settleFailed(ctx, 'sheets');
   }
-  return { rows, sheets, reports };
+  const byConnection = new Map(contexts.map((ctx) => [ctx.connection.id, ctx]));
+  for (const sheetId of await first.store.activeSheets()) {
+    const connectionId = (await first.store.get(sheetId))?.connectionId;
+    const ctx = connectionId === undefined ? undefined : byConnection.get(connectionId);
+    if (ctx === undefined || !(await isOwnSheet(ctx, sheetId))) continue;
+    if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) done.reports += 1;
+  }
+  return done;
+}
+
+/** How many jobs the queue's failed set holds. */
+function failedCount(ctx: Context, name: 'rows' | 'sheets'): Promise<number> {
+  return ctx.redis.zcard(ctx.queues[name].toKey('failed'));
 }
 
 /**

@@ -44,6 +44,15 @@ export class Keys {
     return `${this.#base}:retention-lock:${installation}`;
   }
 
+  /**
+   * Bumped each time a process adds jobs to a queue under this prefix (queue/queues.ts): every
+   * process's doorbell reads it each second and looks at its offices' queues when it moved, so
+   * that a sheet queued by one process wakes the workers of another (a counter).
+   */
+  get doorbell(): string {
+    return `${this.#base}:doorbell`;
+  }
+
   /** Migrations of stored data done (store/migrations/): number → when (hash). */
   get migrations(): string {
     return `${this.#base}:migrations`;

@@ -43,6 +43,8 @@ export async function openStores(
      * checked by each create's claim (redis-marker.ts); none: neither (a tool, a test).
      */
     installation?: Installation;
+    /** The numbered migrations run once for the connections a process opens together. */
+    migrateOnce?: (migrate: () => Promise<unknown>) => Promise<unknown>;
   },
 ): Promise<Stores> {
   const { id, name, apiBaseUrl, sandbox } = options.connection;
@@ -57,7 +59,11 @@ export async function openStores(
     now: options.now,
   });
   // What earlier versions stored is upgraded before anything reads it (migrations/).
-  await upgradeStored({ redis, keys, connection: options.connection, ledger }, options.logger);
+  const { migrateOnce: once } = options;
+  await upgradeStored(
+    { redis, keys, connection: options.connection, ledger, ...(once && { once }) },
+    options.logger,
+  );
   return {
     keys,
     store: new SheetStore(redis, keys),

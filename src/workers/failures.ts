@@ -53,12 +53,9 @@ function settle(ctx: Context, queue: 'rows' | 'sheets', job: Job, error: Error):
 }
 
 /** A row or sheet job given up on while this worker ran it: its row or sheet still ends. */
-export function settleWhenGivenUp(ctx: Context, rows: Worker, sheets: Worker): void {
-  rows.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error)) settle(ctx, 'rows', job, error);
-  });
-  sheets.on('failed', (job, error) => {
-    if (job && isGivenUp(job, error)) settle(ctx, 'sheets', job, error);
+export function settleWhenGivenUp(ctx: Context, queue: 'rows' | 'sheets', worker: Worker): void {
+  worker.on('failed', (job, error) => {
+    if (job && isGivenUp(job, error)) settle(ctx, queue, job, error);
   });
 }
 

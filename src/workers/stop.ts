@@ -1,6 +1,6 @@
 /**
  * Stopping a process: its workers finish the jobs in flight (bounded by a grace period), then its
- * queues and Redis client close. Nothing here waits on a Redis that is away: without it no row in
+ * queues close, and its Redis clients when they are its own. Nothing here waits on a Redis that is away: without it no row in
  * flight could finish, and a queue's QUIT would hang the stop.
  */
 import type { Worker } from 'bullmq';
@@ -59,7 +59,8 @@ function graceOf({ graceMs, grace }: CloseOptions): number {
 }
 
 async function close(ctx: Context, options: CloseOptions): Promise<void> {
-  const workers = ctx.workers;
+  // Those running now: the doorbell starts none for a context that is stopping.
+  const workers = [...ctx.workers];
   ctx.stop.stopping.abort(new Error('stopping'));
   // Redis back but a worker's connection not yet: closing it gracefully would never end.
   const away =
@@ -71,7 +72,7 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
     ctx.stop.now.abort(new Error('grace period over'));
     // Asking a close under way again does not make it forceful: what it waits for is cut off.
     const forced = Promise.all(workers.map((w) => w.close(true)));
-    if ((await within(forced, CUT_OFF_MS)) === 'late') await cutOff(ctx, workers);
+    if ((await within(forced, CUT_OFF_MS)) === 'late') await cutOff(workers);
   }
   if (options.afterWorkers && ctx.outages.redis.since === undefined)
     await within(lastLook(ctx, options.afterWorkers), CUT_OFF_MS);
@@ -80,11 +81,11 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
     ctx.logger.debug({ err: error }, 'a queue did not close cleanly');
   });
   if ((await within(queues, ctx.outages.redis.since === undefined ? CUT_OFF_MS : 0)) === 'late')
-    await cutOff(ctx, workers);
-  ctx.stop.detach();
+    await cutOff(workers);
   // The workers are done: no line comes any more, what is queued is written before the end.
   await ctx.createsLog.close();
-  ctx.redis.disconnect();
+  // Its own clients closed with it; the process's are closed by the process, once.
+  ctx.stop.detach();
 }
 
 /**
@@ -147,10 +148,14 @@ async function lastLook(ctx: Context, look: () => Promise<void>): Promise<void> 
   }
 }
 
-/** Drops every connection of the workers and queues at once (their jobs resume later). */
-async function cutOff(ctx: Context, workers: readonly Worker[]): Promise<void> {
-  const clients = [...workers, ...Object.values(ctx.queues)];
-  await within(Promise.allSettled(clients.map((c) => c.disconnect())), CUT_OFF_MS);
+/**
+ * Drops the workers' own connections at once (their jobs resume later). Their other commands and
+ * the queues' go through the process's clients, dropped once every context on them is closed
+ * (with the context itself when they are its own).
+ */
+async function cutOff(workers: readonly Worker[]): Promise<void> {
+  const dropped = workers.map((w) => w.getBackend().disconnectBlocking(false));
+  await within(Promise.allSettled(dropped), CUT_OFF_MS);
 }
 
 /** Whether `work` settled within `ms` (it goes on either way). */

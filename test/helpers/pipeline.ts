@@ -14,6 +14,7 @@ import { submitSheet } from '../../src/intake/submit.js';
 import { importStopped } from '../../src/rows/stop-import.js';
 import { type SheetProgress, sheetProgress } from '../../src/store/progress.js';
 import { closeContext } from '../../src/workers/stop.js';
+import type { OfficeQueue } from '../../src/queue/queues.js';
 import { installationOf } from '../../src/store/installation.js';
 import { takeSheetCopy } from '../../src/store/sheet-copy.js';
 import type { SheetStore } from '../../src/store/sheet-store.js';
@@ -220,7 +221,7 @@ export function withRowsQueue(
   ctx: Context,
   hooks: Partial<Pick<Queue, 'addBulk' | 'getJobCountByTypes'>>,
 ): Context {
-  const rows = Object.assign(Object.create(ctx.queues.rows) as Queue, hooks);
+  const rows = Object.assign(Object.create(ctx.queues.rows) as OfficeQueue, hooks);
   return { ...ctx, queues: { ...ctx.queues, rows } };
 }
 

@@ -23,11 +23,14 @@ export async function tellChanges(
   const told = changed.filter((o) => (o.status?.notifications.length ?? 0) > 0);
   const groups = importers.map((importer) => ({
     ctx: importer.ctx,
+    doorbell: importer.doorbell,
     jobIds: told
       .filter((o) => o.sheet.connectionId === importer.connection.id)
       .flatMap((o) => o.status?.notifications ?? []),
   }));
-  for (const group of groups) if (group.jobIds.length > 0) startNotifyWorker(group.ctx);
+  // The process's one doorbell with several offices: their notify workers share its cap.
+  for (const group of groups)
+    if (group.jobIds.length > 0) startNotifyWorker(group.ctx, group.doorbell);
   const left = await waitForNotificationJobs(groups, announce, wait);
   if (told.length > 0 && left === 0)
     announce(wait.words.t('cli.status.told', { count: told.length }));

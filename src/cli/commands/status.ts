@@ -44,7 +44,7 @@ export async function statusCommand(
     return 0;
   }
   const logger = commandLogger(io, settings);
-  const importers = await openEach(settings, settings.connections, announce, (one) =>
+  const importers = await openEach(settings, settings.connections, { announce, logger }, (one) =>
     openImporter({ settings, logger, announce, workers: false, ...one }),
   );
   const stop = { interrupted: false };

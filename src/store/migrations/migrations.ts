@@ -70,11 +70,18 @@ export async function upgradeStored(
   parts: MigrationParts & {
     connection: Pick<ConnectionInfo, 'id' | 'apiBaseUrl' | 'sandbox'>;
     ledger: Ledger;
+    /**
+     * Runs the numbered migrations once for every connection a process opens together (their
+     * stores share a prefix): each one looks at every connection's data, so that once per
+     * connection would grow with the square of the offices. None: here.
+     */
+    once?: (migrate: () => Promise<unknown>) => Promise<unknown>;
   },
   logger: Logger,
 ): Promise<void> {
   const { redis, keys, connection, ledger } = parts;
-  await runMigrations({ redis, keys }, logger);
+  const migrate = () => runMigrations({ redis, keys }, logger);
+  await (parts.once ? parts.once(migrate) : migrate());
   const { compacted, ...adopted } = await adoptLegacyScope(redis, keys, connection, ledger);
   if (compacted > 0)
     logger.info(
