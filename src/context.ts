@@ -18,7 +18,13 @@ import {
 import { Metrics, queueCountsOf } from './metrics/metrics.js';
 import type { Catalogue } from './orders/catalogue.js';
 import { apiOutage, LostLocks, type Outage, reasonText } from './outage.js';
-import { openQueues, type Queues, type QueueSettings, type Worker } from './queue/queues.js';
+import {
+  officeSettings,
+  openQueues,
+  type Queues,
+  type QueueSettings,
+  type Worker,
+} from './queue/queues.js';
 import {
   connectRedis,
   isRedisUnreachable,
@@ -254,7 +260,9 @@ export async function openProcessClients(
  * opened here, when none are given).
  */
 export async function openContext(parts: ContextParts): Promise<Context> {
-  const { settings, logger } = parts;
+  const { logger } = parts;
+  // The office's prefix (its own hash tag on a Cluster): its stores and queues both use it.
+  const settings = officeSettings(parts.settings, parts.connection.id);
   const now = parts.now ?? Date.now;
   const once = parts.saidOnce ?? {};
   const own = parts.clients === undefined;
@@ -272,6 +280,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
   try {
     stores = await openStores(redis, {
       prefix: settings.prefix,
+      home: parts.settings.prefix,
       connection: parts.connection,
       apiRateLimit: settings.apiRateLimit,
       ledgerDays: settings.ledgerDays,
@@ -285,7 +294,7 @@ export async function openContext(parts: ContextParts): Promise<Context> {
     if (own) clients.close();
     throw error;
   }
-  const ctx = assemble(parts, { clients, stores, now, once });
+  const ctx = assemble(parts, { settings, clients, stores, now, once });
   const forgetting = { told: false, announce: parts.announce };
   const stopHearing = clients.onReady(() => {
     void noticeForgetting(ctx, forgetting);
@@ -302,10 +311,17 @@ export async function openContext(parts: ContextParts): Promise<Context> {
 /** The context of stores opened: its API client hooked to the pace and metrics, its queues. */
 function assemble(
   parts: ContextParts,
-  opened: { clients: ProcessClients; stores: Stores; now: () => number; once: SaidOnce },
+  opened: {
+    /** The office's (`officeSettings`): its prefix, on a Cluster its own hash tag. */
+    settings: ContextSettings;
+    clients: ProcessClients;
+    stores: Stores;
+    now: () => number;
+    once: SaidOnce;
+  },
 ): Context {
-  const { settings, logger } = parts;
-  const { clients, stores, now, once } = opened;
+  const { logger } = parts;
+  const { settings, clients, stores, now, once } = opened;
   // The pace learns the API's rate limit from every answer's headers (pace.ts).
   const stopLearning = parts.api.onAnswer((answer) => {
     stores.pace.learn(answer);
@@ -322,7 +338,12 @@ function assemble(
     // The jobs whose locks lapsed in an outage: summed up in one line, not a warning per job.
     locks: (once.locks ??= new LostLocks(told)),
   };
-  const queues = openQueues(settings, parts.connection.id, clients.bull);
+  // Every office's adds bump the installation's one counter (QUEUE_PREFIX's, whatever the
+  // office's prefix): a doorbell reads one key, not one per office.
+  const queues = openQueues(settings, parts.connection.id, {
+    client: clients.bull,
+    home: parts.settings.prefix,
+  });
   const stopCounting = metrics.watchQueues(queueCountsOf(parts.connection.name, queues));
   const stop = {
     stopping: new AbortController(),
@@ -339,6 +360,7 @@ function assemble(
   const ctx: Context = {
     ...stores,
     ...parts,
+    settings,
     now,
     metrics,
     redis: clients.redis,

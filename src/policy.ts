@@ -246,6 +246,29 @@ export const DASHBOARD_AWAY_RETRY_S = 60;
  * often before it fails; the services' clients wait (REDIS_WAIT_S).
  */
 export const REDIS_COMMAND_RETRIES = 3;
+/**
+ * A Redis Cluster in a failover (a master down, its replica not yet promoted) or resharding: a
+ * command is tried again every `delayMs`, up to `waitingRedirections` times for the clients that
+ * wait for Redis (the services', REDIS_WAIT_S) — longer than the 30 s a failover may take
+ * (docs/design.md "Redis in production") — and 16 times (ioredis' default) for the others.
+ */
+export const REDIS_CLUSTER_RETRY = {
+  delayMs: 200,
+  waitingRedirections: 600,
+  redirections: 16,
+} as const;
+/**
+ * A step on the duplicates ledger names its shards by the shape it last saw; another process's
+ * split makes it name them again (store/ledger.ts). Tries before the row is tried again later:
+ * each try fails only if yet another split came between, which takes ~48 new entries.
+ */
+export const LEDGER_STALE_TRIES = 20;
+/**
+ * Splits of the ledger's shards one step makes at most when steps owed them (store/ledger.ts):
+ * a burst of rows (a ledger rebuilt) owes many, each of which would otherwise wait for its own
+ * round trip behind the burst.
+ */
+export const LEDGER_SPLITS_AT_ONCE = 16;
 /** The importer's private redis-server: how long it may take to start, how often it is asked. */
 export const PRIVATE_REDIS_START = { withinMs: 10_000, everyMs: 50, pingMs: 500 } as const;
 /** A port to listen on (the private redis-server's, a test's) is looked for this many times. */

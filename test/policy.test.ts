@@ -162,6 +162,12 @@ describe('src/policy.ts', () => {
     });
   });
 
+  it('waits out a Cluster failover of 30 s and more before a waiting command fails', () => {
+    const { delayMs, waitingRedirections } = policy.REDIS_CLUSTER_RETRY;
+    expect(delayMs * waitingRedirections).toBeGreaterThanOrEqual(2 * 30_000);
+    expect(delayMs).toBeLessThanOrEqual(policy.REDIS_ANSWER_MS);
+  });
+
   it('is the only module of src/ and jobs/ that declares an attempt count, a wait or an interval', () => {
     const declaration = /^\s*(?:export\s+)?const\s+([A-Z][A-Z0-9_]*)\b[^=]*=\s*(.*)$/;
     const elsewhere = ['src', 'jobs']

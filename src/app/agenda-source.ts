@@ -6,8 +6,9 @@
 import type { AgendaSource } from '../dashboard/agenda-reads.js';
 import type { Settings } from '../settings/load.js';
 import type { Context } from '../context.js';
-import { type AgendaEntry, readAgenda } from '../store/agenda.js';
+import type { AgendaEntry } from '../store/agenda.js';
 import { FeedKeys } from '../store/feed-keys.js';
+import { OfficesView, spacesOfStores } from '../store/offices.js';
 
 export function agendaSource(
   settings: Pick<Settings, 'connections' | 'dataDir' | 'inspectionMinutes' | 'statusDays'>,
@@ -31,12 +32,14 @@ export function agendaSource(
   };
 }
 
-/** What `watch`'s dashboard shows: the inspections kept for each of its connections. */
-export function agendaOfContexts(
-  contexts: ReadonlyArray<Pick<Context, 'redis' | 'keys' | 'connection'>>,
-): () => Promise<AgendaEntry[]> {
-  const first = contexts[0];
-  if (first === undefined) return () => Promise.resolve([]);
-  const ids = contexts.map((ctx) => ctx.connection.id);
-  return () => readAgenda(first.redis, first.keys, ids);
+/**
+ * What `watch`'s dashboard reads of its connections, each in its key space (store/offices.ts):
+ * their sheets, sheets not taken, and the inspections kept for the agenda.
+ */
+export function viewOfContexts(
+  contexts: ReadonlyArray<Pick<Context, 'redis' | 'keys' | 'store' | 'notTaken' | 'connection'>>,
+): OfficesView {
+  return new OfficesView(
+    spacesOfStores(contexts.map((ctx) => ({ ...ctx, connectionId: ctx.connection.id }))),
+  );
 }

@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import { agendaSource } from './agenda-source.js';
 import { probeApi, readToken } from './api-connection.js';
 
-export { agendaOfContexts } from './agenda-source.js';
+export { viewOfContexts } from './agenda-source.js';
 import { API_KEEP_ALIVE_MS } from '../policy.js';
 
 /** What a command's dashboard on a taken port is told to do, in English (the catalogue's too). */

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { Redis } from 'ioredis';
 
-import type { Keys } from '../store/keys.js';
+import { KeyLayout, Keys, type KeySpace } from '../store/keys.js';
 import { RETENTION_LOCK_MS, RETENTION_PASS_MS } from '../policy.js';
 import { wordsFor } from '../language/words.js';
 import { foldersOf, type PurgedSheet, purgeSheets, type PurgeFolders } from './retention.js';
@@ -22,7 +22,10 @@ const DAY_MS = 86_400_000;
 
 export interface RetentionPass {
   redis: Redis;
+  /** The installation's own keys (QUEUE_PREFIX): its lock. */
   keys: Keys;
+  /** Each key space of the offices (store/keys.ts, `KeyLayout`); none: `keys`, for all of them. */
+  spaces?: readonly KeySpace[];
   folders: PurgeFolders;
   connectionIds: readonly string[];
   installation: string;
@@ -47,8 +50,9 @@ export async function retentionPass(pass: RetentionPass): Promise<PurgedSheet[] 
     const before = pass.now() - pass.retentionDays * DAY_MS;
     const words = wordsFor(pass.language);
     let told = false;
+    const spaces = pass.spaces ?? [{ keys: pass.keys, offices: [...pass.connectionIds] }];
     return await purgeSheets(
-      pass,
+      { redis: pass.redis, spaces },
       pass.folders,
       {
         before,
@@ -90,11 +94,14 @@ export function startRetention(pass: RetentionPass): { close(): Promise<void> } 
 /** RETENTION_DAYS applied by `watch` at start and once a day, to its own offices. */
 export function startRetentionPass(parts: WatchParts): void {
   const { ctx } = parts.importer;
+  const connectionIds = parts.importers.map((importer) => importer.connection.id);
+  const { queuePrefix } = parts.settings;
   const retention = startRetention({
     redis: ctx.redis,
-    keys: ctx.keys,
+    keys: new Keys(queuePrefix),
+    spaces: KeyLayout.of(queuePrefix, ctx.settings.redis).spaces(connectionIds),
     folders: foldersOf(parts.settings),
-    connectionIds: parts.importers.map((importer) => importer.connection.id),
+    connectionIds,
     installation: ctx.installation.id,
     retentionDays: parts.settings.retentionDays,
     language: parts.settings.language,

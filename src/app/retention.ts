@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 
 import { connectRedis } from '../redis/connect.js';
 import type { Settings } from '../settings/load.js';
-import { Keys } from '../store/keys.js';
+import { KeyLayout, type Keys, type KeySpace } from '../store/keys.js';
 import {
   forgetSheet,
   purgeCandidates,
@@ -44,8 +44,27 @@ export interface PurgedSheet {
   refused: string[];
 }
 
-/** Purges the sheets of `scope`; each said through `said` as it is done. */
+/**
+ * Purges the sheets of `scope`, in each key space of its offices (store/keys.ts, `KeyLayout`:
+ * one on a server, one per office on a Cluster); each said through `said` as it is done.
+ */
 export async function purgeSheets(
+  store: { redis: Redis; spaces: readonly KeySpace[] },
+  folders: PurgeFolders,
+  scope: PurgeScope & { dryRun: boolean },
+  said: (sheet: PurgedSheet) => void,
+): Promise<PurgedSheet[]> {
+  const done: PurgedSheet[] = [];
+  for (const { keys, offices } of store.spaces) {
+    const connectionIds = scope.connectionIds.filter((id) => offices.includes(id));
+    const inSpace = { ...scope, connectionIds };
+    done.push(...(await purgeSpace({ redis: store.redis, keys }, folders, inSpace, said)));
+  }
+  return done;
+}
+
+/** The sheets of one key space, oldest first. */
+async function purgeSpace(
   store: { redis: Redis; keys: Keys },
   folders: PurgeFolders,
   scope: PurgeScope & { dryRun: boolean },
@@ -111,8 +130,9 @@ export async function purgeWithSettings(
   try {
     const redis = await connectRedis(resolved.target);
     try {
+      const spaces = KeyLayout.of(settings.queuePrefix, resolved.target).spaces(connectionIds);
       return await purgeSheets(
-        { redis, keys: new Keys(settings.queuePrefix) },
+        { redis, spaces },
         foldersOf(settings),
         {
           before: options.before,

@@ -9,10 +9,9 @@ import { statIfThere } from '../intake/files.js';
 import { ScheduledFolders } from '../intake/schedules.js';
 import { wordsFor } from '../language/words.js';
 import { startWatcher } from '../intake/watcher.js';
-import { recentProgress, sheetDetail } from '../store/progress.js';
 import { ProcessHealth } from '../workers/health.js';
 import { startSchedules, syncStatusSchedule } from '../workers/schedules.js';
-import { agendaOfContexts, serveDashboard } from './dashboard-serving.js';
+import { serveDashboard, viewOfContexts } from './dashboard-serving.js';
 import type { RunningIntake, WatchParts } from './watch-intake.js';
 
 /**
@@ -90,21 +89,22 @@ export async function serveWatchDashboard(parts: WatchParts): Promise<RunningDas
   health.started(parts.importers.map((importer) => importer.ctx));
   // Its own offices only: another installation may share the Redis and the prefix.
   const offices = parts.importers.map(({ connection: { id, name } }) => ({ id, name }));
-  const own = new Set(offices.map((office) => office.id));
+  // Each office's keys in its key space: one for all on a server, its own on a Cluster.
+  const view = viewOfContexts(parts.importers.map((importer) => importer.ctx));
   const dashboard = await serveDashboard(
     parts.settings,
     {
       offices,
-      overview: () => recentProgress(ctx.store, undefined, own),
-      notTaken: () => ctx.notTaken.recent(undefined, own),
-      sheet: (sheetId) => sheetDetail(ctx.store, sheetId),
-      results: ctx.store,
+      overview: () => view.overview(),
+      notTaken: () => view.notTaken(),
+      sheet: (sheetId) => view.sheet(sheetId),
+      results: view.results,
       health: () => health.health(),
       readiness: () => health.readiness(),
       metrics: ctx.metrics,
       queues: parts.importers.flatMap((importer) => Object.values(importer.ctx.queues)),
       logger: parts.logger,
-      agenda: agendaOfContexts(parts.importers.map((importer) => importer.ctx)),
+      agenda: () => view.agenda(),
     },
     'no-dashboard',
   );

@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 
 import { bullmqOptions } from '../redis/options.js';
 import type { RedisTarget } from '../redis/target.js';
-import { Keys, queueNames } from '../store/keys.js';
+import { KeyLayout, Keys, queueNames } from '../store/keys.js';
 import {
   FILE_JOB_ATTEMPTS,
   RETRY_JITTER,
@@ -31,7 +31,10 @@ export type { Worker } from 'bullmq';
 export interface QueueSettings {
   /** Where Redis is (REDIS_URL, read once at start): every connection is made from it. */
   redis: RedisTarget;
-  /** Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. */
+  /**
+   * Key prefix of every queue and key; a `{hash tag}` keeps them in one Redis Cluster slot. A
+   * context's is its office's (`officeSettings`).
+   */
   prefix: string;
   /** Attempts of a row job before it fails. */
   rowAttempts: number;
@@ -48,7 +51,8 @@ export class OfficeQueue extends Queue {
   // Not #private fields: a test's stand-in made with Object.create(queue) adds through them too.
   private readonly added = new Set<() => void>();
   private readonly shared: Redis;
-  private readonly doorbell: string;
+  /** The installation's doorbell counter (Keys.doorbell, of QUEUE_PREFIX), bumped on adds. */
+  readonly doorbell: string;
 
   /** `doorbell`: the installation's counter (Keys.doorbell), the one every doorbell reads. */
   constructor(name: string, opts: QueueOptions & { connection: Redis; doorbell: string }) {
@@ -117,9 +121,22 @@ export type Queues = {
 /** The status refresh's scheduler id on each connection's status queue, and its firings' name. */
 export const STATUS_SYNC = 'status-sync';
 
-/** Options, not a client: BullMQ then opens and closes its own connections. */
+/**
+ * Options, not a client: BullMQ then opens and closes its own connections (tools, tests; on one
+ * server or a Sentinel set: a Cluster client is made whole, connect.ts).
+ */
 export function bullConnection(target: RedisTarget): ConnectionOptions {
   return bullmqOptions(target);
+}
+
+/**
+ * An office's settings from the installation's: its keys' and queues' prefix (store/keys.ts,
+ * `KeyLayout`: the installation's own on one server, a hash tag of the office's on a Cluster).
+ */
+export function officeSettings<T extends QueueSettings>(settings: T, connectionId: string): T {
+  const { redis } = settings;
+  if (redis.kind !== 'cluster') return settings;
+  return { ...settings, prefix: KeyLayout.of(settings.prefix, redis).officePrefix(connectionId) };
 }
 
 /**
@@ -149,13 +166,21 @@ export function workerOptions(
  * opens no connection of its own, whatever the number of offices. Their Redis version is not
  * asked once per queue (an INFO each); the workers ask it on their own connections.
  */
-export function openQueues(settings: QueueSettings, connectionId: string, shared: Redis): Queues {
+export function openQueues(
+  settings: QueueSettings,
+  connectionId: string,
+  shared: {
+    client: Redis;
+    /** The installation's prefix (QUEUE_PREFIX), whose doorbell counter every add bumps. */
+    home: string;
+  },
+): Queues {
+  const { doorbell } = new Keys(shared.home);
   const backoff = {
     type: 'exponential',
     delay: settings.retryDelayMs,
     jitter: RETRY_JITTER,
   } as const;
-  const { doorbell } = new Keys(settings.prefix);
   // Results live in the reports, not in Redis: keep only the latest few jobs for a look.
   const queue = (
     name: string,
@@ -163,7 +188,7 @@ export function openQueues(settings: QueueSettings, connectionId: string, shared
     keep: { count: number } | true = { count: 1000 },
   ) =>
     new OfficeQueue(name, {
-      connection: shared,
+      connection: shared.client,
       doorbell,
       skipVersionCheck: true,
       prefix: settings.prefix,

@@ -44,6 +44,9 @@ return out
 type Scripted = ChainableCommander & {
   oiQueueWork(numberOfKeys: number, ...keys: string[]): ChainableCommander;
 };
+type ScriptedClient = Redis & {
+  oiQueueWork(numberOfKeys: number, ...keys: string[]): Promise<unknown>;
+};
 
 /**
  * The keys the script reads of `queues`, in its order: made once per office (a look at 500
@@ -65,9 +68,9 @@ export async function readQueueWork(
   groups: ReadonlyArray<readonly string[]>,
 ): Promise<Array<QueueWork[] | undefined>> {
   if (!('oiQueueWork' in redis)) redis.defineCommand('oiQueueWork', { lua: QUEUE_WORK });
-  const pipeline = redis.pipeline() as Scripted;
-  for (const keys of groups) pipeline.oiQueueWork(keys.length, ...keys);
-  const answers = (await pipeline.exec()) ?? [];
+  const answers = redis.isCluster
+    ? await eachApart(redis as unknown as ScriptedClient, groups)
+    : await inOnePipeline(redis, groups);
   return groups.map((keys, g) => {
     const [error, numbers] = answers[g] ?? [new Error('no answer')];
     if (error !== null || !Array.isArray(numbers)) return undefined;
@@ -80,4 +83,35 @@ export async function readQueueWork(
       };
     });
   });
+}
+
+/**
+ * On a Cluster, each group's call on its own (a pipeline must stay on one node; the client's
+ * auto-pipelining still batches the calls of each node), as a pipeline's answers are given.
+ */
+function eachApart(
+  redis: ScriptedClient,
+  groups: ReadonlyArray<readonly string[]>,
+): Promise<Array<[Error | null, unknown]>> {
+  return Promise.all(
+    groups.map((keys) =>
+      redis.oiQueueWork(keys.length, ...keys).then(
+        (numbers): [Error | null, unknown] => [null, numbers],
+        (error: unknown): [Error | null, unknown] => [
+          error instanceof Error ? error : new Error(String(error)),
+          undefined,
+        ],
+      ),
+    ),
+  );
+}
+
+/** On one server (or a Sentinel set's master), every group's call in one pipeline. */
+async function inOnePipeline(
+  redis: Redis,
+  groups: ReadonlyArray<readonly string[]>,
+): Promise<Array<[Error | null, unknown]>> {
+  const pipeline = redis.pipeline() as Scripted;
+  for (const keys of groups) pipeline.oiQueueWork(keys.length, ...keys);
+  return (await pipeline.exec()) ?? [];
 }

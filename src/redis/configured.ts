@@ -60,6 +60,10 @@ export function unusable(target: RedisTarget, problem: ProbeProblem): UserError 
       });
     case 'no-sentinel':
       return said('redis.unavailable', 'no-sentinel', { url, reason: problem.reason });
+    case 'no-node':
+      return said('redis.unavailable', 'cluster', { url, problem: problem.reason });
+    case 'not-cluster':
+      return said('redis.unavailable', 'not-cluster', { url, problem: problem.reason });
     case 'no-master':
       return said('redis.unavailable', 'no-master', {
         url,

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import { Outage, reasonText, type Told } from '../outage.js';
+import { clusterClient } from './cluster.js';
 import { type ClientNeeds, clientOptions } from './options.js';
 import type { RedisTarget } from './target.js';
 import { REDIS_ANSWER_MS } from '../policy.js';
@@ -11,16 +12,23 @@ export type { Redis } from 'ioredis';
 /** Where Redis is, and BullMQ's options for it, for modules that make clients of both kinds. */
 export type { RedisTarget } from './target.js';
 export { bullmqOptions } from './options.js';
+export { bullClusterClient } from './cluster.js';
 
 /** What a client is for (options.ts): waiting while Redis is away, batching its commands. */
 export type ConnectRedisOptions = ClientNeeds;
 
-/** A connected client; fails (with the URL, never a password) when nothing answers. */
+/**
+ * A connected client (of a Cluster's for a Cluster, cluster.ts); fails (with the URL, never a
+ * password) when nothing answers.
+ */
 export async function connectRedis(
   target: RedisTarget,
   options: ConnectRedisOptions = {},
 ): Promise<Redis> {
-  const redis = new Redis(clientOptions(target, options));
+  const redis =
+    target.kind === 'cluster'
+      ? clusterClient(target, options)
+      : new Redis(clientOptions(target, options));
   let last: Error | undefined;
   // Why it could not connect comes as an event; connect() itself may say only "closed".
   const remember = (error: Error) => {
@@ -81,14 +89,16 @@ const UNREACHABLE_CODES = new Set([
 /**
  * Whether an error means Redis is away for now (down, restarting, still loading its data, a
  * Sentinel set between two masters), which is waited out, rather than a fault in what was asked
- * of it. READONLY and UNBLOCKED are a master that became a replica: the client reconnects.
+ * of it. READONLY and UNBLOCKED are a master that became a replica: the client reconnects. A
+ * Cluster's own (CLUSTERDOWN, TRYAGAIN, a slot map it cannot read) are a failover under way.
  */
 export function isRedisUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /^(Connection is closed|LOADING |Stream isn't writeable|All sentinels are unreachable|READONLY |UNBLOCKED )/.test(
+  // A Cluster's: no node answers, a slot without a master in a failover, a refused slot map.
+  return /^(Connection is closed|LOADING |Stream isn't writeable|All sentinels are unreachable|READONLY |UNBLOCKED |CLUSTERDOWN |TRYAGAIN |None of startup nodes is available|Failed to refresh slots cache|Too many Cluster redirections)/.test(
     error.message,
   );
 }

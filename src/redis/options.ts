@@ -83,6 +83,8 @@ function whereAndWho(target: RedisTarget): ReconnectingOptions {
     reconnectOnError,
   };
   if (target.kind === 'server') return { ...common, host: target.host, port: target.port };
+  // Each node of a Cluster: the Cluster's client (cluster.ts) gives the nodes.
+  if (target.kind === 'cluster') return common;
   const asked = credentials(target, target.sentinelAuth ?? 'none');
   return {
     ...common,

@@ -9,6 +9,7 @@
 import { Redis } from 'ioredis';
 
 import { reasonText } from '../outage.js';
+import { probeCluster } from './cluster.js';
 import { probeOptions, sentinelProbeOptions, type SentinelAuth } from './options.js';
 import type { RedisEndpoint, RedisTarget, SentinelTarget } from './target.js';
 import { REDIS_PROBE_MS } from '../policy.js';
@@ -23,13 +24,25 @@ export type ProbeProblem =
   /** Of a Sentinel set: no sentinel answers. */
   | { kind: 'no-sentinel'; reason: string }
   /** Of a Sentinel set: the sentinels that answer know no master by that name. */
-  | { kind: 'no-master'; known: string };
+  | { kind: 'no-master'; known: string }
+  /** Of a Cluster: no node answers, or its slots are not all served (cluster.ts). */
+  | { kind: 'no-node'; reason: string }
+  /** Of a Cluster: its nodes answer as single servers, without cluster support. */
+  | { kind: 'not-cluster'; reason: string };
 
 /** The target it answered at (a Sentinel set's with how its sentinels are asked), or why not. */
 export type Probed = { target: RedisTarget } | { problem: ProbeProblem };
 
 export async function probeRedis(target: RedisTarget): Promise<Probed> {
-  let answering = target;
+  if (target.kind === 'cluster') {
+    const probed = await probeCluster(target);
+    if (probed === undefined) return { target };
+    if (probed.kind === 'not-cluster') return { problem: probed };
+    const problem = problemOf(probed.error);
+    if (problem.kind !== 'no-answer') return { problem };
+    return { problem: { kind: 'no-node', reason: problem.reason } };
+  }
+  let answering: RedisTarget = target;
   if (target.kind === 'sentinel') {
     const asked = await askSentinels(target);
     if ('problem' in asked) return asked;

@@ -2,8 +2,8 @@
  * Where Redis is (docs/operations.md, "Redis in production"): REDIS_URL read once into a
  * `RedisTarget`, from which every client of the process is made (./options.ts). One server
  * (`redis://`, `rediss://` for TLS) or a Sentinel set (`redis+sentinel://`, `rediss+sentinel://`),
- * each with an ACL user and password if given. Another kind (a Cluster) is a new member of the
- * union and a new scheme in SCHEMES: the rest of the importer holds a target, never a URL.
+ * or a Redis Cluster (`redis+cluster://`, ./cluster.ts), each with an ACL user and password if
+ * given. The rest of the importer holds a target, never a URL.
  */
 import { UserError } from '../errors.js';
 
@@ -70,7 +70,16 @@ export interface SentinelTarget extends TargetBase {
   sentinelAuth?: 'user' | 'password';
 }
 
-export type RedisTarget = ServerTarget | SentinelTarget;
+/**
+ * A Redis Cluster: some of its nodes (the client learns the others from them). Each office's keys
+ * are under a hash tag of its own there (store/keys.ts, `KeyLayout`).
+ */
+export interface ClusterTarget extends TargetBase {
+  kind: 'cluster';
+  nodes: RedisEndpoint[];
+}
+
+export type RedisTarget = ServerTarget | SentinelTarget | ClusterTarget;
 
 /** A REDIS_URL read: where Redis is, or why it cannot be used (in English, for the setting's error). */
 export type ReadRedisUrl = { target: RedisTarget } | { problem: string };
@@ -81,13 +90,14 @@ const SCHEMES: Record<string, { kind: RedisTarget['kind']; tls: boolean }> = {
   'rediss:': { kind: 'server', tls: true },
   'redis+sentinel:': { kind: 'sentinel', tls: false },
   'rediss+sentinel:': { kind: 'sentinel', tls: true },
+  'redis+cluster:': { kind: 'cluster', tls: false },
 };
 
-const DEFAULT_PORT = { server: 6379, sentinel: 26379 } as const;
+const DEFAULT_PORT = { server: 6379, sentinel: 26379, cluster: 6379 } as const;
 
 /** What REDIS_URL must be, said when it is not. */
 export const REDIS_URL_FORMS =
-  'a redis://, rediss://, redis+sentinel:// or rediss+sentinel:// URL (redis+sentinel://[user:password@]host:port[,host:port…]/<master name>)';
+  'a redis://, rediss://, redis+sentinel://, rediss+sentinel:// or redis+cluster:// URL (redis+sentinel://[user:password@]host:port[,host:port…]/<master name>, redis+cluster://[user:password@]host:port[,host:port…])';
 
 /**
  * A REDIS_URL the settings have checked (settings/table.ts), read; a private CA (REDIS_TLS_CA_FILE's
@@ -128,9 +138,17 @@ export function readRedisUrl(text: string, ca?: Buffer): ReadRedisUrl {
     ...credentials.given,
     ...(form.tls && { tls: ca === undefined ? {} : { ca } }),
   };
+  if (form.kind === 'cluster') return clusterOf(base, endpoints, names);
   return form.kind === 'server'
     ? serverOf(base, endpoints, names)
     : sentinelOf(base, endpoints, names);
+}
+
+/** A Cluster keeps database 0 only: its URL names nodes, and nothing after them. */
+function clusterOf(base: Base, nodes: RedisEndpoint[], names: string[]): ReadRedisUrl {
+  if (names.length > 0)
+    return { problem: 'names no database: a Cluster has database 0 only (host:port[,host:port…])' };
+  return { target: { kind: 'cluster', nodes, db: 0, ...base } };
 }
 
 type Base = Omit<TargetBase, 'db'>;

@@ -36,14 +36,13 @@ export async function reconcile(ctx: Context): Promise<Reconciled> {
 }
 
 /**
- * One pass over the offices a process holds (their contexts share one store): each one's failed
- * jobs, then the active sheets once, each asked about with its own office's context (another
- * office's sheet, or one of an office this process does not hold, is left alone).
+ * One pass over the offices a process holds: each one's failed jobs, then the active sheets of
+ * each key space once (one for all offices on a server, each office's own on a Cluster), each
+ * asked about with its own office's context (another office's sheet, or one of an office this
+ * process does not hold, is left alone).
  */
 export async function reconcileOffices(contexts: readonly Context[]): Promise<Reconciled> {
   const done: Reconciled = { rows: 0, sheets: 0, reports: 0 };
-  const [first] = contexts;
-  if (first === undefined) return done;
   // Most offices have no failed job: counted first, all at once (one batch of ZCARDs), rather
   // than a page of jobs asked for each.
   const failed = await Promise.all(
@@ -56,14 +55,33 @@ export async function reconcileOffices(contexts: readonly Context[]): Promise<Re
     if (rows > 0) done.rows += await settleFailed(ctx, 'rows');
     if (sheets > 0) done.sheets += await settleFailed(ctx, 'sheets');
   }
-  const byConnection = new Map(contexts.map((ctx) => [ctx.connection.id, ctx]));
+  for (const space of keySpaces(contexts)) done.reports += await reportsDue(space);
+  return done;
+}
+
+/** The offices' contexts by the key space their stores read (store/keys.ts, `KeyLayout`). */
+function keySpaces(contexts: readonly Context[]): Array<Map<string, Context>> {
+  const spaces = new Map<string, Map<string, Context>>();
+  for (const ctx of contexts) {
+    const space = spaces.get(ctx.keys.prefix) ?? new Map<string, Context>();
+    space.set(ctx.connection.id, ctx);
+    spaces.set(ctx.keys.prefix, space);
+  }
+  return [...spaces.values()];
+}
+
+/** Queues the reports due of one key space's active sheets; how many. */
+async function reportsDue(byConnection: ReadonlyMap<string, Context>): Promise<number> {
+  const [first] = byConnection.values();
+  if (first === undefined) return 0;
+  let queued = 0;
   for (const sheetId of await first.store.activeSheets()) {
     const connectionId = (await first.store.get(sheetId))?.connectionId;
     const ctx = connectionId === undefined ? undefined : byConnection.get(connectionId);
     if (ctx === undefined || !(await isOwnSheet(ctx, sheetId))) continue;
-    if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) done.reports += 1;
+    if ((await reportIfDue(ctx, sheetId, { lostSignal: true })).queued) queued += 1;
   }
-  return done;
+  return queued;
 }
 
 /** How many jobs the queue's failed set holds. */

@@ -139,7 +139,7 @@ export const SETTINGS = {
   },
   redisUrl: {
     env: 'REDIS_URL',
-    help: 'Redis to queue on: redis://host:port, rediss:// over TLS, a Sentinel set as redis+sentinel://host:port[,host:port…]/<master name>; an ACL user as user:password@ before the host',
+    help: 'Redis to queue on: redis://host:port, rediss:// over TLS, a Sentinel set as redis+sentinel://host:port[,host:port…]/<master name>, a Cluster as redis+cluster://host:port[,host:port…]; an ACL user as user:password@ before the host',
     shownDefault: 'redis://127.0.0.1:6379, else a private redis-server',
     schema: z.string().trim().superRefine(redisUrlProblem).optional(),
   },

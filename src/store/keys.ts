@@ -1,7 +1,9 @@
+import type { RedisTarget } from '../redis/target.js';
+
 /**
- * Every Redis key the importer writes besides BullMQ's own, under one prefix. The default prefix
- * is a hash tag (`{order-importer}`), so on a Redis Cluster all of them live in one slot and the
- * Lua scripts that touch several may run.
+ * Every Redis key the importer writes besides BullMQ's own, under one prefix: an office's
+ * (`KeyLayout`). The prefix is a hash tag, so on a Redis Cluster an office's keys all live in one
+ * slot and the Lua scripts and transactions that touch several may run.
  */
 export class Keys {
   /** Under the prefix but apart from BullMQ's `<prefix>:<queue>:…` keys (a queue is named `sheets`). */
@@ -164,4 +166,56 @@ export function queueNames(connectionId: string): {
     notify: `notify-${connectionId}`,
     status: `status-${connectionId}`,
   };
+}
+
+/**
+ * Where each office's keys and queues are (docs/operations.md "Redis Cluster"). On one server,
+ * under the installation's prefix (QUEUE_PREFIX, `{order-importer}`), shared by its offices, as
+ * every version kept them: nothing stored moves. On a Cluster, under a hash tag of each office's
+ * own, `{order-importer:<connection id>}`: an office's keys and queues share a slot, and offices
+ * spread over the shards. What reads across offices reads each key space (`spaces`) and merges.
+ */
+export class KeyLayout {
+  /** `perOffice`: a hash tag per office (a Cluster), else one prefix for all. */
+  constructor(
+    readonly prefix: string,
+    readonly perOffice: boolean,
+  ) {}
+
+  /** The layout REDIS_URL asks for: per office on a Cluster (`redis+cluster://`). */
+  static of(prefix: string, redis: Pick<RedisTarget, 'kind'>): KeyLayout {
+    return new KeyLayout(prefix, redis.kind === 'cluster');
+  }
+
+  /** The prefix of an office's keys and of its queues (BullMQ's `prefix`). */
+  officePrefix(connectionId: string): string {
+    if (!this.perOffice) return this.prefix;
+    // The prefix's name inside the office's own tag: one hash tag per key, never two.
+    return `{${this.prefix.replace(/[{}]/g, '')}:${connectionId}}`;
+  }
+
+  keysOf(connectionId: string): Keys {
+    return new Keys(this.officePrefix(connectionId));
+  }
+
+  /**
+   * The key spaces of some offices, each with the offices whose keys it holds: one for all on a
+   * single server, one per office on a Cluster.
+   */
+  spaces(connectionIds: readonly string[]): KeySpace[] {
+    const byPrefix = new Map<string, KeySpace>();
+    for (const id of connectionIds) {
+      const prefix = this.officePrefix(id);
+      const space = byPrefix.get(prefix) ?? { keys: new Keys(prefix), offices: [] };
+      space.offices.push(id);
+      byPrefix.set(prefix, space);
+    }
+    return [...byPrefix.values()];
+  }
+}
+
+/** One prefix's keys, and the offices whose keys are under it. */
+export interface KeySpace {
+  keys: Keys;
+  offices: string[];
 }

@@ -5,8 +5,16 @@
  * the entries outgrow them, so a lookup is always one HGET, however many rows were imported.
  *
  * KEYS: the ledger's shape (hash: `l` level, `p` next shard to split, `n` entries), its sheet
- * numbers. ARGV: today (days since 1970), LEDGER_DAYS, the keys' time to live (ms), the entry's
- * field (16 bytes of a hash), then the script's own.
+ * numbers, the field's shard, and the two shards a split would rewrite. ARGV: today (days since
+ * 1970), LEDGER_DAYS, the keys' time to live (ms), the entry's field (16 bytes of a hash), then
+ * the script's own.
+ *
+ * Every key a script touches is one it was given (a Redis Cluster routes a script by them): the
+ * caller names the shards by the shape it last saw (ledger.ts, `shardOf`). When the field's shard
+ * was split since, a script that would touch it writes nothing and answers `{'stale', level,
+ * next}`, and the caller names it again. A split due whose two shards were not the ones given
+ * is not made: the step's answer comes as `{'split', level, next, answer}`, and the caller makes
+ * it (SPLIT) with the two shards named.
  *
  * An entry is `<state><day>.<sheet>.<row>.<orderId>` (base 36); one written more than LEDGER_DAYS
  * days before today is gone: lookups skip it, claims overwrite it, splits drop it, and a shard
@@ -17,6 +25,10 @@
 
 /** Entries per shard on average before one splits: well under Redis's 128 per listpack. */
 const SHARD_LOAD = 48;
+
+/** Keys and arguments every ledger script begins with (a larger script's own follow them). */
+export const LEDGER_KEYS = 5;
+export const LEDGER_ARGS = 6;
 
 export const COMMON = `
 local meta, sheets = KEYS[1], KEYS[2]
@@ -30,16 +42,22 @@ local function h32(f)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
 local L, P, N = 0, 0, 0
--- Read by each script that touches an entry (a larger script may touch none).
-local function load()
-  local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
-  L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
-end
 local function shard(f)
   local h = h32(f)
   local n = h % 2 ^ L
   if n < P then n = h % 2 ^ (L + 1) end
   return meta .. ':' .. n
+end
+-- Read by each script that touches an entry (a larger script may touch none), before it writes
+-- anything: the field's shard, if it is the one given (KEYS[3]); else false, and nothing is done.
+local function load()
+  local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
+  L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
+  local key = shard(field)
+  return key == KEYS[3] and key
+end
+local function stale()
+  return {'stale', L, P}
 end
 -- In pieces: unpack has a limit, and a shard may have outgrown a listpack (see SHARD_LOAD).
 local function rewrite(key, flat)
@@ -48,9 +66,9 @@ local function rewrite(key, flat)
   end
   if #flat > 0 then redis.call('PEXPIRE', key, ttl) end
 end
--- Shard P becomes P and P + 2^L, both rewritten whole so that each is a listpack again.
-local function split()
-  local source = meta .. ':' .. P
+-- Shard P becomes P and P + 2^L (source and dest, given), both rewritten whole so that
+-- each is a listpack again.
+local function split(source, dest)
   local all = redis.call('HGETALL', source)
   redis.call('DEL', source)
   local keep, move = {}, {}
@@ -63,58 +81,95 @@ local function split()
     end
   end
   rewrite(source, keep)
-  rewrite(meta .. ':' .. (P + 2 ^ L), move)
+  rewrite(dest, move)
   P = P + 1
   if P == 2 ^ L then L, P = L + 1, 0 end
 end
+local owed = false
+local function due()
+  return N > ${SHARD_LOAD} * (2 ^ L + P)
+end
+-- Whether from and to are the two shards the next split rewrites.
+local function isNext(from, to)
+  return from == meta .. ':' .. P and to == meta .. ':' .. (P + 2 ^ L)
+end
+-- A split due is made only with its two shards given; else it is owed (see answer).
+local function splitDue()
+  if not due() then return end
+  if isNext(KEYS[4], KEYS[5]) then split(KEYS[4], KEYS[5]) else owed = true end
+end
 local function grown(added)
   N = N + added
-  if N > ${SHARD_LOAD} * (2 ^ L + P) then split() end
+  splitDue()
   redis.call('HSET', meta, 'l', L, 'p', P, 'n', N)
   redis.call('PEXPIRE', meta, ttl)
   redis.call('PEXPIRE', sheets, ttl)
+end
+-- A step's answer, wrapped when it owes a split: the caller makes it by the shape said.
+local function answer(a)
+  if owed then return {'split', L, P, a} end
+  return a
 end
 `;
 
 /** ARGV[5]: the entry to write if the field has none. Returns the live entry found, else nil. */
 export const CLAIM = `${COMMON}
-load()
-local key = shard(field)
+local key = load()
+if not key then return stale() end
 local found = redis.call('HGET', key, field)
 if found and live(found) then return found end
 redis.call('HSET', key, field, ARGV[5])
 redis.call('PEXPIRE', key, ttl)
 grown(found and 0 or 1)
-return false
+return answer(false)
 `;
 
 /** ARGV[5]: the entry, written whatever was there. */
 export const WRITE = `${COMMON}
-load()
-local key = shard(field)
+local key = load()
+if not key then return stale() end
 local added = redis.call('HSET', key, field, ARGV[5])
 redis.call('PEXPIRE', key, ttl)
 grown(added)
-return 1
+return answer(1)
 `;
 
 /** ARGV[5]: the owner's marker `.<sheet>.<row>.`; the entry is deleted only if the owner holds it. */
 export const RELEASE = `${COMMON}
-load()
-local key = shard(field)
+local key = load()
+if not key then return stale() end
 local found = redis.call('HGET', key, field)
 if not (found and string.find(found, ARGV[5], 1, true)) then return 0 end
 redis.call('HDEL', key, field)
 grown(-1)
-return 1
+return answer(1)
 `;
 
 /** The live entry of a field, else nil. */
 export const LOOKUP = `${COMMON}
-load()
-local found = redis.call('HGET', shard(field), field)
+local key = load()
+if not key then return stale() end
+local found = redis.call('HGET', key, field)
 if found and live(found) then return found end
 return false
+`;
+
+/**
+ * The splits steps owed. KEYS: the ledger's shape and sheet numbers, then pairs of shards, each
+ * the two a split rewrites, in the order the splits come from the shape the caller last saw
+ * (ledger.ts, `splitPairs`); ARGV the ledger's six (no field). Splits while they are due and the
+ * next pair is the one given. Returns {1 when another is due, level, next}.
+ */
+export const SPLIT = `${COMMON}
+local shape = redis.call('HMGET', meta, 'l', 'p', 'n')
+L, P, N = tonumber(shape[1]) or 0, tonumber(shape[2]) or 0, tonumber(shape[3]) or 0
+local k, split_any = 3, false
+while due() and KEYS[k + 1] and isNext(KEYS[k], KEYS[k + 1]) do
+  split(KEYS[k], KEYS[k + 1])
+  split_any, k = true, k + 2
+end
+if split_any then redis.call('HSET', meta, 'l', L, 'p', P, 'n', N) end
+return {due() and 1 or 0, L, P}
 `;
 
 /**

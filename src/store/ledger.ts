@@ -13,8 +13,16 @@ import type { Redis } from 'ioredis';
 
 import type { OrderPayload } from '../orders/row.js';
 import type { Keys } from './keys.js';
-import { CLAIM, LOOKUP, RELEASE, SHEET_NUMBER, WRITE } from './ledger-scripts.js';
-import { LEDGER_DAYS } from '../policy.js';
+import {
+  CLAIM,
+  LEDGER_KEYS,
+  LOOKUP,
+  RELEASE,
+  SHEET_NUMBER,
+  SPLIT,
+  WRITE,
+} from './ledger-scripts.js';
+import { LEDGER_DAYS, LEDGER_SPLITS_AT_ONCE, LEDGER_STALE_TRIES } from '../policy.js';
 
 /** Who holds a key: a sheet's row. */
 export interface RowRef {
@@ -34,11 +42,12 @@ export type Claim =
 type EntryState = 'pending' | 'created' | 'unknown';
 
 /**
- * The ledger's part in a script that does more (row-progress.ts): KEYS its shape and sheet
- * numbers; ARGV today, LEDGER_DAYS, the time to live, the field, the entry, the owner's marker.
+ * The ledger's part in a script that does more (row-progress.ts): KEYS its shape, sheet numbers,
+ * the field's shard and the two a split would rewrite, named by the shape last seen; ARGV today,
+ * LEDGER_DAYS, the time to live, the field, the entry, the owner's marker.
  */
 export interface LedgerArgs {
-  keys: [shape: string, sheets: string];
+  keys: [shape: string, sheets: string, shard: string, splitFrom: string, splitTo: string];
   args: [
     today: string,
     days: string,
@@ -47,6 +56,46 @@ export interface LedgerArgs {
     entry: string,
     marker: string,
   ];
+}
+
+/** The level and next shard to split of a ledger's linear hashing (ledger-scripts.ts). */
+interface Shape {
+  level: number;
+  next: number;
+}
+
+/** The shard a field is in under `shape`, as the scripts find it (its hash's first 4 bytes). */
+export function shardOf(field: Buffer, shape: Shape): number {
+  const hash = field.readUInt32BE(0);
+  const shard = hash % 2 ** shape.level;
+  return shard < shape.next ? hash % 2 ** (shape.level + 1) : shard;
+}
+
+/**
+ * The shards the next LEDGER_SPLITS_AT_ONCE splits from `shape` rewrite, two by two: shard `next`
+ * into itself and `next + 2^level`, the level rising once every shard of it was split.
+ */
+export function splitPairs(meta: string, shape: Shape): string[] {
+  const keys: string[] = [];
+  let { level, next } = shape;
+  for (let i = 0; i < LEDGER_SPLITS_AT_ONCE; i++) {
+    keys.push(`${meta}:${next}`, `${meta}:${next + 2 ** level}`);
+    next += 1;
+    if (next === 2 ** level) [level, next] = [level + 1, 0];
+  }
+  return keys;
+}
+
+/**
+ * What a script said of the ledger's shape besides its answer (ledger-scripts.ts): that the
+ * field's shard was named by a shape changed since (`stale`: nothing done), or that a split is
+ * due whose shards it was not given (`split`: its answer is the fourth item).
+ */
+function shapeSaid(answer: unknown): { said: 'stale' | 'split'; shape: Shape } | undefined {
+  if (!Array.isArray(answer)) return undefined;
+  const [said, level, next] = answer as unknown[];
+  if (said !== 'stale' && said !== 'split') return undefined;
+  return { said, shape: { level: Number(level), next: Number(next) } };
 }
 
 export interface LedgerEntry {
@@ -98,30 +147,28 @@ function fieldOf(key: string): Buffer {
   return createHash('sha256').update(key).digest().subarray(0, 16);
 }
 
-type LedgerCall = (
-  shape: string,
-  sheets: string,
-  today: number,
-  days: number,
-  ttlMs: number,
-  field: Buffer,
-  arg?: string,
-) => Promise<string | number | null>;
+type LedgerCall = (...keysAndArgs: Array<string | Buffer>) => Promise<unknown>;
 
 type ScriptedRedis = Redis & {
   oiLedgerClaim: LedgerCall;
   oiLedgerWrite: LedgerCall;
   oiLedgerRelease: LedgerCall;
   oiLedgerLookup: LedgerCall;
+  oiLedgerSplit(
+    numberOfKeys: number,
+    ...keysAndArgs: Array<string | Buffer>
+  ): Promise<[number, number, number]>;
   oiLedgerSheet(sheets: string, sheetId: string, ttlMs: number): Promise<number>;
 };
 
 function defineScripts(redis: Redis): ScriptedRedis {
   if (!('oiLedgerClaim' in redis)) {
-    redis.defineCommand('oiLedgerClaim', { numberOfKeys: 2, lua: CLAIM });
-    redis.defineCommand('oiLedgerWrite', { numberOfKeys: 2, lua: WRITE });
-    redis.defineCommand('oiLedgerRelease', { numberOfKeys: 2, lua: RELEASE });
-    redis.defineCommand('oiLedgerLookup', { numberOfKeys: 2, lua: LOOKUP });
+    redis.defineCommand('oiLedgerClaim', { numberOfKeys: LEDGER_KEYS, lua: CLAIM });
+    redis.defineCommand('oiLedgerWrite', { numberOfKeys: LEDGER_KEYS, lua: WRITE });
+    redis.defineCommand('oiLedgerRelease', { numberOfKeys: LEDGER_KEYS, lua: RELEASE });
+    redis.defineCommand('oiLedgerLookup', { numberOfKeys: LEDGER_KEYS, lua: LOOKUP });
+    // Its number of keys is its first argument: as many pairs as splits asked for.
+    redis.defineCommand('oiLedgerSplit', { lua: SPLIT });
     redis.defineCommand('oiLedgerSheet', { numberOfKeys: 1, lua: SHEET_NUMBER });
   }
   return redis as ScriptedRedis;
@@ -133,23 +180,28 @@ function defineScripts(redis: Redis): ScriptedRedis {
  */
 export class Ledger {
   readonly #redis: ScriptedRedis;
-  readonly #shape: string;
+  readonly #meta: string;
   readonly #sheets: string;
   readonly #options: Required<LedgerOptions>;
   /** Sheet ids by their number and back: a sheet's number never changes while it is remembered. */
   readonly #numbers = new Map<string, number>();
   readonly #ids = new Map<number, string>();
+  /** The shape last seen: the shards are named by it, and by the one a script finds if it moved. */
+  #shape: Shape = { level: 0, next: 0 };
+  /** The splits steps owed, being made: one at a time. */
+  #splitting: Promise<void> | undefined;
 
   constructor(redis: Redis, keys: Keys, options: LedgerOptions) {
     this.#redis = defineScripts(redis);
-    this.#shape = keys.ledgerOf(options.connectionId);
-    this.#sheets = `${this.#shape}:sheets`;
+    this.#meta = keys.ledgerOf(options.connectionId);
+    this.#sheets = `${this.#meta}:sheets`;
     this.#options = { ...options, ledgerDays: options.ledgerDays ?? LEDGER_DAYS };
   }
 
   async claim(key: string, me: RowRef): Promise<Claim> {
-    const { args } = await this.claimArgs(key, me);
-    const found = await this.#call(this.#redis.oiLedgerClaim, key, args[4]);
+    const sheet = await this.#sheetNumber(me.sheetId);
+    const pending = encode({ state: 'pending', sheet, row: me.row }, this.#today());
+    const found = await this.#call(this.#redis.oiLedgerClaim, key, pending);
     return typeof found === 'string' ? this.verdict(found, me) : { kind: 'mine' };
   }
 
@@ -171,36 +223,98 @@ export class Ledger {
   }
 
   /**
-   * A claim of `key` for `me` as a script of a larger step makes it (store/row-progress.ts): the
-   * ledger's keys and the arguments of ledger-scripts.ts, the pending entry and its owner's
-   * marker last.
+   * A step of a larger script (store/row-progress.ts) that claims `key` for `me` (none: touches
+   * nothing of the ledger): run with the ledger's keys and the arguments of ledger-scripts.ts, the
+   * pending entry and its owner's marker among them; again when the shards moved meanwhile.
    */
-  async claimArgs(key: string, me: RowRef): Promise<LedgerArgs> {
+  async claiming<T>(
+    key: string | null,
+    me: RowRef,
+    step: (ledger: LedgerArgs) => Promise<T>,
+  ): Promise<T> {
+    if (key === null) return step(this.#args(null, '', ''));
     const sheet = await this.#sheetNumber(me.sheetId);
     const pending = encode({ state: 'pending', sheet, row: me.row }, this.#today());
-    return this.#args(key, pending, ownerMarker(sheet, me.row));
+    return this.#declared(() => this.#args(key, pending, ownerMarker(sheet, me.row)), step);
   }
 
   /** The same for writing `me`'s order as created. */
-  async createdArgs(key: string, me: RowRef, orderId: number): Promise<LedgerArgs> {
+  async creating<T>(
+    key: string | null,
+    me: RowRef,
+    orderId: number,
+    step: (ledger: LedgerArgs) => Promise<T>,
+  ): Promise<T> {
+    if (key === null) return step(this.#args(null, '', ''));
     const sheet = await this.#sheetNumber(me.sheetId);
     const entry = encode({ state: 'created', sheet, row: me.row, orderId }, this.#today());
-    return this.#args(key, entry, ownerMarker(sheet, me.row));
+    return this.#declared(() => this.#args(key, entry, ownerMarker(sheet, me.row)), step);
   }
 
-  /** Its keys and no entry: a larger script that touches none of it. */
-  get untouched(): LedgerArgs {
-    return { keys: [this.#shape, this.#sheets], args: ['', '', '', '', '', ''] };
+  /**
+   * A script run with the shards named by the shape last seen; again, named by the shape it
+   * found, when the field's shard was split since (it then wrote nothing).
+   */
+  async #declared<T>(args: () => LedgerArgs, step: (ledger: LedgerArgs) => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      const answer = await step(args());
+      const said = shapeSaid(answer);
+      if (said === undefined) return answer;
+      this.#shape = said.shape;
+      if (said.said === 'split') {
+        await this.#splitOwed();
+        return (answer as unknown[])[3] as T;
+      }
+      if (tries >= LEDGER_STALE_TRIES)
+        throw new Error(
+          `the duplicates ledger's shards kept moving under ${tries} tries; the row is tried again later`,
+        );
+    }
   }
 
-  #args(key: string, entry: string, marker: string): LedgerArgs {
+  /**
+   * The splits due, made one by one with their shards named (SPLIT), while they are due: steps
+   * of callers that named others owed them. Shared by the steps that owe one meanwhile.
+   */
+  #splitOwed(): Promise<void> {
+    this.#splitting ??= (async () => {
+      // Each split made moves the shape on; a try that made none (another process split first)
+      // learns the shape, and only so many of those in a row are made.
+      for (let idle = 0; idle < LEDGER_STALE_TRIES;) {
+        const before = this.#shape;
+        const { args } = this.#args(null, '', '');
+        const keys = [this.#meta, this.#sheets, ...splitPairs(this.#meta, before)];
+        const [due, level, next] = await this.#redis.oiLedgerSplit(keys.length, ...keys, ...args);
+        this.#shape = { level, next };
+        if (due === 0) return;
+        const moved = level > before.level || (level === before.level && next > before.next);
+        idle = moved ? 0 : idle + 1;
+      }
+    })().finally(() => {
+      this.#splitting = undefined;
+    });
+    return this.#splitting;
+  }
+
+  /** The ledger's keys and arguments for `key` (none: no field, nothing of it touched). */
+  #args(key: string | null, entry: string, marker: string): LedgerArgs {
+    const { level, next } = this.#shape;
+    const field = key === null ? '' : fieldOf(key);
+    const shard = field === '' ? 0 : shardOf(field, this.#shape);
+    const meta = this.#meta;
     return {
-      keys: [this.#shape, this.#sheets],
+      keys: [
+        meta,
+        this.#sheets,
+        `${meta}:${shard}`,
+        `${meta}:${next}`,
+        `${meta}:${next + 2 ** level}`,
+      ],
       args: [
         String(this.#today()),
         String(this.#options.ledgerDays),
         String(this.#ttlMs()),
-        fieldOf(key),
+        field,
         entry,
         marker,
       ],
@@ -261,22 +375,12 @@ export class Ledger {
     await this.#call(this.#redis.oiLedgerWrite, key, encode(entry, this.#today()));
   }
 
-  #call(script: LedgerCall, key: string, arg?: string): Promise<string | number | null> {
-    const today = this.#today();
-    const { ledgerDays } = this.#options;
-    const field = fieldOf(key);
-    return arg === undefined
-      ? script.call(this.#redis, this.#shape, this.#sheets, today, ledgerDays, this.#ttlMs(), field)
-      : script.call(
-          this.#redis,
-          this.#shape,
-          this.#sheets,
-          today,
-          ledgerDays,
-          this.#ttlMs(),
-          field,
-          arg,
-        );
+  /** One of the ledger's own scripts on `key`, with its argument (ARGV[5]) if it takes one. */
+  #call(script: LedgerCall, key: string, arg = ''): Promise<unknown> {
+    return this.#declared(
+      () => this.#args(key, arg, ''),
+      ({ keys, args }) => script.call(this.#redis, ...keys, ...args),
+    );
   }
 
   #today(): number {

@@ -3,15 +3,22 @@
  * sheets' progress and the queues, over Redis, with no worker, no API client and no catalogue.
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-import { bullmqOptions, connectRedis, pingRedis, type RedisTarget } from '../redis/connect.js';
-import { type AgendaEntry, readAgenda } from './agenda.js';
-import { Keys, queueNames } from './keys.js';
-import { NotTaken, type NotTakenEntry } from './not-taken.js';
-import { recentProgress, type SheetDetail, sheetDetail, type SheetProgress } from './progress.js';
-import { SheetStore } from './sheet-store.js';
+import {
+  bullClusterClient,
+  bullmqOptions,
+  connectRedis,
+  pingRedis,
+  type RedisTarget,
+} from '../redis/connect.js';
+import type { AgendaEntry } from './agenda.js';
+import { KeyLayout, queueNames } from './keys.js';
+import type { NotTakenEntry } from './not-taken.js';
+import { officeSpaces, OfficesView } from './offices.js';
+import type { SheetDetail, SheetProgress } from './progress.js';
+import type { SheetStore } from './sheet-store.js';
 
 export interface MonitorConfig {
   /** Where Redis is: its queues' connections and its client are made from it. */
@@ -42,27 +49,28 @@ export class ImportsMonitor {
   readonly queues: Queue[];
   readonly byOffice: OfficeQueues[];
   readonly #redis: Redis;
-  readonly #store: SheetStore;
-  readonly #notTaken: NotTaken;
   readonly #logger: Logger;
-  readonly #own: ReadonlySet<string>;
-  readonly #keys: Keys;
+  /** Every office's keys, read in each key space (one on a server, one per office on a Cluster). */
+  readonly #view: OfficesView;
+  /** On a Cluster, the client the queues share (BullMQ cannot make one from options). */
+  readonly #bullClient: Cluster | undefined;
 
   private constructor(config: MonitorConfig, redis: Redis) {
     this.#redis = redis;
     this.#logger = config.logger;
-    const keys = new Keys(config.prefix);
-    this.#keys = keys;
-    this.#store = new SheetStore(redis, keys);
-    this.#notTaken = new NotTaken(redis, keys);
-    this.#own = new Set(config.offices.map((office) => office.id));
-    const connection = bullmqOptions(config.redis);
+    const layout = KeyLayout.of(config.prefix, config.redis);
+    this.#view = new OfficesView(
+      officeSpaces(redis, layout.spaces(config.offices.map((office) => office.id))),
+    );
+    const { redis: target } = config;
+    this.#bullClient = target.kind === 'cluster' ? bullClusterClient(target) : undefined;
+    const connection = this.#bullClient ?? bullmqOptions(target);
     this.byOffice = config.offices.map((office) => ({
       office,
       queues: Object.fromEntries(
         Object.entries(queueNames(office.id)).map(([kind, name]) => [
           kind,
-          new Queue(name, { connection, prefix: config.prefix }),
+          new Queue(name, { connection, prefix: layout.officePrefix(office.id) }),
         ]),
       ),
     }));
@@ -80,29 +88,29 @@ export class ImportsMonitor {
 
   /** The inspections the status stage kept for the agenda, of the offices. */
   agenda(): Promise<AgendaEntry[]> {
-    return readAgenda(this.#redis, this.#keys, [...this.#own]);
+    return this.#view.agenda();
   }
 
   /** The latest sheets of the offices, newest first. */
   overview(limit = 200): Promise<SheetProgress[]> {
-    return recentProgress(this.#store, limit, this.#own);
+    return this.#view.overview(limit);
   }
 
   /** One sheet of the offices with its warnings; undefined for a sheet not known here. */
   async sheet(sheetId: string): Promise<SheetDetail | undefined> {
-    const sheet = await sheetDetail(this.#store, sheetId);
-    const own = sheet?.connectionId !== undefined && this.#own.has(sheet.connectionId);
+    const sheet = await this.#view.sheet(sheetId);
+    const own = sheet?.connectionId !== undefined && this.#view.owns(sheet.connectionId);
     return own ? sheet : undefined;
   }
 
   /** The results of the rows of sheets not reported yet. */
   get results(): Pick<SheetStore, 'outcomes' | 'scanOutcomes'> {
-    return this.#store;
+    return this.#view.results;
   }
 
   /** What the offices' hot folders did not take, and why, newest first. */
   notTaken(): Promise<NotTakenEntry[]> {
-    return this.#notTaken.recent(undefined, this.#own);
+    return this.#view.notTaken();
   }
 
   redisAnswers(): Promise<boolean> {
@@ -112,5 +120,6 @@ export class ImportsMonitor {
   async close(): Promise<void> {
     await Promise.all(this.queues.map((q) => q.close()));
     this.#redis.disconnect();
+    this.#bullClient?.disconnect();
   }
 }

@@ -9,6 +9,12 @@
  * ledger is whole here. A connection new to an installation whose Redis kept its data starts a
  * whole (empty) ledger; after a loss, each connection is refused until `ledger rebuild` has
  * rebuilt its ledger, one connection or all.
+ *
+ * On a Cluster an office's keys are in a key space of its own (keys.ts, `KeyLayout`), on its
+ * shard: its field is kept there, where each create's claim checks it, and also in the
+ * installation's home (`Keys.installations` under QUEUE_PREFIX itself, with the installation's
+ * field), on whichever shard that is. A shard that came back empty is then told from an office
+ * new to the installation: the home still names the office.
  */
 import type { Redis } from 'ioredis';
 
@@ -51,14 +57,20 @@ type ScriptedRedis = Redis & {
   ): Promise<string>;
 };
 
-/** Where this installation's connection stands in this Redis; marks a first use. */
+/**
+ * Where this installation's connection stands in this Redis; marks a first use. `home`: the
+ * installation's own keys, when the office's (`keys`) are a space of their own (a Cluster).
+ */
 export async function checkMarker(
   redis: Redis,
   keys: Keys,
   installation: Installation,
   connectionId: string,
   now: () => number = Date.now,
+  home: Keys = keys,
 ): Promise<MarkerState> {
+  if (home.prefix !== keys.prefix)
+    return checkApart(redis, { keys, home }, installation, connectionId, now);
   if (!('oiMarkerCheck' in redis))
     redis.defineCommand('oiMarkerCheck', { numberOfKeys: 1, lua: CHECK });
   const state = await (redis as ScriptedRedis).oiMarkerCheck(
@@ -70,6 +82,31 @@ export async function checkMarker(
   );
   if (state === 'known' || state === 'marked' || state === 'forgot') return state;
   throw new Error(`unexpected answer of the marker check: ${state}`);
+}
+
+/**
+ * The check of an office whose keys are apart from the installation's home, in steps (two keys
+ * of two slots): two processes starting at once both mark, which is the same.
+ */
+async function checkApart(
+  redis: Redis,
+  { keys, home }: { keys: Keys; home: Keys },
+  installation: Installation,
+  connectionId: string,
+  now: () => number,
+): Promise<MarkerState> {
+  const field = markerField(installation.id, connectionId);
+  if ((await redis.hexists(keys.installations, field)) === 1) return 'known';
+  const [office, known] = await redis.hmget(home.installations, field, installation.id);
+  // The home names the office: its own space lost what it had.
+  if (office !== null) return 'forgot';
+  if (known === null && !installation.created) return 'forgot';
+  const at = new Date(now()).toISOString();
+  await redis.hsetnx(keys.installations, installation.id, at);
+  await redis.hset(keys.installations, field, at);
+  await redis.hsetnx(home.installations, installation.id, at);
+  await redis.hset(home.installations, field, at);
+  return 'marked';
 }
 
 /**
@@ -99,7 +136,8 @@ export async function markerKept(
 
 /**
  * The connection's ledger rebuilt (`ledger rebuild`): its imports may run again. With `whole`
- * (every connection of the installation rebuilt), the installation's own field too.
+ * (every connection of the installation rebuilt), the installation's own field too. `keysOf`:
+ * each office's keys, when they are apart from the installation's home (`keys`, a Cluster).
  */
 export async function markRebuilt(
   redis: Redis,
@@ -108,11 +146,17 @@ export async function markRebuilt(
   connectionIds: readonly string[],
   whole: boolean,
   now: () => number = Date.now,
+  keysOf: (connectionId: string) => Keys = () => keys,
 ): Promise<void> {
   const at = new Date(now()).toISOString();
   const fields = connectionIds.flatMap((id) => [markerField(installationId, id), at]);
   if (whole) fields.push(installationId, at);
   if (fields.length > 0) await redis.hset(keys.installations, ...fields);
+  for (const id of connectionIds) {
+    const own = keysOf(id);
+    if (own.prefix !== keys.prefix)
+      await redis.hset(own.installations, markerField(installationId, id), at, installationId, at);
+  }
 }
 
 /**
@@ -125,8 +169,10 @@ export async function refuseForgetful(
   installation: Installation,
   connection: { id: string; name: string },
   now: () => number,
+  home: Keys = keys,
 ): Promise<void> {
-  if ((await checkMarker(redis, keys, installation, connection.id, now)) !== 'forgot') return;
+  const state = await checkMarker(redis, keys, installation, connection.id, now, home);
+  if (state !== 'forgot') return;
   throw new Refused(
     'redis.forgot',
     `Redis has none of this data folder's imports (it restarted without its data, or it is another Redis): the duplicates ledger of connection "${connection.name}" is gone, so its imports are refused until you run \`order-importer ledger rebuild\`.`,

@@ -19,7 +19,7 @@ import type { Ledger, RowRef } from './ledger.js';
 // What opening the stores needs of the installation's marker, from here (stores.ts).
 export type { Installation } from './installation.js';
 export { markerField, markerKept, refuseForgetful } from './redis-marker.js';
-import { ANSWER, BEGIN, CLAIM_CREATE, UNCLAIM } from './row-scripts.js';
+import { ANSWER, ANSWER_KEYS, BEGIN, BEGIN_KEYS, CLAIM_CREATE, UNCLAIM } from './row-scripts.js';
 import { Refused } from '../errors.js';
 
 /** What is stored of a row's create and uploads. */
@@ -94,7 +94,7 @@ export function decodeProgress(value: string | null): Progress {
 
 type ScriptedRedis = Redis & {
   oiRowBegin(...args: Array<string | Buffer>): Promise<[string, string?]>;
-  oiRowAnswer(...args: Array<string | Buffer>): Promise<number>;
+  oiRowAnswer(...args: Array<string | Buffer>): Promise<unknown>;
   oiRowClaim(
     creates: string,
     installations: string,
@@ -122,8 +122,8 @@ export class RowProgress {
     private readonly marker = '',
   ) {
     if (!('oiRowBegin' in redis)) {
-      redis.defineCommand('oiRowBegin', { numberOfKeys: 6, lua: BEGIN });
-      redis.defineCommand('oiRowAnswer', { numberOfKeys: 3, lua: ANSWER });
+      redis.defineCommand('oiRowBegin', { numberOfKeys: BEGIN_KEYS, lua: BEGIN });
+      redis.defineCommand('oiRowAnswer', { numberOfKeys: ANSWER_KEYS, lua: ANSWER });
       redis.defineCommand('oiRowClaim', { numberOfKeys: 2, lua: CLAIM_CREATE });
       redis.defineCommand('oiRowUnclaim', { numberOfKeys: 1, lua: UNCLAIM });
     }
@@ -145,18 +145,18 @@ export class RowProgress {
     me: RowRef,
     asked: { key: string | null; claim?: string | undefined },
   ): Promise<Begun> {
-    const ledger =
-      asked.key === null ? this.ledger.untouched : await this.ledger.claimArgs(asked.key, me);
-    const [kind, value] = await this.#redis.oiRowBegin(
-      ...ledger.keys,
-      this.keys.final(me.sheetId),
-      this.keys.sheet(me.sheetId),
-      this.keys.creates(me.sheetId),
-      this.keys.installations,
-      ...ledger.args,
-      String(me.row),
-      asked.claim ?? '',
-      this.marker,
+    const [kind, value] = await this.ledger.claiming(asked.key, me, (ledger) =>
+      this.#redis.oiRowBegin(
+        ...ledger.keys,
+        this.keys.final(me.sheetId),
+        this.keys.sheet(me.sheetId),
+        this.keys.creates(me.sheetId),
+        this.keys.installations,
+        ...ledger.args,
+        String(me.row),
+        asked.claim ?? '',
+        this.marker,
+      ),
     );
     if (kind === 'forgot') throw forgot();
     if (kind === 'progress') return { kind, progress: decodeProgress(value ?? null) };
@@ -180,14 +180,14 @@ export class RowProgress {
 
   /** The create's answer, and the ledger's entry for the row's `key` (if any), in one step. */
   async answered(me: RowRef, order: OrderProgress, key: string | null): Promise<void> {
-    const ledger =
-      key === null ? this.ledger.untouched : await this.ledger.createdArgs(key, me, order.orderId);
-    await this.#redis.oiRowAnswer(
-      ...ledger.keys,
-      this.keys.creates(me.sheetId),
-      ...ledger.args,
-      String(me.row),
-      encodeProgress(order),
+    await this.ledger.creating(key, me, order.orderId, (ledger) =>
+      this.#redis.oiRowAnswer(
+        ...ledger.keys,
+        this.keys.creates(me.sheetId),
+        ...ledger.args,
+        String(me.row),
+        encodeProgress(order),
+      ),
     );
   }
 

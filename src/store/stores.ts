@@ -30,7 +30,13 @@ export interface Stores {
 export async function openStores(
   redis: Redis,
   options: {
+    /** The office's prefix (keys.ts, `KeyLayout`). */
     prefix: string;
+    /**
+     * The installation's own prefix (QUEUE_PREFIX), where its marker is kept, when the office's
+     * keys are apart from it (a Cluster); none: the office's.
+     */
+    home?: string;
     connection: ConnectionInfo;
     /** API requests per minute over every worker; undefined for none. */
     apiRateLimit: number | undefined;
@@ -50,8 +56,9 @@ export async function openStores(
   const { id, name, apiBaseUrl, sandbox } = options.connection;
   const keys = new Keys(options.prefix);
   const { installation } = options;
+  const home = options.home === undefined ? keys : new Keys(options.home);
   if (installation !== undefined)
-    await refuseForgetful(redis, keys, installation, options.connection, options.now);
+    await refuseForgetful(redis, keys, installation, options.connection, options.now, home);
   await redis.hset(keys.connections, id, JSON.stringify({ name, apiBaseUrl, sandbox }));
   const ledger = new Ledger(redis, keys, {
     connectionId: id,

@@ -228,7 +228,8 @@ export class Doorbell {
   /** Whether a doorbell counter of the offices' prefixes moved since it was last read. */
   async #pulseMoved(): Promise<boolean> {
     const byKey = new Map<string, Context>();
-    for (const office of this.#offices.values()) byKey.set(office.ctx.keys.doorbell, office.ctx);
+    for (const office of this.#offices.values())
+      byKey.set(office.ctx.queues.rows.doorbell, office.ctx);
     let moved = false;
     for (const [key, ctx] of byKey) {
       const pulse = await ctx.redis.get(key);

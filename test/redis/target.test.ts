@@ -58,12 +58,13 @@ describe('parseRedisUrl', () => {
     expect(parseRedisUrl('redis://h:1', ca).tls).toBeUndefined();
   });
 
-  it('refuses what it cannot use, saying why (a Cluster is not one of them yet)', () => {
+  it('refuses what it cannot use, saying why (a Cluster over TLS is not one of them yet)', () => {
     const why = (url: string) => {
       const read = readRedisUrl(url);
       return 'problem' in read ? read.problem : 'taken';
     };
-    expect(why('redis+cluster://h1:7000,h2:7001')).toMatch(/^must be a redis:\/\/, rediss:\/\//);
+    expect(why('rediss+cluster://h1:7000,h2:7001')).toMatch(/^must be a redis:\/\/, rediss:\/\//);
+    expect(why('redis+cluster://h1:7000,h2:7001/2')).toMatch(/a Cluster has database 0 only/);
     expect(why('http://h:1')).toMatch(/^must be a redis:\/\//);
     expect(why('redis+sentinel://h:1,h:2')).toMatch(/name of the master/);
     expect(why('redis://h1:1,h2:2')).toMatch(/names one host/);

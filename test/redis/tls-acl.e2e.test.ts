@@ -136,9 +136,9 @@ describe('an ACL user', () => {
   }, 30_000);
 
   it('a setting that is not a URL the importer takes does not show what may be a password', async () => {
-    const exit = await importing(1, { REDIS_URL: `redis+cluster://importer:${PASSWORD}@h:1,h:2` });
+    const exit = await importing(1, { REDIS_URL: `rediss+cluster://importer:${PASSWORD}@h:1,h:2` });
     expect(oneLine(exit)).toMatch(
-      /^order-importer: REDIS_URL: must be a redis:\/\/, rediss:\/\/, redis\+sentinel:\/\/ or rediss\+sentinel:\/\/ URL/,
+      /^order-importer: REDIS_URL: must be a redis:\/\/, rediss:\/\/, redis\+sentinel:\/\/, rediss\+sentinel:\/\/ or redis\+cluster:\/\/ URL/,
     );
     expect(exit.stderr).not.toContain(PASSWORD);
   }, 30_000);

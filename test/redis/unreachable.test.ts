@@ -26,6 +26,23 @@ describe('isRedisUnreachable', () => {
     ],
     ['a closed connection', new Error('Connection is closed.'), true],
     ['Redis loading its data', new Error('LOADING Redis is loading the dataset in memory'), true],
+    ['a Cluster slot without a master', new Error('CLUSTERDOWN The cluster is down'), true],
+    [
+      'a Cluster slot being moved',
+      new Error('TRYAGAIN Multiple keys request during rehashing'),
+      true,
+    ],
+    ['no Cluster node answering', new Error('None of startup nodes is available'), true],
+    [
+      'a Cluster failover outlasting the retries',
+      new Error('Too many Cluster redirections. Last error: Error: CLUSTERDOWN'),
+      true,
+    ],
+    [
+      'keys of two slots',
+      new Error("CROSSSLOT Keys in request don't hash to the same slot"),
+      false,
+    ],
     [
       'a refused command',
       new Error('WRONGTYPE Operation against a key holding the wrong kind of value'),

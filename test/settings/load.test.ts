@@ -135,9 +135,17 @@ describe('loadSettings', () => {
     ],
     [
       { REDIS_URL: 'localhost:6379' },
-      /^REDIS_URL: must be a redis:\/\/, rediss:\/\/, redis\+sentinel:\/\/ or rediss\+sentinel:\/\/ URL/,
+      /^REDIS_URL: must be a redis:\/\/, rediss:\/\/, redis\+sentinel:\/\/, rediss\+sentinel:\/\/ or redis\+cluster:\/\/ URL/,
     ],
-    [{ REDIS_URL: 'redis+cluster://h1:7000,h2:7001' }, /^REDIS_URL: must be a redis:\/\//],
+    [{ REDIS_URL: 'rediss+cluster://h1:7000,h2:7001' }, /^REDIS_URL: must be a redis:\/\//],
+    [
+      { REDIS_URL: 'redis+cluster://10.0.0.5:7000,10.0.0.6:99999' },
+      /^REDIS_URL: names port 99999, not a port/,
+    ],
+    [
+      { REDIS_URL: 'redis+cluster://u:secret@10.0.0.5:7000/0' },
+      /^REDIS_URL: names no database: a Cluster has database 0 only .*\(got "redis\+cluster:\/\/\*\*\*@10/,
+    ],
     [
       { REDIS_URL: 'redis+sentinel://h1:26379,h2' },
       /^REDIS_URL: must end with the name of the master/,
@@ -193,6 +201,7 @@ describe('loadSettings', () => {
       'rediss://importer:pw@redis.example.be:6380/1',
       'redis+sentinel://s1.example.be:26379,s2.example.be:26379/orders',
       'rediss+sentinel://importer:pw@10.0.0.1,10.0.0.2/orders/2',
+      'redis+cluster://importer:pw@10.0.0.1:7000,10.0.0.2:7000',
     ]) {
       const settings = await loadSettings({ cwd, env: { REDIS_URL: url } });
       expect(settings.redisUrl).toBe(url);
@@ -205,7 +214,11 @@ describe('loadSettings', () => {
   });
 
   it('never repeats a password given in a REDIS_URL it refuses', async () => {
-    for (const url of ['redis+cluster://u:s3cret@h1:1,h2:2', 'redis://u:s3cret@h:1?x=1']) {
+    for (const url of [
+      'rediss+cluster://u:s3cret@h1:1,h2:2',
+      'redis+cluster://u:s3cret@h1:1,h2:2/1',
+      'redis://u:s3cret@h:1?x=1',
+    ]) {
       const error = await loadSettings({ cwd, env: { REDIS_URL: url } }).catch((e: unknown) => e);
       expect(error).toEqual(knownError('UserError', 'config.invalid'));
       expect((error as Error).message).not.toContain('s3cret');

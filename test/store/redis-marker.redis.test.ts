@@ -53,6 +53,38 @@ describe('the marker checked at start', () => {
   });
 });
 
+/**
+ * On a Cluster each office's marker is in its own key space, on its shard, and the installation's
+ * in its home (the installation's prefix): a shard that lost an office's keys is told from an
+ * office new to the installation. Shown here on one server, each space under a tag of its own.
+ */
+describe('the marker of an office in a key space of its own (a Cluster)', () => {
+  const spaceOf = (office: string) => new Keys(`{${redis.prefix}:${office}}`);
+
+  it('marks an office new to an installation this Redis knows, and knows it afterwards', async () => {
+    const used = installation(true);
+    expect(await checkMarker(client, spaceOf('o1'), used, 'o1', Date.now, keys)).toBe('marked');
+    const later = { ...used, created: false };
+    expect(await checkMarker(client, spaceOf('o1'), later, 'o1', Date.now, keys)).toBe('known');
+    expect(await checkMarker(client, spaceOf('o2'), later, 'o2', Date.now, keys)).toBe('marked');
+    expect(await client.hexists(spaceOf('o2').installations, markerField(used.id, 'o2'))).toBe(1);
+  });
+
+  it('says Redis forgot when the office’s own space lost its marker, whatever the home says', async () => {
+    const used = installation(true);
+    await checkMarker(client, spaceOf('o3'), used, 'o3', Date.now, keys);
+    // The shard of o3 came back empty; the home, on another, kept the installation's marker.
+    await client.del(spaceOf('o3').installations);
+    const later = { ...used, created: false };
+    expect(await checkMarker(client, spaceOf('o3'), later, 'o3', Date.now, keys)).toBe('forgot');
+  });
+
+  it('says Redis forgot an installation used before whose home has nothing of it', async () => {
+    const later = installation(false);
+    expect(await checkMarker(client, spaceOf('o4'), later, 'o4', Date.now, keys)).toBe('forgot');
+  });
+});
+
 describe('a create claimed in a Redis that lost the installation’s data', () => {
   it('is refused by the first step and by a claim alone; once marked, it is claimed', async () => {
     const ledger = new Ledger(client, keys, { connectionId: 'c9', ledgerDays: 400, now: Date.now });

@@ -27,7 +27,7 @@ import {
   readCreates,
   type SheetCreates,
 } from '../../store/creates-log.js';
-import { Keys } from '../../store/keys.js';
+import { KeyLayout, Keys } from '../../store/keys.js';
 import { Ledger, referenceKey } from '../../store/ledger.js';
 import { markRebuilt } from '../../store/redis-marker.js';
 import { keysFromSheet } from './ledger-sheet-keys.js';
@@ -278,12 +278,15 @@ export async function rebuildingIn(
   close(): void;
 }> {
   const redis = await connectRedis(target);
-  const keys = new Keys(settings.queuePrefix);
+  // Each office's ledger in its key space (its own on a Cluster); the marker's home is the prefix.
+  const layout = KeyLayout.of(settings.queuePrefix, target);
+  const home = new Keys(settings.queuePrefix);
   const { ledgerDays } = settings;
   return {
     ledgerOf: (connectionId) =>
-      new Ledger(redis, keys, { connectionId, ledgerDays, now: Date.now }),
-    markRebuilt: (ids, whole) => markRebuilt(redis, keys, installationId, ids, whole),
+      new Ledger(redis, layout.keysOf(connectionId), { connectionId, ledgerDays, now: Date.now }),
+    markRebuilt: (ids, whole) =>
+      markRebuilt(redis, home, installationId, ids, whole, Date.now, (id) => layout.keysOf(id)),
     close: () => {
       redis.disconnect();
     },

@@ -369,7 +369,7 @@ export const cli = {
   'cli.help.setting.apiToken': 'bearer token',
   'cli.help.setting.apiTokenFile': 'a file holding the bearer token',
   'cli.help.setting.redisUrl':
-    'Redis to queue on: redis://host:port, rediss:// over TLS, a Sentinel set as redis+sentinel://host:port[,host:port…]/<master name>; an ACL user as user:password@ before the host',
+    'Redis to queue on: redis://host:port, rediss:// over TLS, a Sentinel set as redis+sentinel://host:port[,host:port…]/<master name>, a Cluster as redis+cluster://host:port[,host:port…]; an ACL user as user:password@ before the host',
   'cli.help.setting.dataDir':
     'root of the data folders (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ and redis/ when those are embedded)',
   'cli.help.setting.inboxDir': 'watched folder',
@@ -632,4 +632,8 @@ export const cli = {
   'cli.help.setting.redisTlsCaFile':
     'the CA certificate (PEM) that signed the certificate of a rediss:// Redis, when no CA of the system did',
   'cli.help.default.redisTlsCaFile': "the system's CAs",
+  'cli.error.redis.unavailable.cluster':
+    'REDIS_URL {url}: no node of the Redis Cluster answers ({problem}): start the Cluster, or check its nodes in REDIS_URL.',
+  'cli.error.redis.unavailable.not-cluster':
+    'REDIS_URL {url} names a Redis Cluster, but its nodes are no Cluster ({problem}): name a single server as redis://host:port.',
 } as const;

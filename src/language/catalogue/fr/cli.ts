@@ -382,7 +382,7 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.apiToken': 'jeton d’accès (bearer)',
   'cli.help.setting.apiTokenFile': 'fichier contenant le jeton d’accès',
   'cli.help.setting.redisUrl':
-    'Redis des files d’attente : redis://hôte:port, rediss:// par TLS, un ensemble Sentinel sous la forme redis+sentinel://hôte:port[,hôte:port…]/<nom du maître> ; un utilisateur ACL sous la forme utilisateur:mot-de-passe@ devant l’hôte',
+    'Redis des files d’attente : redis://hôte:port, rediss:// par TLS, un ensemble Sentinel sous la forme redis+sentinel://hôte:port[,hôte:port…]/<nom du maître>, un Cluster sous la forme redis+cluster://hôte:port[,hôte:port…] ; un utilisateur ACL sous la forme utilisateur:mot-de-passe@ devant l’hôte',
   'cli.help.setting.dataDir':
     'dossier racine des données (inbox/, work/, archive/, reports/, failed/, sheets/ ; sandbox/ et redis/ s’ils sont intégrés)',
   'cli.help.setting.inboxDir': 'dossier surveillé (inbox)',
@@ -659,4 +659,8 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.redisTlsCaFile':
     'le certificat (PEM) de l’autorité qui a signé le certificat d’un Redis rediss://, quand aucune autorité du système ne l’a fait',
   'cli.help.default.redisTlsCaFile': 'les autorités du système',
+  'cli.error.redis.unavailable.cluster':
+    'REDIS_URL {url} : aucun nœud du Redis Cluster ne répond ({problem}) : démarrez le Cluster, ou vérifiez ses nœuds dans REDIS_URL.',
+  'cli.error.redis.unavailable.not-cluster':
+    'REDIS_URL {url} désigne un Redis Cluster, mais ses nœuds n’en sont pas un ({problem}) : indiquez un serveur unique sous la forme redis://hôte:port.',
 };

@@ -381,7 +381,7 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.apiToken': 'bearer-token',
   'cli.help.setting.apiTokenFile': 'een bestand met het bearer-token',
   'cli.help.setting.redisUrl':
-    'de Redis voor de wachtrijen: redis://host:poort, rediss:// over TLS, een Sentinel-set als redis+sentinel://host:poort[,host:poort…]/<naam van de master>; een ACL-gebruiker als gebruiker:wachtwoord@ voor de host',
+    'de Redis voor de wachtrijen: redis://host:poort, rediss:// over TLS, een Sentinel-set als redis+sentinel://host:poort[,host:poort…]/<naam van de master>, een Cluster als redis+cluster://host:poort[,host:poort…]; een ACL-gebruiker als gebruiker:wachtwoord@ voor de host',
   'cli.help.setting.dataDir':
     'hoofdmap van de gegevensmappen (inbox/, work/, archive/, reports/, failed/, sheets/; sandbox/ en redis/ als die ingebouwd zijn)',
   'cli.help.setting.inboxDir': 'opgevolgde map (inbox)',
@@ -651,4 +651,8 @@ export const cli: Translation<typeof english> = {
   'cli.help.setting.redisTlsCaFile':
     'het CA-certificaat (PEM) dat het certificaat van een rediss://-Redis ondertekende, als geen CA van het systeem dat deed',
   'cli.help.default.redisTlsCaFile': 'de CA’s van het systeem',
+  'cli.error.redis.unavailable.cluster':
+    'REDIS_URL {url}: geen enkele node van de Redis Cluster antwoordt ({problem}): start de Cluster, of controleer de nodes in REDIS_URL.',
+  'cli.error.redis.unavailable.not-cluster':
+    'REDIS_URL {url} noemt een Redis Cluster, maar de nodes zijn geen Cluster ({problem}): geef één server op als redis://host:poort.',
 };
