@@ -193,6 +193,14 @@ export const MAX_RUNNING_WORKERS = 40;
 /** Of which sheet workers at most this many: a sheet waiting for its rows to drain holds its slot. */
 export const MAX_SHEET_WORKERS = 20;
 /**
+ * The same on a Redis Cluster, where a worker's blocking connection is a Cluster client of its
+ * own, connected to a node to learn the slots and to its office's master: 2.1 to 2.4 connections
+ * a worker (measured, test/redis/cluster-connections.redis.test.ts), 3 at most. So many keep a
+ * process under 64 even then.
+ */
+export const MAX_RUNNING_WORKERS_CLUSTER = 16;
+export const MAX_SHEET_WORKERS_CLUSTER = 8;
+/**
  * With every slot taken and other offices' queues waiting, a worker that has run this long is
  * closed (its jobs in flight finish first) and its office waits for its turn again.
  */

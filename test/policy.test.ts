@@ -124,6 +124,9 @@ describe('src/policy.ts', () => {
     expect(2 + policy.MAX_RUNNING_WORKERS + passing).toBeLessThanOrEqual(64);
     // Sheet workers leave slots to the rows their sheets wait for.
     expect(policy.MAX_SHEET_WORKERS).toBeLessThan(policy.MAX_RUNNING_WORKERS);
+    // On a Cluster a worker holds up to three (a node asked for the slots, its office's master).
+    expect(6 + 3 * policy.MAX_RUNNING_WORKERS_CLUSTER + passing).toBeLessThanOrEqual(64);
+    expect(policy.MAX_SHEET_WORKERS_CLUSTER).toBeLessThan(policy.MAX_RUNNING_WORKERS_CLUSTER);
     // A job another process queued is seen within 1–2 s; a worker is not closed between looks.
     expect(policy.DOORBELL_EVERY_MS).toBeLessThanOrEqual(2000);
     expect(policy.WORKER_IDLE_MS).toBeGreaterThan(2 * policy.DOORBELL_EVERY_MS);

@@ -5,7 +5,7 @@
  */
 import { openProcessClients } from '../context.js';
 import type { Settings } from '../settings/load.js';
-import { Doorbell } from '../workers/doorbell.js';
+import { Doorbell, workerCaps } from '../workers/doorbell.js';
 import { markedFirstUse } from './context-start.js';
 import type { OpenImporterOptions } from './importer.js';
 import { catalogueOf, installationOfSettings, redisOf } from './process-parts.js';
@@ -33,7 +33,7 @@ export async function sharedParts(
       clients.close();
       throw error;
     }
-    const doorbell = new Doorbell({ logger: told.logger });
+    const doorbell = new Doorbell({ logger: told.logger, ...workerCaps(redis.target) });
     return { redis, catalogue, installation, saidOnce, clients, doorbell };
   } catch (error) {
     await redis.release();

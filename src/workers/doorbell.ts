@@ -22,13 +22,15 @@ import type { Logger } from 'pino';
 
 import { type Context, redisTrouble } from '../context.js';
 import { type QueueWork, queueWorkKeys, readQueueWork } from '../queue/work.js';
-import { isRedisUnreachable } from '../redis/connect.js';
+import { isRedisUnreachable, type RedisTarget } from '../redis/connect.js';
 import { reconcileOffices } from '../rows/reconcile.js';
 import {
   DOORBELL_EVERY_MS,
   DOORBELL_SWEEP_MS,
   MAX_RUNNING_WORKERS,
+  MAX_RUNNING_WORKERS_CLUSTER,
   MAX_SHEET_WORKERS,
+  MAX_SHEET_WORKERS_CLUSTER,
   RECONCILE_EVERY_MS,
   WORKER_IDLE_MS,
   WORKER_TURN_MS,
@@ -52,6 +54,18 @@ export interface DoorbellOptions {
   turnMs?: number;
   maxWorkers?: number;
   maxSheetWorkers?: number;
+}
+
+/**
+ * How many workers a process runs at once on this Redis: fewer on a Cluster, whose workers each
+ * hold more connections (policy.ts).
+ */
+export function workerCaps(
+  redis: Pick<RedisTarget, 'kind'>,
+): Required<Pick<DoorbellOptions, 'maxWorkers' | 'maxSheetWorkers'>> {
+  return redis.kind === 'cluster'
+    ? { maxWorkers: MAX_RUNNING_WORKERS_CLUSTER, maxSheetWorkers: MAX_SHEET_WORKERS_CLUSTER }
+    : { maxWorkers: MAX_RUNNING_WORKERS, maxSheetWorkers: MAX_SHEET_WORKERS };
 }
 
 interface Office {
