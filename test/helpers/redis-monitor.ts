@@ -50,3 +50,39 @@ function parseLine(line: string): MonitoredCommand | undefined {
   const args = [...(match[2] ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
   return { source: match[1] ?? '', args: [(args[0] ?? '').toLowerCase(), ...args.slice(1)] };
 }
+
+/** What one of our scripts' calls declared as its keys, and the keys its commands touched. */
+export interface ScriptCall {
+  declared: string[];
+  touched: string[];
+}
+
+/**
+ * Our own scripts' calls (they name an `:importer:` key) among monitored commands: MONITOR shows
+ * a script's commands, as `lua`, right after its EVAL.
+ */
+export function scriptCalls(commands: readonly MonitoredCommand[]): ScriptCall[] {
+  const calls: ScriptCall[] = [];
+  let current: ScriptCall | undefined;
+  for (const { source, args } of commands) {
+    const [name = '', ...rest] = args;
+    if (source !== 'lua') {
+      current = undefined;
+      if (name !== 'evalsha' && name !== 'eval') continue;
+      const declared = rest.slice(2, 2 + Number(rest[1]));
+      if (!declared.some((key) => key.includes(':importer:'))) continue;
+      current = { declared, touched: [] };
+      calls.push(current);
+    } else if (current !== undefined) {
+      current.touched.push(...keysOfCommand(name, rest));
+    }
+  }
+  return calls;
+}
+
+/** The keys a command of our scripts names: the first argument, or all of them for a few. */
+function keysOfCommand(name: string, args: readonly string[]): string[] {
+  if (name === 'time') return [];
+  if (name === 'del' || name === 'unlink' || name === 'exists') return [...args];
+  return args.length > 0 ? [args[0] as string] : [];
+}

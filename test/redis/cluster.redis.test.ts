@@ -19,7 +19,7 @@ import { ApiClient } from '../helpers/api.js';
 import { InProcessCli, runInProcess } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { put, tempDir } from '../helpers/files.js';
-import { type MonitoredCommand, monitorRedis } from '../helpers/redis-monitor.js';
+import { type MonitoredCommand, monitorRedis, scriptCalls } from '../helpers/redis-monitor.js';
 import { keysOn, startRedisCluster, type TestCluster } from '../helpers/redis-cluster.js';
 import { useTestRedis } from '../helpers/redis.js';
 import { type TestSandbox, testSandbox } from '../helpers/sandbox.js';
@@ -102,35 +102,6 @@ async function summaries(reportsDir: string, count: number, cli: InProcessCli) {
     () => `not ${count} reports:\n${cli.stderr}`,
     60_000,
   );
-}
-
-/**
- * Our own scripts (they name an `:importer:` key) and the keys each declared, with the keys its
- * commands touched: MONITOR shows a script's commands, as `lua`, right after its EVAL.
- */
-function scriptCalls(commands: readonly MonitoredCommand[]) {
-  const calls: Array<{ declared: string[]; touched: string[] }> = [];
-  let current: { declared: string[]; touched: string[] } | undefined;
-  for (const { source, args } of commands) {
-    const [name = '', ...rest] = args;
-    if (source !== 'lua') {
-      current = undefined;
-      if (name !== 'evalsha' && name !== 'eval') continue;
-      const declared = rest.slice(2, 2 + Number(rest[1]));
-      if (!declared.some((key) => key.includes(':importer:'))) continue;
-      current = { declared, touched: [] };
-      calls.push(current);
-    } else if (current !== undefined) {
-      current.touched.push(...keysOfCommand(name, rest));
-    }
-  }
-  return calls;
-}
-
-function keysOfCommand(name: string, args: readonly string[]): string[] {
-  if (name === 'time') return [];
-  if (name === 'del' || name === 'unlink' || name === 'exists') return [...args];
-  return args.length > 0 ? [args[0] as string] : [];
 }
 
 describe('on a Redis Cluster', () => {

@@ -17,7 +17,7 @@ import { type LocalRedis, startLocalRedis } from '../../src/redis/local-server.j
 import { Keys } from '../../src/store/keys.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { RowProgress, sentEntry } from '../../src/store/row-progress.js';
-import { type MonitoredCommand, monitorRedis } from '../helpers/redis-monitor.js';
+import { type MonitoredCommand, monitorRedis, scriptCalls } from '../helpers/redis-monitor.js';
 
 let dir: string;
 let server: LocalRedis;
@@ -32,28 +32,6 @@ afterAll(async () => {
   await server.stop();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Each of our scripts' calls (they name an `:importer:` key): its keys and those it touched. */
-function scriptCalls(commands: readonly MonitoredCommand[]) {
-  const calls: Array<{ declared: string[]; touched: string[] }> = [];
-  let current: { declared: string[]; touched: string[] } | undefined;
-  for (const { source, args } of commands) {
-    const [name = '', ...rest] = args;
-    if (source !== 'lua') {
-      current = undefined;
-      if (name !== 'evalsha' && name !== 'eval') continue;
-      const declared = rest.slice(2, 2 + Number(rest[1]));
-      if (!declared.some((key) => key.includes(':importer:'))) continue;
-      current = { declared, touched: [] };
-      calls.push(current);
-    } else if (current !== undefined) {
-      const keyless = name === 'time';
-      const all = name === 'del' || name === 'unlink' || name === 'exists';
-      current.touched.push(...(keyless ? [] : all ? rest : rest.slice(0, 1)));
-    }
-  }
-  return calls;
-}
 
 describe('our Lua scripts', () => {
   it('touch only the keys they declare, while the ledger splits under two processes', async () => {
