@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 
+import { TIME_ZONE } from '../language/words.js';
 import { type AgendaEntry, CANCELLED } from '../store/agenda.js';
 import type { Viewer } from './viewer.js';
 import { AGENDA_CANCELLED_SHOWN_MS, AGENDA_DAYS, FEED_DAYS, FEED_PAST_DAYS } from '../policy.js';
@@ -49,7 +50,7 @@ export function parseAgendaQuery(query: unknown): AgendaQuery | undefined {
 /** The date (`YYYY-MM-DD`) on the wall clock in Brussels at `at`. */
 export function brusselsDay(at: Date): string {
   return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Brussels',
+    timeZone: TIME_ZONE,
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',

@@ -5,10 +5,11 @@
  * time the API's wall-clock time in Europe/Brussels (with that zone's rules), lines folded at 75
  * octets and text escaped; tests read it back with ical.js, a parser we did not write.
  */
+import { TIME_ZONE } from '../language/words.js';
 import type { AgendaEntry } from '../store/agenda.js';
 import { CANCELLED } from '../store/agenda.js';
 
-export const ZONE = 'Europe/Brussels';
+export const ZONE = TIME_ZONE;
 
 /** Europe/Brussels since 1996: CET, and CEST from the last Sunday of March to October's. */
 const VTIMEZONE = [

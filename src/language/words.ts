@@ -24,7 +24,7 @@ export const CATALOGUES: Readonly<Record<Speech, Readonly<Record<MessageKey, str
 };
 
 /** Where the API's wall-clock times are (docs/api.md): Belgium. */
-const TIME_ZONE = 'Europe/Brussels';
+export const TIME_ZONE = 'Europe/Brussels';
 
 export interface Words {
   readonly language: Speech;
