@@ -181,7 +181,7 @@ export const DOORBELL_EVERY_MS = 1000;
  * process's CPU each): the active jobs of a process that died (a running worker resumes them),
  * jobs queued by a version before the doorbell.
  */
-export const DOORBELL_SWEEP_MS = 10_000;
+export const DOORBELL_SWEEP_MS = 20_000;
 /** A worker whose queue held nothing for this long is closed (its connection with it). */
 export const WORKER_IDLE_MS = 10_000;
 /**

@@ -9,7 +9,8 @@ import { Cluster, type ClusterOptions, Redis } from 'ioredis';
 
 import { type ClientNeeds, clientOptions, probeOptions } from './options.js';
 import type { ClusterTarget } from './target.js';
-import { REDIS_ANSWER_MS, REDIS_CLUSTER_RETRY } from '../policy.js';
+import { within } from './within.js';
+import { REDIS_ANSWER_MS, REDIS_CLUSTER_RETRY, REDIS_PROBE_MS } from '../policy.js';
 
 /**
  * A client of the Cluster, not yet connected. Typed as a single server's client: the importer's
@@ -66,8 +67,16 @@ export async function probeCluster(target: ClusterTarget): Promise<ClusterProbe>
   });
   client.on('error', () => undefined); // what the nodes say is asked of each below
   try {
-    await client.connect();
-    await client.ping();
+    await within(
+      REDIS_PROBE_MS,
+      async () => {
+        await client.connect();
+        await client.ping();
+      },
+      () => {
+        client.disconnect();
+      },
+    );
     return undefined;
   } catch (error) {
     if (!(error instanceof Error)) throw error;
@@ -86,8 +95,16 @@ async function eachNodeSays(target: ClusterTarget, said: Error): Promise<Cluster
       let first: Error | undefined;
       node.on('error', (error: Error) => (first ??= error));
       try {
-        await node.connect();
-        await node.call('CLUSTER', 'INFO');
+        await within(
+          REDIS_PROBE_MS,
+          async () => {
+            await node.connect();
+            await node.call('CLUSTER', 'INFO');
+          },
+          () => {
+            node.disconnect();
+          },
+        );
         return { reached: true, error: said };
       } catch (error) {
         if (!(error instanceof Error)) throw error;

@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 
 import { reasonText } from '../outage.js';
 import { probeCluster } from './cluster.js';
+import { within } from './within.js';
 import { probeOptions, sentinelProbeOptions, type SentinelAuth } from './options.js';
 import type { RedisEndpoint, RedisTarget, SentinelTarget } from './target.js';
 import { REDIS_PROBE_MS } from '../policy.js';
@@ -173,19 +174,4 @@ export function problemOf(error: Error): ProbeProblem {
     return { kind: 'certificate', reason };
   if (/^All sentinels are unreachable/.test(error.message)) return { kind: 'no-sentinel', reason };
   return { kind: 'no-answer', reason };
-}
-
-/** `work`, or an error once `ms` have passed (a server that takes the connection and says nothing). */
-async function within<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`no answer within ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([work(), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
