@@ -16,6 +16,7 @@ import type { Settings } from '../settings/load.js';
 import { recentProgress } from '../store/progress.js';
 import { UserError } from '../errors.js';
 import type { Importer } from './importer.js';
+import { sheetStores } from './importers.js';
 import { INTAKE_RECOVERY_EVERY_MS } from '../policy.js';
 
 /** What every part of `watch` is given. */
@@ -112,9 +113,14 @@ async function recoverAtStart(intakes: readonly Intake[], parts: WatchParts): Pr
   if (finished.length > 0) announce(words.t('cli.intake.recovered', { count: finished.length }));
   for (const sheetId of finished) parts.follow(sheetId);
   const mine = new Set(parts.importers.map((importer) => importer.connection.id));
-  for (const sheet of await recentProgress(parts.importer.ctx.store))
-    if (sheet.state !== 'done' && sheet.connectionId !== undefined && mine.has(sheet.connectionId))
-      parts.follow(sheet.sheetId);
+  for (const store of sheetStores(parts.importers))
+    for (const sheet of await recentProgress(store))
+      if (
+        sheet.state !== 'done' &&
+        sheet.connectionId !== undefined &&
+        mine.has(sheet.connectionId)
+      )
+        parts.follow(sheet.sheetId);
   for (const work of stranded) {
     announce(words.t('cli.intake.stranded', { folder: show(work) }));
   }

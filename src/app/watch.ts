@@ -41,11 +41,11 @@ export interface WatchOptions {
   /** The service's start (serviceStart): its first stop signal, its metrics. */
   start: ServiceStart;
   /**
-   * Made once the importers are open, from the first one (its store holds every connection's
-   * sheets) and the page of a sheet on the dashboard, once that listens.
+   * Made once the importers are open, from them (their sheets in each key space, `sheetStores`)
+   * and the page of a sheet on the dashboard, once that listens.
    */
   follower: (
-    importer: Importer,
+    importers: readonly Importer[],
     sheetPage: (sheetId: string) => string | undefined,
   ) => SheetFollower;
 }
@@ -83,7 +83,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
       for (const stop of stops.splice(0).reverse()) await stop();
     })());
   let dashboard: RunningDashboard | undefined;
-  const follower = options.follower(importer, (sheetId) =>
+  const follower = options.follower(importers.all, (sheetId) =>
     dashboard === undefined ? undefined : `${dashboard.url}/sheets/${encodeURIComponent(sheetId)}`,
   );
   stops.push(() => follower.close());

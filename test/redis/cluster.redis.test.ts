@@ -129,6 +129,9 @@ describe('on a Redis Cluster', () => {
       const byName = new Map(written.map((s) => [s.connection.name, s]));
       expect(byName.get('gent')).toMatchObject({ created: 60, failed: 0 });
       expect(byName.get('brugge')).toMatchObject({ created: 40, failed: 0 });
+      // The terminal follows each office's sheet, in its own key space, to its end.
+      await cli.waitForStderr(/Done: gent\.csv/, 30_000);
+      await cli.waitForStderr(/Done: brugge\.csv/, 30_000);
 
       // Counted over HTTP: each row one order, in its own organisation.
       const contacts = async (token: string) =>

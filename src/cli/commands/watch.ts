@@ -2,10 +2,12 @@ import { join } from 'node:path';
 
 import { announceHosts, refuseExposure } from '../../app/dashboard-exposure.js';
 import { serviceStart } from '../../app/importer.js';
+import { sheetStores } from '../../app/importers.js';
 import { type RunningWatch, startWatch } from '../../app/watch.js';
 import type { MappingSources } from '../../orders/mapping-files.js';
 import type { SettingFlags, Settings } from '../../settings/load.js';
-import { sheetProgress } from '../../store/progress.js';
+import { type SheetProgress, sheetProgress } from '../../store/progress.js';
+import type { SheetStore } from '../../store/sheet-store.js';
 import type { CommandIo } from '../io.js';
 import {
   commandLogger,
@@ -61,9 +63,9 @@ export async function watchCommand(opts: WatchCommandOptions, io: CommandIo): Pr
       show,
       dashboard: opts.dashboard !== false,
       start,
-      follower: (importer, page) =>
+      follower: (importers, page) =>
         new DoneAnnouncer({
-          progress: (sheetId) => sheetProgress(importer.ctx.store, sheetId),
+          progress: (sheetId) => progressIn(sheetStores(importers), sheetId),
           print: announce,
           show,
           logger,
@@ -156,4 +158,16 @@ function stopAtOnceOnSecondSignal(
     sayStoppingNow();
     await importer.close({ force: true });
   });
+}
+
+/** A sheet's progress, from the key space that holds it. */
+async function progressIn(
+  stores: readonly SheetStore[],
+  sheetId: string,
+): Promise<SheetProgress | undefined> {
+  for (const store of stores) {
+    const progress = await sheetProgress(store, sheetId);
+    if (progress !== undefined) return progress;
+  }
+  return undefined;
 }
