@@ -215,3 +215,14 @@ class UndoStack {
     return this.#running;
   }
 }
+
+/**
+ * The sheet stores of some importers, one per key space: one for all on a single server or a
+ * Sentinel set, each office's own on a Cluster (store/keys.ts, `KeyLayout`).
+ */
+export function sheetStores(importers: readonly Importer[]): Array<Importer['ctx']['store']> {
+  const stores = new Map<string, Importer['ctx']['store']>();
+  for (const { ctx } of importers)
+    if (!stores.has(ctx.keys.prefix)) stores.set(ctx.keys.prefix, ctx.store);
+  return [...stores.values()];
+}

@@ -7,7 +7,6 @@
 import type { ConfiguredConnection } from '../settings/connections.js';
 import type { Settings } from '../settings/load.js';
 import { apiHost } from '../store/progress.js';
-import type { SheetStore } from '../store/sheet-store.js';
 import type { CloseOptions } from '../workers/stop.js';
 import { UserError } from '../errors.js';
 import { wordsFor } from '../language/words.js';
@@ -129,15 +128,4 @@ export async function openChosen(
   const importer = await openImporter({ ...options, connection: configured });
   options.announce(connectionLine(importer));
   return importer;
-}
-
-/**
- * The sheet stores of some importers, one per key space: one for all on a single server or a
- * Sentinel set, each office's own on a Cluster (store/keys.ts, `KeyLayout`).
- */
-export function sheetStores(importers: readonly Importer[]): SheetStore[] {
-  const stores = new Map<string, SheetStore>();
-  for (const { ctx } of importers)
-    if (!stores.has(ctx.keys.prefix)) stores.set(ctx.keys.prefix, ctx.store);
-  return [...stores.values()];
 }

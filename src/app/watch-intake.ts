@@ -15,8 +15,7 @@ import { checkMappingSources, type MappingSources } from '../orders/mapping-file
 import type { Settings } from '../settings/load.js';
 import { recentProgress } from '../store/progress.js';
 import { UserError } from '../errors.js';
-import type { Importer } from './importer.js';
-import { sheetStores } from './importers.js';
+import { type Importer, sheetStores } from './importer.js';
 import { INTAKE_RECOVERY_EVERY_MS } from '../policy.js';
 
 /** What every part of `watch` is given. */

@@ -4,6 +4,7 @@
  * flight could finish, and a queue's QUIT would hang the stop.
  */
 import type { Worker } from 'bullmq';
+import type { Logger } from 'pino';
 
 import type { Context } from '../context.js';
 import {
@@ -95,6 +96,15 @@ async function close(ctx: Context, options: CloseOptions): Promise<void> {
  * when told to (ioredis drops the try, and no 'end' comes), and the worker's close never would.
  */
 async function connected(ctx: Context, ms: number): Promise<boolean> {
+  return workersConnected(ctx.workers, ctx.logger, ms);
+}
+
+/** Whether the workers' connections on their way back are ready within `ms` (connected above). */
+async function workersConnected(
+  workers: readonly Worker[],
+  logger: Logger,
+  ms: number,
+): Promise<boolean> {
   const stop = new AbortController();
   const clientsOf = async (worker: Worker): Promise<Connection[]> => {
     const { client, blockingClient } = worker.backend;
@@ -102,13 +112,13 @@ async function connected(ctx: Context, ms: number): Promise<boolean> {
   };
   const ready = (async () => {
     // Only those on their way back: one never connected (lazily) or ended is no worry.
-    const coming = (await Promise.all(ctx.workers.map(clientsOf)))
+    const coming = (await Promise.all(workers.map(clientsOf)))
       .flat()
       .filter((client) => RECONNECTING.has(client.status));
     await Promise.all(coming.map((client) => readyOrStop(client, stop.signal)));
     return coming.every((client) => client.status === 'ready');
   })().catch((error: unknown) => {
-    ctx.logger.debug({ err: error }, "a worker's connection could not be looked at");
+    logger.debug({ err: error }, "a worker's connection could not be looked at");
     return false;
   });
   let up = false;
@@ -172,4 +182,14 @@ async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'lat
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Closes one worker, its jobs in flight finishing first, unless its connections do not come back
+ * within REDIS_ANSWER_MS (one told to disconnect while it waits to reconnect never ends, and a
+ * graceful close with it): then at once, its jobs resumed later.
+ */
+export async function closeWorker(worker: Worker, logger: Logger): Promise<void> {
+  const away = !(await workersConnected([worker], logger, REDIS_ANSWER_MS));
+  await worker.close(away);
 }

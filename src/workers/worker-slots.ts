@@ -10,6 +10,7 @@ import type { Worker } from 'bullmq';
 
 import type { Context } from '../context.js';
 import type { OfficeQueue } from '../queue/queues.js';
+import { closeWorker } from './stop.js';
 
 /** A worker the doorbell starts for an office while its queue has work. */
 export interface OnDemand {
@@ -82,8 +83,7 @@ export class WorkerSlots {
   close(line: Line): Promise<void> {
     const { worker } = line;
     if (worker === undefined) return Promise.resolve();
-    line.closing ??= worker
-      .close()
+    line.closing ??= closeWorker(worker, line.ctx.logger)
       .catch((error: unknown) => {
         line.ctx.logger.debug({ err: error, queue: line.queue.name }, 'a worker closed badly');
       })

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 
 import { announceHosts, refuseExposure } from '../../app/dashboard-exposure.js';
-import { serviceStart } from '../../app/importer.js';
-import { sheetStores } from '../../app/importers.js';
+import { serviceStart, sheetStores } from '../../app/importer.js';
 import { type RunningWatch, startWatch } from '../../app/watch.js';
 import type { MappingSources } from '../../orders/mapping-files.js';
 import type { SettingFlags, Settings } from '../../settings/load.js';
 import { type SheetProgress, sheetProgress } from '../../store/progress.js';
-import type { SheetStore } from '../../store/sheet-store.js';
 import type { CommandIo } from '../io.js';
 import {
   commandLogger,
@@ -162,7 +160,7 @@ function stopAtOnceOnSecondSignal(
 
 /** A sheet's progress, from the key space that holds it. */
 async function progressIn(
-  stores: readonly SheetStore[],
+  stores: ReturnType<typeof sheetStores>,
   sheetId: string,
 ): Promise<SheetProgress | undefined> {
   for (const store of stores) {
