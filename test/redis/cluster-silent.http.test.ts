@@ -24,7 +24,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const socket of sockets) socket.destroy();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
 });
 
 describe('a Redis Cluster whose nodes never answer', () => {
@@ -33,7 +37,9 @@ describe('a Redis Cluster whose nodes never answer', () => {
     if (address === null || typeof address === 'string') throw new Error('no port');
     const target = parseRedisUrl(`redis+cluster://127.0.0.1:${address.port}`);
     const hung = new Promise<'hung'>((resolve) => {
-      setTimeout(() => resolve('hung'), 6 * REDIS_PROBE_MS).unref();
+      setTimeout(() => {
+        resolve('hung');
+      }, 6 * REDIS_PROBE_MS).unref();
     });
     const probed = await Promise.race([probeRedis(target), hung]);
     expect(probed).toMatchObject({ problem: { kind: 'no-node' } });
