@@ -28,7 +28,9 @@ describe('closing a worker whose connection is reconnecting', () => {
     const shared: Redis = await connectRedis(parseRedisUrl(`redis://127.0.0.1:${port}`), {
       waitWhileAway: true,
     });
-    undo.push(() => { shared.disconnect(); });
+    undo.push(() => {
+      shared.disconnect();
+    });
     const queue = new Queue('rows', { connection: shared, prefix: '{close}' });
     undo.push(() => queue.close());
     const worker = new Worker(
@@ -52,7 +54,9 @@ describe('closing a worker whose connection is reconnecting', () => {
     const closed = closeWorker(worker, pino({ level: 'silent' })).then(() => 'closed' as const);
     server = await startRedisServer({ port });
     const late = new Promise<'late'>((resolve) => {
-      setTimeout(() => { resolve('late'); }, 20_000).unref();
+      setTimeout(() => {
+        resolve('late');
+      }, 20_000).unref();
     });
     expect(await Promise.race([closed, late])).toBe('closed');
   }, 60_000);
