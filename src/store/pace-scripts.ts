@@ -213,7 +213,9 @@ if refused and current then
 elseif remaining == 0 and current and window > 0 then
   -- When it should have ended already, no hold: one request goes to see (RESERVE).
   untilMs = start + window
-  if reset > 0 then untilMs = reset end
+  -- The reset said, unless the window's learned end is less than a second past it: a reset said
+  -- in whole seconds is up to a second early (Laravel's), and the API still refuses till then.
+  if reset > 0 and (untilMs <= reset or untilMs - reset >= 1000) then untilMs = reset end
   if untilMs <= sentAt then doubt = true end
 elseif remaining == 0 and current then
   -- Spent before its length is known: a window lasts a second at least (Laravel counts whole
