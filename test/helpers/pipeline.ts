@@ -2,6 +2,7 @@ import { basename, dirname, join } from 'node:path';
 
 import type { Queue } from 'bullmq';
 import { pino } from 'pino';
+import { afterEach, beforeEach } from 'vitest';
 import { Agent } from 'undici';
 
 import { ApiClient } from '../../src/api/client.js';
@@ -119,6 +120,30 @@ export async function observingContext(parts: {
       await dispatcher.close();
     },
   };
+}
+
+/**
+ * Registers, for each test of the calling file, a pipeline without workers and beside it another
+ * installation (another data folder) on the same Redis and prefix with the same API and token;
+ * both are closed after the test.
+ */
+export function besideAnotherInstallation(): { mine(): TestPipeline; theirs(): Context } {
+  let t: TestPipeline | undefined;
+  let other: { ctx: Context; close(): Promise<void> } | undefined;
+  beforeEach(async () => {
+    t = await testPipeline({ workers: false });
+    const reportsDir = join(await tempDir('other-install-'), 'reports');
+    other = await observingContext({ redis: t.redis, sandbox: t.sandbox, reportsDir });
+  });
+  afterEach(async () => {
+    await other?.close();
+    await t?.close();
+  });
+  const given = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('used outside a test');
+    return value;
+  };
+  return { mine: () => given(t), theirs: () => given(other).ctx };
 }
 
 /** The connection of sheets recorded by hand, for sheet jobs run by hand. */

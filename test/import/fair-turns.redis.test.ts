@@ -91,6 +91,16 @@ async function smallSheetBehind(
   return { requests, done, bigLeft };
 }
 
+/** A pipeline at the sandbox's limit whose sheet jobs hold back beyond 2,000 rows waiting. */
+async function heldBackPipeline() {
+  const t = await testPipeline({
+    sandbox: { rateLimit: LIMIT, rateWindowMs: WINDOW_MS },
+    settings: { rowsHighWater: 2000 },
+  });
+  open.push(t);
+  return { t, sent: requestCounter(t.ctx) };
+}
+
 describe('a small sheet dropped behind a 10,000-row sheet of the same office', () => {
   it(
     'is done within one window of requests, at 60 requests per window',
@@ -119,12 +129,7 @@ describe('a small sheet dropped behind a 10,000-row sheet of the same office', (
     async () => {
       // The big sheet's job stops feeding rows while more than 2,000 wait: the small sheet's rows,
       // and its report, do not wait for the big sheet's to drain below that.
-      const t = await testPipeline({
-        sandbox: { rateLimit: LIMIT, rateWindowMs: WINDOW_MS },
-        settings: { rowsHighWater: 2000 },
-      });
-      open.push(t);
-      const sent = requestCounter(t.ctx);
+      const { t, sent } = await heldBackPipeline();
       const big = await writeCsvSheet(await tempDir('big-held-'), 'big.csv', rows(BIG, 'B'));
       const { sheetId } = await submitSheet(t.ctx, big);
       await eventually(
@@ -150,12 +155,7 @@ describe('a small sheet dropped behind a 10,000-row sheet of the same office', (
     async () => {
       // A process works two sheet jobs at once: two big sheets held back by the full queue must not
       // keep a third sheet's job from being worked until one of them has handed all its rows on.
-      const t = await testPipeline({
-        sandbox: { rateLimit: LIMIT, rateWindowMs: WINDOW_MS },
-        settings: { rowsHighWater: 2000 },
-      });
-      open.push(t);
-      const sent = requestCounter(t.ctx);
+      const { t, sent } = await heldBackPipeline();
       const dir = await tempDir('two-big-held-');
       const ids: string[] = [];
       for (const name of ['B', 'C'])

@@ -6,14 +6,12 @@
  * reported from here.
  */
 import { type Job, Worker } from 'bullmq';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { Context } from '../../src/context.js';
 import { bullConnection, rowJobId } from '../../src/queue/queues.js';
 import { reconcile } from '../../src/rows/reconcile.js';
-import { tempDir } from '../helpers/files.js';
-import { observingContext, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
+import { besideAnotherInstallation } from '../helpers/pipeline.js';
 
 /** A sheet queued by the installation of `ctx`, with `rows` rows counted. */
 async function sheetOf(ctx: Context, sheetId: string, rows: number): Promise<void> {
@@ -90,22 +88,12 @@ async function leftBehind(ctx: Context, id: string): Promise<void> {
 }
 
 describe('the reconciler of one installation beside another on the same Redis and prefix', () => {
-  let t: TestPipeline;
-  let other: { ctx: Context; close(): Promise<void> };
-  beforeEach(async () => {
-    t = await testPipeline({ workers: false });
-    // Another data folder (another installation) with the same API and token.
-    const reportsDir = join(await tempDir('other-'), 'reports');
-    other = await observingContext({ redis: t.redis, sandbox: t.sandbox, reportsDir });
-  });
-  afterEach(async () => {
-    await other.close();
-    await t.close();
-  });
+  const installations = besideAnotherInstallation();
 
   it("settles, closes and reports nothing of the other's, and leaves it to the other's own", async () => {
+    const t = installations.mine();
     const mine = t.ctx;
-    const theirs = other.ctx;
+    const theirs = installations.theirs();
     expect(theirs.connection.id).toBe(mine.connection.id);
     expect(theirs.installation.id).not.toBe(mine.installation.id);
     await leftBehind(theirs, 'b');

@@ -7,8 +7,7 @@
  * its sheet not closed from here — whose own reconciler settles it.
  */
 import { type Job, Worker } from 'bullmq';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { Context } from '../../src/context.js';
 import { STALLED_RESUMES } from '../../src/policy.js';
@@ -16,8 +15,7 @@ import { bullConnection, rowJobId } from '../../src/queue/queues.js';
 import { reconcile } from '../../src/rows/reconcile.js';
 import { startWorkers } from '../../src/workers/start.js';
 import { eventually } from '../helpers/eventually.js';
-import { tempDir } from '../helpers/files.js';
-import { observingContext, type TestPipeline, testPipeline } from '../helpers/pipeline.js';
+import { besideAnotherInstallation } from '../helpers/pipeline.js';
 
 /** A sheet queued by the installation of `ctx`; `rows` rows counted when given. */
 async function sheetOf(ctx: Context, sheetId: string, rows?: number): Promise<void> {
@@ -58,20 +56,11 @@ async function stallOnceTooOften(ctx: Context, queue: string): Promise<Job> {
 }
 
 describe('a job given up, heard by a worker of another installation on the same Redis', () => {
-  let t: TestPipeline;
-  let other: { ctx: Context; close(): Promise<void> };
-  beforeEach(async () => {
-    t = await testPipeline({ workers: false });
-    const reportsDir = join(await tempDir('other-install-'), 'reports');
-    other = await observingContext({ redis: t.redis, sandbox: t.sandbox, reportsDir });
-  });
-  afterEach(async () => {
-    await other.close();
-    await t.close();
-  });
+  const installations = besideAnotherInstallation();
 
   it('is left to the installation that queued it, whose reconciler settles it', async () => {
-    const theirs = other.ctx;
+    const t = installations.mine();
+    const theirs = installations.theirs();
     expect(theirs.connection.id).toBe(t.ctx.connection.id);
     expect(theirs.installation.id).not.toBe(t.ctx.installation.id);
     await sheetOf(theirs, 'a-rows', 2);
